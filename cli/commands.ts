@@ -1,0 +1,124 @@
+import { relative } from "node:path";
+import { McpGenError } from "../schema/diagnostics.js";
+import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
+import { generate } from "../generators/index.js";
+import { applyOutput, planOutput } from "../generators/output.js";
+import { loadConfig, type Config } from "./config.js";
+
+export interface CommonOptions {
+  spec?: string;
+  revision?: string;
+  config?: string;
+}
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+function settings(options: CommonOptions & { out?: string; generators?: string }): Required<Omit<Config, "generators">> & { generators: string[] | undefined } {
+  const config = loadConfig(options.config);
+  const spec = options.spec ?? config.spec;
+  if (!spec) {
+    throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  }
+  return {
+    spec,
+    revision: options.revision ?? config.revision ?? "latest",
+    out: options.out ?? config.out ?? "out",
+    generators: options.generators?.split(",").map((s) => s.trim()).filter(Boolean) ?? config.generators,
+  };
+}
+
+function display(path: string): string {
+  return relative(process.cwd(), path) || ".";
+}
+
+export async function generateCommand(
+  options: CommonOptions & { out?: string; check?: boolean; generators?: string },
+  io: Io,
+): Promise<number> {
+  const s = settings(options);
+  const loaded = loadRevision(s.spec, s.revision);
+  const files = await generate(loaded, s.generators);
+  const plan = planOutput(s.out, files);
+  const where = display(s.out);
+  if (options.check) {
+    const stale = [
+      ...plan.write.filter((f) => f.kind === "generated").map((f) => `${where}/${f.path}`),
+      ...plan.stale.map((p) => `${where}/${p} (no longer generated)`),
+    ];
+    if (stale.length === 0) {
+      io.out(`${where} is up to date with MCP schema ${loaded.revision.name}`);
+      return 0;
+    }
+    io.err(`${where} is out of date with MCP schema ${loaded.revision.name}; run mcp-gen generate. Stale files:`);
+    for (const line of stale) io.err(`  ${line}`);
+    return 1;
+  }
+  applyOutput(s.out, plan);
+  io.out(
+    `mcp-gen: MCP schema ${loaded.revision.name} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,
+  );
+  return 0;
+}
+
+export function revisionsCommand(options: CommonOptions & { json?: boolean }, io: Io): number {
+  const config = loadConfig(options.config);
+  const spec = options.spec ?? config.spec;
+  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  const revisions = listRevisions(spec).map((r) => r.name);
+  if (options.json) io.out(JSON.stringify({ revisions, latest: revisions[revisions.length - 1] ?? null }, null, 2));
+  else revisions.forEach((name, i) => io.out(i === revisions.length - 1 ? `${name} (latest)` : name));
+  return 0;
+}
+
+/** The `inspect --json` document: the protocol as a runtime maintainer needs it. */
+export function inspectJson(loaded: LoadedRevision): object {
+  const { protocol } = loaded;
+  return {
+    revision: loaded.revision.name,
+    protocolVersion: protocol.protocolVersion ?? null,
+    methods: protocol.methods.map((m) => ({
+      method: m.method,
+      kind: m.kind,
+      directions: m.directions,
+      type: m.type,
+      params: m.params ?? null,
+      result: m.result ?? null,
+      inputRequired: m.inputRequired,
+      ...(m.deprecated ? { deprecated: true } : {}),
+    })),
+    inputRequests: protocol.inputRequests.map((r) => r.method),
+    errors: Object.fromEntries(protocol.errors.map((e) => [e.name, e.code])),
+  };
+}
+
+export function inspectCommand(options: CommonOptions & { json?: boolean }, io: Io): number {
+  const s = settings(options);
+  const loaded = loadRevision(s.spec, s.revision);
+  if (options.json) {
+    io.out(JSON.stringify(inspectJson(loaded), null, 2));
+    return 0;
+  }
+  const { protocol } = loaded;
+  io.out(`MCP schema ${loaded.revision.name} (protocol version ${protocol.protocolVersion ?? "?"}, ${loaded.model.declarations.length} declarations)`);
+  for (const kind of ["request", "notification"] as const) {
+    io.out("");
+    io.out(kind === "request" ? "Requests:" : "Notifications:");
+    for (const m of protocol.methods.filter((x) => x.kind === kind)) {
+      const flags = [m.inputRequired ? "input_required" : "", m.deprecated ? "deprecated" : ""].filter(Boolean).join(", ");
+      const result = m.result ? ` -> ${m.result}` : "";
+      io.out(`  ${m.method.padEnd(40)} ${m.directions.join(", ").padEnd(32)} ${m.params ?? "-"}${result}${flags ? `  [${flags}]` : ""}`);
+    }
+  }
+  if (protocol.inputRequests.length > 0) {
+    io.out("");
+    io.out("Input requests (in InputRequiredResult):");
+    for (const r of protocol.inputRequests) io.out(`  ${r.method.padEnd(40)} needs client capability ${r.capability?.join(".") ?? "-"}`);
+  }
+  io.out("");
+  io.out("Error codes:");
+  for (const e of protocol.errors) io.out(`  ${String(e.code).padEnd(8)} ${e.name}${e.types.length ? ` (${e.types.join(", ")})` : ""}`);
+  return 0;
+}

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { McpGenError } from "../schema/diagnostics.js";
+
+export const CONFIG_FILE = "mcp-gen.config.json";
+
+/** mcp-gen.config.json: defaults for every command. Paths are relative to the config file. */
+export interface Config {
+  spec?: string;
+  revision?: string;
+  out?: string;
+  generators?: string[];
+}
+
+const KEYS: Record<keyof Config, "string" | "string[]"> = {
+  spec: "string",
+  revision: "string",
+  out: "string",
+  generators: "string[]",
+};
+
+/** Loads the given config file, or ./mcp-gen.config.json when there is one. */
+export function loadConfig(explicit: string | undefined, cwd = process.cwd()): Config {
+  const path = resolve(cwd, explicit ?? CONFIG_FILE);
+  if (!existsSync(path)) {
+    if (explicit) throw new McpGenError("config", `config file not found: ${explicit}`);
+    return {};
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new McpGenError("config", `${path}: not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new McpGenError("config", `${path}: expected a JSON object`);
+  }
+  const config: Config = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === "$schema") continue;
+    const kind = KEYS[key as keyof Config];
+    if (!kind) throw new McpGenError("config", `${path}: unknown key '${key}'; known keys: ${Object.keys(KEYS).join(", ")}`);
+    const ok = kind === "string" ? typeof value === "string" : Array.isArray(value) && value.every((v) => typeof v === "string");
+    if (!ok) throw new McpGenError("config", `${path}: '${key}' must be ${kind === "string" ? "a string" : "an array of strings"}`);
+    (config as Record<string, unknown>)[key] = value;
+  }
+  const base = dirname(path);
+  if (config.spec) config.spec = resolve(base, config.spec);
+  if (config.out) config.out = resolve(base, config.out);
+  return config;
+}

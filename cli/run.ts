@@ -1,0 +1,76 @@
+import { Command, CommanderError, Option } from "commander";
+import { McpGenError } from "../schema/diagnostics.js";
+import { GENERATOR_NAMES } from "../generators/index.js";
+import { VERSION } from "../generators/package-info.js";
+import { generateCommand, inspectCommand, revisionsCommand, type Io } from "./commands.js";
+
+const stdio: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+function buildProgram(io: Io, setExit: (code: number) => void): Command {
+  const program = new Command("mcp-gen")
+    .description("Generate TypeScript types, validators, dispatchers and clients from the MCP schema")
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+
+  const spec = () => new Option("--spec <dir>", "spec checkout holding schema/<revision>/schema.ts (config: spec)");
+  const revision = () => new Option("--revision <rev>", "a dated revision, 'latest' or 'draft' (config: revision; default latest)");
+  const config = () => new Option("--config <file>", "config file (default ./mcp-gen.config.json)");
+
+  program
+    .command("generate", { isDefault: true })
+    .description("generate code for one revision into the output folder (the default command)")
+    .addOption(spec())
+    .addOption(revision())
+    .option("--out <dir>", "output folder (config: out; default out)")
+    .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
+    .option("--check", "write nothing; exit 1 listing stale files if the output differs from what would be generated")
+    .addOption(config())
+    .exitOverride()
+    .action(async (opts) => setExit(await generateCommand(opts, io)));
+
+  program
+    .command("revisions")
+    .description("list the dated revisions of a spec checkout, oldest first")
+    .addOption(spec())
+    .option("--json", "print JSON")
+    .addOption(config())
+    .exitOverride()
+    .action((opts) => setExit(revisionsCommand(opts, io)));
+
+  program
+    .command("inspect")
+    .description("print the protocol model of a revision: methods, directions, results, input requests, errors")
+    .addOption(spec())
+    .addOption(revision())
+    .option("--json", "print JSON")
+    .addOption(config())
+    .exitOverride()
+    .action((opts) => setExit(inspectCommand(opts, io)));
+
+  return program;
+}
+
+/** Runs the CLI; resolves to the exit code. Every failure is one line on stderr. */
+export async function run(argv: string[], io: Io = stdio): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram(io, (code) => (exitCode = code));
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version "errors" are successful exits; the rest are usage errors.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof McpGenError) {
+      io.err(`mcp-gen: ${error.message}`);
+      return error.exitCode;
+    }
+    io.err(`mcp-gen: internal error: ${(error as Error).stack ?? String(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,18 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The mcp-gen package folder, found upwards from this file (works from source and from dist/). */
+function findPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json")) || !existsSync(join(dir, "templates"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("mcp-gen: cannot find its own package folder");
+    dir = parent;
+  }
+  return dir;
+}
+
+export const PACKAGE_ROOT = findPackageRoot();
+export const TEMPLATE_DIR = join(PACKAGE_ROOT, "templates");
+export const VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;

@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Handlebars from "handlebars";
+import * as prettier from "prettier";
+
+import { TEMPLATE_DIR } from "./package-info.js";
+
+const handlebars = Handlebars.create();
+// Formatting helpers only: templates stay free of logic.
+handlebars.registerHelper("json", (value: unknown) => new Handlebars.SafeString(JSON.stringify(value)));
+
+const compiled = new Map<string, Handlebars.TemplateDelegate>();
+
+export function templatePath(name: string): string {
+  return join(TEMPLATE_DIR, name);
+}
+
+/** Renders `templates/<name>` with a view model prepared by an emitter. */
+export function renderTemplate(name: string, view: object): string {
+  let template = compiled.get(name);
+  if (!template) {
+    template = handlebars.compile(readFileSync(templatePath(name), "utf8"), { noEscape: true, strict: true });
+    compiled.set(name, template);
+  }
+  return template(view);
+}
+
+const PRETTIER_OPTIONS: prettier.Options = { parser: "typescript", printWidth: 100 };
+
+/** Every emitted file goes through prettier, with fixed options so output never depends on the user's config. */
+export function formatTypeScript(code: string): Promise<string> {
+  return prettier.format(code, PRETTIER_OPTIONS);
+}

@@ -1,0 +1,36 @@
+import type { SourceLocation } from "./model.js";
+
+/** Stable codes, so callers and tests can tell failures apart without parsing messages. */
+export type IssueCode =
+  | "spec-not-found"
+  | "revision-not-found"
+  | "syntax-error"
+  | "unsupported-construct"
+  | "unknown-type"
+  | "protocol"
+  | "config"
+  | "output-conflict"
+  | "usage";
+
+/**
+ * The one error type mcp-gen raises for bad input. Its message is a single line,
+ * prefixed with file:line:col when the problem has a place in the schema.
+ */
+export class McpGenError extends Error {
+  readonly code: IssueCode;
+  readonly loc: SourceLocation | undefined;
+  /** 2 for usage errors, 1 for everything else (the CLI's exit code). */
+  readonly exitCode: number;
+
+  constructor(code: IssueCode, message: string, loc?: SourceLocation) {
+    super(loc ? `${formatLocation(loc)}: ${message}` : message);
+    this.name = "McpGenError";
+    this.code = code;
+    this.loc = loc;
+    this.exitCode = code === "usage" ? 2 : 1;
+  }
+}
+
+export function formatLocation(loc: SourceLocation): string {
+  return `${loc.file}:${loc.line}:${loc.column}`;
+}

@@ -1,0 +1,66 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { McpGenError } from "./diagnostics.js";
+
+export interface Revision {
+  /** The folder name: a date such as `2026-07-28`, or `draft`. */
+  name: string;
+  dir: string;
+  schemaTs: string;
+  schemaJson: string;
+  examplesDir: string;
+}
+
+const DATED = /^\d{4}-\d{2}-\d{2}$/;
+
+function schemaRoot(specDir: string): string {
+  const root = join(specDir, "schema");
+  if (!existsSync(root) || !statSync(root).isDirectory()) {
+    throw new McpGenError(
+      "spec-not-found",
+      `spec folder not found: ${resolve(specDir)} has no schema/ folder (expected a checkout of the MCP specification repository)`,
+    );
+  }
+  return root;
+}
+
+function revisionAt(root: string, name: string): Revision | undefined {
+  const dir = join(root, name);
+  const schemaTs = join(dir, "schema.ts");
+  if (!existsSync(schemaTs)) return undefined;
+  return {
+    name,
+    dir,
+    schemaTs,
+    schemaJson: join(dir, "schema.json"),
+    examplesDir: join(dir, "examples"),
+  };
+}
+
+/** The dated revisions of a spec checkout, oldest first. `draft` is only used when named. */
+export function listRevisions(specDir: string): Revision[] {
+  const root = schemaRoot(specDir);
+  return readdirSync(root)
+    .filter((name) => DATED.test(name))
+    .sort()
+    .map((name) => revisionAt(root, name))
+    .filter((r): r is Revision => r !== undefined);
+}
+
+/** Resolves `latest`, `draft` or a dated name to a revision folder, or explains what exists. */
+export function findRevision(specDir: string, name = "latest"): Revision {
+  const root = schemaRoot(specDir);
+  const dated = listRevisions(specDir);
+  const found =
+    name === "latest" ? dated[dated.length - 1] : revisionAt(root, name);
+  if (found) return found;
+  const available = dated.map((r) => r.name);
+  if (revisionAt(root, "draft")) available.push("draft");
+  const list = available.length > 0 ? available.join(", ") : "none";
+  throw new McpGenError(
+    "revision-not-found",
+    name === "latest"
+      ? `no revisions in ${root} (expected schema/<YYYY-MM-DD>/schema.ts)`
+      : `unknown revision '${name}' in ${resolve(specDir)}; available: ${list}, latest`,
+  );
+}
