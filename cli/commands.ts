@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate } from "../generators/index.js";
@@ -30,8 +30,11 @@ function settings(options: CommonOptions & { out?: string; generators?: string }
   };
 }
 
+/** A path as the user would write it: relative below the working folder, absolute elsewhere. */
 function display(path: string): string {
-  return relative(process.cwd(), path) || ".";
+  const rel = relative(process.cwd(), path);
+  if (rel === "") return ".";
+  return rel.startsWith("..") || isAbsolute(rel) ? resolve(path) : rel;
 }
 
 export async function generateCommand(

@@ -25,7 +25,7 @@ export function renderTemplate(name: string, view: object): string {
   return template(view);
 }
 
-const PRETTIER_OPTIONS: prettier.Options = { parser: "typescript", printWidth: 100 };
+const PRETTIER_OPTIONS: prettier.Options = { parser: "babel-ts", printWidth: 100 };
 
 /** Every emitted file goes through prettier, with fixed options so output never depends on the user's config. */
 export function formatTypeScript(code: string): Promise<string> {

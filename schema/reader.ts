@@ -72,9 +72,14 @@ class SchemaReader {
     private readonly sourceFile: SourceFile,
   ) {}
 
+  // The compiler's cached line map: ts-morph's getLineAndColumnAtPos rescans the text each call.
+  position(pos: number): SourceLocation {
+    const { line, character } = ts.getLineAndCharacterOfPosition(this.sourceFile.compilerNode, pos);
+    return { file: this.file, line: line + 1, column: character + 1 };
+  }
+
   loc(node: Node): SourceLocation {
-    const { line, column } = this.sourceFile.getLineAndColumnAtPos(node.getStart());
-    return { file: this.file, line, column };
+    return this.position(node.getStart());
   }
 
   unsupported(node: Node, what: string): McpGenError {
@@ -86,10 +91,8 @@ class SchemaReader {
     const program = project.getProgram().compilerObject;
     const [first] = program.getSyntacticDiagnostics(this.sourceFile.compilerNode);
     if (!first) return;
-    const start = first.start ?? 0;
-    const { line, column } = this.sourceFile.getLineAndColumnAtPos(start);
     const message = ts.flattenDiagnosticMessageText(first.messageText, " ");
-    throw new McpGenError("syntax-error", `syntax error: ${message}`, { file: this.file, line, column });
+    throw new McpGenError("syntax-error", `syntax error: ${message}`, this.position(first.start ?? 0));
   }
 
   readDeclarations(): Declaration[] {

@@ -1,0 +1,93 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const CLI = join(ROOT, "dist", "cli", "main.js");
+
+/** The shared spec checkout. Its absence is a failure, never a skip. */
+export const SPEC_DIR = resolve(ROOT, "..", "shared", "spec");
+if (!existsSync(join(SPEC_DIR, "schema"))) {
+  throw new Error(`the spec corpus is missing: expected ${SPEC_DIR}/schema (a checkout beside the project)`);
+}
+
+export const SPEC_REVISIONS = readdirSync(join(SPEC_DIR, "schema"))
+  .filter((n) => /^\d{4}-\d{2}-\d{2}$/.test(n))
+  .sort();
+
+export function tempDir(prefix = "mcp-gen-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A one-revision spec checkout in a temporary folder, for bad-input tests. */
+export function fakeSpec(schemaTs: string, revision = "2030-01-01"): string {
+  const dir = tempDir("mcp-gen-spec-");
+  mkdirSync(join(dir, "schema", revision), { recursive: true });
+  writeFileSync(join(dir, "schema", revision, "schema.ts"), schemaTs);
+  return dir;
+}
+
+export function fixture(name: string): string {
+  return join(ROOT, "test", "fixtures", name);
+}
+
+export function readFixture(name: string): string {
+  return readFileSync(fixture(name), "utf8");
+}
+
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI as a user would (npm test builds it first). */
+export function cli(args: string[], cwd = ROOT): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every file below a folder with its content, for "nothing changed" assertions. */
+export function snapshotTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!existsSync(dir)) return out;
+  const walk = (d: string, prefix: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const rel = prefix ? `${prefix}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(join(d, e.name), rel);
+      else out[rel] = readFileSync(join(d, e.name), "utf8");
+    }
+  };
+  walk(dir, "");
+  return out;
+}
+
+export { execFileSync };
+
+import ts from "typescript";
+
+/** The strict flags generated code must compile under. */
+export const STRICT_OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  types: [],
+  lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+};
+
+/** Type-checks files in one program and returns the diagnostics as readable lines. */
+export function typecheck(rootNames: string[], options: ts.CompilerOptions = STRICT_OPTIONS): string[] {
+  const program = ts.createProgram({ rootNames, options });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+    if (!d.file || d.start === undefined) return text;
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+    return `${d.file.fileName}:${line + 1}:${character + 1}: ${text}`;
+  });
+}
