@@ -162,6 +162,18 @@ describe("mcp-gen revisions and inspect", () => {
     expect(JSON.parse(cli(["revisions", "--spec", SPEC_DIR, "--json"]).stdout).latest).toBe("2026-07-28");
   });
 
+  it("uses draft/ only when asked for by name", () => {
+    const spec = fakeSpec(readFixture("mini-schema.ts"), "2030-01-01");
+    mkdirSync(join(spec, "schema", "draft"));
+    writeFileSync(join(spec, "schema", "draft", "schema.ts"), readFixture("mini-schema.ts").replace('"2099-01-01"', '"DRAFT-2031"'));
+    expect(cli(["revisions", "--spec", spec]).stdout.trim()).toBe("2030-01-01 (latest)");
+    const latest = JSON.parse(cli(["inspect", "--spec", spec, "--json"]).stdout) as { revision: string };
+    expect(latest.revision).toBe("2030-01-01");
+    const draft = JSON.parse(cli(["inspect", "--spec", spec, "--revision", "draft", "--json"]).stdout) as { revision: string; protocolVersion: string };
+    expect(draft).toMatchObject({ revision: "draft", protocolVersion: "DRAFT-2031" });
+    expect(cli(["inspect", "--spec", spec, "--revision", "2031-01-01"]).stderr).toMatch(/available: 2030-01-01, draft, latest/);
+  });
+
   it("inspect --json for 2026-07-28", () => {
     const r = cli(["inspect", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--json"]);
     expect(r.status, r.stderr).toBe(0);
