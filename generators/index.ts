@@ -5,9 +5,10 @@ import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
+import { validatorsGenerator } from "./validators.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
-export const GENERATORS: readonly Generator[] = [typesGenerator, methodsGenerator];
+export const GENERATORS: readonly Generator[] = [typesGenerator, methodsGenerator, validatorsGenerator];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
 

@@ -40,6 +40,14 @@ export interface ErrorCodeInfo {
   types: string[];
 }
 
+/** The JSON-RPC message shapes, found among the members of `JSONRPCMessage`. */
+export interface Envelopes {
+  request: string | undefined;
+  notification: string | undefined;
+  resultResponse: string | undefined;
+  errorResponse: string | undefined;
+}
+
 export interface ProtocolModel {
   protocolVersion: string | undefined;
   jsonrpcVersion: string | undefined;
@@ -51,6 +59,7 @@ export interface ProtocolModel {
   inputRequiredResult: string | undefined;
   capabilities: { client: CapabilityNode[]; server: CapabilityNode[] };
   errors: ErrorCodeInfo[];
+  envelopes: Envelopes;
   constants: { name: string; value: string | number | boolean }[];
 }
 
@@ -146,6 +155,7 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
     inputRequiredResult,
     capabilities,
     errors: errorCodes(model, r),
+    envelopes: envelopes(r, unions["JSONRPCMessage"] ?? []),
     constants: model.declarations.flatMap((d) => (d.kind === "const" ? [{ name: d.name, value: d.value }] : [])),
   };
 }
@@ -234,4 +244,25 @@ function typeofName(t: TypeExpr): string | undefined {
   if (t.kind === "typeof") return t.name;
   if (t.kind === "intersection") return t.members.map(typeofName).find((n) => n !== undefined);
   return undefined;
+}
+
+/** Sorts `JSONRPCMessage`'s members (aliases of unions expanded) by the properties they require. */
+function envelopes(r: Resolver, members: string[]): Envelopes {
+  const out: Envelopes = { request: undefined, notification: undefined, resultResponse: undefined, errorResponse: undefined };
+  const visit = (name: string): void => {
+    const decl = r.declaration(name);
+    if (!decl) return;
+    if (decl.kind === "alias" && decl.type.kind === "union") {
+      for (const m of decl.type.members) if (m.kind === "ref") visit(m.name);
+      return;
+    }
+    const obj = r.object({ kind: "ref", name, loc: decl.loc });
+    const has = (p: string) => obj?.properties.get(p)?.optional === false;
+    if (has("method") && has("id")) out.request ??= name;
+    else if (has("method")) out.notification ??= name;
+    else if (has("result")) out.resultResponse ??= name;
+    else if (has("error")) out.errorResponse ??= name;
+  };
+  members.forEach(visit);
+  return out;
 }

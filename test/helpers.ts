@@ -91,3 +91,19 @@ export function typecheck(rootNames: string[], options: ts.CompilerOptions = STR
     return `${d.file.fileName}:${line + 1}:${character + 1}: ${text}`;
   });
 }
+
+/**
+ * Writes generated files as JavaScript (type-stripped by TypeScript's transpiler, as a
+ * user's build would) into a temporary folder and imports the named module.
+ */
+export async function importGenerated<M>(files: { path: string; content: string }[], module: string): Promise<M> {
+  const dir = tempDir("mcp-gen-js-");
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  for (const f of files) {
+    const js = ts.transpileModule(f.content, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    }).outputText;
+    writeFileSync(join(dir, f.path.replace(/\.ts$/, ".js")), js);
+  }
+  return (await import(join(dir, module))) as M;
+}

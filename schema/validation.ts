@@ -1,0 +1,174 @@
+import { McpGenError } from "./diagnostics.js";
+import { validationTags, type Doc, type SchemaModel, type TypeExpr } from "./model.js";
+import { Resolver, type ResolvedObject } from "./resolve.js";
+
+// What a value must look like to be a schema type, in JSON Schema's terms: the rules
+// typescript-json-schema applies when the spec derives schema.json from schema.ts
+// (`--defaultNumberType integer --required`), so generated validators agree with it.
+// Deliberate differences are listed in docs/schema-json-deviations.md.
+
+export type JsonType = "string" | "integer" | "number" | "boolean" | "null";
+export type Literal = string | number | boolean;
+
+export interface Constraints {
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+}
+
+export interface ObjectProperty {
+  name: string;
+  required: boolean;
+  schema: VSchema;
+}
+
+export type VSchema =
+  | { kind: "any" }
+  | { kind: "never" }
+  | { kind: "ref"; name: string }
+  | { kind: "types"; types: JsonType[] }
+  | { kind: "const"; value: Literal }
+  | { kind: "enum"; values: Literal[] }
+  /** `additional` validates properties not declared; undefined: anything goes. */
+  | { kind: "object"; properties: ObjectProperty[]; additional: VSchema | undefined }
+  | { kind: "array"; items: VSchema }
+  | { kind: "anyOf"; members: VSchema[] }
+  | { kind: "allOf"; members: VSchema[] }
+  /** Keyword constraints: each applies only to values of its JSON type. */
+  | { kind: "constrained"; schema: VSchema; constraints: Constraints };
+
+const NUMERIC_CONSTRAINTS = new Set([
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+]);
+
+/** The validation schema of every type declaration, by name. */
+export function buildValidationSchemas(model: SchemaModel): Map<string, VSchema> {
+  const converter = new Converter(new Resolver(model));
+  const out = new Map<string, VSchema>();
+  for (const d of model.declarations) {
+    if (d.kind === "interface") out.set(d.name, converter.objectSchema(converter.resolver.object({ kind: "ref", name: d.name, loc: d.loc })!));
+    else if (d.kind === "alias") out.set(d.name, converter.withTags(d.type, d.doc));
+  }
+  return out;
+}
+
+class Converter {
+  constructor(readonly resolver: Resolver) {}
+
+  /** A type with the validation tags of the property or alias that declares it. */
+  withTags(type: TypeExpr, doc: Doc): VSchema {
+    const tags = validationTags(doc);
+    const numberType = tags["type"] === "number" ? "number" : "integer";
+    let schema = tags["type"] && tags["type"] !== "number" ? this.tjsType(tags["type"], type) : this.convert(type, numberType);
+    const constraints: Constraints = {};
+    for (const [name, text] of Object.entries(tags)) {
+      if (name === "format") constraints.format = text.trim();
+      else if (name === "pattern") constraints.pattern = text.trim();
+      else if (NUMERIC_CONSTRAINTS.has(name)) {
+        const value = Number(text.trim());
+        if (!Number.isFinite(value)) throw new McpGenError("unsupported-construct", `@${name} needs a number, found '${text}'`, type.loc);
+        (constraints as Record<string, number>)[name] = value;
+      }
+    }
+    if (Object.keys(constraints).length > 0) schema = { kind: "constrained", schema, constraints };
+    if ("nullable" in tags) schema = { kind: "anyOf", members: [schema, { kind: "types", types: ["null"] }] };
+    return schema;
+  }
+
+  private tjsType(name: string, type: TypeExpr): VSchema {
+    const types = name.split(/[\s,|]+/).filter(Boolean);
+    if (!types.every((t): t is JsonType => ["string", "integer", "number", "boolean", "null"].includes(t))) {
+      throw new McpGenError("unsupported-construct", `unsupported construct: @TJS-type ${name}`, type.loc);
+    }
+    return { kind: "types", types };
+  }
+
+  convert(type: TypeExpr, numberType: "integer" | "number"): VSchema {
+    switch (type.kind) {
+      case "keyword":
+        switch (type.name) {
+          case "string":
+          case "boolean":
+          case "null":
+            return { kind: "types", types: [type.name] };
+          case "number":
+            return { kind: "types", types: [numberType] };
+          case "unknown":
+          case "any":
+            return { kind: "any" };
+          case "object":
+            return { kind: "object", properties: [], additional: undefined };
+          case "never":
+          case "undefined":
+            return { kind: "never" };
+        }
+        return { kind: "never" };
+      case "literal":
+        return { kind: "const", value: type.value };
+      case "typeof": {
+        const value = this.resolver.literal(type);
+        if (value === undefined) throw new McpGenError("unknown-type", `'typeof ${type.name}' has no literal value`, type.loc);
+        return { kind: "const", value };
+      }
+      case "ref":
+        return { kind: "ref", name: type.name };
+      case "array":
+        return { kind: "array", items: this.convert(type.element, numberType) };
+      case "union":
+        return this.union(type.members, numberType);
+      case "intersection":
+        return { kind: "allOf", members: type.members.map((m) => this.convert(m, numberType)) };
+      case "object":
+      case "omit":
+      case "record": {
+        const obj = this.resolver.object(type);
+        if (!obj) throw new McpGenError("unsupported-construct", `unsupported construct: ${type.kind} of a non-object type`, type.loc);
+        return this.objectSchema(obj);
+      }
+    }
+  }
+
+  /** TypeScript drops `undefined` from a union of optional values; JSON has none. */
+  private union(members: TypeExpr[], numberType: "integer" | "number"): VSchema {
+    const kept = members.filter((m) => !(m.kind === "keyword" && m.name === "undefined"));
+    const schemas = kept.map((m) => this.convert(m, numberType));
+    // `"a" | string` is `string`: a literal next to its own primitive adds nothing.
+    const primitives = new Set(schemas.flatMap((s) => (s.kind === "types" ? s.types : [])));
+    const absorbed = schemas.filter((s) => !(s.kind === "const" && primitives.has(jsonTypeOf(s.value))));
+    if (absorbed.length === 1) return absorbed[0]!;
+    return { kind: "anyOf", members: absorbed };
+  }
+
+  objectSchema(obj: ResolvedObject): VSchema {
+    const properties = [...obj.properties.values()].map((p) => ({
+      name: p.name,
+      required: !p.optional,
+      schema: this.withTags(p.type, p.doc),
+    }));
+    const index = obj.indexSignature;
+    const additional = index ? this.withTags(index.type, index.doc) : undefined;
+    return { kind: "object", properties, additional: additional?.kind === "any" ? undefined : additional };
+  }
+}
+
+export function jsonTypeOf(value: Literal): JsonType {
+  if (typeof value === "string") return "string";
+  if (typeof value === "boolean") return "boolean";
+  return Number.isInteger(value) ? "integer" : "number";
+}
