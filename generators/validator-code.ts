@@ -168,7 +168,7 @@ export class ValidatorWriter {
       const check = this.isExpr(s.additional, "x", owner);
       lines.push(`for (const k in v) {`);
       if (s.properties.length > 0) lines.push(`if (${declared(s.properties)}) continue;`);
-      lines.push(`const x = k === "__proto__" ? $own(v, k) : v[k];`, `if (!(${check})) return false;`, `}`);
+      lines.push(`const x = v[k];`, `if (!(${check})) return false;`, `}`);
     }
     lines.push("return true;");
     return lines.join("\n");
@@ -281,7 +281,7 @@ export class ValidatorWriter {
       const check = this.vaStatements(s.additional, "x", "p + \"/\" + $escape(k)", owner);
       lines.push(`for (const k in v) {`, `if (e.length >= MAX_ERRORS) return;`);
       if (s.properties.length > 0) lines.push(`if (${declared(s.properties)}) continue;`);
-      lines.push(`const x = k === "__proto__" ? $own(v, k) : v[k];`, check, `}`);
+      lines.push(`const x = v[k];`, check, `}`);
     }
     return lines.filter(Boolean).join("\n");
   }

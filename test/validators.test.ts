@@ -117,3 +117,28 @@ describe("documented schema.json deviations", () => {
     expect(v[`is${d.type}`]!(d.witness)).toBe(true);
   });
 });
+
+describe("inputs JSON cannot carry", () => {
+  let v: Validators;
+  beforeAll(async () => {
+    v = await importGenerated<Validators>(await generate(loadRevision(SPEC_DIR, "2026-07-28")), "validators.js");
+  });
+
+  it("non-finite numbers: ajv with strict: false accepts them, JSON cannot carry them, the validators reject them", () => {
+    const { check } = oracle("2026-07-28", false);
+    const progress = (p: number) => ({ progressToken: 1, progress: p });
+    expect(check("ProgressNotificationParams")(progress(NaN))).toBe(true);
+    expect(check("ProgressNotificationParams")(progress(Infinity))).toBe(true);
+    expect(check("RequestId")(Infinity)).toBe(true);
+    expect(v["isProgressNotificationParams"]!(progress(NaN))).toBe(false);
+    expect(v["isProgressNotificationParams"]!(progress(Infinity))).toBe(false);
+    expect(v["isRequestId"]!(Infinity)).toBe(false);
+  });
+
+  it("an own __proto__ key is validated by its value, as ajv does", () => {
+    const { check } = oracle("2026-07-28", false);
+    const value = JSON.parse('{"experimental": {"__proto__": 5}}');
+    expect(check("ClientCapabilities")(value)).toBe(false);
+    expect(v["isClientCapabilities"]!(value)).toBe(false);
+  });
+});

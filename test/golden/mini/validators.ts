@@ -78,11 +78,6 @@ function $tooDeep(e: ValidationError[], p: string): void {
   $push(e, { path: p, message: `nested more than ${MAX_DEPTH} levels deep` });
 }
 
-/** An own property's value, even for `__proto__` (where `v[k]` would read the prototype). */
-function $own(v: object, k: string): unknown {
-  return Object.getOwnPropertyDescriptor(v, k)?.value;
-}
-
 function $length(s: string): number {
   let n = 0;
   for (const _ of s) n++;
@@ -111,8 +106,10 @@ function $anyOf(
     const errors: ValidationError[] = [];
     collect(v, p, errors, d);
     if (errors.length === 0) continue;
-    // A branch whose only complaint is the value's own type did not match at all.
-    const score = (errors.every((x) => x.path === p) ? 1e6 : 0) + errors.length;
+    // A branch whose only complaint is the value's own type did not match at all; a
+    // missing property counts double, so the branch whose keys the value has wins ties.
+    let score = errors.every((x) => x.path === p) ? 1e6 : 0;
+    for (const x of errors) score += x.message.startsWith("required property") ? 2 : 1;
     if (score < bestScore) {
       best = errors;
       bestScore = score;
@@ -127,8 +124,18 @@ function $anyOf(
 const $NOT_URI_FRAGMENT = /\/|:/;
 const $URI =
   /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+// Long runs of characters every URI component takes alike are shortened first: the
+// verdict is the same, and the backtracking regex no longer overflows on huge strings.
+// (`+` and a length test: a `{65,}` quantifier itself overflows on a 10 MB run.)
+const $URI_RUN = /[a-z0-9\-._~!$&'()*+,;=]+/gi;
+const $shorten = (run: string): string => (run.length > 64 ? run.slice(0, 64) : run);
 function $fmtUri(s: string): boolean {
-  return $NOT_URI_FRAGMENT.test(s) && $URI.test(s);
+  const t = s.length > 1024 ? s.replace($URI_RUN, $shorten) : s;
+  try {
+    return $NOT_URI_FRAGMENT.test(t) && $URI.test(t);
+  } catch {
+    return false; // still too complex for the regex engine's stack: rejected, never thrown
+  }
 }
 // byte: base64. ajv-formats tests it line by line (multiline flag); kept for agreement.
 const $BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
@@ -139,8 +146,36 @@ function $fmtByte(s: string): boolean {
 // uri-template: RFC 6570.
 const $URI_TEMPLATE =
   /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
+// The template language is a sequence of literals and {expressions}, so a long template
+// is checked piece by piece (same verdict, linear, no regex stack overflow).
+const $URI_TEMPLATE_EXPRESSION =
+  /^\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\}$/i;
+const $URI_TEMPLATE_LITERAL_EXCLUDED = /[\x00-\x20"'<>\\^`{|}]/;
+const $HEX = /^[0-9a-f]{2}$/i;
 function $fmtUriTemplate(s: string): boolean {
-  return $URI_TEMPLATE.test(s);
+  if (s.length <= 1024) return $URI_TEMPLATE.test(s);
+  let i = 0;
+  while (i < s.length) {
+    const c = s[i]!;
+    if (c === "{") {
+      const end = s.indexOf("}", i);
+      if (end < 0) return false;
+      const expression = s.slice(i, end + 1).replace(/[a-z0-9_]+/gi, $shorten);
+      try {
+        if (!$URI_TEMPLATE_EXPRESSION.test(expression)) return false;
+      } catch {
+        return false;
+      }
+      i = end + 1;
+    } else if (c === "%") {
+      if (!$HEX.test(s.slice(i + 1, i + 3))) return false;
+      i += 3;
+    } else {
+      if ($URI_TEMPLATE_LITERAL_EXCLUDED.test(c)) return false;
+      i++;
+    }
+  }
+  return true;
 }
 
 function $result<V>(value: unknown, collect: $Collector): ValidationResult<V> {
@@ -205,7 +240,7 @@ function $is_JSONObject(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_JSONValue(x, d + 1)) return false;
   }
   return true;
@@ -222,7 +257,7 @@ function $va_JSONObject(v: any, p: string, e: ValidationError[], d: number): voi
   }
   for (const k in v) {
     if (e.length >= MAX_ERRORS) return;
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_JSONValue(x, d + 1)) $va_JSONValue(x, p + "/" + $escape(k), e, d + 1);
   }
 }
@@ -1505,7 +1540,7 @@ function $va_NeedsCapabilityError_26(v: any, p: string, e: ValidationError[], d:
 function $is_ClientCapabilities_29(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_JSONObject(x, d + 1)) return false;
   }
   return true;
@@ -1526,7 +1561,7 @@ function $is_ClientCapabilities_31(v: any, d: number): boolean {
 function $is_ClientCapabilities_32(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_JSONObject(x, d + 1)) return false;
   }
   return true;
@@ -1539,7 +1574,7 @@ function $va_ClientCapabilities_33(v: any, p: string, e: ValidationError[], d: n
   }
   for (const k in v) {
     if (e.length >= MAX_ERRORS) return;
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_JSONObject(x, d + 1)) $va_JSONObject(x, p + "/" + $escape(k), e, d + 1);
   }
 }
@@ -1613,7 +1648,7 @@ function $is_InputResponseRequestParams_41(v: any, d: number): boolean {
 function $is_InputResponseRequestParams_42(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) return false;
   }
   return true;
@@ -1647,7 +1682,7 @@ function $va_InputResponseRequestParams_44(
 function $is_InputResponseRequestParams_45(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) return false;
   }
   return true;
@@ -1665,7 +1700,7 @@ function $va_InputResponseRequestParams_46(
   }
   for (const k in v) {
     if (e.length >= MAX_ERRORS) return;
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) $va_ElicitResult(x, p + "/" + $escape(k), e, d + 1);
   }
 }
@@ -1673,7 +1708,7 @@ function $va_InputResponseRequestParams_46(
 function $is_InputRequiredResult_47(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_InputRequest(x, d + 1)) return false;
   }
   return true;
@@ -1682,7 +1717,7 @@ function $is_InputRequiredResult_47(v: any, d: number): boolean {
 function $is_InputRequiredResult_48(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_InputRequest(x, d + 1)) return false;
   }
   return true;
@@ -1695,7 +1730,7 @@ function $va_InputRequiredResult_49(v: any, p: string, e: ValidationError[], d: 
   }
   for (const k in v) {
     if (e.length >= MAX_ERRORS) return;
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_InputRequest(x, d + 1)) $va_InputRequest(x, p + "/" + $escape(k), e, d + 1);
   }
 }
@@ -1710,7 +1745,7 @@ function $is_CallToolRequestParams_50(v: any, d: number): boolean {
 function $is_CallToolRequestParams_51(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) return false;
   }
   return true;
@@ -1744,7 +1779,7 @@ function $va_CallToolRequestParams_54(v: any, p: string, e: ValidationError[], d
 function $is_CallToolRequestParams_55(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) return false;
   }
   return true;
@@ -1757,7 +1792,7 @@ function $va_CallToolRequestParams_56(v: any, p: string, e: ValidationError[], d
   }
   for (const k in v) {
     if (e.length >= MAX_ERRORS) return;
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) $va_ElicitResult(x, p + "/" + $escape(k), e, d + 1);
   }
 }
@@ -1982,7 +2017,7 @@ function $is_ElicitResult_76(v: any, d: number): boolean {
 function $is_ElicitResult_75(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!(
       typeof x === "string" ||
       Number.isInteger(x) ||
@@ -2018,7 +2053,7 @@ function $is_ElicitResult_81(v: any, d: number): boolean {
 function $is_ElicitResult_80(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!(
       typeof x === "string" ||
       Number.isInteger(x) ||
@@ -2069,7 +2104,7 @@ function $va_ElicitResult_82(v: any, p: string, e: ValidationError[], d: number)
   }
   for (const k in v) {
     if (e.length >= MAX_ERRORS) return;
-    const x = k === "__proto__" ? $own(v, k) : v[k];
+    const x = v[k];
     if (!(
       typeof x === "string" ||
       Number.isInteger(x) ||
