@@ -1,4 +1,8 @@
 // `npm run bench`: every benchmark, each printing its peers side by side and their ratio.
+// BENCH=generate,validators picks some; BENCH_ROUNDS sets the rounds.
 import { benchGenerate } from "./generate.mjs";
+import { benchValidators } from "./validators.mjs";
 
-benchGenerate();
+const all = { generate: benchGenerate, validators: benchValidators };
+const chosen = (process.env.BENCH ?? Object.keys(all).join(",")).split(",");
+for (const name of chosen) await all[name]();

@@ -273,7 +273,7 @@ export class ValidatorWriter {
       const path = `p + ${JSON.stringify("/" + pointerEscape(p.name))}`;
       const check = this.vaStatements(p.schema, x, path, owner);
       lines.push(`{ const ${x} = v${access(p.name)};`);
-      if (p.required) lines.push(`if (${x} === undefined) $missing(e, p, ${JSON.stringify(p.name)});`, check ? `else { ${check} }` : "");
+      if (p.required) lines.push(`if (${x} === undefined) $missing(e, ${path}, ${JSON.stringify(p.name)});`, check ? `else { ${check} }` : "");
       else if (check) lines.push(`if (${x} !== undefined) { ${check} }`);
       lines.push("}");
     });
@@ -308,7 +308,7 @@ export class ValidatorWriter {
     ];
     for (const c of disc.cases) lines.push(`case ${lit(c.value)}: { ${this.vaStatements(c.member, "v", "p", owner)} return; }`);
     lines.push(
-      `case undefined: $missing(e, p, ${JSON.stringify(disc.property)}); return;`,
+      `case undefined: $missing(e, p + ${path}, ${JSON.stringify(disc.property)}); return;`,
       `default: $expected(e, p + ${path}, ${expected}, v${access(disc.property)});`,
       "}",
     );

@@ -151,8 +151,11 @@ class Converter {
     // `"a" | string` is `string`: a literal next to its own primitive adds nothing.
     const primitives = new Set(schemas.flatMap((s) => (s.kind === "types" ? s.types : [])));
     const absorbed = schemas.filter((s) => !(s.kind === "const" && primitives.has(jsonTypeOf(s.value))));
-    if (absorbed.length === 1) return absorbed[0]!;
-    return { kind: "anyOf", members: absorbed };
+    // Primitive members become one `types` check (`string | number` -> string or integer).
+    const others = absorbed.filter((s) => s.kind !== "types");
+    const merged: VSchema[] = primitives.size > 0 ? [{ kind: "types", types: [...primitives] }, ...others] : others;
+    if (merged.length === 1) return merged[0]!;
+    return { kind: "anyOf", members: merged };
   }
 
   objectSchema(obj: ResolvedObject): VSchema {

@@ -61,8 +61,9 @@ function $expected(e: ValidationError[], p: string, expected: string, v: unknown
   $push(e, { path: p, message: `expected ${expected}, found ${$describe(v)}`, expected });
 }
 
-function $missing(e: ValidationError[], p: string, name: string): void {
-  $push(e, { path: `${p}/${$escape(name)}`, message: `required property "${name}" is missing` });
+/** `path` is the missing property's own pointer, built at generation time. */
+function $missing(e: ValidationError[], path: string, name: string): void {
+  $push(e, { path, message: `required property "${name}" is missing` });
 }
 
 function $fail(
@@ -129,8 +130,15 @@ const $URI =
 // (`+` and a length test: a `{65,}` quantifier itself overflows on a 10 MB run.)
 const $URI_RUN = /[a-z0-9\-._~!$&'()*+,;=]+/gi;
 const $shorten = (run: string): string => (run.length > 64 ? run.slice(0, 64) : run);
+// The common shape (scheme://host[:port]/path?query with plain characters) is a subset
+// of the full grammar, matched by a much cheaper regex first.
+const $URI_COMMON =
+  /^[a-z][a-z0-9+\-.]*:\/\/[a-z0-9\-._~]*(?::\d+)?(?:\/[a-z0-9\-._~]*)*(?:\?[a-z0-9\-._~=&/]*)?$/i;
 function $fmtUri(s: string): boolean {
   const t = s.length > 1024 ? s.replace($URI_RUN, $shorten) : s;
+  try {
+    if ($URI_COMMON.test(t)) return true;
+  } catch {}
   try {
     return $NOT_URI_FRAGMENT.test(t) && $URI.test(t);
   } catch {
@@ -224,14 +232,7 @@ function $va_JSONValue(v: any, p: string, e: ValidationError[], d: number): void
       p,
       v,
       d,
-      [
-        $va_JSONValue_1,
-        $va_JSONValue_2,
-        $va_JSONValue_3,
-        $va_JSONValue_4,
-        $va_JSONObject,
-        $va_JSONArray,
-      ],
+      [$va_JSONValue_1, $va_JSONObject, $va_JSONArray],
       "string | integer | boolean | null | JSONObject | JSONArray",
     );
 }
@@ -304,14 +305,13 @@ function $is_RequestId(v: any, d: number): boolean {
 }
 
 function $va_RequestId(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(typeof v === "string" || Number.isInteger(v)))
-    $anyOf(e, p, v, d, [$va_RequestId_5, $va_RequestId_6], "string | integer");
+  if (!(typeof v === "string" || Number.isInteger(v))) $expected(e, p, "string | integer", v);
 }
 
 function $is_RequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_RequestParams_7(p0, d))) return false;
+  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_RequestParams_2(p0, d))) return false;
   return true;
 }
 
@@ -324,7 +324,7 @@ function $va_RequestParams(v: any, p: string, e: ValidationError[], d: number): 
     const p0 = v._meta;
     if (p0 !== undefined) {
       if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-      if (!$is_RequestParams_8(p0, d)) $va_RequestParams_9(p0, p + "/_meta", e, d);
+      if (!$is_RequestParams_3(p0, d)) $va_RequestParams_4(p0, p + "/_meta", e, d);
     }
   }
 }
@@ -334,7 +334,7 @@ function $is_Request(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_Request_10(p1, d)) return false;
+  if (p1 !== undefined && !$is_Request_5(p1, d)) return false;
   return true;
 }
 
@@ -345,7 +345,7 @@ function $va_Request(v: any, p: string, e: ValidationError[], d: number): void {
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
     }
@@ -353,7 +353,7 @@ function $va_Request(v: any, p: string, e: ValidationError[], d: number): void {
   {
     const p1 = v.params;
     if (p1 !== undefined) {
-      if (!$is_Request_11(p1, d)) $va_Request_12(p1, p + "/params", e, d);
+      if (!$is_Request_6(p1, d)) $va_Request_7(p1, p + "/params", e, d);
     }
   }
 }
@@ -363,7 +363,7 @@ function $is_Notification(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_Notification_13(p1, d)) return false;
+  if (p1 !== undefined && !$is_Notification_8(p1, d)) return false;
   return true;
 }
 
@@ -374,7 +374,7 @@ function $va_Notification(v: any, p: string, e: ValidationError[], d: number): v
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
     }
@@ -382,7 +382,7 @@ function $va_Notification(v: any, p: string, e: ValidationError[], d: number): v
   {
     const p1 = v.params;
     if (p1 !== undefined) {
-      if (!$is_Notification_14(p1, d)) $va_Notification_15(p1, p + "/params", e, d);
+      if (!$is_Notification_9(p1, d)) $va_Notification_10(p1, p + "/params", e, d);
     }
   }
 }
@@ -432,14 +432,14 @@ function $va_Error(v: any, p: string, e: ValidationError[], d: number): void {
   }
   {
     const p0 = v.code;
-    if (p0 === undefined) $missing(e, p, "code");
+    if (p0 === undefined) $missing(e, p + "/code", "code");
     else {
       if (!Number.isInteger(p0)) $expected(e, p + "/code", "integer", p0);
     }
   }
   {
     const p1 = v.message;
-    if (p1 === undefined) $missing(e, p, "message");
+    if (p1 === undefined) $missing(e, p + "/message", "message");
     else {
       if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
     }
@@ -454,7 +454,7 @@ function $is_JSONRPCRequest(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_JSONRPCRequest_16(p1, d)) return false;
+  if (p1 !== undefined && !$is_JSONRPCRequest_11(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
   const p3 = v.id;
@@ -469,7 +469,7 @@ function $va_JSONRPCRequest(v: any, p: string, e: ValidationError[], d: number):
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
     }
@@ -477,19 +477,19 @@ function $va_JSONRPCRequest(v: any, p: string, e: ValidationError[], d: number):
   {
     const p1 = v.params;
     if (p1 !== undefined) {
-      if (!$is_JSONRPCRequest_17(p1, d)) $va_JSONRPCRequest_18(p1, p + "/params", e, d);
+      if (!$is_JSONRPCRequest_12(p1, d)) $va_JSONRPCRequest_13(p1, p + "/params", e, d);
     }
   }
   {
     const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p, "jsonrpc");
+    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
     else {
       if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
     }
   }
   {
     const p3 = v.id;
-    if (p3 === undefined) $missing(e, p, "id");
+    if (p3 === undefined) $missing(e, p + "/id", "id");
     else {
       if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
     }
@@ -501,7 +501,7 @@ function $is_JSONRPCNotification(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_JSONRPCNotification_19(p1, d)) return false;
+  if (p1 !== undefined && !$is_JSONRPCNotification_14(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
   return true;
@@ -514,7 +514,7 @@ function $va_JSONRPCNotification(v: any, p: string, e: ValidationError[], d: num
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
     }
@@ -522,12 +522,12 @@ function $va_JSONRPCNotification(v: any, p: string, e: ValidationError[], d: num
   {
     const p1 = v.params;
     if (p1 !== undefined) {
-      if (!$is_JSONRPCNotification_20(p1, d)) $va_JSONRPCNotification_21(p1, p + "/params", e, d);
+      if (!$is_JSONRPCNotification_15(p1, d)) $va_JSONRPCNotification_16(p1, p + "/params", e, d);
     }
   }
   {
     const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p, "jsonrpc");
+    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
     else {
       if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
     }
@@ -552,7 +552,7 @@ function $va_JSONRPCErrorResponse(v: any, p: string, e: ValidationError[], d: nu
   }
   {
     const p0 = v.jsonrpc;
-    if (p0 === undefined) $missing(e, p, "jsonrpc");
+    if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
     else {
       if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
     }
@@ -565,7 +565,7 @@ function $va_JSONRPCErrorResponse(v: any, p: string, e: ValidationError[], d: nu
   }
   {
     const p2 = v.error;
-    if (p2 === undefined) $missing(e, p, "error");
+    if (p2 === undefined) $missing(e, p + "/error", "error");
     else {
       if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
     }
@@ -589,14 +589,14 @@ function $va_MethodNotFoundError(v: any, p: string, e: ValidationError[], d: num
   }
   {
     const p0 = v.code;
-    if (p0 === undefined) $missing(e, p, "code");
+    if (p0 === undefined) $missing(e, p + "/code", "code");
     else {
       if (!(p0 === -32601)) $expected(e, p + "/code", "-32601", p0);
     }
   }
   {
     const p1 = v.message;
-    if (p1 === undefined) $missing(e, p, "message");
+    if (p1 === undefined) $missing(e, p + "/message", "message");
     else {
       if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
     }
@@ -613,7 +613,7 @@ function $is_NeedsCapabilityError(v: any, d: number): boolean {
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) return false;
   const p2 = v.error;
-  if (!($is_Error(p2, d + 1) && $is_NeedsCapabilityError_22(p2, d))) return false;
+  if (!($is_Error(p2, d + 1) && $is_NeedsCapabilityError_17(p2, d))) return false;
   return true;
 }
 
@@ -624,7 +624,7 @@ function $va_NeedsCapabilityError(v: any, p: string, e: ValidationError[], d: nu
   }
   {
     const p0 = v.jsonrpc;
-    if (p0 === undefined) $missing(e, p, "jsonrpc");
+    if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
     else {
       if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
     }
@@ -637,10 +637,10 @@ function $va_NeedsCapabilityError(v: any, p: string, e: ValidationError[], d: nu
   }
   {
     const p2 = v.error;
-    if (p2 === undefined) $missing(e, p, "error");
+    if (p2 === undefined) $missing(e, p + "/error", "error");
     else {
       if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
-      if (!$is_NeedsCapabilityError_24(p2, d)) $va_NeedsCapabilityError_26(p2, p + "/error", e, d);
+      if (!$is_NeedsCapabilityError_19(p2, d)) $va_NeedsCapabilityError_21(p2, p + "/error", e, d);
     }
   }
 }
@@ -656,11 +656,11 @@ function $va_EmptyResult(v: any, p: string, e: ValidationError[], d: number): vo
 function $is_ClientCapabilities(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.experimental;
-  if (p0 !== undefined && !$is_ClientCapabilities_29(p0, d)) return false;
+  if (p0 !== undefined && !$is_ClientCapabilities_24(p0, d)) return false;
   const p1 = v.elicitation;
-  if (p1 !== undefined && !$is_ClientCapabilities_30(p1, d)) return false;
+  if (p1 !== undefined && !$is_ClientCapabilities_25(p1, d)) return false;
   const p2 = v.roots;
-  if (p2 !== undefined && !$is_ClientCapabilities_31(p2, d)) return false;
+  if (p2 !== undefined && !$is_ClientCapabilities_26(p2, d)) return false;
   return true;
 }
 
@@ -672,21 +672,21 @@ function $va_ClientCapabilities(v: any, p: string, e: ValidationError[], d: numb
   {
     const p0 = v.experimental;
     if (p0 !== undefined) {
-      if (!$is_ClientCapabilities_32(p0, d))
-        $va_ClientCapabilities_33(p0, p + "/experimental", e, d);
+      if (!$is_ClientCapabilities_27(p0, d))
+        $va_ClientCapabilities_28(p0, p + "/experimental", e, d);
     }
   }
   {
     const p1 = v.elicitation;
     if (p1 !== undefined) {
-      if (!$is_ClientCapabilities_34(p1, d))
-        $va_ClientCapabilities_35(p1, p + "/elicitation", e, d);
+      if (!$is_ClientCapabilities_29(p1, d))
+        $va_ClientCapabilities_30(p1, p + "/elicitation", e, d);
     }
   }
   {
     const p2 = v.roots;
     if (p2 !== undefined) {
-      if (!$is_ClientCapabilities_36(p2, d)) $va_ClientCapabilities_37(p2, p + "/roots", e, d);
+      if (!$is_ClientCapabilities_31(p2, d)) $va_ClientCapabilities_32(p2, p + "/roots", e, d);
     }
   }
 }
@@ -694,7 +694,7 @@ function $va_ClientCapabilities(v: any, p: string, e: ValidationError[], d: numb
 function $is_ServerCapabilities(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.tools;
-  if (p0 !== undefined && !$is_ServerCapabilities_38(p0, d)) return false;
+  if (p0 !== undefined && !$is_ServerCapabilities_33(p0, d)) return false;
   return true;
 }
 
@@ -706,7 +706,7 @@ function $va_ServerCapabilities(v: any, p: string, e: ValidationError[], d: numb
   {
     const p0 = v.tools;
     if (p0 !== undefined) {
-      if (!$is_ServerCapabilities_39(p0, d)) $va_ServerCapabilities_40(p0, p + "/tools", e, d);
+      if (!$is_ServerCapabilities_34(p0, d)) $va_ServerCapabilities_35(p0, p + "/tools", e, d);
     }
   }
 }
@@ -714,10 +714,10 @@ function $va_ServerCapabilities(v: any, p: string, e: ValidationError[], d: numb
 function $is_InputResponseRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_InputResponseRequestParams_41(p0, d)))
+  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_InputResponseRequestParams_36(p0, d)))
     return false;
   const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is_InputResponseRequestParams_42(p1, d)) return false;
+  if (p1 !== undefined && !$is_InputResponseRequestParams_37(p1, d)) return false;
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string")) return false;
   return true;
@@ -732,15 +732,15 @@ function $va_InputResponseRequestParams(v: any, p: string, e: ValidationError[],
     const p0 = v._meta;
     if (p0 !== undefined) {
       if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-      if (!$is_InputResponseRequestParams_43(p0, d))
-        $va_InputResponseRequestParams_44(p0, p + "/_meta", e, d);
+      if (!$is_InputResponseRequestParams_38(p0, d))
+        $va_InputResponseRequestParams_39(p0, p + "/_meta", e, d);
     }
   }
   {
     const p1 = v.inputResponses;
     if (p1 !== undefined) {
-      if (!$is_InputResponseRequestParams_45(p1, d))
-        $va_InputResponseRequestParams_46(p1, p + "/inputResponses", e, d);
+      if (!$is_InputResponseRequestParams_40(p1, d))
+        $va_InputResponseRequestParams_41(p1, p + "/inputResponses", e, d);
     }
   }
   {
@@ -758,7 +758,7 @@ function $is_InputRequiredResult(v: any, d: number): boolean {
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p2 = v.inputRequests;
-  if (p2 !== undefined && !$is_InputRequiredResult_47(p2, d)) return false;
+  if (p2 !== undefined && !$is_InputRequiredResult_42(p2, d)) return false;
   const p3 = v.requestState;
   if (p3 !== undefined && !(typeof p3 === "string")) return false;
   return true;
@@ -784,8 +784,8 @@ function $va_InputRequiredResult(v: any, p: string, e: ValidationError[], d: num
   {
     const p2 = v.inputRequests;
     if (p2 !== undefined) {
-      if (!$is_InputRequiredResult_48(p2, d))
-        $va_InputRequiredResult_49(p2, p + "/inputRequests", e, d);
+      if (!$is_InputRequiredResult_43(p2, d))
+        $va_InputRequiredResult_44(p2, p + "/inputRequests", e, d);
     }
   }
   {
@@ -816,7 +816,7 @@ function $va_PingRequest(v: any, p: string, e: ValidationError[], d: number): vo
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(p0 === "ping")) $expected(e, p + "/method", '"ping"', p0);
     }
@@ -829,14 +829,14 @@ function $va_PingRequest(v: any, p: string, e: ValidationError[], d: number): vo
   }
   {
     const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p, "jsonrpc");
+    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
     else {
       if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
     }
   }
   {
     const p3 = v.id;
-    if (p3 === undefined) $missing(e, p, "id");
+    if (p3 === undefined) $missing(e, p + "/id", "id");
     else {
       if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
     }
@@ -846,10 +846,10 @@ function $va_PingRequest(v: any, p: string, e: ValidationError[], d: number): vo
 function $is_CallToolRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_CallToolRequestParams_50(p0, d)))
+  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_CallToolRequestParams_45(p0, d)))
     return false;
   const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is_CallToolRequestParams_51(p1, d)) return false;
+  if (p1 !== undefined && !$is_CallToolRequestParams_46(p1, d)) return false;
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string")) return false;
   const p3 = v.name;
@@ -858,7 +858,7 @@ function $is_CallToolRequestParams(v: any, d: number): boolean {
   if (p4 !== undefined && !(Number.isFinite(p4) && (typeof p4 !== "number" || p4 >= 0)))
     return false;
   const p5 = v.arguments;
-  if (p5 !== undefined && !$is_CallToolRequestParams_52(p5, d)) return false;
+  if (p5 !== undefined && !$is_CallToolRequestParams_47(p5, d)) return false;
   return true;
 }
 
@@ -871,15 +871,15 @@ function $va_CallToolRequestParams(v: any, p: string, e: ValidationError[], d: n
     const p0 = v._meta;
     if (p0 !== undefined) {
       if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-      if (!$is_CallToolRequestParams_53(p0, d))
-        $va_CallToolRequestParams_54(p0, p + "/_meta", e, d);
+      if (!$is_CallToolRequestParams_48(p0, d))
+        $va_CallToolRequestParams_49(p0, p + "/_meta", e, d);
     }
   }
   {
     const p1 = v.inputResponses;
     if (p1 !== undefined) {
-      if (!$is_CallToolRequestParams_55(p1, d))
-        $va_CallToolRequestParams_56(p1, p + "/inputResponses", e, d);
+      if (!$is_CallToolRequestParams_50(p1, d))
+        $va_CallToolRequestParams_51(p1, p + "/inputResponses", e, d);
     }
   }
   {
@@ -890,7 +890,7 @@ function $va_CallToolRequestParams(v: any, p: string, e: ValidationError[], d: n
   }
   {
     const p3 = v.name;
-    if (p3 === undefined) $missing(e, p, "name");
+    if (p3 === undefined) $missing(e, p + "/name", "name");
     else {
       if (!(typeof p3 === "string")) $expected(e, p + "/name", "string", p3);
     }
@@ -906,8 +906,8 @@ function $va_CallToolRequestParams(v: any, p: string, e: ValidationError[], d: n
   {
     const p5 = v.arguments;
     if (p5 !== undefined) {
-      if (!$is_CallToolRequestParams_57(p5, d))
-        $va_CallToolRequestParams_58(p5, p + "/arguments", e, d);
+      if (!$is_CallToolRequestParams_52(p5, d))
+        $va_CallToolRequestParams_53(p5, p + "/arguments", e, d);
     }
   }
 }
@@ -932,14 +932,14 @@ function $va_CallToolRequest(v: any, p: string, e: ValidationError[], d: number)
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(p0 === "tools/call")) $expected(e, p + "/method", '"tools/call"', p0);
     }
   }
   {
     const p1 = v.params;
-    if (p1 === undefined) $missing(e, p, "params");
+    if (p1 === undefined) $missing(e, p + "/params", "params");
     else {
       if (!$is_CallToolRequestParams(p1, d + 1))
         $va_CallToolRequestParams(p1, p + "/params", e, d + 1);
@@ -947,14 +947,14 @@ function $va_CallToolRequest(v: any, p: string, e: ValidationError[], d: number)
   }
   {
     const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p, "jsonrpc");
+    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
     else {
       if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
     }
   }
   {
     const p3 = v.id;
-    if (p3 === undefined) $missing(e, p, "id");
+    if (p3 === undefined) $missing(e, p + "/id", "id");
     else {
       if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
     }
@@ -968,7 +968,7 @@ function $is_CallToolResult(v: any, d: number): boolean {
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p2 = v.content;
-  if (!$is_CallToolResult_59(p2, d)) return false;
+  if (!$is_CallToolResult_54(p2, d)) return false;
   const p3 = v.isError;
   if (p3 !== undefined && !(typeof p3 === "boolean")) return false;
   return true;
@@ -993,9 +993,9 @@ function $va_CallToolResult(v: any, p: string, e: ValidationError[], d: number):
   }
   {
     const p2 = v.content;
-    if (p2 === undefined) $missing(e, p, "content");
+    if (p2 === undefined) $missing(e, p + "/content", "content");
     else {
-      if (!$is_CallToolResult_61(p2, d)) $va_CallToolResult_63(p2, p + "/content", e, d);
+      if (!$is_CallToolResult_56(p2, d)) $va_CallToolResult_58(p2, p + "/content", e, d);
     }
   }
   {
@@ -1022,14 +1022,14 @@ function $va_TextContent(v: any, p: string, e: ValidationError[], d: number): vo
   }
   {
     const p0 = v.type;
-    if (p0 === undefined) $missing(e, p, "type");
+    if (p0 === undefined) $missing(e, p + "/type", "type");
     else {
       if (!(p0 === "text")) $expected(e, p + "/type", '"text"', p0);
     }
   }
   {
     const p1 = v.text;
-    if (p1 === undefined) $missing(e, p, "text");
+    if (p1 === undefined) $missing(e, p + "/text", "text");
     else {
       if (!(typeof p1 === "string")) $expected(e, p + "/text", "string", p1);
     }
@@ -1052,14 +1052,14 @@ function $va_ImageContent(v: any, p: string, e: ValidationError[], d: number): v
   }
   {
     const p0 = v.type;
-    if (p0 === undefined) $missing(e, p, "type");
+    if (p0 === undefined) $missing(e, p + "/type", "type");
     else {
       if (!(p0 === "image")) $expected(e, p + "/type", '"image"', p0);
     }
   }
   {
     const p1 = v.data;
-    if (p1 === undefined) $missing(e, p, "data");
+    if (p1 === undefined) $missing(e, p + "/data", "data");
     else {
       if (!(typeof p1 === "string")) $expected(e, p + "/data", "string", p1);
       if (!(typeof p1 !== "string" || $fmtByte(p1)))
@@ -1073,7 +1073,7 @@ function $is_ToolListChangedNotification(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(p0 === "notifications/tools/list_changed")) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_ToolListChangedNotification_66(p1, d)) return false;
+  if (p1 !== undefined && !$is_ToolListChangedNotification_61(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
   return true;
@@ -1086,7 +1086,7 @@ function $va_ToolListChangedNotification(v: any, p: string, e: ValidationError[]
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(p0 === "notifications/tools/list_changed"))
         $expected(e, p + "/method", '"notifications/tools/list_changed"', p0);
@@ -1095,13 +1095,13 @@ function $va_ToolListChangedNotification(v: any, p: string, e: ValidationError[]
   {
     const p1 = v.params;
     if (p1 !== undefined) {
-      if (!$is_ToolListChangedNotification_67(p1, d))
-        $va_ToolListChangedNotification_68(p1, p + "/params", e, d);
+      if (!$is_ToolListChangedNotification_62(p1, d))
+        $va_ToolListChangedNotification_63(p1, p + "/params", e, d);
     }
   }
   {
     const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p, "jsonrpc");
+    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
     else {
       if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
     }
@@ -1113,7 +1113,7 @@ function $is_CancelledNotification(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(p0 === "notifications/cancelled")) return false;
   const p1 = v.params;
-  if (!$is_CancelledNotification_69(p1, d)) return false;
+  if (!$is_CancelledNotification_64(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
   return true;
@@ -1126,7 +1126,7 @@ function $va_CancelledNotification(v: any, p: string, e: ValidationError[], d: n
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(p0 === "notifications/cancelled"))
         $expected(e, p + "/method", '"notifications/cancelled"', p0);
@@ -1134,15 +1134,15 @@ function $va_CancelledNotification(v: any, p: string, e: ValidationError[], d: n
   }
   {
     const p1 = v.params;
-    if (p1 === undefined) $missing(e, p, "params");
+    if (p1 === undefined) $missing(e, p + "/params", "params");
     else {
-      if (!$is_CancelledNotification_70(p1, d))
-        $va_CancelledNotification_71(p1, p + "/params", e, d);
+      if (!$is_CancelledNotification_65(p1, d))
+        $va_CancelledNotification_66(p1, p + "/params", e, d);
     }
   }
   {
     const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p, "jsonrpc");
+    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
     else {
       if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
     }
@@ -1154,7 +1154,7 @@ function $is_ElicitRequest(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(p0 === "elicitation/create")) return false;
   const p1 = v.params;
-  if (!$is_ElicitRequest_72(p1, d)) return false;
+  if (!$is_ElicitRequest_67(p1, d)) return false;
   return true;
 }
 
@@ -1165,16 +1165,16 @@ function $va_ElicitRequest(v: any, p: string, e: ValidationError[], d: number): 
   }
   {
     const p0 = v.method;
-    if (p0 === undefined) $missing(e, p, "method");
+    if (p0 === undefined) $missing(e, p + "/method", "method");
     else {
       if (!(p0 === "elicitation/create")) $expected(e, p + "/method", '"elicitation/create"', p0);
     }
   }
   {
     const p1 = v.params;
-    if (p1 === undefined) $missing(e, p, "params");
+    if (p1 === undefined) $missing(e, p + "/params", "params");
     else {
-      if (!$is_ElicitRequest_73(p1, d)) $va_ElicitRequest_74(p1, p + "/params", e, d);
+      if (!$is_ElicitRequest_68(p1, d)) $va_ElicitRequest_69(p1, p + "/params", e, d);
     }
   }
 }
@@ -1184,7 +1184,7 @@ function $is_ElicitResult(v: any, d: number): boolean {
   const p0 = v.action;
   if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel")) return false;
   const p1 = v.content;
-  if (p1 !== undefined && !$is_ElicitResult_75(p1, d)) return false;
+  if (p1 !== undefined && !$is_ElicitResult_70(p1, d)) return false;
   return true;
 }
 
@@ -1195,7 +1195,7 @@ function $va_ElicitResult(v: any, p: string, e: ValidationError[], d: number): v
   }
   {
     const p0 = v.action;
-    if (p0 === undefined) $missing(e, p, "action");
+    if (p0 === undefined) $missing(e, p + "/action", "action");
     else {
       if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel"))
         $anyOf(
@@ -1203,7 +1203,7 @@ function $va_ElicitResult(v: any, p: string, e: ValidationError[], d: number): v
           p + "/action",
           p0,
           d,
-          [$va_ElicitResult_77, $va_ElicitResult_78, $va_ElicitResult_79],
+          [$va_ElicitResult_72, $va_ElicitResult_73, $va_ElicitResult_74],
           '"accept" | "decline" | "cancel"',
         );
     }
@@ -1211,7 +1211,7 @@ function $va_ElicitResult(v: any, p: string, e: ValidationError[], d: number): v
   {
     const p1 = v.content;
     if (p1 !== undefined) {
-      if (!$is_ElicitResult_80(p1, d)) $va_ElicitResult_82(p1, p + "/content", e, d);
+      if (!$is_ElicitResult_75(p1, d)) $va_ElicitResult_77(p1, p + "/content", e, d);
     }
   }
 }
@@ -1251,7 +1251,7 @@ function $va_ClientRequest(v: any, p: string, e: ValidationError[], d: number): 
       return;
     }
     case undefined:
-      $missing(e, p, "method");
+      $missing(e, p + "/method", "method");
       return;
     default:
       $expected(e, p + "/method", '"ping" | "tools/call"', v.method);
@@ -1310,7 +1310,7 @@ function $va_ServerNotification(v: any, p: string, e: ValidationError[], d: numb
       return;
     }
     case undefined:
-      $missing(e, p, "method");
+      $missing(e, p + "/method", "method");
       return;
     default:
       $expected(
@@ -1345,44 +1345,25 @@ function $va_ServerResult(v: any, p: string, e: ValidationError[], d: number): v
 }
 
 function $va_JSONValue_1(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(typeof v === "string")) $expected(e, p, "string", v);
+  if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null))
+    $expected(e, p, "string | integer | boolean | null", v);
 }
 
-function $va_JSONValue_2(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!Number.isInteger(v)) $expected(e, p, "integer", v);
-}
-
-function $va_JSONValue_3(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(typeof v === "boolean")) $expected(e, p, "boolean", v);
-}
-
-function $va_JSONValue_4(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(v === null)) $expected(e, p, "null", v);
-}
-
-function $va_RequestId_5(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(typeof v === "string")) $expected(e, p, "string", v);
-}
-
-function $va_RequestId_6(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!Number.isInteger(v)) $expected(e, p, "integer", v);
-}
-
-function $is_RequestParams_7(v: any, d: number): boolean {
+function $is_RequestParams_2(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $is_RequestParams_8(v: any, d: number): boolean {
+function $is_RequestParams_3(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $va_RequestParams_9(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_RequestParams_4(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -1395,149 +1376,149 @@ function $va_RequestParams_9(v: any, p: string, e: ValidationError[], d: number)
   }
 }
 
-function $is_Request_10(v: any, d: number): boolean {
+function $is_Request_5(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_Request_11(v: any, d: number): boolean {
+function $is_Request_6(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $va_Request_12(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_Request_7(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_Notification_13(v: any, d: number): boolean {
+function $is_Notification_8(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_Notification_14(v: any, d: number): boolean {
+function $is_Notification_9(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $va_Notification_15(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_Notification_10(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_JSONRPCRequest_16(v: any, d: number): boolean {
+function $is_JSONRPCRequest_11(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_JSONRPCRequest_17(v: any, d: number): boolean {
+function $is_JSONRPCRequest_12(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $va_JSONRPCRequest_18(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_JSONRPCRequest_13(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_JSONRPCNotification_19(v: any, d: number): boolean {
+function $is_JSONRPCNotification_14(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_JSONRPCNotification_20(v: any, d: number): boolean {
+function $is_JSONRPCNotification_15(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $va_JSONRPCNotification_21(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_JSONRPCNotification_16(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_NeedsCapabilityError_23(v: any, d: number): boolean {
+function $is_NeedsCapabilityError_18(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.required;
   if (!$is_ClientCapabilities(p0, d + 1)) return false;
+  return true;
+}
+
+function $is_NeedsCapabilityError_17(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const p0 = v.code;
+  if (!(p0 === -32021)) return false;
+  const p1 = v.data;
+  if (!$is_NeedsCapabilityError_18(p1, d)) return false;
+  return true;
+}
+
+function $is_NeedsCapabilityError_20(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const p0 = v.required;
+  if (!$is_ClientCapabilities(p0, d + 1)) return false;
+  return true;
+}
+
+function $is_NeedsCapabilityError_19(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const p0 = v.code;
+  if (!(p0 === -32021)) return false;
+  const p1 = v.data;
+  if (!$is_NeedsCapabilityError_20(p1, d)) return false;
   return true;
 }
 
 function $is_NeedsCapabilityError_22(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.code;
-  if (!(p0 === -32021)) return false;
-  const p1 = v.data;
-  if (!$is_NeedsCapabilityError_23(p1, d)) return false;
-  return true;
-}
-
-function $is_NeedsCapabilityError_25(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.required;
   if (!$is_ClientCapabilities(p0, d + 1)) return false;
   return true;
 }
 
-function $is_NeedsCapabilityError_24(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.code;
-  if (!(p0 === -32021)) return false;
-  const p1 = v.data;
-  if (!$is_NeedsCapabilityError_25(p1, d)) return false;
-  return true;
-}
-
-function $is_NeedsCapabilityError_27(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.required;
-  if (!$is_ClientCapabilities(p0, d + 1)) return false;
-  return true;
-}
-
-function $va_NeedsCapabilityError_28(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_NeedsCapabilityError_23(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   {
     const p0 = v.required;
-    if (p0 === undefined) $missing(e, p, "required");
+    if (p0 === undefined) $missing(e, p + "/required", "required");
     else {
       if (!$is_ClientCapabilities(p0, d + 1)) $va_ClientCapabilities(p0, p + "/required", e, d + 1);
     }
   }
 }
 
-function $va_NeedsCapabilityError_26(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_NeedsCapabilityError_21(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   {
     const p0 = v.code;
-    if (p0 === undefined) $missing(e, p, "code");
+    if (p0 === undefined) $missing(e, p + "/code", "code");
     else {
       if (!(p0 === -32021)) $expected(e, p + "/code", "-32021", p0);
     }
   }
   {
     const p1 = v.data;
-    if (p1 === undefined) $missing(e, p, "data");
+    if (p1 === undefined) $missing(e, p + "/data", "data");
     else {
-      if (!$is_NeedsCapabilityError_27(p1, d)) $va_NeedsCapabilityError_28(p1, p + "/data", e, d);
+      if (!$is_NeedsCapabilityError_22(p1, d)) $va_NeedsCapabilityError_23(p1, p + "/data", e, d);
     }
   }
 }
 
-function $is_ClientCapabilities_29(v: any, d: number): boolean {
+function $is_ClientCapabilities_24(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     const x = v[k];
@@ -1546,19 +1527,19 @@ function $is_ClientCapabilities_29(v: any, d: number): boolean {
   return true;
 }
 
-function $is_ClientCapabilities_30(v: any, d: number): boolean {
+function $is_ClientCapabilities_25(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.form;
   if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
   return true;
 }
 
-function $is_ClientCapabilities_31(v: any, d: number): boolean {
+function $is_ClientCapabilities_26(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_ClientCapabilities_32(v: any, d: number): boolean {
+function $is_ClientCapabilities_27(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     const x = v[k];
@@ -1567,7 +1548,7 @@ function $is_ClientCapabilities_32(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ClientCapabilities_33(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ClientCapabilities_28(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -1579,14 +1560,14 @@ function $va_ClientCapabilities_33(v: any, p: string, e: ValidationError[], d: n
   }
 }
 
-function $is_ClientCapabilities_34(v: any, d: number): boolean {
+function $is_ClientCapabilities_29(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.form;
   if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
   return true;
 }
 
-function $va_ClientCapabilities_35(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ClientCapabilities_30(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -1599,33 +1580,33 @@ function $va_ClientCapabilities_35(v: any, p: string, e: ValidationError[], d: n
   }
 }
 
-function $is_ClientCapabilities_36(v: any, d: number): boolean {
+function $is_ClientCapabilities_31(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $va_ClientCapabilities_37(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ClientCapabilities_32(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_ServerCapabilities_38(v: any, d: number): boolean {
+function $is_ServerCapabilities_33(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.listChanged;
   if (p0 !== undefined && !(typeof p0 === "boolean")) return false;
   return true;
 }
 
-function $is_ServerCapabilities_39(v: any, d: number): boolean {
+function $is_ServerCapabilities_34(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.listChanged;
   if (p0 !== undefined && !(typeof p0 === "boolean")) return false;
   return true;
 }
 
-function $va_ServerCapabilities_40(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ServerCapabilities_35(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -1638,14 +1619,14 @@ function $va_ServerCapabilities_40(v: any, p: string, e: ValidationError[], d: n
   }
 }
 
-function $is_InputResponseRequestParams_41(v: any, d: number): boolean {
+function $is_InputResponseRequestParams_36(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $is_InputResponseRequestParams_42(v: any, d: number): boolean {
+function $is_InputResponseRequestParams_37(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     const x = v[k];
@@ -1654,14 +1635,14 @@ function $is_InputResponseRequestParams_42(v: any, d: number): boolean {
   return true;
 }
 
-function $is_InputResponseRequestParams_43(v: any, d: number): boolean {
+function $is_InputResponseRequestParams_38(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $va_InputResponseRequestParams_44(
+function $va_InputResponseRequestParams_39(
   v: any,
   p: string,
   e: ValidationError[],
@@ -1679,7 +1660,7 @@ function $va_InputResponseRequestParams_44(
   }
 }
 
-function $is_InputResponseRequestParams_45(v: any, d: number): boolean {
+function $is_InputResponseRequestParams_40(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     const x = v[k];
@@ -1688,7 +1669,7 @@ function $is_InputResponseRequestParams_45(v: any, d: number): boolean {
   return true;
 }
 
-function $va_InputResponseRequestParams_46(
+function $va_InputResponseRequestParams_41(
   v: any,
   p: string,
   e: ValidationError[],
@@ -1705,7 +1686,7 @@ function $va_InputResponseRequestParams_46(
   }
 }
 
-function $is_InputRequiredResult_47(v: any, d: number): boolean {
+function $is_InputRequiredResult_42(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     const x = v[k];
@@ -1714,7 +1695,7 @@ function $is_InputRequiredResult_47(v: any, d: number): boolean {
   return true;
 }
 
-function $is_InputRequiredResult_48(v: any, d: number): boolean {
+function $is_InputRequiredResult_43(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     const x = v[k];
@@ -1723,7 +1704,7 @@ function $is_InputRequiredResult_48(v: any, d: number): boolean {
   return true;
 }
 
-function $va_InputRequiredResult_49(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_InputRequiredResult_44(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -1735,14 +1716,14 @@ function $va_InputRequiredResult_49(v: any, p: string, e: ValidationError[], d: 
   }
 }
 
-function $is_CallToolRequestParams_50(v: any, d: number): boolean {
+function $is_CallToolRequestParams_45(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $is_CallToolRequestParams_51(v: any, d: number): boolean {
+function $is_CallToolRequestParams_46(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     const x = v[k];
@@ -1751,19 +1732,19 @@ function $is_CallToolRequestParams_51(v: any, d: number): boolean {
   return true;
 }
 
-function $is_CallToolRequestParams_52(v: any, d: number): boolean {
+function $is_CallToolRequestParams_47(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_CallToolRequestParams_53(v: any, d: number): boolean {
+function $is_CallToolRequestParams_48(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $va_CallToolRequestParams_54(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CallToolRequestParams_49(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -1776,7 +1757,7 @@ function $va_CallToolRequestParams_54(v: any, p: string, e: ValidationError[], d
   }
 }
 
-function $is_CallToolRequestParams_55(v: any, d: number): boolean {
+function $is_CallToolRequestParams_50(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     const x = v[k];
@@ -1785,7 +1766,7 @@ function $is_CallToolRequestParams_55(v: any, d: number): boolean {
   return true;
 }
 
-function $va_CallToolRequestParams_56(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CallToolRequestParams_51(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -1797,19 +1778,19 @@ function $va_CallToolRequestParams_56(v: any, p: string, e: ValidationError[], d
   }
 }
 
-function $is_CallToolRequestParams_57(v: any, d: number): boolean {
+function $is_CallToolRequestParams_52(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $va_CallToolRequestParams_58(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CallToolRequestParams_53(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_CallToolResult_60(v: any, d: number): boolean {
+function $is_CallToolResult_55(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   switch (v.type) {
     case "text":
@@ -1819,18 +1800,39 @@ function $is_CallToolResult_60(v: any, d: number): boolean {
     default:
       return false;
   }
+}
+
+function $is_CallToolResult_54(v: any, d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (!$is_CallToolResult_55(x, d)) return false;
+  }
+  return true;
+}
+
+function $is_CallToolResult_57(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  switch (v.type) {
+    case "text":
+      return $is_TextContent(v, d + 1);
+    case "image":
+      return $is_ImageContent(v, d + 1);
+    default:
+      return false;
+  }
+}
+
+function $is_CallToolResult_56(v: any, d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (!$is_CallToolResult_57(x, d)) return false;
+  }
+  return true;
 }
 
 function $is_CallToolResult_59(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (!$is_CallToolResult_60(x, d)) return false;
-  }
-  return true;
-}
-
-function $is_CallToolResult_62(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   switch (v.type) {
     case "text":
@@ -1842,28 +1844,7 @@ function $is_CallToolResult_62(v: any, d: number): boolean {
   }
 }
 
-function $is_CallToolResult_61(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (!$is_CallToolResult_62(x, d)) return false;
-  }
-  return true;
-}
-
-function $is_CallToolResult_64(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  switch (v.type) {
-    case "text":
-      return $is_TextContent(v, d + 1);
-    case "image":
-      return $is_ImageContent(v, d + 1);
-    default:
-      return false;
-  }
-}
-
-function $va_CallToolResult_65(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CallToolResult_60(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -1878,39 +1859,39 @@ function $va_CallToolResult_65(v: any, p: string, e: ValidationError[], d: numbe
       return;
     }
     case undefined:
-      $missing(e, p, "type");
+      $missing(e, p + "/type", "type");
       return;
     default:
       $expected(e, p + "/type", '"text" | "image"', v.type);
   }
 }
 
-function $va_CallToolResult_63(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CallToolResult_58(v: any, p: string, e: ValidationError[], d: number): void {
   if (!Array.isArray(v)) {
     $expected(e, p, "array", v);
     return;
   }
   for (let i = 0; i < v.length && e.length < MAX_ERRORS; i++) {
     const x = v[i];
-    if (!$is_CallToolResult_64(x, d)) $va_CallToolResult_65(x, p + "/" + i, e, d);
+    if (!$is_CallToolResult_59(x, d)) $va_CallToolResult_60(x, p + "/" + i, e, d);
   }
 }
 
-function $is_ToolListChangedNotification_66(v: any, d: number): boolean {
+function $is_ToolListChangedNotification_61(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
   if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   return true;
 }
 
-function $is_ToolListChangedNotification_67(v: any, d: number): boolean {
+function $is_ToolListChangedNotification_62(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
   if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   return true;
 }
 
-function $va_ToolListChangedNotification_68(
+function $va_ToolListChangedNotification_63(
   v: any,
   p: string,
   e: ValidationError[],
@@ -1928,7 +1909,7 @@ function $va_ToolListChangedNotification_68(
   }
 }
 
-function $is_CancelledNotification_69(v: any, d: number): boolean {
+function $is_CancelledNotification_64(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.requestId;
   if (!$is_RequestId(p0, d + 1)) return false;
@@ -1937,7 +1918,7 @@ function $is_CancelledNotification_69(v: any, d: number): boolean {
   return true;
 }
 
-function $is_CancelledNotification_70(v: any, d: number): boolean {
+function $is_CancelledNotification_65(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.requestId;
   if (!$is_RequestId(p0, d + 1)) return false;
@@ -1946,14 +1927,14 @@ function $is_CancelledNotification_70(v: any, d: number): boolean {
   return true;
 }
 
-function $va_CancelledNotification_71(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CancelledNotification_66(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   {
     const p0 = v.requestId;
-    if (p0 === undefined) $missing(e, p, "requestId");
+    if (p0 === undefined) $missing(e, p + "/requestId", "requestId");
     else {
       if (!$is_RequestId(p0, d + 1)) $va_RequestId(p0, p + "/requestId", e, d + 1);
     }
@@ -1966,7 +1947,7 @@ function $va_CancelledNotification_71(v: any, p: string, e: ValidationError[], d
   }
 }
 
-function $is_ElicitRequest_72(v: any, d: number): boolean {
+function $is_ElicitRequest_67(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.message;
   if (!(typeof p0 === "string")) return false;
@@ -1975,7 +1956,7 @@ function $is_ElicitRequest_72(v: any, d: number): boolean {
   return true;
 }
 
-function $is_ElicitRequest_73(v: any, d: number): boolean {
+function $is_ElicitRequest_68(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.message;
   if (!(typeof p0 === "string")) return false;
@@ -1984,25 +1965,61 @@ function $is_ElicitRequest_73(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ElicitRequest_74(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ElicitRequest_69(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   {
     const p0 = v.message;
-    if (p0 === undefined) $missing(e, p, "message");
+    if (p0 === undefined) $missing(e, p + "/message", "message");
     else {
       if (!(typeof p0 === "string")) $expected(e, p + "/message", "string", p0);
     }
   }
   {
     const p1 = v.requestedSchema;
-    if (p1 === undefined) $missing(e, p, "requestedSchema");
+    if (p1 === undefined) $missing(e, p + "/requestedSchema", "requestedSchema");
     else {
       if (!$is_JSONObject(p1, d + 1)) $va_JSONObject(p1, p + "/requestedSchema", e, d + 1);
     }
   }
+}
+
+function $is_ElicitResult_71(v: any, d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (!(typeof x === "string")) return false;
+  }
+  return true;
+}
+
+function $is_ElicitResult_70(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  for (const k in v) {
+    const x = v[k];
+    if (!(
+      typeof x === "string" ||
+      Number.isInteger(x) ||
+      typeof x === "boolean" ||
+      $is_ElicitResult_71(x, d)
+    ))
+      return false;
+  }
+  return true;
+}
+
+function $va_ElicitResult_72(v: any, p: string, e: ValidationError[], d: number): void {
+  if (!(v === "accept")) $expected(e, p, '"accept"', v);
+}
+
+function $va_ElicitResult_73(v: any, p: string, e: ValidationError[], d: number): void {
+  if (!(v === "decline")) $expected(e, p, '"decline"', v);
+}
+
+function $va_ElicitResult_74(v: any, p: string, e: ValidationError[], d: number): void {
+  if (!(v === "cancel")) $expected(e, p, '"cancel"', v);
 }
 
 function $is_ElicitResult_76(v: any, d: number): boolean {
@@ -2029,55 +2046,12 @@ function $is_ElicitResult_75(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ElicitResult_77(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(v === "accept")) $expected(e, p, '"accept"', v);
-}
-
 function $va_ElicitResult_78(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(v === "decline")) $expected(e, p, '"decline"', v);
+  if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean"))
+    $expected(e, p, "string | integer | boolean", v);
 }
 
 function $va_ElicitResult_79(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(v === "cancel")) $expected(e, p, '"cancel"', v);
-}
-
-function $is_ElicitResult_81(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (!(typeof x === "string")) return false;
-  }
-  return true;
-}
-
-function $is_ElicitResult_80(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    const x = v[k];
-    if (!(
-      typeof x === "string" ||
-      Number.isInteger(x) ||
-      typeof x === "boolean" ||
-      $is_ElicitResult_81(x, d)
-    ))
-      return false;
-  }
-  return true;
-}
-
-function $va_ElicitResult_83(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(typeof v === "string")) $expected(e, p, "string", v);
-}
-
-function $va_ElicitResult_84(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!Number.isInteger(v)) $expected(e, p, "integer", v);
-}
-
-function $va_ElicitResult_85(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(typeof v === "boolean")) $expected(e, p, "boolean", v);
-}
-
-function $va_ElicitResult_86(v: any, p: string, e: ValidationError[], d: number): void {
   if (!Array.isArray(v)) {
     $expected(e, p, "array", v);
     return;
@@ -2088,7 +2062,7 @@ function $va_ElicitResult_86(v: any, p: string, e: ValidationError[], d: number)
   }
 }
 
-function $is_ElicitResult_87(v: any, d: number): boolean {
+function $is_ElicitResult_80(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
@@ -2097,7 +2071,7 @@ function $is_ElicitResult_87(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ElicitResult_82(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ElicitResult_77(v: any, p: string, e: ValidationError[], d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -2109,14 +2083,14 @@ function $va_ElicitResult_82(v: any, p: string, e: ValidationError[], d: number)
       typeof x === "string" ||
       Number.isInteger(x) ||
       typeof x === "boolean" ||
-      $is_ElicitResult_87(x, d)
+      $is_ElicitResult_80(x, d)
     ))
       $anyOf(
         e,
         p + "/" + $escape(k),
         x,
         d,
-        [$va_ElicitResult_83, $va_ElicitResult_84, $va_ElicitResult_85, $va_ElicitResult_86],
+        [$va_ElicitResult_78, $va_ElicitResult_79],
         "string | integer | boolean | array",
       );
   }
