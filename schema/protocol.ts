@@ -2,6 +2,7 @@ import { McpGenError } from "./diagnostics.js";
 import { hasTag, tagText, type Doc, type SchemaModel, type TypeExpr } from "./model.js";
 import { Resolver } from "./resolve.js";
 import { buildCapabilities, gatingCapability, type CapabilityNode } from "./capabilities.js";
+import { findConventions, type Conventions } from "./conventions.js";
 
 export type Direction = "client->server" | "server->client";
 export type Side = "client" | "server";
@@ -46,6 +47,10 @@ export interface Envelopes {
   notification: string | undefined;
   resultResponse: string | undefined;
   errorResponse: string | undefined;
+  /** Whether an error response may leave out `id` (for errors about unidentifiable messages). */
+  errorIdOptional: boolean;
+  /** Whether JSON-RPC batches (arrays of messages) are part of the protocol. */
+  batch: boolean;
 }
 
 export interface ProtocolModel {
@@ -60,6 +65,7 @@ export interface ProtocolModel {
   capabilities: { client: CapabilityNode[]; server: CapabilityNode[] };
   errors: ErrorCodeInfo[];
   envelopes: Envelopes;
+  conventions: Conventions;
   constants: { name: string; value: string | number | boolean }[];
 }
 
@@ -156,6 +162,7 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
     capabilities,
     errors: errorCodes(model, r),
     envelopes: envelopes(r, unions["JSONRPCMessage"] ?? []),
+    conventions: findConventions(model, r),
     constants: model.declarations.flatMap((d) => (d.kind === "const" ? [{ name: d.name, value: d.value }] : [])),
   };
 }
@@ -248,12 +255,23 @@ function typeofName(t: TypeExpr): string | undefined {
 
 /** Sorts `JSONRPCMessage`'s members (aliases of unions expanded) by the properties they require. */
 function envelopes(r: Resolver, members: string[]): Envelopes {
-  const out: Envelopes = { request: undefined, notification: undefined, resultResponse: undefined, errorResponse: undefined };
+  const out: Envelopes = {
+    request: undefined,
+    notification: undefined,
+    resultResponse: undefined,
+    errorResponse: undefined,
+    errorIdOptional: false,
+    batch: false,
+  };
   const visit = (name: string): void => {
     const decl = r.declaration(name);
     if (!decl) return;
     if (decl.kind === "alias" && decl.type.kind === "union") {
       for (const m of decl.type.members) if (m.kind === "ref") visit(m.name);
+      return;
+    }
+    if (decl.kind === "alias" && decl.type.kind === "array") {
+      out.batch = true;
       return;
     }
     const obj = r.object({ kind: "ref", name, loc: decl.loc });
@@ -264,5 +282,9 @@ function envelopes(r: Resolver, members: string[]): Envelopes {
     else if (has("error")) out.errorResponse ??= name;
   };
   members.forEach(visit);
+  if (out.errorResponse) {
+    const decl = r.declaration(out.errorResponse)!;
+    out.errorIdOptional = r.property({ kind: "ref", name: out.errorResponse, loc: decl.loc }, "id")?.optional ?? true;
+  }
   return out;
 }

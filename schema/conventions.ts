@@ -1,0 +1,59 @@
+import type { SchemaModel, TypeExpr } from "./model.js";
+import type { Resolver } from "./resolve.js";
+
+/**
+ * Protocol facts carried by well-known fields of the schema rather than by message
+ * types: the `_meta` keys of requests and results, log levels, `resultType`. Each is
+ * looked up in the schema (by the field's name, or the last segment of a reserved key
+ * such as `io.modelcontextprotocol/protocolVersion`), so absent fields mean the revision
+ * does not have the feature.
+ */
+export interface Conventions {
+  /** Keys of a request's `params._meta`, by role. */
+  requestMeta: Partial<Record<RequestMetaRole, string>>;
+  /** Keys of a result's `_meta`, by role. */
+  resultMeta: Partial<Record<"serverInfo", string>>;
+  /** `LoggingLevel` in schema order, least severe first (as RFC 5424 lists them, reversed). */
+  loggingLevels: string[];
+  /** Whether results carry `resultType` (complete / input_required). */
+  resultType: boolean;
+  /** Whether `resultType` is required on results. */
+  resultTypeRequired: boolean;
+}
+
+export type RequestMetaRole = "progressToken" | "protocolVersion" | "clientCapabilities" | "clientInfo" | "logLevel";
+const REQUEST_META_ROLES: RequestMetaRole[] = ["progressToken", "protocolVersion", "clientCapabilities", "clientInfo", "logLevel"];
+
+/** The keys declared for `_meta` in a type, or in its `params` (`["params", "_meta"]`). */
+function metaKeys(r: Resolver, typeName: string, path: string[] = ["_meta"]): string[] {
+  const decl = r.declaration(typeName);
+  if (!decl) return [];
+  let type: TypeExpr | undefined = { kind: "ref", name: typeName, loc: decl.loc };
+  for (const name of path) type = type && r.property(type, name)?.type;
+  return type ? [...(r.object(type)?.properties.keys() ?? [])] : [];
+}
+
+const byRole = (keys: string[], role: string) => keys.find((k) => k === role || k.endsWith(`/${role}`));
+
+export function findConventions(model: SchemaModel, r: Resolver): Conventions {
+  // Older revisions declare request `_meta` inline in `Request.params`.
+  const requestKeys = r.declaration("RequestParams") ? metaKeys(r, "RequestParams") : metaKeys(r, "Request", ["params", "_meta"]);
+  const requestMeta: Conventions["requestMeta"] = {};
+  for (const role of REQUEST_META_ROLES) {
+    const key = byRole(requestKeys, role);
+    if (key) requestMeta[role] = key;
+  }
+  const serverInfo = byRole(metaKeys(r, "Result"), "serverInfo");
+  const levels = model.byName.get("LoggingLevel");
+  const loggingLevels =
+    levels?.kind === "alias" ? r.unionMembers(levels.type).flatMap((m: TypeExpr) => (m.kind === "literal" && typeof m.value === "string" ? [m.value] : [])) : [];
+  const result = r.declaration("Result");
+  const resultTypeProp = result ? r.property({ kind: "ref", name: "Result", loc: result.loc }, "resultType") : undefined;
+  return {
+    requestMeta,
+    resultMeta: serverInfo ? { serverInfo } : {},
+    loggingLevels,
+    resultType: resultTypeProp !== undefined,
+    resultTypeRequired: resultTypeProp !== undefined && !resultTypeProp.optional,
+  };
+}
