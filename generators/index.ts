@@ -6,9 +6,10 @@ import { formatTypeScript, renderTemplate } from "./render.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
 import { validatorsGenerator } from "./validators.js";
+import { dispatcherGenerator } from "./dispatcher.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
-export const GENERATORS: readonly Generator[] = [typesGenerator, methodsGenerator, validatorsGenerator];
+export const GENERATORS: readonly Generator[] = [typesGenerator, methodsGenerator, validatorsGenerator, dispatcherGenerator];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
 

@@ -64,7 +64,7 @@ describe("mcp-gen generate: bad input", () => {
 
   it("an unknown generator is a config error", () => {
     const out = join(tempDir(), "out");
-    expectCleanFailure(["generate", "--spec", SPEC_DIR, "--generators", "types,nope"], 1, /unknown generator 'nope'; available: types, methods, validators/, out);
+    expectCleanFailure(["generate", "--spec", SPEC_DIR, "--generators", "types,nope"], 1, /unknown generator 'nope'; available: types, methods, validators, dispatcher/, out);
   });
 });
 
@@ -73,8 +73,8 @@ describe("mcp-gen generate: writing", () => {
     const out = join(tempDir(), "out");
     const r = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/MCP schema 2025-06-18 -> .*out\/ \(4 written, 0 unchanged, 0 removed\)/);
-    expect(readdirSync(out).sort()).toEqual(["index.ts", "methods.ts", "types.ts", "validators.ts"]);
+    expect(r.stdout).toMatch(/MCP schema 2025-06-18 -> .*out\/ \(6 written, 0 unchanged, 0 removed\)/);
+    expect(readdirSync(out).sort()).toEqual(["dispatcher.ts", "handlers.ts", "index.ts", "methods.ts", "types.ts", "validators.ts"]);
     const check = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out, "--check"]);
     expect(check.status).toBe(0);
     expect(check.stdout).toMatch(/is up to date with MCP schema 2025-06-18/);
@@ -87,7 +87,7 @@ describe("mcp-gen generate: writing", () => {
     expect(cli(["generate", "--spec", SPEC_DIR, "--out", b]).status).toBe(0);
     expect(snapshotTree(a)).toEqual(snapshotTree(b));
     const again = cli(["generate", "--spec", SPEC_DIR, "--out", a]);
-    expect(again.stdout).toMatch(/\(0 written, 4 unchanged, 0 removed\)/);
+    expect(again.stdout).toMatch(/\(0 written, 5 unchanged, 0 removed, 1 user-owned kept\)/);
   });
 
   it("--check lists stale files and exits 1, writing nothing", () => {
@@ -128,10 +128,25 @@ describe("mcp-gen generate: writing", () => {
     writeFileSync(join(out, "sub", "old.ts"), header + "export {};\n");
     const r = cli(["generate", "--spec", SPEC_DIR, "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/4 written, 0 unchanged, 1 removed/);
+    expect(r.stdout).toMatch(/5 written, 0 unchanged, 1 removed, 1 user-owned kept/);
     expect(readFileSync(join(out, "handlers.ts"), "utf8")).toBe("export const mine = 1;\n");
     expect(existsSync(join(out, "sub", "old.ts"))).toBe(false);
     expect(readdirSync(out).filter((n) => n.startsWith("."))).toEqual([]);
+  });
+
+  it("writes handlers.ts once and never overwrites it", () => {
+    const out = join(tempDir(), "out");
+    expect(cli(["generate", "--spec", SPEC_DIR, "--out", out]).status).toBe(0);
+    const skeleton = readFileSync(join(out, "handlers.ts"), "utf8");
+    expect(skeleton).toMatch(/"tools\/call": async \(_params, _ctx\) => \{\n\s+\/\/ TODO: implement tools\/call\./);
+    expect(skeleton.split("\n")[0]).not.toMatch(/Code generated/);
+    writeFileSync(join(out, "handlers.ts"), "// mine\n");
+    const again = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--out", out]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/1 user-owned kept/);
+    expect(readFileSync(join(out, "handlers.ts"), "utf8")).toBe("// mine\n");
+    expect(readFileSync(join(out, "dispatcher.ts"), "utf8")).toMatch(/from MCP schema 2025-11-25/);
+    expect(cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--out", out, "--check"]).status).toBe(0);
   });
 
   it("reads defaults from mcp-gen.config.json, relative to the config file", () => {

@@ -1,0 +1,494 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { generate } from "../generators/index.js";
+import { loadRevision } from "../schema/index.js";
+import { importGenerated, SPEC_DIR } from "./helpers.js";
+
+type Any = any;
+
+async function load(revision: string): Promise<{ d: Any; v: Any; m: Any }> {
+  const files = await generate(loadRevision(SPEC_DIR, revision));
+  const d = await importGenerated<Any>(files, "dispatcher.js");
+  const v = await importGenerated<Any>(files, "validators.js");
+  const m = await importGenerated<Any>(files, "methods.js");
+  return { d, v, m };
+}
+
+const VERSION = "2026-07-28";
+const meta = (extra: Record<string, unknown> = {}) => ({
+  "io.modelcontextprotocol/protocolVersion": VERSION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  ...extra,
+});
+const request = (method: string, params: Record<string, unknown> = {}, id: unknown = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params: { _meta: meta(), ...params },
+});
+const complete = { resultType: "complete" };
+const cache = { ttlMs: 0, cacheScope: "private" };
+
+describe("dispatcher 2026-07-28", () => {
+  let d: Any;
+  let v: Any;
+  let m: Any;
+  beforeAll(async () => ({ d, v, m } = await load(VERSION)));
+
+  const echoTool = { "tools/call": (p: Any) => ({ content: [{ type: "text", text: String(p.arguments?.text ?? "") }] }) };
+
+  describe("protocol errors", () => {
+    it("-32700 for unparsable text, without an id", async () => {
+      const reply = await d.createServerDispatcher({}).handleText("{not json");
+      expect(reply).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } });
+      expect(v.validateJSONRPCErrorResponse(reply).ok).toBe(true);
+    });
+
+    it("-32600 for a malformed envelope, echoing the id when there is one", async () => {
+      const server = d.createServerDispatcher(echoTool);
+      expect((await server.handle([])).error.code).toBe(-32600);
+      expect((await server.handle("x")).error.code).toBe(-32600);
+      expect((await server.handle({ jsonrpc: "2.0", id: 1 })).error.code).toBe(-32600);
+      expect(await server.handle({ jsonrpc: "1.0", id: 9, method: "tools/call", params: {} })).toMatchObject({ id: 9, error: { code: -32600 } });
+      expect(await server.handle({ jsonrpc: "2.0", id: { a: 1 }, method: "tools/call" })).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: "Invalid request" },
+      });
+    });
+
+    it("-32601 for an unknown method, a method of the other direction, or one without a handler", async () => {
+      const server = d.createServerDispatcher(echoTool);
+      expect(await server.handle(request("tools/frobnicate", {}, 3))).toEqual({
+        jsonrpc: "2.0",
+        id: 3,
+        error: { code: -32601, message: "Method not found: tools/frobnicate" },
+      });
+      expect((await server.handle(request("prompts/list"))).error.code).toBe(-32601);
+      expect((await server.handle(request("elicitation/create", { message: "x", requestedSchema: {} }))).error.code).toBe(-32601);
+    });
+
+    it("-32602 with JSON pointers for invalid params", async () => {
+      const reply = await d.createServerDispatcher(echoTool).handle(request("tools/call", { name: 5 }, "a"));
+      expect(reply).toEqual({
+        jsonrpc: "2.0",
+        id: "a",
+        error: {
+          code: -32602,
+          message: "Invalid params for tools/call",
+          data: { errors: [{ path: "/params/name", message: "expected string, found number 5", expected: "string" }] },
+        },
+      });
+    });
+
+    it("-32602 when a required _meta field is missing", async () => {
+      const reply = await d.createServerDispatcher(echoTool).handle({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "echo", _meta: { "io.modelcontextprotocol/protocolVersion": VERSION } },
+      });
+      expect(reply.error.code).toBe(-32602);
+      expect(reply.error.data.errors[0].path).toBe("/params/_meta/io.modelcontextprotocol~1clientCapabilities");
+      const noMeta = await d.createServerDispatcher(echoTool).handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } });
+      expect(noMeta.error).toMatchObject({ code: -32602, data: { errors: [{ path: "/params/_meta" }] } });
+    });
+
+    it("-32022 with supported and requested for an unsupported protocol version", async () => {
+      const reply = await d.createServerDispatcher(echoTool).handle(
+        request("tools/call", { name: "e", _meta: meta({ "io.modelcontextprotocol/protocolVersion": "2099-01-01" }) }),
+      );
+      expect(reply.error).toEqual({
+        code: -32022,
+        message: "Unsupported protocol version: 2099-01-01",
+        data: { supported: [VERSION], requested: "2099-01-01" },
+      });
+      expect(v.validateUnsupportedProtocolVersionError(reply).ok).toBe(true);
+      const custom = d.createServerDispatcher(echoTool, { supportedVersions: ["2099-01-01", VERSION] });
+      expect((await custom.handle(request("tools/call", { name: "e", _meta: meta({ "io.modelcontextprotocol/protocolVersion": "2099-01-01" }) }))).result).toBeDefined();
+    });
+
+    it("-32603 with a generic message when a handler throws; details go to onError", async () => {
+      const onError = vi.fn();
+      const server = d.createServerDispatcher(
+        {
+          "tools/call": () => {
+            throw new Error("database password is hunter2");
+          },
+        },
+        { onError },
+      );
+      const reply = await server.handle(request("tools/call", { name: "x" }, 5));
+      expect(reply).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "Internal error" } });
+      expect(JSON.stringify(reply)).not.toMatch(/hunter2|at /);
+      expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: "database password is hunter2" }), { method: "tools/call", id: 5 });
+    });
+
+    it("a typed McpError sends the handler's code, message and data", async () => {
+      const server = d.createServerDispatcher({
+        "tools/call": () => {
+          throw new d.McpError(-32602, "Unknown tool: nope", { tool: "nope" });
+        },
+      });
+      expect((await server.handle(request("tools/call", { name: "nope" }))).error).toEqual({ code: -32602, message: "Unknown tool: nope", data: { tool: "nope" } });
+    });
+
+    it("notifications are never answered, valid, invalid or unknown", async () => {
+      const seen: unknown[] = [];
+      const onError = vi.fn();
+      const server = d.createServerDispatcher({ "notifications/cancelled": (p: Any) => void seen.push(p) }, { onError });
+      expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })).toBeUndefined();
+      expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: {} } })).toBeUndefined();
+      expect(await server.handle({ jsonrpc: "2.0", method: "notifications/nope" })).toBeUndefined();
+      expect(seen).toEqual([{ requestId: 1 }]);
+      expect(onError).toHaveBeenCalledTimes(1);
+    });
+
+    it("invalid results never reach the wire (validation on by default, can be turned off)", async () => {
+      const onError = vi.fn();
+      const bad = { "tools/list": () => ({ tools: [{ name: 5 }], ...cache }) };
+      const reply = await d.createServerDispatcher(bad, { onError }).handle(request("tools/list"));
+      expect(reply.error).toEqual({ code: -32603, message: "Internal error" });
+      expect(onError.mock.calls[0][0].data.errors[0].path).toBe("/tools/0/name");
+      const unchecked = await d.createServerDispatcher(bad, { validateResults: false }).handle(request("tools/list"));
+      expect(unchecked.result.tools[0].name).toBe(5);
+    });
+
+    it("a method that may not answer input_required cannot (types and run time)", async () => {
+      const onError = vi.fn();
+      const server = d.createServerDispatcher({ "tools/list": () => ({ resultType: "input_required", requestState: "x" }) }, { onError });
+      expect((await server.handle(request("tools/list"))).error.code).toBe(-32603);
+      expect(onError.mock.calls[0][0].message).toBe("tools/list may not answer input_required");
+    });
+  });
+
+  describe("answers", () => {
+    it("fills resultType and puts serverInfo into result _meta", async () => {
+      const serverInfo = { name: "test-server", version: "1.2.3" };
+      const server = d.createServerDispatcher(echoTool, { serverInfo });
+      const reply = await server.handle(request("tools/call", { name: "echo", arguments: { text: "hi" } }, 7));
+      expect(reply).toEqual({
+        jsonrpc: "2.0",
+        id: 7,
+        result: { content: [{ type: "text", text: "hi" }], resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": serverInfo } },
+      });
+      expect(v.validateCallToolResultResponse(reply).ok).toBe(true);
+    });
+
+    it("answers server/discover from the options and the registered handlers", async () => {
+      const server = d.createServerDispatcher(
+        { ...echoTool, "prompts/list": () => ({ prompts: [], ...cache }), "completion/complete": () => ({ completion: { values: [] } }) },
+        { instructions: "Be nice." },
+      );
+      const reply = await server.handle(request("server/discover"));
+      expect(reply.result).toEqual({
+        supportedVersions: [VERSION],
+        capabilities: { completions: {}, prompts: {}, tools: {} },
+        instructions: "Be nice.",
+        ttlMs: 0,
+        cacheScope: "public",
+        resultType: "complete",
+      });
+      expect(v.validateDiscoverResultResponse(reply).ok).toBe(true);
+      const overridden = d.createServerDispatcher({ "server/discover": () => ({ supportedVersions: ["x"], capabilities: {}, ...cache }) });
+      expect((await overridden.handle(request("server/discover"))).result.supportedVersions).toEqual(["x"]);
+      const declared = d.createServerDispatcher({}, { capabilities: { tools: { listChanged: true } } });
+      expect((await declared.handle(request("server/discover"))).result.capabilities).toEqual({ tools: { listChanged: true } });
+    });
+
+    it("gives handlers the request context", async () => {
+      let seen: Any;
+      const server = d.createServerDispatcher({
+        "tools/call": (_p: Any, ctx: Any) => {
+          seen = ctx;
+          return { content: [] };
+        },
+      });
+      const clientInfo = { name: "c", version: "1" };
+      await server.handle(
+        request("tools/call", { name: "x", _meta: meta({ "io.modelcontextprotocol/clientInfo": clientInfo, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} }, "io.modelcontextprotocol/logLevel": "info", progressToken: "tok" }) }, 11),
+        { principal: "alice" },
+      );
+      expect(seen).toMatchObject({
+        method: "tools/call",
+        id: 11,
+        principal: "alice",
+        protocolVersion: VERSION,
+        clientCapabilities: { elicitation: {} },
+        clientInfo,
+        logLevel: "info",
+        progressToken: "tok",
+      });
+      expect(seen.signal.aborted).toBe(false);
+    });
+
+    it("sends progress and log notifications tied to the request, as the client asked", async () => {
+      const sent: Any[] = [];
+      const server = d.createServerDispatcher({
+        "tools/call": async (_p: Any, ctx: Any) => {
+          await ctx.sendProgress(1, 2, "half");
+          await ctx.log("debug", "too chatty");
+          await ctx.log("error", { disk: "full" }, "db");
+          return { content: [] };
+        },
+      });
+      const notify = (n: Any) => void sent.push(n);
+      await server.handle(request("tools/call", { name: "x", _meta: meta({ progressToken: 9, "io.modelcontextprotocol/logLevel": "warning" }) }), { notify });
+      expect(sent).toEqual([
+        { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 9, progress: 1, total: 2, message: "half" } },
+        { jsonrpc: "2.0", method: "notifications/message", params: { level: "error", data: { disk: "full" }, logger: "db" } },
+      ]);
+      for (const n of sent) expect(v.validateNotificationMessage(n, "server->client").ok).toBe(true);
+      sent.length = 0;
+      await server.handle(request("tools/call", { name: "x" }), { notify });
+      expect(sent).toEqual([]);
+    });
+
+    it("notifications/cancelled aborts the handler's signal and the request gets no response", async () => {
+      let signal: AbortSignal | undefined;
+      let release!: () => void;
+      const server = d.createServerDispatcher({
+        "tools/call": (_p: Any, ctx: Any) =>
+          new Promise((resolve) => {
+            signal = ctx.signal;
+            release = () => resolve({ content: [] });
+          }),
+      });
+      const pending = server.handle(request("tools/call", { name: "slow" }, 77), { principal: "p" });
+      await new Promise((r) => setTimeout(r, 5));
+      // Another principal cannot cancel it.
+      await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 77 } }, { principal: "q" });
+      expect(signal?.aborted).toBe(false);
+      await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 77, reason: "user" } }, { principal: "p" });
+      expect(signal?.aborted).toBe(true);
+      release();
+      expect(await pending).toBeUndefined();
+    });
+
+    it("requireClientCapability answers -32021 with the required capabilities", async () => {
+      const server = d.createServerDispatcher({
+        "tools/call": (_p: Any, ctx: Any) => {
+          d.requireClientCapability(ctx, ["sampling", "tools"]);
+          return { content: [] };
+        },
+      });
+      const reply = await server.handle(request("tools/call", { name: "x" }, 4));
+      expect(reply.error).toEqual({
+        code: -32021,
+        message: "this request needs the client capability sampling.tools",
+        data: { requiredCapabilities: { sampling: { tools: {} } } },
+      });
+      expect(v.validateMissingRequiredClientCapabilityError(reply).ok).toBe(true);
+      const ok = await server.handle(request("tools/call", { name: "x", _meta: meta({ "io.modelcontextprotocol/clientCapabilities": { sampling: { tools: {} } } }) }));
+      expect(ok.result).toBeDefined();
+    });
+  });
+
+  describe("multi round-trip on the server side", () => {
+    const elicit = { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } };
+    const caps = (c: object) => ({ _meta: meta({ "io.modelcontextprotocol/clientCapabilities": c }) });
+
+    it("inputRequired builds the interim result, and reads typed answers on the retry", async () => {
+      const server = d.createServerDispatcher({
+        "tools/call": (_p: Any, ctx: Any) => {
+          const answer = ctx.inputResponse("who", "elicitation/create");
+          if (!answer) return d.inputRequired(ctx, { inputRequests: { who: elicit }, requestState: "round-1" });
+          return { content: [{ type: "text", text: `hello ${answer.content.name} (${ctx.requestState})` }] };
+        },
+      });
+      const first = await server.handle(request("tools/call", { name: "greet", ...caps({ elicitation: {} }) }, 1));
+      expect(first.result).toEqual({ resultType: "input_required", inputRequests: { who: elicit }, requestState: "round-1" });
+      expect(v.validateCallToolResultResponse(first).ok).toBe(true);
+      const retry = await server.handle(
+        request("tools/call", { name: "greet", ...caps({ elicitation: {} }), inputResponses: { who: { action: "accept", content: { name: "Ada" } } }, requestState: "round-1" }, 2),
+      );
+      expect(retry.result.content[0].text).toBe("hello Ada (round-1)");
+      const badAnswer = await server.handle(
+        request("tools/call", { name: "greet", ...caps({ elicitation: {} }), inputResponses: { who: { action: "maybe" } } }, 3),
+      );
+      expect(badAnswer.error).toMatchObject({ code: -32602, data: { errors: [{ path: "/params/inputResponses/who/action" }] } });
+    });
+
+    it("refuses to ask for an input the request's capabilities do not declare", async () => {
+      const server = d.createServerDispatcher({ "tools/call": (_p: Any, ctx: Any) => d.inputRequired(ctx, { inputRequests: { who: elicit } }) });
+      const reply = await server.handle(request("tools/call", { name: "greet", ...caps({ sampling: {} }) }));
+      expect(reply.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+    });
+
+    it("needs inputRequests or requestState", async () => {
+      const onError = vi.fn();
+      const server = d.createServerDispatcher({ "tools/call": (_p: Any, ctx: Any) => d.inputRequired(ctx, {}) }, { onError });
+      expect((await server.handle(request("tools/call", { name: "x" }))).error.code).toBe(-32603);
+      expect(onError.mock.calls[0][0]).toBeInstanceOf(TypeError);
+    });
+  });
+
+  describe("sealed request state", () => {
+    const secret = "0123456789abcdef0123456789abcdef";
+    const req = { method: "tools/call", params: { name: "transfer", arguments: { amount: 5 }, _meta: meta() } };
+
+    it("round-trips, ignoring _meta, inputResponses and requestState in the digest", async () => {
+      const token = await d.sealRequestState({ step: 2, ok: true }, { secret, principal: "alice", request: req });
+      expect(typeof token).toBe("string");
+      const retry = { method: "tools/call", params: { ...req.params, _meta: meta({ progressToken: 1 }), inputResponses: {}, requestState: token } };
+      expect(await d.openRequestState(token, { secret, principal: "alice", request: retry })).toEqual({ step: 2, ok: true });
+    });
+
+    it("rejects tampering with any byte", async () => {
+      const token: string = await d.sealRequestState({ amount: 5 }, { secret, principal: "alice", request: req });
+      let rejected = 0;
+      for (let i = 0; i < token.length; i++) {
+        const flipped = token.slice(0, i) + (token[i] === "A" ? "B" : "A") + token.slice(i + 1);
+        await expect(d.openRequestState(flipped, { secret, principal: "alice", request: req })).rejects.toMatchObject({ code: -32602 });
+        rejected++;
+      }
+      expect(rejected).toBe(token.length);
+      await expect(d.openRequestState(token + "x", { secret, principal: "alice", request: req })).rejects.toThrow(/invalid requestState/);
+      await expect(d.openRequestState("", { secret, request: req })).rejects.toThrow(/malformed/);
+      await expect(d.openRequestState(token, { secret: "another secret of enough bytes!", principal: "alice", request: req })).rejects.toThrow(/signature mismatch/);
+    });
+
+    it("rejects expired state", async () => {
+      const token = await d.sealRequestState(1, { secret, request: req, ttlMs: 1000, now: 1_000_000 });
+      expect(await d.openRequestState(token, { secret, request: req, now: 1_000_999 })).toBe(1);
+      await expect(d.openRequestState(token, { secret, request: req, now: 1_001_001 })).rejects.toThrow(/expired/);
+    });
+
+    it("rejects a foreign principal and a foreign request", async () => {
+      const token = await d.sealRequestState(1, { secret, principal: "alice", request: req });
+      await expect(d.openRequestState(token, { secret, principal: "mallory", request: req })).rejects.toThrow(/another principal/);
+      await expect(d.openRequestState(token, { secret, request: req })).rejects.toThrow(/another principal/);
+      const other = { method: "tools/call", params: { ...req.params, arguments: { amount: 5000 } } };
+      await expect(d.openRequestState(token, { secret, principal: "alice", request: other })).rejects.toThrow(/another request/);
+      await expect(d.openRequestState(token, { secret, principal: "alice", request: { ...req, method: "prompts/get" } })).rejects.toThrow(/another request/);
+    });
+
+    it("works through the handler context", async () => {
+      const server = d.createServerDispatcher({
+        "tools/call": async (_p: Any, ctx: Any) => {
+          const state = await d.openStateFor(ctx, { secret });
+          if (state === undefined) return d.inputRequired(ctx, { requestState: await d.sealStateFor(ctx, { round: 1 }, { secret }) });
+          return { content: [{ type: "text", text: JSON.stringify(state) }] };
+        },
+      });
+      const first = await server.handle(request("tools/call", { name: "t" }), { principal: "bob" });
+      const state = first.result.requestState;
+      const second = await server.handle(request("tools/call", { name: "t", requestState: state }, 2), { principal: "bob" });
+      expect(second.result.content[0].text).toBe('{"round":1}');
+      const stolen = await server.handle(request("tools/call", { name: "t", requestState: state }, 3), { principal: "eve" });
+      expect(stolen.error).toMatchObject({ code: -32602, message: "invalid requestState: sealed for another principal" });
+    });
+  });
+
+  it("the spec's request examples reach their handlers, and its result examples pass result validation", async () => {
+    const dir = join(SPEC_DIR, "schema", VERSION, "examples");
+    const reached: string[] = [];
+    const handlers: Record<string, Any> = {};
+    const results: Record<string, unknown> = {};
+    for (const type of readdirSync(dir).filter((t) => t.endsWith("Result") && !t.startsWith("InputRequired"))) {
+      results[type] = JSON.parse(readFileSync(join(dir, type, readdirSync(join(dir, type))[0]!), "utf8"));
+    }
+    for (const [method, entry] of Object.entries(m.METHODS as Record<string, Any>)) {
+      if (entry.kind !== "request") continue;
+      handlers[method] = () => {
+        reached.push(method);
+        return results[entry.result];
+      };
+    }
+    const server = d.createServerDispatcher(handlers);
+    let requests = 0;
+    for (const type of readdirSync(dir).filter((t) => t.endsWith("Request"))) {
+      for (const file of readdirSync(join(dir, type))) {
+        const example = JSON.parse(readFileSync(join(dir, type, file), "utf8"));
+        // Input requests (sampling, roots, elicitation) travel inside results, not to a server.
+        if (!m.METHODS[example.method]?.directions.includes("client->server")) continue;
+        requests++;
+        const reply = await server.handle(example);
+        expect(reply.error, `${type}/${file}`).toBeUndefined();
+        expect(reply.id).toBe(example.id);
+        expect(v.validateMethodResult(example.method, reply.result).ok).toBe(true);
+      }
+    }
+    expect(requests).toBeGreaterThanOrEqual(10);
+    expect(new Set(reached).size).toBe(10);
+  });
+
+  it("property: 20,000 random and mutated messages always get a valid reply (or none for notifications)", async () => {
+    const handlers: Record<string, Any> = {
+      "tools/call": (p: Any) => (p.name === "boom" ? Promise.reject(new Error("boom")) : { content: [] }),
+      "tools/list": () => ({ tools: [], ...cache }),
+      "prompts/get": () => ({ messages: [] }),
+      "notifications/cancelled": () => undefined,
+    };
+    const server = d.createServerDispatcher(handlers, { onError: () => undefined });
+    const methods = ["tools/call", "tools/list", "prompts/get", "prompts/list", "server/discover", "notifications/cancelled", "nope", ""];
+    const id = fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null), fc.constant(undefined), fc.double(), fc.object({ maxDepth: 0 }));
+    const params = fc.oneof(
+      fc.constant(undefined),
+      fc.record({ _meta: fc.constant(meta()), name: fc.constantFrom("echo", "boom", 3) }, { requiredKeys: [] }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const message = fc.oneof(
+      fc.record({ jsonrpc: fc.constantFrom("2.0", "1.0", 2), id, method: fc.constantFrom(...methods), params }, { requiredKeys: ["jsonrpc", "method"] }),
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.anything({ maxDepth: 2 }),
+    );
+    let replies = 0;
+    await fc.assert(
+      fc.asyncProperty(message, async (msg: Any) => {
+        const reply = await server.handle(msg);
+        const isNotification = typeof msg === "object" && msg !== null && !Array.isArray(msg) && typeof msg.method === "string" && msg.id === undefined;
+        if (isNotification) return reply === undefined;
+        if (reply === undefined) return false;
+        replies++;
+        const valid = "error" in reply ? v.validateJSONRPCErrorResponse(reply).ok : v.validateJSONRPCResultResponse(reply).ok;
+        const validId = typeof msg?.id === "string" || Number.isInteger(msg?.id);
+        const echoed = validId && typeof msg?.method === "string" ? reply.id === msg.id : true;
+        return valid && echoed;
+      }),
+      { seed: Number(process.env["FC_SEED"] ?? 20261130), numRuns: 20_000 },
+    );
+    expect(replies).toBeGreaterThan(5000);
+  });
+});
+
+describe("dispatchers of older revisions", () => {
+  it("2025-11-25: both sides receive requests; ping is answered both ways", async () => {
+    const { d, v } = await load("2025-11-25");
+    const server = d.createServerDispatcher({});
+    const client = d.createClientDispatcher({
+      "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "m" }),
+    });
+    for (const side of [server, client]) {
+      expect(await side.handle({ jsonrpc: "2.0", id: 1, method: "ping" })).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    }
+    const sampled = await client.handle({ jsonrpc: "2.0", id: 2, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } });
+    expect(v.validateCreateMessageResult(sampled.result).ok).toBe(true);
+    // A server does not answer requests meant for clients, and the other way round.
+    expect((await server.handle({ jsonrpc: "2.0", id: 3, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } })).error.code).toBe(-32601);
+    expect((await client.handle({ jsonrpc: "2.0", id: 4, method: "tools/list" })).error.code).toBe(-32601);
+    expect(d.createServerDispatcher).toBeTypeOf("function");
+  });
+
+  it("2025-03-26: batches are answered as batches", async () => {
+    const { d } = await load("2025-03-26");
+    const server = d.createServerDispatcher({ "tools/list": () => ({ tools: [] }) });
+    const replies = await server.handle([
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "nope" },
+    ]);
+    expect(replies).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { tools: [] } },
+      { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "Method not found: nope" } },
+    ]);
+    expect(await server.handle([{ jsonrpc: "2.0", method: "notifications/initialized" }])).toBeUndefined();
+  });
+
+  it("2024-11-05: an unidentifiable request gets id null, as JSON-RPC says", async () => {
+    const { d } = await load("2024-11-05");
+    expect(await d.createServerDispatcher({}).handleText("[")).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    expect("createClientDispatcher" in d).toBe(true);
+  });
+});

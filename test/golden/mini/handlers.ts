@@ -1,0 +1,37 @@
+// Your handlers. mcp-gen wrote this skeleton once, for MCP schema 2099-01-01, and never
+// overwrites it: fill in the methods you serve and delete the others (a method without a
+// handler is answered "method not found"; ).
+
+import {
+  McpError,
+  createServerDispatcher,
+  type ServerHandlers,
+  createClientDispatcher,
+  type ClientHandlers,
+} from "./dispatcher.js";
+
+function notImplemented(method: string): never {
+  throw new McpError(-32601, `${method} is not implemented yet`);
+}
+
+export const serverHandlers: ServerHandlers = {
+  ping: async (_params, _ctx) => {
+    // TODO: implement ping.
+    return notImplemented("ping");
+  },
+  "tools/call": async (_params, _ctx) => {
+    // TODO: implement tools/call.
+    return notImplemented("tools/call");
+  },
+};
+
+export const serverDispatcher = createServerDispatcher(serverHandlers);
+
+export const clientHandlers: ClientHandlers = {
+  ping: async (_params, _ctx) => {
+    // TODO: implement ping.
+    return notImplemented("ping");
+  },
+};
+
+export const clientDispatcher = createClientDispatcher(clientHandlers);
