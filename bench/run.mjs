@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, each printing its peers side by side and their ratio.
-// BENCH=generate,validators picks some; BENCH_ROUNDS sets the rounds.
+// BENCH=generate,validators,dispatch picks some; BENCH_ROUNDS sets the rounds.
+import { benchDispatch } from "./dispatch.mjs";
 import { benchGenerate } from "./generate.mjs";
 import { benchValidators } from "./validators.mjs";
 
-const all = { generate: benchGenerate, validators: benchValidators };
+const all = { generate: benchGenerate, validators: benchValidators, dispatch: benchDispatch };
 const chosen = (process.env.BENCH ?? Object.keys(all).join(",")).split(",");
 for (const name of chosen) await all[name]();

@@ -1,7 +1,8 @@
 import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
 import { McpGenError } from "../schema/diagnostics.js";
-import type { Generator } from "./plugin.js";
+import type { EmittedFile, Generator } from "./plugin.js";
+import { httpView } from "./http.js";
 import { renderTemplate } from "./render.js";
 
 // Methods the router knows by name, used only when the schema has them.
@@ -44,6 +45,10 @@ export function dispatcherView(loaded: LoadedRevision, header: string) {
     );
   }
   const has = (method: string) => protocol.methods.some((m) => m.method === method);
+  const paramsOf = (method: string) => {
+    const m = protocol.methods.find((x) => x.method === method);
+    return m?.params ? `T.${m.params}` : "unknown";
+  };
   const code = (name: string) => (protocol.errors.some((e) => e.name === name) ? `ERROR_CODES.${name}` : undefined);
   const meta = protocol.conventions.requestMeta;
   const unsupportedVersionCode = code("UNSUPPORTED_PROTOCOL_VERSION");
@@ -74,6 +79,8 @@ export function dispatcherView(loaded: LoadedRevision, header: string) {
     cancelledMethod: has(WELL_KNOWN.cancelled) ? WELL_KNOWN.cancelled : undefined,
     progressMethod: has(WELL_KNOWN.progress) && meta.progressToken ? WELL_KNOWN.progress : undefined,
     logMethod: has(WELL_KNOWN.log) ? WELL_KNOWN.log : undefined,
+    progressParams: paramsOf(WELL_KNOWN.progress),
+    logParams: paramsOf(WELL_KNOWN.log),
     sides: receivingSides(loaded).map((s) => ({
       name: s.name,
       side: s.side,
@@ -96,9 +103,14 @@ export const dispatcherGenerator: Generator = {
   description: "dispatcher.ts: typed handler interfaces and a JSON-RPC router; handlers.ts skeleton (once)",
   emit({ loaded, header }) {
     const view = dispatcherView(loaded, header);
-    return [
+    const files: EmittedFile[] = [
       { path: "dispatcher.ts", kind: "generated", code: renderTemplate("dispatcher.ts.hbs", view) },
       { path: "handlers.ts", kind: "scaffold", code: renderTemplate("handlers.ts.hbs", { ...view, revision: loaded.revision.name }) },
     ];
+    // Stateless Streamable HTTP: requests carry their protocol version in _meta.
+    if (view.versionKey) {
+      files.push({ path: "http-server.ts", kind: "generated", code: renderTemplate("http-server.ts.hbs", { ...view, ...httpView(loaded.protocol) }) });
+    }
+    return files;
   },
 };

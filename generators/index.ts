@@ -7,9 +7,10 @@ import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
 import { validatorsGenerator } from "./validators.js";
 import { dispatcherGenerator } from "./dispatcher.js";
+import { clientGenerator } from "./client.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
-export const GENERATORS: readonly Generator[] = [typesGenerator, methodsGenerator, validatorsGenerator, dispatcherGenerator];
+export const GENERATORS: readonly Generator[] = [typesGenerator, methodsGenerator, validatorsGenerator, dispatcherGenerator, clientGenerator];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
 

@@ -56,6 +56,9 @@ export const methodsGenerator: Generator = {
       errors: protocol.errors,
       unions: protocol.unions,
     };
-    return [{ path: "methods.ts", kind: "generated", code: renderTemplate("methods.ts.hbs", view) }];
+    return [
+      { path: "methods.ts", kind: "generated", code: renderTemplate("methods.ts.hbs", view) },
+      { path: "errors.ts", kind: "generated", code: renderTemplate("errors.ts.hbs", { header }) },
+    ];
   },
 };

@@ -77,7 +77,9 @@ export const STRICT_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  types: [],
+  // Node's types for the stdio and HTTP modules; the DOM lib for fetch and Web Crypto.
+  types: ["node"],
+  typeRoots: [join(ROOT, "node_modules", "@types")],
   lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
 };
 

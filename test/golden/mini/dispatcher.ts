@@ -4,6 +4,7 @@
 // Plug handwritten handlers in; every reply it produces is a valid JSON-RPC response.
 
 import type * as T from "./types.js";
+import { McpError } from "./errors.js";
 import { METHODS, type Direction } from "./methods.js";
 import {
   classifyMessage,
@@ -25,17 +26,8 @@ const $JSONRPC = {
   INTERNAL_ERROR: -32603,
 } as const;
 
-/** A JSON-RPC error a handler throws on purpose: its code, message and data reach the client. */
-export class McpError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = "McpError";
-    this.code = code;
-    this.data = data;
-  }
-}
+// A handler throws McpError on purpose: its code, message and data reach the client.
+export { McpError };
 
 /** The reply to send: a result or an error response. */
 export type ResponseMessage = T.JSONRPCResultResponse | T.JSONRPCErrorResponse;

@@ -2,5 +2,8 @@
 
 export * from "./types.js";
 export * from "./methods.js";
+export * from "./errors.js";
 export * from "./validators.js";
 export * from "./dispatcher.js";
+export * from "./client.js";
+export * from "./stdio.js";
