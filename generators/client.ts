@@ -31,7 +31,7 @@ export const clientGenerator: Generator = {
   emit({ loaded, header }) {
     const base = dispatcherView(loaded, header);
     const r = new Resolver(loaded.model);
-    const senders = SENDERS.map((s) => senderView(loaded, r, s)).filter((s) => s.requests.length > 0);
+    const senders = SENDERS.map((s) => senderView(loaded, r, s, base.mrtr)).filter((s) => s.requests.length > 0);
     const view = { ...base, requestEnvelope: loaded.protocol.envelopes.request, senders, ...httpView(loaded.protocol) };
     const files = [
       { path: "client.ts", kind: "generated" as const, code: renderTemplate("client.ts.hbs", view) },
@@ -43,7 +43,7 @@ export const clientGenerator: Generator = {
   },
 };
 
-function senderView(loaded: LoadedRevision, r: Resolver, s: (typeof SENDERS)[number]) {
+function senderView(loaded: LoadedRevision, r: Resolver, s: (typeof SENDERS)[number], mrtr: boolean) {
   const { methods } = loaded.protocol;
   const requests = methods.filter((m) => m.kind === "request" && m.directions.includes(s.direction));
   const notifications = methods.filter((m) => m.kind === "notification" && m.directions.includes(s.direction));
@@ -60,7 +60,7 @@ function senderView(loaded: LoadedRevision, r: Resolver, s: (typeof SENDERS)[num
       paramsType: m.paramsOptional ? `${paramsType(m)} | undefined` : paramsType(m),
       paramsOptional: m.paramsOptional || isAllOptional(r, m),
       result: `T.${m.result}`,
-      inputRequired: m.inputRequired,
+      inputRequired: m.inputRequired && mrtr,
       paginated: paginated.includes(m.method),
       deprecated: m.deprecated !== undefined,
     })),

@@ -58,6 +58,7 @@ export function dispatcherView(loaded: LoadedRevision, header: string) {
     protocolVersion: protocol.protocolVersion ?? null,
     mrtr: protocol.inputRequiredResult !== undefined && meta.clientCapabilities !== undefined,
     resultType: protocol.conventions.resultType,
+    resultTypeRequired: protocol.conventions.resultTypeRequired,
     resultEnvelope: protocol.envelopes.resultResponse,
     errorEnvelope: protocol.envelopes.errorResponse,
     notificationEnvelope: protocol.envelopes.notification,

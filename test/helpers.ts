@@ -99,6 +99,11 @@ export function typecheck(rootNames: string[], options: ts.CompilerOptions = STR
  * user's build would) into a temporary folder and imports the named module.
  */
 export async function importGenerated<M>(files: { path: string; content: string }[], module: string): Promise<M> {
+  return (await import(join(writeGenerated(files), module))) as M;
+}
+
+/** Writes generated files as JavaScript into one temporary folder (see importGenerated); returns it. */
+export function writeGenerated(files: { path: string; content: string }[]): string {
   const dir = tempDir("mcp-gen-js-");
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   for (const f of files) {
@@ -107,5 +112,5 @@ export async function importGenerated<M>(files: { path: string; content: string 
     }).outputText;
     writeFileSync(join(dir, f.path.replace(/\.ts$/, ".js")), js);
   }
-  return (await import(join(dir, module))) as M;
+  return dir;
 }
