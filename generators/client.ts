@@ -32,7 +32,18 @@ export const clientGenerator: Generator = {
     const base = dispatcherView(loaded, header);
     const r = new Resolver(loaded.model);
     const senders = SENDERS.map((s) => senderView(loaded, r, s, base.mrtr)).filter((s) => s.requests.length > 0);
-    const view = { ...base, requestEnvelope: loaded.protocol.envelopes.request, senders, ...httpView(loaded.protocol) };
+    const has = (method: string) => loaded.protocol.methods.some((m) => m.method === method);
+    const view = {
+      ...base,
+      requestEnvelope: loaded.protocol.envelopes.request,
+      senders,
+      ...httpView(loaded.protocol),
+      unsupportedVersionNumber: loaded.protocol.errors.find((e) => e.name === "UNSUPPORTED_PROTOCOL_VERSION")?.code,
+      // Mcp-Param-* headers belong to stateless Streamable HTTP, for tools/call after tools/list.
+      toolHeaders: base.versionKey !== undefined && has("tools/call") && has("tools/list"),
+      toolsCallMethod: "tools/call",
+      toolsListMethod: "tools/list",
+    };
     const files = [
       { path: "client.ts", kind: "generated" as const, code: renderTemplate("client.ts.hbs", view) },
       { path: "stdio.ts", kind: "generated" as const, code: renderTemplate("stdio.ts.hbs", view) },

@@ -17,7 +17,7 @@ import {
   type McpHttpHandler,
 } from "@modelcontextprotocol/server";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
@@ -89,7 +89,7 @@ interface Exchange {
 }
 
 /** A minimal node:http adapter around the SDK's web-standard handler (@modelcontextprotocol/node is not installed). */
-function serveNode(handler: McpHttpHandler, log: Exchange[]): HttpServer {
+function serveNode(route: (path: string) => McpHttpHandler, log: Exchange[]): HttpServer {
   return createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -101,7 +101,7 @@ function serveNode(handler: McpHttpHandler, log: Exchange[]): HttpServer {
       headers,
       ...(raw.length > 0 ? { body: raw } : {}),
     });
-    const response = await handler.fetch(request);
+    const response = await route(new URL(request.url).pathname).fetch(request);
     const text = await response.text(); // the SDK ends the stream with the response: buffering is safe here
     log.push({ headers: req.headers, body: raw.length ? JSON.parse(raw.toString("utf8")) : undefined, status: response.status, responseType: response.headers.get("content-type"), response: text });
     res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -112,24 +112,45 @@ function serveNode(handler: McpHttpHandler, log: Exchange[]): HttpServer {
 describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.0 (MRTR over HTTP)`, () => {
   let client: Any;
   let http: Any;
-  let handler: McpHttpHandler;
+  let v: Any;
+  let sdk: McpHttpHandler[];
   let server: HttpServer;
-  let url: string;
+  let base: string;
   const log: Exchange[] = [];
   const calls = (method: string) => log.filter((e) => e.body?.method === method);
+  /** The JSON-RPC response of an exchange, from a JSON body or the SSE event carrying it. */
+  const parseReply = (e: Exchange): Any =>
+    e.responseType?.includes("text/event-stream")
+      ? e.response.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5))).find((m) => "result" in m || "error" in m)
+      : JSON.parse(e.response);
   const wire = () => log.map((e) => `> ${JSON.stringify(e.body)}\n< ${e.status} ${e.responseType} ${e.response}`).join("\n");
 
   beforeAll(async () => {
     const files = await generate(loadRevision(SPEC_DIR, REVISION));
-    [client, http] = await importAll(files, ["client.js", "http-client.js"]);
-    handler = createMcpHandler(() => sdkServer(), { legacy: "reject", onerror: (e) => console.error("SDK:", e) });
-    server = serveNode(handler, log);
+    [client, http, v] = await importAll(files, ["client.js", "http-client.js", "validators.js"]);
+    // /mcp answers JSON bodies (the SDK's "auto" mode with nothing to stream); /sse always streams.
+    const onerror = (e: Error) => console.error("SDK:", e);
+    sdk = [
+      createMcpHandler(() => sdkServer(), { legacy: "reject", onerror }),
+      createMcpHandler(() => sdkServer(), { legacy: "reject", onerror, responseMode: "sse", keepAliveMs: 0 }),
+    ];
+    server = serveNode((path) => sdk[path === "/sse" ? 1 : 0]!, log);
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(() => {
+    // Every byte on the wire conforms to the schema: requests as sent, results (interim and final) as received.
+    const exchanges = log.splice(0);
+    for (const e of exchanges) {
+      expect(v.validateClientRequest(e.body).errors ?? [], JSON.stringify(e.body)).toEqual([]);
+      const reply = parseReply(e);
+      const checked = reply.result?.resultType === "input_required" ? v.validateInputRequiredResult(reply.result) : v.validateMethodResult(e.body.method, reply.result);
+      expect(checked.errors ?? [], e.response).toEqual([]);
+    }
   });
   afterAll(async () => {
-    await handler?.close();
+    await Promise.all((sdk ?? []).map((h) => h.close()));
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
   });
@@ -142,11 +163,10 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
     "sampling/createMessage": vi.fn(async () => ({ role: "assistant", content: { type: "text", text: "The sea breathes." }, model: "stub" })),
     "roots/list": vi.fn(async () => ({ roots: [{ uri: "file:///work", name: "work" }] })),
   });
-  const connect = (inputHandlers: Any) =>
-    client.createClient({ transport: http.createHttpTransport({ url }), clientInfo: { name: "mcp-gen-interop", version: "0.0.0" }, inputHandlers, maxRounds: 5 });
+  const connect = (inputHandlers: Any, path = "/mcp") =>
+    client.createClient({ transport: http.createHttpTransport({ url: base + path }), clientInfo: { name: "mcp-gen-interop", version: "0.0.0" }, inputHandlers, maxRounds: 5 });
 
   it("greet: one elicitation (form mode), then the final result on the retry", async () => {
-    log.length = 0;
     const h = handlers();
     const result = await connect(h).callTool({ name: "greet", arguments: {} });
     expect(result, wire()).toMatchObject({ content: [{ type: "text", text: "Hello, Ada!" }] });
@@ -156,7 +176,7 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
     expect(ctx).toMatchObject({ key: "who", method: "elicitation/create" });
     const rounds = calls("tools/call");
     expect(rounds).toHaveLength(2);
-    expect(JSON.parse(rounds[0]!.response).result).toMatchObject({ resultType: "input_required" });
+    expect(parseReply(rounds[0]!).result).toMatchObject({ resultType: "input_required" });
     expect(rounds[1]!.body.params.inputResponses).toEqual({ who: { action: "accept", content: { name: "Ada" } } });
     expect(rounds[1]!.body.id).not.toBe(rounds[0]!.body.id);
     // The generated transport's routing headers agree with the bodies (the SDK checks them too).
@@ -164,7 +184,6 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
   });
 
   it("story: elicitation, then sampling, with the SDK's signed requestState echoed verbatim", async () => {
-    log.length = 0;
     const h = handlers();
     const result = await connect(h).callTool({ name: "story", arguments: { style: "short" } });
     expect(result, wire()).toMatchObject({ content: [{ type: "text", text: "short story about tides: The sea breathes." }] });
@@ -173,7 +192,7 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
     expect(h["sampling/createMessage"].mock.calls[0]![0]).toMatchObject({ maxTokens: 50, messages: [{ role: "user", content: { type: "text", text: "Write about tides" } }] });
     const rounds = calls("tools/call");
     expect(rounds).toHaveLength(3);
-    const state = JSON.parse(rounds[1]!.response).result.requestState;
+    const state = parseReply(rounds[1]!).result.requestState;
     expect(state).toMatch(/^v1\./);
     expect(rounds[2]!.body.params.requestState).toBe(state);
     expect(rounds[0]!.body.params).not.toHaveProperty("requestState");
@@ -181,7 +200,6 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
   });
 
   it("prompts/get and resources/read: input_required on the other MRTR methods", async () => {
-    log.length = 0;
     const h = handlers();
     const c = connect(h);
     const prompt = await c.getPrompt({ name: "haiku", arguments: { season: "winter" } });
@@ -193,8 +211,15 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
     expect(calls("resources/read")).toHaveLength(2);
   });
 
+  it("the same dance when the SDK streams every reply as text/event-stream", async () => {
+    const h = handlers();
+    const result = await connect(h, "/sse").callTool({ name: "story", arguments: { style: "streamed" } });
+    expect(result, wire()).toMatchObject({ content: [{ type: "text", text: "streamed story about tides: The sea breathes." }] });
+    const rounds = calls("tools/call");
+    expect(rounds.map((r) => r.responseType)).toEqual(Array(3).fill(expect.stringContaining("text/event-stream")));
+  });
+
   it("a declined elicitation rejects with InputDeclinedError and the SDK server sees no retry", async () => {
-    log.length = 0;
     const decline = vi.fn(() => client.DECLINE);
     const call = connect({ "elicitation/create": decline }).callTool({ name: "greet", arguments: {} });
     await expect(call).rejects.toBeInstanceOf(client.InputDeclinedError);
