@@ -7,15 +7,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  acceptedContent,
-  createMcpHandler,
-  createRequestStateCodec,
-  inputRequired,
-  inputResponse,
-  McpServer,
-  type McpHttpHandler,
-} from "@modelcontextprotocol/server";
+import { acceptedContent, createMcpHandler, createRequestStateCodec, inputRequired, inputResponse, McpServer, type McpHttpHandler } from "@modelcontextprotocol/server";
 import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
@@ -53,14 +45,13 @@ function sdkServer(): McpServer {
     const state = ctx.mcpReq.requestState<{ topic: string }>();
     if (state) {
       const draft = inputResponse(ctx.mcpReq.inputResponses, "draft");
-      if (draft.kind !== "sampling" || draft.result.content.type !== "text") throw new Error(`no draft: ${JSON.stringify(draft)}`);
-      return { content: [{ type: "text", text: `${style} story about ${state.topic}: ${draft.result.content.text}` }] };
+      const content = draft.kind === "sampling" ? draft.result.content : undefined;
+      if (!content || Array.isArray(content) || content.type !== "text") throw new Error(`no draft: ${JSON.stringify(draft)}`);
+      return { content: [{ type: "text", text: `${style} story about ${state.topic}: ${content.text}` }] };
     }
     const topic = acceptedContent(ctx.mcpReq.inputResponses, "topic", z.object({ topic: z.string() }));
     if (!topic) {
-      return inputRequired({
-        inputRequests: { topic: inputRequired.elicit({ message: "Topic?", requestedSchema: z.object({ topic: z.string() }) }) },
-      });
+      return inputRequired({ inputRequests: { topic: inputRequired.elicit({ message: "Topic?", requestedSchema: z.object({ topic: z.string() }) }) } });
     }
     const draft = inputRequired.createMessage({ messages: [{ role: "user", content: { type: "text", text: `Write about ${topic.topic}` } }], maxTokens: 50 });
     return inputRequired({ inputRequests: { draft }, requestState: await codec.mint({ topic: topic.topic }) });
@@ -79,34 +70,25 @@ function sdkServer(): McpServer {
   return server;
 }
 
-/** Every exchange as seen on the wire by the Node adapter. */
-interface Exchange {
-  headers: IncomingMessage["headers"];
-  body: Any;
-  status: number;
-  responseType: string | null;
-  response: string;
-}
+/** One HTTP exchange as seen on the wire by the Node adapter. */
+type Exchange = { headers: IncomingMessage["headers"]; body: Any; status: number; responseType: string | null; response: string };
 
 /** A minimal node:http adapter around the SDK's web-standard handler (@modelcontextprotocol/node is not installed). */
 function serveNode(route: (path: string) => McpHttpHandler, log: Exchange[]): HttpServer {
-  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-      method: req.method!,
-      headers,
-      ...(raw.length > 0 ? { body: raw } : {}),
-    });
+    const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method!, headers, ...(raw.length > 0 ? { body: raw } : {}) });
     const response = await route(new URL(request.url).pathname).fetch(request);
     const text = await response.text(); // the SDK ends the stream with the response: buffering is safe here
     log.push({ headers: req.headers, body: raw.length ? JSON.parse(raw.toString("utf8")) : undefined, status: response.status, responseType: response.headers.get("content-type"), response: text });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(text);
-  });
+  };
+  return createServer((req, res) => void serve(req, res).catch((e) => res.writeHead(500).end(String(e?.stack ?? e))));
 }
 
 describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.0 (MRTR over HTTP)`, () => {
@@ -143,10 +125,11 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
     // Every byte on the wire conforms to the schema: requests as sent, results (interim and final) as received.
     const exchanges = log.splice(0);
     for (const e of exchanges) {
-      expect(v.validateClientRequest(e.body).errors ?? [], JSON.stringify(e.body)).toEqual([]);
-      const reply = parseReply(e);
-      const checked = reply.result?.resultType === "input_required" ? v.validateInputRequiredResult(reply.result) : v.validateMethodResult(e.body.method, reply.result);
-      expect(checked.errors ?? [], e.response).toEqual([]);
+      const sent = v.validateClientRequest(e.body);
+      expect({ ok: sent.ok, errors: sent.errors ?? [] }, JSON.stringify(e.body)).toEqual({ ok: true, errors: [] });
+      const { result } = parseReply(e);
+      const got = result?.resultType === "input_required" ? v.validateInputRequiredResult(result) : v.validateMethodResult(e.body.method, result);
+      expect({ ok: got.ok, errors: got.errors ?? [] }, e.response).toEqual({ ok: true, errors: [] });
     }
   });
   afterAll(async () => {
@@ -156,11 +139,11 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
   });
 
   const handlers = () => ({
-    "elicitation/create": vi.fn(async (params: Any) => {
+    "elicitation/create": vi.fn(async (params: Any, _ctx: Any) => {
       const field = Object.keys(params.requestedSchema.properties)[0]!;
       return { action: "accept", content: { [field]: { name: "Ada", topic: "tides", subject: "frost" }[field] } };
     }),
-    "sampling/createMessage": vi.fn(async () => ({ role: "assistant", content: { type: "text", text: "The sea breathes." }, model: "stub" })),
+    "sampling/createMessage": vi.fn(async (_params: Any) => ({ role: "assistant", content: { type: "text", text: "The sea breathes." }, model: "stub" })),
     "roots/list": vi.fn(async () => ({ roots: [{ uri: "file:///work", name: "work" }] })),
   });
   const connect = (inputHandlers: Any, path = "/mcp") =>

@@ -1,0 +1,98 @@
+// The conformance suite's client driver: a small MCP client built on mcp-gen's generated
+// client (2026-07-28). Usage (the suite appends the server URL):
+//   node client-driver.mjs <folder of generated JavaScript> <server url>
+// The scenario comes in MCP_CONFORMANCE_SCENARIO, its parameters in MCP_CONFORMANCE_CONTEXT.
+
+const [generated, url] = process.argv.slice(2);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+
+const { createClient, DECLINE } = await import(`${generated}/client.js`);
+const { createHttpTransport } = await import(`${generated}/http-client.js`);
+
+const client = createClient({
+  transport: createHttpTransport({ url }),
+  clientInfo: { name: "mcp-gen-conformance-client", version: "0.1.0" },
+  inputHandlers: {
+    // Accept every form with the first value each field allows.
+    "elicitation/create": (params) => ({ action: "accept", content: defaults(params.requestedSchema) }),
+    "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "sampled" }, model: "driver" }),
+    "roots/list": () => ({ roots: [] }),
+  },
+});
+
+function defaults(schema) {
+  const content = {};
+  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+    if (property.type === "boolean") content[name] = true;
+    else if (property.type === "number" || property.type === "integer") content[name] = property.minimum ?? 1;
+    else content[name] = Array.isArray(property.enum) ? property.enum[0] : "yes";
+  }
+  return content;
+}
+
+/** Calls every tool; the client itself refuses tools with invalid header annotations. */
+async function callEveryTool(args = {}) {
+  const { tools } = await client.listTools();
+  for (const tool of tools) {
+    try {
+      await client.callTool({ name: tool.name, arguments: args });
+    } catch (error) {
+      console.error(`${tool.name}: ${error.message}`);
+    }
+  }
+}
+
+const scenarios = {
+  async tools_call() {
+    await client.listTools();
+    const result = await client.callTool({ name: "add_numbers", arguments: { a: 5, b: 3 } });
+    console.log(JSON.stringify(result));
+  },
+  async "request-metadata"() {
+    // The first request is refused as an unsupported version: the client retries by itself.
+    await client.discover();
+    await client.listTools();
+  },
+  async "sep-2322-client-request-state"() {
+    for (const name of ["test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated", "test_mrtr_no_result_type"]) {
+      console.log(name, JSON.stringify(await client.callTool({ name, arguments: {} })));
+    }
+  },
+  async "http-standard-headers"() {
+    const { tools } = await client.listTools();
+    for (const tool of tools) await client.callTool({ name: tool.name, arguments: {} });
+    const { resources } = await client.listResources();
+    for (const resource of resources) await client.readResource({ uri: resource.uri });
+    const { prompts } = await client.listPrompts();
+    for (const prompt of prompts) await client.getPrompt({ name: prompt.name });
+  },
+  async "http-custom-headers"() {
+    await client.listTools();
+    for (const call of context.toolCalls ?? []) await client.callTool({ name: call.name, arguments: call.arguments });
+  },
+  async "http-invalid-tool-headers"() {
+    await callEveryTool({ region: "us-west1" });
+  },
+  async "json-schema-ref-no-deref"() {
+    await client.listTools();
+  },
+  async "json-schema-2020-12-preservation"() {
+    const { tools } = await client.listTools();
+    const source = tools.find((t) => t.name === "json_schema_2020_12_tool");
+    await client.callTool({ name: "json_schema_echo", arguments: { schema: source?.inputSchema ?? {} } });
+  },
+};
+
+const run = scenarios[scenario];
+if (!run) {
+  console.error(`mcp-gen's driver does not implement scenario "${scenario}"${scenario.startsWith("auth/") ? " (no OAuth client)" : ""}`);
+  process.exit(2);
+}
+try {
+  await run();
+} catch (error) {
+  console.error(error);
+  process.exit(1);
+}
+void DECLINE;
