@@ -4,6 +4,7 @@ import { listRevisions, loadRevision, type LoadedRevision } from "../schema/inde
 import { generate } from "../generators/index.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { loadConfig, type Config } from "./config.js";
+import { diffMarkdown, diffRevisions } from "../schema/diff.js";
 
 export interface CommonOptions {
   spec?: string;
@@ -123,5 +124,16 @@ export function inspectCommand(options: CommonOptions & { json?: boolean }, io: 
   io.out("");
   io.out("Error codes:");
   for (const e of protocol.errors) io.out(`  ${String(e.code).padEnd(8)} ${e.name}${e.types.length ? ` (${e.types.join(", ")})` : ""}`);
+  return 0;
+}
+
+export function diffCommand(options: CommonOptions & { from: string; to: string; format?: string }, io: Io): number {
+  const config = loadConfig(options.config);
+  const spec = options.spec ?? config.spec;
+  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  const format = options.format ?? "md";
+  if (format !== "md" && format !== "json") throw new McpGenError("usage", `--format must be md or json, not '${format}'`);
+  const diff = diffRevisions(loadRevision(spec, options.from), loadRevision(spec, options.to));
+  io.out(format === "json" ? JSON.stringify(diff, null, 2) : diffMarkdown(diff));
   return 0;
 }

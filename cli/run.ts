@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
 import { VERSION } from "../generators/package-info.js";
-import { generateCommand, inspectCommand, revisionsCommand, type Io } from "./commands.js";
+import { diffCommand, generateCommand, inspectCommand, revisionsCommand, type Io } from "./commands.js";
 
 const stdio: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -50,6 +50,17 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(config())
     .exitOverride()
     .action((opts) => setExit(inspectCommand(opts, io)));
+
+  program
+    .command("diff")
+    .description("what changed between two revisions: methods, types, fields, unions, error codes, constants, deprecations")
+    .requiredOption("--from <rev>", "the older revision")
+    .requiredOption("--to <rev>", "the newer revision")
+    .addOption(spec())
+    .addOption(new Option("--format <format>", "md or json").choices(["md", "json"]).default("md"))
+    .addOption(config())
+    .exitOverride()
+    .action((opts) => setExit(diffCommand(opts, io)));
 
   return program;
 }

@@ -1,5 +1,5 @@
 import type { Generator } from "./plugin.js";
-import { printDeclaration } from "./print-ts.js";
+import { printDeclaration } from "../schema/print-ts.js";
 import { renderTemplate } from "./render.js";
 
 /** types.ts: every declaration of the schema, with its docs, as self-contained TypeScript. */

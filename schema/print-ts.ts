@@ -1,5 +1,5 @@
-import { renderDoc } from "../schema/jsdoc.js";
-import type { Declaration, ObjectMembers, TypeExpr } from "../schema/model.js";
+import { renderDoc } from "./jsdoc.js";
+import type { Declaration, ObjectMembers, TypeExpr } from "./model.js";
 
 // Prints the schema model back to TypeScript. Output is formatted by prettier
 // afterwards, so only correctness and precedence matter here.
