@@ -13,6 +13,8 @@ type $Response = T.JSONRPCResultResponse | T.JSONRPCErrorResponse;
 /** What a transport needs to carry one request. */
 export interface TransportRequestOptions {
   signal?: AbortSignal;
+  /** Extra headers for transports that have them (HTTP): e.g. Mcp-Param-* mirrors of tool arguments. */
+  headers?: Record<string, string>;
   /** Notifications the server sends about this request (progress, log) while it runs. */
   onNotification?: (notification: T.JSONRPCNotification) => void;
 }
@@ -214,10 +216,11 @@ function $createSender(
     });
     aborted.catch(() => undefined);
     try {
-      const response = (await Promise.race([
-        transport.request(message, { ...(signal ? { signal } : {}), onNotification }),
-        aborted,
-      ])) as Record<string, any>;
+      const request = transport.request(message, {
+        ...(signal ? { signal } : {}),
+        onNotification,
+      });
+      const response = (await Promise.race([request, aborted])) as Record<string, any>;
       if (response["id"] !== id)
         throw new McpProtocolError(
           `response id ${JSON.stringify(response["id"])} does not match request id ${id}`,
