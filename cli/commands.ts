@@ -5,6 +5,7 @@ import { generate } from "../generators/index.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { loadConfig, type Config } from "./config.js";
 import { diffMarkdown, diffRevisions } from "../schema/diff.js";
+import { initProject } from "../generators/project.js";
 
 export interface CommonOptions {
   spec?: string;
@@ -135,5 +136,15 @@ export function diffCommand(options: CommonOptions & { from: string; to: string;
   if (format !== "md" && format !== "json") throw new McpGenError("usage", `--format must be md or json, not '${format}'`);
   const diff = diffRevisions(loadRevision(spec, options.from), loadRevision(spec, options.to));
   io.out(format === "json" ? JSON.stringify(diff, null, 2) : diffMarkdown(diff));
+  return 0;
+}
+
+export async function initCommand(dir: string, options: CommonOptions & { force?: boolean }, io: Io): Promise<number> {
+  const config = loadConfig(options.config);
+  const spec = options.spec ?? config.spec;
+  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  const result = await initProject(dir, { spec, revision: options.revision ?? config.revision ?? "latest", ...(options.force ? { force: true } : {}) });
+  io.out(`mcp-gen: created an MCP server project in ${display(dir)} (${result.written.length} files written${result.kept.length ? `, ${result.kept.length} existing kept` : ""})`);
+  io.out(`next: cd ${display(dir)} && npm install && npm test && npm start`);
   return 0;
 }

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
 import { VERSION } from "../generators/package-info.js";
-import { diffCommand, generateCommand, inspectCommand, revisionsCommand, type Io } from "./commands.js";
+import { diffCommand, generateCommand, initCommand, inspectCommand, revisionsCommand, type Io } from "./commands.js";
 
 const stdio: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -50,6 +50,17 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(config())
     .exitOverride()
     .action((opts) => setExit(inspectCommand(opts, io)));
+
+  program
+    .command("init")
+    .description("create a runnable TypeScript MCP server project (stdio and HTTP) around the generated code")
+    .argument("<dir>", "the new project's folder (new or empty)")
+    .addOption(spec())
+    .addOption(revision())
+    .option("--force", "write into a folder that is not empty (existing files are kept)")
+    .addOption(config())
+    .exitOverride()
+    .action(async (dir: string, opts) => setExit(await initCommand(dir, opts, io)));
 
   program
     .command("diff")

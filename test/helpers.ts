@@ -56,8 +56,10 @@ export function snapshotTree(dir: string): Record<string, string> {
   const walk = (d: string, prefix: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const rel = prefix ? `${prefix}/${e.name}` : e.name;
+      // Installed and built files are not the project's own.
+      if (e.name === "node_modules" || e.name === "dist") continue;
       if (e.isDirectory()) walk(join(d, e.name), rel);
-      else out[rel] = readFileSync(join(d, e.name), "utf8");
+      else if (e.isFile()) out[rel] = readFileSync(join(d, e.name), "utf8");
     }
   };
   walk(dir, "");

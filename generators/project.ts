@@ -1,0 +1,85 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { McpGenError } from "../schema/diagnostics.js";
+import { loadRevision } from "../schema/index.js";
+import { dispatcherView } from "./dispatcher.js";
+import { generate, headerFor } from "./index.js";
+import { applyOutput, planOutput } from "./output.js";
+import { PACKAGE_ROOT } from "./package-info.js";
+import { formatTypeScript, renderTemplate } from "./render.js";
+
+// `mcp-gen init`: a runnable TypeScript MCP server project around the generated code.
+
+export interface InitOptions {
+  spec: string;
+  revision: string;
+  /** Write into a folder that is not empty (existing files are still never overwritten). */
+  force?: boolean;
+}
+
+export interface InitResult {
+  written: string[];
+  kept: string[];
+}
+
+/** The project's files: template, target path, and whether it is TypeScript (to format). */
+const PROJECT_FILES: [template: string, path: string][] = [
+  ["package.json.hbs", "package.json"],
+  ["tsconfig.json.hbs", "tsconfig.json"],
+  ["mcp-gen.config.json.hbs", "mcp-gen.config.json"],
+  ["gitignore.hbs", ".gitignore"],
+  ["README.md.hbs", "README.md"],
+  ["handlers.ts.hbs", "src/mcp/handlers.ts"],
+  ["server.ts.hbs", "src/server.ts"],
+  ["stdio-main.ts.hbs", "src/stdio.ts"],
+  ["http-main.ts.hbs", "src/http.ts"],
+  ["server.test.ts.hbs", "src/test/server.test.ts"],
+];
+
+function devVersion(name: string): string {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  return pkg.devDependencies[name] ?? "*";
+}
+
+export async function initProject(dir: string, options: InitOptions): Promise<InitResult> {
+  const target = resolve(dir);
+  if (existsSync(target) && readdirSync(target).length > 0 && !options.force) {
+    throw new McpGenError("output-conflict", `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`);
+  }
+  const loaded = loadRevision(options.spec, options.revision);
+  const view = dispatcherView(loaded, headerFor(loaded));
+  if (!view.versionKey || !view.mrtr) {
+    throw new McpGenError(
+      "usage",
+      `mcp-gen init needs a revision with stateless requests and input_required (2026-07-28 or later); ${loaded.revision.name} has neither`,
+    );
+  }
+  const spec = isAbsolute(options.spec) ? relative(target, options.spec) : relative(target, resolve(options.spec));
+  const project = {
+    name: basename(target).toLowerCase().replace(/[^a-z0-9-._]/g, "-") || "mcp-server",
+    revision: loaded.revision.name,
+    spec: spec || ".",
+    mcpGenSpec: `file:${PACKAGE_ROOT}`,
+    typescriptVersion: devVersion("typescript"),
+    typesNodeVersion: devVersion("@types/node"),
+  };
+  const result: InitResult = { written: [], kept: [] };
+  for (const [template, path] of PROJECT_FILES) {
+    const file = join(target, path);
+    if (existsSync(file)) {
+      result.kept.push(path);
+      continue;
+    }
+    const text = renderTemplate(`project/${template}`, project);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, path.endsWith(".ts") ? await formatTypeScript(text) : text);
+    result.written.push(path);
+  }
+  // The generated protocol code; the handlers.ts just written is the user's and stays.
+  const out = join(target, "src", "mcp");
+  const plan = planOutput(out, await generate(loaded));
+  applyOutput(out, plan);
+  result.written.push(...plan.write.map((f) => `src/mcp/${f.path}`));
+  result.kept.push(...plan.kept.map((p) => `src/mcp/${p}`));
+  return result;
+}
