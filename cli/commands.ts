@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
-import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
+import { watch } from "node:fs";
+import { findRevision, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate } from "../generators/index.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { loadConfig, type Config } from "./config.js";
@@ -65,6 +66,43 @@ export async function generateCommand(
   io.out(
     `mcp-gen: MCP schema ${loaded.revision.name} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,
   );
+  return 0;
+}
+
+/**
+ * generate, then again whenever the revision's schema.ts changes, until interrupted. A bad
+ * schema is reported and the output left as it was; the next good save regenerates.
+ */
+export async function watchCommand(options: CommonOptions & { out?: string; generators?: string }, io: Io): Promise<number> {
+  const s = settings(options);
+  const revision = findRevision(s.spec, s.revision);
+  const once = async () => {
+    try {
+      await generateCommand(options, io);
+    } catch (error) {
+      if (!(error instanceof McpGenError)) throw error;
+      io.err(`mcp-gen: ${error.message}`);
+    }
+  };
+  await once();
+  io.out(`mcp-gen: watching ${display(revision.schemaTs)} (Ctrl-C to stop)`);
+  let timer: NodeJS.Timeout | undefined;
+  let running = Promise.resolve();
+  // The folder, not the file: editors often save by replacing it.
+  const watcher = watch(revision.dir, (_event, file) => {
+    if (file !== null && file !== "schema.ts") return;
+    clearTimeout(timer);
+    timer = setTimeout(() => (running = running.then(once)), 100);
+  });
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      watcher.close();
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await running;
   return 0;
 }
 

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
 import { VERSION } from "../generators/package-info.js";
-import { diffCommand, generateCommand, initCommand, inspectCommand, revisionsCommand, type Io } from "./commands.js";
+import { diffCommand, generateCommand, initCommand, watchCommand, inspectCommand, revisionsCommand, type Io } from "./commands.js";
 
 const stdio: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -28,9 +28,13 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <dir>", "output folder (config: out; default out)")
     .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
     .option("--check", "write nothing; exit 1 listing stale files if the output differs from what would be generated")
+    .option("--watch", "regenerate whenever the revision's schema.ts changes, until interrupted")
     .addOption(config())
     .exitOverride()
-    .action(async (opts) => setExit(await generateCommand(opts, io)));
+    .action(async (opts) => {
+      if (opts.watch && opts.check) throw new McpGenError("usage", "--watch and --check do not go together");
+      setExit(opts.watch ? await watchCommand(opts, io) : await generateCommand(opts, io));
+    });
 
   program
     .command("revisions")

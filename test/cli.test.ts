@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, fakeSpec, readFixture, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
+import { spawn } from "node:child_process";
+import { cli, fakeSpec, readFixture, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
 
 /** One clear line on stderr, the exit code, and nothing written to the output folder. */
 function expectCleanFailure(args: string[], status: number, message: RegExp, out: string) {
@@ -239,5 +240,38 @@ describe("mcp-gen revisions and inspect", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: mcp-gen/);
     expect(r.stdout).toMatch(/--spec|Commands:/);
+  });
+});
+
+describe("mcp-gen generate --watch", () => {
+  it("regenerates when schema.ts changes, reports a bad save and keeps watching", async () => {
+    const spec = fakeSpec(readFixture("mini-schema.ts"));
+    const out = join(spec, "out");
+    const schemaTs = join(spec, "schema", "2030-01-01", "schema.ts");
+    const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "generate", "--watch", "--spec", spec, "--out", out]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b) => (stdout += b));
+    child.stderr.on("data", (b) => (stderr += b));
+    const until = async (what: () => boolean) => {
+      for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(what()).toBe(true);
+    };
+    try {
+      await until(() => stdout.includes("watching"));
+      expect(readFileSync(join(out, "types.ts"), "utf8")).not.toMatch(/AddedLater/);
+      writeFileSync(schemaTs, readFixture("mini-schema.ts") + "\nexport type AddedLater = string;\n");
+      await until(() => existsSync(join(out, "types.ts")) && readFileSync(join(out, "types.ts"), "utf8").includes("AddedLater"));
+      writeFileSync(schemaTs, readFixture("mini-schema.ts") + "\nexport type Broken = [string];\n");
+      await until(() => stderr.includes("unsupported construct: tuple type"));
+      expect(readFileSync(join(out, "types.ts"), "utf8")).toMatch(/AddedLater/);
+      writeFileSync(schemaTs, readFixture("mini-schema.ts") + "\nexport type Fixed = number;\n");
+      await until(() => readFileSync(join(out, "types.ts"), "utf8").includes("Fixed"));
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill("SIGINT");
+    }
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
   });
 });
