@@ -261,6 +261,7 @@ export async function benchValidators() {
     }
   }
   console.log("  goals: corpus >= 5x ajv, ClientRequest >= 25x ajv, big list >= 1.5x ajv, invalid (validate*) >= 2x ajv; at least typia everywhere");
+  rmSync(work, { recursive: true, force: true });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchValidators();
