@@ -1,9 +1,10 @@
 // Shared by the conformance runners: the suite (installed here, with its Node 22, apart
 // from the project's Node 20) and mcp-gen's generated code for 2026-07-28 as JavaScript.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { transpileDir } from "../scripts/transpile-generated.mjs";
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(HERE, "..");
@@ -25,20 +26,10 @@ export function installSuite() {
 
 /** Generates 2026-07-28 with this checkout's mcp-gen and type-strips it to JavaScript; returns the folder. */
 export async function generatedJs() {
-  const ts = (await import("typescript")).default;
   const out = join(HERE, ".generated", "ts");
-  const js = join(HERE, ".generated", "js");
   rmSync(join(HERE, ".generated"), { recursive: true, force: true });
   run(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "generate", "--spec", SPEC, "--revision", REVISION, "--out", out]);
-  mkdirSync(js, { recursive: true });
-  writeFileSync(join(js, "package.json"), '{ "type": "module" }\n');
-  for (const file of readdirSync(out).filter((f) => f.endsWith(".ts"))) {
-    const code = ts.transpileModule(readFileSync(join(out, file), "utf8"), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    }).outputText;
-    writeFileSync(join(js, file.replace(/\.ts$/, ".js")), code);
-  }
-  return js;
+  return transpileDir(out, join(HERE, ".generated", "js"));
 }
 
 /** The "Passed: X/Y, F failed" line of a single-scenario run, as numbers. */

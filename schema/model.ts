@@ -117,11 +117,8 @@ export function tagText(doc: Doc, name: string): string | undefined {
   return doc.tags.find((t) => t.name === name)?.text;
 }
 
-/**
- * Tags that change validation: they appear in schema.json. typescript-json-schema
- * reads `@TJS-<keyword>` and any JSON Schema keyword written as a tag.
- */
-const VALIDATION_KEYWORDS = new Set([
+/** JSON Schema keywords whose value is a number, as validators enforce them. */
+export const NUMERIC_KEYWORDS: ReadonlySet<string> = new Set([
   "minimum",
   "maximum",
   "exclusiveMinimum",
@@ -129,13 +126,21 @@ const VALIDATION_KEYWORDS = new Set([
   "multipleOf",
   "minLength",
   "maxLength",
-  "pattern",
-  "format",
   "minItems",
   "maxItems",
-  "uniqueItems",
+]);
+
+/**
+ * Tags that change validation: they appear in schema.json. typescript-json-schema
+ * reads `@TJS-<keyword>` and any JSON Schema keyword written as a tag.
+ */
+const VALIDATION_KEYWORDS = new Set([
+  ...NUMERIC_KEYWORDS,
   "minProperties",
   "maxProperties",
+  "pattern",
+  "format",
+  "uniqueItems",
   "nullable",
   "default",
   "contentEncoding",

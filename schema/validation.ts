@@ -1,5 +1,5 @@
 import { McpGenError } from "./diagnostics.js";
-import { validationTags, type Doc, type SchemaModel, type TypeExpr } from "./model.js";
+import { NUMERIC_KEYWORDS, validationTags, type Doc, type SchemaModel, type TypeExpr } from "./model.js";
 import { Resolver, type ResolvedObject } from "./resolve.js";
 
 // What a value must look like to be a schema type, in JSON Schema's terms: the rules
@@ -45,17 +45,8 @@ export type VSchema =
   /** Keyword constraints: each applies only to values of its JSON type. */
   | { kind: "constrained"; schema: VSchema; constraints: Constraints };
 
-const NUMERIC_CONSTRAINTS = new Set([
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-]);
+/** Tags that describe rather than constrain (and `type`/`nullable`, handled apart). */
+const ANNOTATIONS = new Set(["type", "nullable", "default", "contentEncoding", "contentMediaType"]);
 
 /** The validation schema of every type declaration, by name. */
 export function buildValidationSchemas(model: SchemaModel): Map<string, VSchema> {
@@ -80,10 +71,13 @@ class Converter {
     for (const [name, text] of Object.entries(tags)) {
       if (name === "format") constraints.format = text.trim();
       else if (name === "pattern") constraints.pattern = text.trim();
-      else if (NUMERIC_CONSTRAINTS.has(name)) {
+      else if (NUMERIC_KEYWORDS.has(name)) {
         const value = Number(text.trim());
         if (!Number.isFinite(value)) throw new McpGenError("unsupported-construct", `@${name} needs a number, found '${text}'`, type.loc);
         (constraints as Record<string, number>)[name] = value;
+      } else if (!ANNOTATIONS.has(name)) {
+        // A keyword that validates but that the compiled validators do not implement.
+        throw new McpGenError("unsupported-construct", `unsupported construct: validation tag @${name}`, type.loc);
       }
     }
     if (Object.keys(constraints).length > 0) schema = { kind: "constrained", schema, constraints };

@@ -231,3 +231,13 @@ describe("reader: bad input names file:line:col and the problem", () => {
     expectError(`export interface A { a: string }\nexport interface A { b: string }`, "unsupported-construct", /declaration merging: 'A'/);
   });
 });
+
+describe("validation tags", () => {
+  it("a validating tag the compiled validators do not implement is an error, not ignored", async () => {
+    const { buildValidationSchemas } = await import("../schema/validation.js");
+    const model = readSchemaText("fixture.ts", "export interface A {\n  /** @minProperties 1 */\n  m: { [key: string]: string };\n}");
+    expect(() => buildValidationSchemas(model)).toThrow(/^fixture\.ts:3:6: unsupported construct: validation tag @minProperties$/);
+    const annotated = readSchemaText("fixture.ts", "export interface A {\n  /** @default 3 */\n  n?: number;\n}");
+    expect(buildValidationSchemas(annotated).get("A")).toMatchObject({ kind: "object" });
+  });
+});
