@@ -126,7 +126,7 @@ export function createStdioTransport(
 export interface TextHandler {
   handleText(
     text: string,
-    context: { notify: (notification: T.JSONRPCNotification) => unknown },
+    context: { notify: (notification: T.JSONRPCNotification) => void },
   ): Promise<unknown>;
 }
 
