@@ -200,6 +200,44 @@ describe("HTTP", () => {
   });
 });
 
+describe("statelessness", () => {
+  it("the rounds of one call may land on different server instances (a plain load balancer)", async () => {
+    const a = await httpServer.serveHttp((await createServer(dir)).dispatcher);
+    const b = await httpServer.serveHttp((await createServer(dir)).dispatcher);
+    try {
+      const transports = [httpClient.createHttpTransport({ url: a.url }), httpClient.createHttpTransport({ url: b.url })];
+      let turn = 0;
+      const roundRobin = { request: (m: Any, o: Any) => transports[turn++ % 2].request(m, o), notify: (m: Any) => transports[0].notify(m) };
+      const c = client.createClient({
+        transport: roundRobin,
+        inputHandlers: { "elicitation/create": elicitHandler([]), "sampling/createMessage": sampleHandler([]) },
+      });
+      const final = JSON.parse((await c.callTool({ name: "wizard" })).content[0].text);
+      expect(final.name).toBe("Ada");
+      expect(turn).toBe(3);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe("older revisions: a server calling the client", () => {
+  it("2025-11-25: createServerRequester sends sampling/createMessage and ping to a client dispatcher", async () => {
+    const old = writeGenerated(await generate(loadRevision(SPEC_DIR, "2025-11-25")));
+    const { createServerRequester, createDirectTransport } = await import(join(old, "client.js"));
+    const { createClientDispatcher } = await import(join(old, "dispatcher.js"));
+    const clientSide = createClientDispatcher({
+      "sampling/createMessage": (params: Any) => ({ role: "assistant", content: { type: "text", text: `${params.messages.length} messages` }, model: "m" }),
+    });
+    const server = createServerRequester({ transport: createDirectTransport((m: Any, c: Any) => clientSide.handle(m, c)) });
+    const sampled = await server.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 });
+    expect(sampled.content.text).toBe("1 messages");
+    expect(await server.ping()).toEqual({});
+    await expect(server.listRoots()).rejects.toMatchObject({ name: "McpError", code: -32601 });
+  });
+});
+
 describe("client protocol checks", () => {
   const respond = (result: unknown) => client.createDirectTransport(async (m: Any) => (m.id === undefined ? undefined : { jsonrpc: "2.0", id: m.id, result }));
 

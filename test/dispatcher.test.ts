@@ -460,6 +460,29 @@ describe("dispatcher 2026-07-28", () => {
   });
 });
 
+describe("handler types", () => {
+  it("only methods the schema lets answer input_required may return it (a type error elsewhere)", async () => {
+    const { typecheck, tempDir } = await import("./helpers.js");
+    const { writeFileSync } = await import("node:fs");
+    const dir = tempDir();
+    for (const f of await generate(loadRevision(SPEC_DIR, VERSION))) writeFileSync(join(dir, f.path), f.content);
+    writeFileSync(
+      join(dir, "use.ts"),
+      `import { createServerDispatcher, inputRequired } from "./dispatcher.js";
+createServerDispatcher({
+  "tools/call": (_p, ctx) => inputRequired(ctx, { requestState: "ok" }),
+  "tools/list": (_p, ctx) => inputRequired(ctx, { requestState: "not allowed" }),
+  "completion/complete": () => ({ completion: { values: [] }, resultType: "input_required" }),
+});
+`,
+    );
+    const errors = typecheck([join(dir, "use.ts")]);
+    expect(errors.some((e) => /use\.ts:4:/.test(e))).toBe(true);
+    expect(errors.some((e) => /use\.ts:5:/.test(e))).toBe(true);
+    expect(errors.some((e) => /use\.ts:3:/.test(e))).toBe(false);
+  });
+});
+
 describe("dispatchers of older revisions", () => {
   it("2025-11-25: both sides receive requests; ping is answered both ways", async () => {
     const { d, v } = await load("2025-11-25");
