@@ -121,7 +121,7 @@ function mrtrScenarios(name: string, connect: () => Promise<{ transport: Any; lo
       await close?.();
     });
 
-    it("progress reaches the call's callback; pages are followed", async () => {
+    it("progress and log messages reach the call's callbacks; pages are followed", async () => {
       const { transport, close } = await connect();
       const c = client.createClient({ transport });
       const progress: Any[] = [];
@@ -130,6 +130,9 @@ function mrtrScenarios(name: string, connect: () => Promise<{ transport: Any; lo
         [1, 2, "half"],
         [2, 2, "done"],
       ]);
+      const logs: Any[] = [];
+      await c.callTool({ name: "chatty" }, { logLevel: "info", onLog: (p: Any) => logs.push(p) });
+      expect(logs).toEqual([{ level: "warning", data: { disk: "almost full" }, logger: "storage" }]);
       const names: string[] = [];
       for await (const page of c.listToolsPages()) names.push(...page.tools.map((t: Any) => t.name));
       expect(names).toEqual(["t0", "t1", "t2"]);
@@ -197,6 +200,48 @@ describe("HTTP", () => {
     const ok = await post(httpClient.routingHeaders(body));
     expect(ok.headers.get("content-type")).toBe("text/event-stream");
     expect((await ok.text()).match(/^data: /gm)).toHaveLength(3);
+  });
+});
+
+describe("the HTTP server's guards", () => {
+  it("refuses foreign origins and hosts, non-POST, wrong content types, big bodies; times out slow requests", async () => {
+    const server = await createServer(dir);
+    const http = await httpServer.serveHttp(server.dispatcher, { maxBodyBytes: 1000, requestTimeoutMs: 200 });
+    const headers = { "content-type": "application/json", "Mcp-Method": "tools/call", "MCP-Protocol-Version": "2026-07-28" };
+    const call = (name: string, extra: Record<string, string> = {}, body?: string) =>
+      fetch(http.url, {
+        method: "POST",
+        headers: { ...headers, "Mcp-Name": name, ...extra },
+        body:
+          body ??
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+          }),
+      });
+    try {
+      expect(http.url.startsWith("http://127.0.0.1:")).toBe(true);
+      expect((await call("progress", { origin: "https://evil.example" })).status).toBe(403);
+      expect((await call("progress", { origin: `http://localhost:1234` })).status).toBe(200);
+      expect((await fetch(http.url, { method: "GET" })).status).toBe(405);
+      expect((await call("progress", { "content-type": "text/plain" })).status).toBe(415);
+      expect((await call("progress", {}, JSON.stringify({ pad: "x".repeat(2000) }))).status).toBe(413);
+      expect((await call("progress", {}, "{oops")).status).toBe(400);
+      const slow = await call("slow");
+      expect(slow.status).toBe(504);
+      expect(await slow.json()).toMatchObject({ id: 1, error: { code: -32603, message: "Request timed out" } });
+      const { request } = await import("node:http");
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(http.url, { method: "POST", headers: { ...headers, host: "evil.example.com" } }, (res) => resolve(res.statusCode ?? 0));
+        req.on("error", reject);
+        req.end("{}");
+      });
+      expect(status).toBe(403);
+    } finally {
+      await http.close();
+    }
   });
 });
 
