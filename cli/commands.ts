@@ -19,12 +19,16 @@ export interface Io {
   err: (line: string) => void;
 }
 
+/** The spec folder from the flag or the config; every command needs one. */
+function specOf(options: CommonOptions, config: Config): string {
+  const spec = options.spec ?? config.spec;
+  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  return spec;
+}
+
 function settings(options: CommonOptions & { out?: string; generators?: string }): Required<Omit<Config, "generators">> & { generators: string[] | undefined } {
   const config = loadConfig(options.config);
-  const spec = options.spec ?? config.spec;
-  if (!spec) {
-    throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
-  }
+  const spec = specOf(options, config);
   return {
     spec,
     revision: options.revision ?? config.revision ?? "latest",
@@ -108,8 +112,7 @@ export async function watchCommand(options: CommonOptions & { out?: string; gene
 
 export function revisionsCommand(options: CommonOptions & { json?: boolean }, io: Io): number {
   const config = loadConfig(options.config);
-  const spec = options.spec ?? config.spec;
-  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  const spec = specOf(options, config);
   const revisions = listRevisions(spec).map((r) => r.name);
   if (options.json) io.out(JSON.stringify({ revisions, latest: revisions[revisions.length - 1] ?? null }, null, 2));
   else revisions.forEach((name, i) => io.out(i === revisions.length - 1 ? `${name} (latest)` : name));
@@ -168,8 +171,7 @@ export function inspectCommand(options: CommonOptions & { json?: boolean }, io: 
 
 export function diffCommand(options: CommonOptions & { from: string; to: string; format?: string }, io: Io): number {
   const config = loadConfig(options.config);
-  const spec = options.spec ?? config.spec;
-  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  const spec = specOf(options, config);
   const format = options.format ?? "md";
   if (format !== "md" && format !== "json") throw new McpGenError("usage", `--format must be md or json, not '${format}'`);
   const diff = diffRevisions(loadRevision(spec, options.from), loadRevision(spec, options.to));
@@ -179,8 +181,7 @@ export function diffCommand(options: CommonOptions & { from: string; to: string;
 
 export async function initCommand(dir: string, options: CommonOptions & { force?: boolean }, io: Io): Promise<number> {
   const config = loadConfig(options.config);
-  const spec = options.spec ?? config.spec;
-  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  const spec = specOf(options, config);
   const result = await initProject(dir, { spec, revision: options.revision ?? config.revision ?? "latest", ...(options.force ? { force: true } : {}) });
   io.out(`mcp-gen: created an MCP server project in ${display(dir)} (${result.written.length} files written${result.kept.length ? `, ${result.kept.length} existing kept` : ""})`);
   io.out(`next: cd ${display(dir)} && npm install && npm test && npm start`);

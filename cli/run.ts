@@ -2,7 +2,11 @@ import { Command, CommanderError, Option } from "commander";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
 import { VERSION } from "../generators/package-info.js";
-import { diffCommand, generateCommand, initCommand, watchCommand, inspectCommand, revisionsCommand, type Io } from "./commands.js";
+import type { Io } from "./commands.js";
+
+// The commands load the schema reader (TypeScript) on first use, so --help and usage
+// errors answer at once.
+const commands = () => import("./commands.js");
 
 const stdio: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -33,6 +37,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .exitOverride()
     .action(async (opts) => {
       if (opts.watch && opts.check) throw new McpGenError("usage", "--watch and --check do not go together");
+      const { generateCommand, watchCommand } = await commands();
       setExit(opts.watch ? await watchCommand(opts, io) : await generateCommand(opts, io));
     });
 
@@ -43,7 +48,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--json", "print JSON")
     .addOption(config())
     .exitOverride()
-    .action((opts) => setExit(revisionsCommand(opts, io)));
+    .action(async (opts) => setExit((await commands()).revisionsCommand(opts, io)));
 
   program
     .command("inspect")
@@ -53,7 +58,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--json", "print JSON")
     .addOption(config())
     .exitOverride()
-    .action((opts) => setExit(inspectCommand(opts, io)));
+    .action(async (opts) => setExit((await commands()).inspectCommand(opts, io)));
 
   program
     .command("init")
@@ -64,7 +69,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--force", "write into a folder that is not empty (existing files are kept)")
     .addOption(config())
     .exitOverride()
-    .action(async (dir: string, opts) => setExit(await initCommand(dir, opts, io)));
+    .action(async (dir: string, opts) => setExit(await (await commands()).initCommand(dir, opts, io)));
 
   program
     .command("diff")
@@ -75,7 +80,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option("--format <format>", "md or json").choices(["md", "json"]).default("md"))
     .addOption(config())
     .exitOverride()
-    .action((opts) => setExit(diffCommand(opts, io)));
+    .action(async (opts) => setExit((await commands()).diffCommand(opts, io)));
 
   return program;
 }

@@ -182,7 +182,6 @@ function $createDispatcher(
 ): Dispatcher {
   const validateResults = options.validateResults ?? true;
   const inFlight = new Map<string, AbortController>();
-  const reply = direction === "client->server" ? "server->client" : "client->server";
 
   const report = (error: unknown, method: string, id: T.RequestId | undefined) => {
     try {
@@ -365,6 +364,5 @@ function $createDispatcher(
       return dispatcher.handle(message, context);
     },
   };
-  void reply;
   return dispatcher;
 }
