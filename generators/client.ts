@@ -1,7 +1,7 @@
 import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
 import { Resolver } from "../schema/resolve.js";
-import type { Generator } from "./plugin.js";
+import type { EmittedFile, Generator } from "./plugin.js";
 import { dispatcherView } from "./dispatcher.js";
 import { notificationFunctionName, requestFunctionName, uniqueNames } from "./names.js";
 import { renderTemplate } from "./render.js";
@@ -44,9 +44,9 @@ export const clientGenerator: Generator = {
       toolsCallMethod: "tools/call",
       toolsListMethod: "tools/list",
     };
-    const files = [
-      { path: "client.ts", kind: "generated" as const, code: renderTemplate("client.ts.hbs", view) },
-      { path: "stdio.ts", kind: "generated" as const, code: renderTemplate("stdio.ts.hbs", view) },
+    const files: EmittedFile[] = [
+      { path: "client.ts", kind: "generated", code: renderTemplate("client.ts.hbs", view) },
+      { path: "stdio.ts", kind: "generated" as const, code: renderTemplate("stdio.ts.hbs", view), nodeOnly: true },
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (base.versionKey) files.push({ path: "http-client.ts", kind: "generated", code: renderTemplate("http-client.ts.hbs", view) });

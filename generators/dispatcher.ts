@@ -106,12 +106,29 @@ export const dispatcherGenerator: Generator = {
     const view = dispatcherView(loaded, header);
     const files: EmittedFile[] = [
       { path: "dispatcher.ts", kind: "generated", code: renderTemplate("dispatcher.ts.hbs", view) },
-      { path: "handlers.ts", kind: "scaffold", code: renderTemplate("handlers.ts.hbs", { ...view, revision: loaded.revision.name }) },
+      { path: "handlers.ts", kind: "scaffold", code: renderTemplate("handlers.ts.hbs", skeletonView(view, loaded.revision.name)) },
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (view.versionKey) {
-      files.push({ path: "http-server.ts", kind: "generated", code: renderTemplate("http-server.ts.hbs", { ...view, ...httpView(loaded.protocol) }) });
+      files.push({
+        path: "http-server.ts",
+        kind: "generated",
+        code: renderTemplate("http-server.ts.hbs", { ...view, ...httpView(loaded.protocol) }),
+        nodeOnly: true,
+      });
     }
     return files;
   },
 };
+
+/** The skeleton leaves out what the dispatcher answers by itself (ping, server/discover). */
+function skeletonView(view: ReturnType<typeof dispatcherView>, revision: string) {
+  const builtIn: string[] = [];
+  for (const method of [view.pingMethod, view.discoverMethod]) if (method !== undefined) builtIn.push(method);
+  return {
+    ...view,
+    revision,
+    builtIn,
+    sides: view.sides.map((s) => ({ ...s, requests: s.requests.filter((r) => !builtIn.includes(r.method)) })),
+  };
+}

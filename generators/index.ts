@@ -35,7 +35,7 @@ export async function generate(loaded: LoadedRevision, names: readonly string[] 
   }
   const ctx: GeneratorContext = { loaded, header: headerFor(loaded) };
   const emitted = GENERATORS.filter((g) => names.includes(g.name)).flatMap((g) => g.emit(ctx));
-  const modules = emitted.filter((f) => f.kind === "generated").map((f) => f.path.replace(/\.ts$/, ""));
+  const modules = emitted.filter((f) => f.kind === "generated" && !f.nodeOnly).map((f) => f.path.replace(/\.ts$/, ""));
   emitted.push({ path: "index.ts", kind: "generated", code: renderTemplate("index.ts.hbs", { header: ctx.header, modules }) });
   return Promise.all(
     emitted.map(async (f) => ({ path: f.path, kind: f.kind, content: await formatTypeScript(f.code) })),

@@ -11,6 +11,8 @@ export interface EmittedFile {
   path: string;
   code: string;
   kind: "generated" | "scaffold";
+  /** Node.js-only modules stay out of index.ts, so importing it works in any runtime. */
+  nodeOnly?: boolean;
 }
 
 /** One output of mcp-gen: model in, files out. */

@@ -141,6 +141,10 @@ describe("mcp-gen generate: writing", () => {
     const skeleton = readFileSync(join(out, "handlers.ts"), "utf8");
     expect(skeleton).toMatch(/"tools\/call": async \(_params, _ctx\) => \{\n\s+\/\/ TODO: implement tools\/call\./);
     expect(skeleton.split("\n")[0]).not.toMatch(/Code generated/);
+    // What the dispatcher answers by itself is not overridden by a "not implemented" stub.
+    expect(skeleton).not.toMatch(/"server\/discover":/);
+    expect(skeleton).toMatch(/\/\/ server\/discover: answered by the dispatcher/);
+    expect(readFileSync(join(out, "index.ts"), "utf8")).not.toMatch(/stdio|http-server/);
     writeFileSync(join(out, "handlers.ts"), "// mine\n");
     const again = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--out", out]);
     expect(again.status, again.stderr).toBe(0);

@@ -15,10 +15,7 @@ function notImplemented(method: string): never {
 }
 
 export const serverHandlers: ServerHandlers = {
-  ping: async (_params, _ctx) => {
-    // TODO: implement ping.
-    return notImplemented("ping");
-  },
+  // ping: answered by the dispatcher; add a handler to answer it yourself.
   "tools/call": async (_params, _ctx) => {
     // TODO: implement tools/call.
     return notImplemented("tools/call");
@@ -28,10 +25,7 @@ export const serverHandlers: ServerHandlers = {
 export const serverDispatcher = createServerDispatcher(serverHandlers);
 
 export const clientHandlers: ClientHandlers = {
-  ping: async (_params, _ctx) => {
-    // TODO: implement ping.
-    return notImplemented("ping");
-  },
+  // ping: answered by the dispatcher; add a handler to answer it yourself.
 };
 
 export const clientDispatcher = createClientDispatcher(clientHandlers);

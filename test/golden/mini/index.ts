@@ -6,4 +6,3 @@ export * from "./errors.js";
 export * from "./validators.js";
 export * from "./dispatcher.js";
 export * from "./client.js";
-export * from "./stdio.js";
