@@ -26,27 +26,15 @@ export const MAX_ERRORS = 100;
 // ---- helpers -----------------------------------------------------------------------
 
 function $describe(v: unknown): string {
-  if (v === null) return "null";
-  if (v === undefined) return "nothing";
-  if (Array.isArray(v)) return "array";
-  switch (typeof v) {
-    case "string":
-      return v.length > 40
-        ? `string ${JSON.stringify(v.slice(0, 40))}...`
-        : `string ${JSON.stringify(v)}`;
-    case "number":
-      return Object.is(v, -0) ? "number -0" : `number ${String(v)}`;
-    case "boolean":
-      return `boolean ${String(v)}`;
-    case "bigint":
-      return "bigint";
-    case "symbol":
-      return "symbol";
-    case "function":
-      return "function";
-    default:
-      return "object";
-  }
+  const t = typeof v;
+  if (typeof v === "string")
+    return v.length > 40
+      ? `string ${JSON.stringify(v.slice(0, 40))}...`
+      : `string ${JSON.stringify(v)}`;
+  if (typeof v === "number") return v === 0 && 1 / v < 0 ? "number -0" : `number ${v}`;
+  if (typeof v === "object") return v === null ? "null" : Array.isArray(v) ? "array" : "object";
+  if (typeof v === "boolean") return v ? "boolean true" : "boolean false";
+  return t === "undefined" ? "nothing" : t;
 }
 
 function $escape(key: string): string {
@@ -58,7 +46,8 @@ function $push(e: ValidationError[], error: ValidationError): void {
 }
 
 function $expected(e: ValidationError[], p: string, expected: string, v: unknown): void {
-  $push(e, { path: p, message: `expected ${expected}, found ${$describe(v)}`, expected });
+  if (e.length < MAX_ERRORS)
+    e.push({ path: p, message: `expected ${expected}, found ${$describe(v)}`, expected });
 }
 
 /** `path` is the missing property's own pointer, built at generation time. */
