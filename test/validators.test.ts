@@ -58,7 +58,8 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
         count++;
       }
     }
-    expect(count).toBe(revision === "2026-07-28" ? 129 : count);
+    if (revision === "2026-07-28") expect(count).toBe(129);
+    else expect(count).toBeGreaterThan(0);
   });
 
   it(`agrees with ajv on schema.json for every type: examples plus ${RUNS} generated values, valid and mutated`, () => {
