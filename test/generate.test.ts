@@ -98,6 +98,14 @@ describe("every revision of the spec", () => {
     expect(typecheck(rootNames)).toEqual([]);
   });
 
+  it("index.ts needs no Node.js types: the modules it re-exports run in any runtime", async () => {
+    const { STRICT_OPTIONS } = await import("./helpers.js");
+    const { files } = outputs.get("2026-07-28")!;
+    const dir = tempDir();
+    for (const f of files) writeFileSync(join(dir, f.path), f.content);
+    expect(typecheck([join(dir, "index.ts")], { ...STRICT_OPTIONS, types: [] })).toEqual([]);
+  });
+
   it("the assignability check catches a drifted type", () => {
     const { loaded, files } = outputs.get("2026-07-28")!;
     const dir = tempDir();
