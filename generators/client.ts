@@ -14,14 +14,9 @@ const SENDERS: { name: string; side: string; direction: Direction }[] = [
 
 /** A list method: its params take a `cursor` and its result gives a `nextCursor`. */
 function isPaginated(r: Resolver, m: MethodInfo): boolean {
-  const decl = (name: string | undefined) => (name ? r.declaration(name.replace(/\[.*$/, "")) : undefined);
-  const params = decl(m.params);
-  const result = decl(m.result);
-  if (!params || !result || m.params!.includes("[")) return false;
-  return (
-    r.property({ kind: "ref", name: params.name, loc: params.loc }, "cursor") !== undefined &&
-    r.property({ kind: "ref", name: result.name, loc: result.loc }, "nextCursor") !== undefined
-  );
+  // Inline params (`Type["params"]`) name no declaration: not a list method.
+  if (!m.params || !m.result || m.params.includes("[")) return false;
+  return r.propertyOf(m.params, "cursor") !== undefined && r.propertyOf(m.result, "nextCursor") !== undefined;
 }
 
 /** client.ts: `createClient` (and, where servers send requests, `createServerRequester`). */
@@ -90,7 +85,6 @@ function senderView(loaded: LoadedRevision, r: Resolver, s: (typeof SENDERS)[num
 /** Params whose only required field is `_meta` (which the client fills) may be left out. */
 function isAllOptional(r: Resolver, m: MethodInfo): boolean {
   if (!m.params || m.params.includes("[")) return false;
-  const decl = r.declaration(m.params);
-  const obj = decl && r.object({ kind: "ref", name: decl.name, loc: decl.loc });
+  const obj = r.objectOf(m.params);
   return obj !== undefined && [...obj.properties.values()].every((p) => p.optional || p.name === "_meta");
 }

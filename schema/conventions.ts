@@ -26,10 +26,9 @@ const REQUEST_META_ROLES: RequestMetaRole[] = ["progressToken", "protocolVersion
 
 /** The keys declared for `_meta` in a type, or in its `params` (`["params", "_meta"]`). */
 function metaKeys(r: Resolver, typeName: string, path: string[] = ["_meta"]): string[] {
-  const decl = r.declaration(typeName);
-  if (!decl) return [];
-  let type: TypeExpr | undefined = { kind: "ref", name: typeName, loc: decl.loc };
-  for (const name of path) type = type && r.property(type, name)?.type;
+  const [first, ...rest] = path;
+  let type: TypeExpr | undefined = r.propertyOf(typeName, first!)?.type;
+  for (const name of rest) type = type && r.property(type, name)?.type;
   return type ? [...(r.object(type)?.properties.keys() ?? [])] : [];
 }
 
@@ -47,8 +46,7 @@ export function findConventions(model: SchemaModel, r: Resolver): Conventions {
   const levels = model.byName.get("LoggingLevel");
   const loggingLevels =
     levels?.kind === "alias" ? r.unionMembers(levels.type).flatMap((m: TypeExpr) => (m.kind === "literal" && typeof m.value === "string" ? [m.value] : [])) : [];
-  const result = r.declaration("Result");
-  const resultTypeProp = result ? r.property({ kind: "ref", name: "Result", loc: result.loc }, "resultType") : undefined;
+  const resultTypeProp = r.propertyOf("Result", "resultType");
   return {
     requestMeta,
     resultMeta: serverInfo ? { serverInfo } : {},

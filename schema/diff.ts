@@ -132,7 +132,7 @@ function diffType(d: Declaration, e: Declaration, ra: Resolver, rb: Resolver, ad
   const basesAfter = e.extends.map(printType);
   if (basesBefore.join() !== basesAfter.join()) {
     // Fields a new base brings in are what users feel: name the required ones.
-    const inherited = (r: Resolver, name: string) => r.object({ kind: "ref", name, loc: e.loc })?.properties ?? new Map();
+    const inherited = (r: Resolver, name: string) => r.objectOf(name)?.properties ?? new Map();
     const gained = [...inherited(rb, e.name).values()].filter((p) => !inherited(ra, d.name).has(p.name) && !declaredType(e.members, p.name));
     const required = gained.filter((p) => !p.optional).map((p) => p.name);
     add({

@@ -175,19 +175,16 @@ function memberName(member: TypeExpr, union: string): string {
 }
 
 function methodOf(r: Resolver, type: string): string {
-  const decl = r.declaration(type);
-  const ref: TypeExpr = { kind: "ref", name: type, loc: decl!.loc };
-  const prop = r.property(ref, "method");
+  const prop = r.propertyOf(type, "method");
   const value = prop && r.literal(prop.type);
   if (typeof value !== "string") {
-    throw new McpGenError("protocol", `'${type}' is a message type but its 'method' is not a string literal`, prop?.loc ?? decl?.loc);
+    throw new McpGenError("protocol", `'${type}' is a message type but its 'method' is not a string literal`, prop?.loc ?? r.declaration(type)?.loc);
   }
   return value;
 }
 
 function paramsOf(r: Resolver, type: string): { name: string; optional: boolean } | undefined {
-  const decl = r.declaration(type)!;
-  const prop = r.property({ kind: "ref", name: type, loc: decl.loc }, "params");
+  const prop = r.propertyOf(type, "params");
   if (!prop) return undefined;
   const name = prop.type.kind === "ref" ? prop.type.name : `${type}["params"]`;
   return { name, optional: prop.optional };
@@ -207,11 +204,8 @@ function resultOf(r: Resolver, type: string): string {
 function inputRequired(r: Resolver, type: string, params: string | undefined, inputRequiredResult: string | undefined): boolean {
   if (!inputRequiredResult) return false;
   const response = type.replace(/Request$/, "ResultResponse");
-  const responseDecl = r.declaration(response);
-  if (responseDecl) {
-    const result = r.property({ kind: "ref", name: response, loc: responseDecl.loc }, "result");
-    if (result && r.unionMembers(result.type).some((m) => m.kind === "ref" && m.name === inputRequiredResult)) return true;
-  }
+  const result = r.propertyOf(response, "result");
+  if (result && r.unionMembers(result.type).some((m) => m.kind === "ref" && m.name === inputRequiredResult)) return true;
   return params !== undefined && r.declaration(params) !== undefined && r.ancestors(params).has("InputResponseRequestParams");
 }
 
@@ -236,9 +230,8 @@ function errorCodes(model: SchemaModel, r: Resolver): ErrorCodeInfo[] {
   // An error type fixes `code` (or `error.code`, for whole error responses) to `typeof CONST`.
   for (const d of model.declarations) {
     if (d.kind === "const") continue;
-    const self: TypeExpr = { kind: "ref", name: d.name, loc: d.loc };
-    const direct = r.property(self, "code");
-    const nestedError = r.property(self, "error");
+    const direct = r.propertyOf(d.name, "code");
+    const nestedError = r.propertyOf(d.name, "error");
     const code = direct ?? (nestedError && r.property(nestedError.type, "code"));
     const constName = code ? typeofName(code.type) : undefined;
     const entry = constName ? byConst.get(constName) : undefined;
@@ -274,7 +267,7 @@ function envelopes(r: Resolver, members: string[]): Envelopes {
       out.batch = true;
       return;
     }
-    const obj = r.object({ kind: "ref", name, loc: decl.loc });
+    const obj = r.objectOf(name);
     const has = (p: string) => obj?.properties.get(p)?.optional === false;
     if (has("method") && has("id")) out.request ??= name;
     else if (has("method")) out.notification ??= name;
@@ -283,8 +276,7 @@ function envelopes(r: Resolver, members: string[]): Envelopes {
   };
   members.forEach(visit);
   if (out.errorResponse) {
-    const decl = r.declaration(out.errorResponse)!;
-    out.errorIdOptional = r.property({ kind: "ref", name: out.errorResponse, loc: decl.loc }, "id")?.optional ?? true;
+    out.errorIdOptional = r.propertyOf(out.errorResponse, "id")?.optional ?? true;
   }
   return out;
 }

@@ -122,6 +122,17 @@ export class Resolver {
     return out;
   }
 
+  /** The object shape of a declared type, by name: undefined if not declared or not an object. */
+  objectOf(name: string): ResolvedObject | undefined {
+    const decl = this.declaration(name);
+    return decl ? this.object({ kind: "ref", name, loc: decl.loc }) : undefined;
+  }
+
+  /** A property of a declared type, by names. */
+  propertyOf(name: string, property: string): ResolvedProperty | undefined {
+    return this.objectOf(name)?.properties.get(property);
+  }
+
   /** A property's type, when the type is an object that has it. */
   property(type: TypeExpr, name: string): ResolvedProperty | undefined {
     return this.object(type)?.properties.get(name);

@@ -53,7 +53,7 @@ export function buildValidationSchemas(model: SchemaModel): Map<string, VSchema>
   const converter = new Converter(new Resolver(model));
   const out = new Map<string, VSchema>();
   for (const d of model.declarations) {
-    if (d.kind === "interface") out.set(d.name, converter.objectSchema(converter.resolver.object({ kind: "ref", name: d.name, loc: d.loc })!));
+    if (d.kind === "interface") out.set(d.name, converter.objectSchema(converter.resolver.objectOf(d.name)!));
     else if (d.kind === "alias") out.set(d.name, converter.withTags(d.type, d.doc));
   }
   return out;
