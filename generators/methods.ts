@@ -58,7 +58,7 @@ export const methodsGenerator: Generator = {
     };
     return [
       { path: "methods.ts", kind: "generated", code: renderTemplate("methods.ts.hbs", view) },
-      { path: "errors.ts", kind: "generated", code: renderTemplate("errors.ts.hbs", { header }) },
+      { path: "shared.ts", kind: "generated", code: renderTemplate("shared.ts.hbs", { header }) },
     ];
   },
 };

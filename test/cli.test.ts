@@ -75,7 +75,7 @@ describe("mcp-gen generate: writing", () => {
     const r = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/MCP schema 2025-06-18 -> .*out\/ \(9 written, 0 unchanged, 0 removed\)/);
-    expect(readdirSync(out).sort()).toEqual(["client.ts", "dispatcher.ts", "errors.ts", "handlers.ts", "index.ts", "methods.ts", "stdio.ts", "types.ts", "validators.ts"]);
+    expect(readdirSync(out).sort()).toEqual(["client.ts", "dispatcher.ts", "handlers.ts", "index.ts", "methods.ts", "shared.ts", "stdio.ts", "types.ts", "validators.ts"]);
     const check = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out, "--check"]);
     expect(check.status).toBe(0);
     expect(check.stdout).toMatch(/is up to date with MCP schema 2025-06-18/);

@@ -21,7 +21,7 @@ describe("golden files for the fixture schema", () => {
     files = await generate(loadFixture());
   });
 
-  const EXPECTED = ["types.ts", "methods.ts", "errors.ts", "validators.ts", "dispatcher.ts", "handlers.ts", "client.ts", "stdio.ts", "index.ts"];
+  const EXPECTED = ["types.ts", "methods.ts", "shared.ts", "validators.ts", "dispatcher.ts", "handlers.ts", "client.ts", "stdio.ts", "index.ts"];
 
   it("emits every module, the handlers.ts skeleton and index.ts", () => {
     expect(files.map((f) => f.path)).toEqual(EXPECTED);

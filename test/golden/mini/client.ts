@@ -2,7 +2,7 @@
 // The sending side of MCP: one typed function per request method.
 
 import type * as T from "./types.js";
-import { McpError } from "./errors.js";
+import { McpError } from "./shared.js";
 import { METHODS } from "./methods.js";
 import { validateMethodResult, type ValidationError } from "./validators.js";
 

@@ -4,7 +4,7 @@
 // Plug handwritten handlers in; every reply it produces is a valid JSON-RPC response.
 
 import type * as T from "./types.js";
-import { McpError } from "./errors.js";
+import { McpError } from "./shared.js";
 import { METHODS, type Direction } from "./methods.js";
 import {
   classifyMessage,

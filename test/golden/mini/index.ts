@@ -2,7 +2,7 @@
 
 export * from "./types.js";
 export * from "./methods.js";
-export * from "./errors.js";
+export * from "./shared.js";
 export * from "./validators.js";
 export * from "./dispatcher.js";
 export * from "./client.js";
