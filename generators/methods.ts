@@ -15,6 +15,7 @@ function typeRef(name: string | undefined): string {
 export const methodsGenerator: Generator = {
   name: "methods",
   description: "methods.ts: the method table, directions, params/result maps, error codes",
+  requires: ["types"],
   emit({ loaded, header }) {
     const { protocol } = loaded;
     const methods = protocol.methods;
@@ -56,9 +57,6 @@ export const methodsGenerator: Generator = {
       errors: protocol.errors,
       unions: protocol.unions,
     };
-    return [
-      { path: "methods.ts", kind: "generated", code: renderTemplate("methods.ts.hbs", view) },
-      { path: "shared.ts", kind: "generated", code: renderTemplate("shared.ts.hbs", { header }) },
-    ];
+    return [{ path: "methods.ts", kind: "generated", code: renderTemplate("methods.ts.hbs", view) }];
   },
 };

@@ -21,5 +21,7 @@ export interface EmittedFile {
 export interface Generator {
   name: string;
   description: string;
+  /** Generators whose files this one's import: selecting it selects them too. */
+  requires?: readonly string[];
   emit(ctx: GeneratorContext): EmittedFile[];
 }

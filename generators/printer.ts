@@ -119,9 +119,9 @@ export class CodeWriter {
       if (star) importLines.push(`import ${star} from ${str(from)};`);
       const named = [...names].filter((n) => !n.startsWith("* as ")).sort();
       const typed = [...types].filter((n) => !n.startsWith("* as ") && !names.has(n)).sort();
-      const all = [...named, ...typed.map((t) => `type ${t}`)];
-      if (all.length > 0) importLines.push(`import { ${all.join(", ")} } from ${str(from)};`);
+      if (named.length === 0 && typed.length > 0) importLines.push(`import type { ${typed.join(", ")} } from ${str(from)};`);
+      else if (named.length > 0) importLines.push(`import { ${[...named, ...typed.map((t) => `type ${t}`)].join(", ")} } from ${str(from)};`);
     }
-    return [header, "", ...importLines, ...(importLines.length > 0 ? [""] : []), ...this.lines, ""].join("\n");
+    return [...(header ? [header, ""] : []), ...importLines, ...(importLines.length > 0 ? [""] : []), ...this.lines, ""].join("\n");
   }
 }

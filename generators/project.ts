@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { loadRevision } from "../schema/index.js";
-import { dispatcherView } from "./dispatcher.js";
-import { generate, headerFor } from "./index.js";
+import { runtimeFacts } from "../schema/runtime-protocol.js";
+import { generate } from "./index.js";
 import { applyOutput, planOutput } from "./output.js";
 import { PACKAGE_ROOT } from "./package-info.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
@@ -47,8 +47,8 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     throw new McpGenError("output-conflict", `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`);
   }
   const loaded = loadRevision(options.spec, options.revision);
-  const view = dispatcherView(loaded, headerFor(loaded));
-  if (!view.versionKey || !view.mrtr) {
+  const { features } = runtimeFacts(loaded.revision.name, loaded.protocol);
+  if (!features.perRequestVersion || !features.mrtr) {
     throw new McpGenError(
       "usage",
       `mcp-gen init needs a revision with stateless requests and input_required (2026-07-28 or later); ${loaded.revision.name} has neither`,

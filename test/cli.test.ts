@@ -74,8 +74,8 @@ describe("mcp-gen generate: writing", () => {
     const out = join(tempDir(), "out");
     const r = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/MCP schema 2025-06-18 -> .*out\/ \(9 written, 0 unchanged, 0 removed\)/);
-    expect(readdirSync(out).sort()).toEqual(["client.ts", "dispatcher.ts", "handlers.ts", "index.ts", "methods.ts", "shared.ts", "stdio.ts", "types.ts", "validators.ts"]);
+    expect(r.stdout).toMatch(/MCP schema 2025-06-18 -> .*out\/ \(21 written, 0 unchanged, 0 removed\)/);
+    expect(readdirSync(out).sort()).toEqual(["client.ts", "dispatcher.ts", "handlers.ts", "index.ts", "methods.ts", "protocol.ts", "runtime", "stdio.ts", "types.ts", "validators.ts"]);
     const check = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out, "--check"]);
     expect(check.status).toBe(0);
     expect(check.stdout).toMatch(/is up to date with MCP schema 2025-06-18/);
@@ -88,7 +88,7 @@ describe("mcp-gen generate: writing", () => {
     expect(cli(["generate", "--spec", SPEC_DIR, "--out", b]).status).toBe(0);
     expect(snapshotTree(a)).toEqual(snapshotTree(b));
     const again = cli(["generate", "--spec", SPEC_DIR, "--out", a]);
-    expect(again.stdout).toMatch(/\(0 written, 10 unchanged, 0 removed, 1 user-owned kept\)/);
+    expect(again.stdout).toMatch(/\(0 written, 26 unchanged, 0 removed, 1 user-owned kept\)/);
   });
 
   it("--check lists stale files and exits 1, writing nothing", () => {
@@ -129,7 +129,7 @@ describe("mcp-gen generate: writing", () => {
     writeFileSync(join(out, "sub", "old.ts"), header + "export {};\n");
     const r = cli(["generate", "--spec", SPEC_DIR, "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/10 written, 0 unchanged, 1 removed, 1 user-owned kept/);
+    expect(r.stdout).toMatch(/26 written, 0 unchanged, 1 removed, 1 user-owned kept/);
     expect(readFileSync(join(out, "handlers.ts"), "utf8")).toBe("export const mine = 1;\n");
     expect(existsSync(join(out, "sub", "old.ts"))).toBe(false);
     expect(readdirSync(out).filter((n) => n.startsWith("."))).toEqual([]);

@@ -6,7 +6,7 @@ import { buildProtocol } from "../schema/protocol.js";
 import { readSchemaFile } from "../schema/reader.js";
 import { loadRevision, type LoadedRevision } from "../schema/index.js";
 import { findRevision } from "../schema/revisions.js";
-import { fixture, ROOT, SPEC_DIR, SPEC_REVISIONS, tempDir, typecheck } from "./helpers.js";
+import { fixture, ROOT, SPEC_DIR, SPEC_REVISIONS, tempDir, typecheck, writeFiles } from "./helpers.js";
 
 function loadFixture(): LoadedRevision {
   const model = readSchemaFile(fixture("mini-schema.ts"));
@@ -21,10 +21,11 @@ describe("golden files for the fixture schema", () => {
     files = await generate(loadFixture());
   });
 
-  const EXPECTED = ["types.ts", "methods.ts", "shared.ts", "validators.ts", "dispatcher.ts", "handlers.ts", "client.ts", "stdio.ts", "index.ts"];
+  const EXPECTED = ["types.ts", "methods.ts", "validators.ts", "dispatcher.ts", "handlers.ts", "protocol.ts", "client.ts", "stdio.ts", "index.ts"];
 
   it("emits every module, the handlers.ts skeleton and index.ts", () => {
-    expect(files.map((f) => f.path)).toEqual(EXPECTED);
+    // runtime/ is mcp-gen's own code, tested in test/runtime: no golden copies of it.
+    expect(files.map((f) => f.path).filter((p) => !p.startsWith("runtime/"))).toEqual(EXPECTED);
   });
 
   it.each(EXPECTED)("%s matches its golden file", async (path) => {
@@ -38,7 +39,7 @@ describe("golden files for the fixture schema", () => {
 
   it("compiles under the strict flags, and agrees with the fixture both ways", () => {
     const dir = tempDir();
-    for (const f of files) writeFileSync(join(dir, f.path), f.content);
+    writeFiles(dir, files);
     writeFileSync(join(dir, "assignability.ts"), assignabilityTest(fixture("mini-schema.ts"), loadFixture()));
     expect(typecheck(files.map((f) => join(dir, f.path)).concat(join(dir, "assignability.ts")))).toEqual([]);
   });
@@ -89,7 +90,7 @@ describe("every revision of the spec", () => {
       const dir = join(root, revision);
       mkdirSync(dir);
       for (const f of files) {
-        writeFileSync(join(dir, f.path), f.content);
+        writeFiles(dir, [f]);
         rootNames.push(join(dir, f.path));
       }
       writeFileSync(join(dir, "assignability.ts"), assignabilityTest(loaded.revision.schemaTs, loaded));
@@ -102,7 +103,7 @@ describe("every revision of the spec", () => {
     const { STRICT_OPTIONS } = await import("./helpers.js");
     const { files } = outputs.get("2026-07-28")!;
     const dir = tempDir();
-    for (const f of files) writeFileSync(join(dir, f.path), f.content);
+    writeFiles(dir, files);
     expect(typecheck([join(dir, "index.ts")], { ...STRICT_OPTIONS, types: [] })).toEqual([]);
   });
 
@@ -112,7 +113,7 @@ describe("every revision of the spec", () => {
     for (const f of files) {
       const drifted = f.path === "types.ts" ? f.content.replace("progressToken?: ProgressToken;", "progressToken?: string;") : f.content;
       expect(drifted !== f.content || f.path !== "types.ts").toBe(true);
-      writeFileSync(join(dir, f.path), drifted);
+      writeFiles(dir, [{ path: f.path, content: drifted }]);
     }
     writeFileSync(join(dir, "assignability.ts"), assignabilityTest(loaded.revision.schemaTs, loaded));
     const errors = typecheck([join(dir, "types.ts"), join(dir, "assignability.ts")]);
