@@ -6,6 +6,10 @@ import type { EmittedFile, Generator } from "./plugin.js";
 import { CodeWriter, lineCommentText, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { runtimeFiles } from "./runtime.js";
+import { erasFile, legacyFiles } from "./eras.js";
+import { typesGenerator } from "./types.js";
+import { methodsGenerator } from "./methods.js";
+import { validatorsGenerator } from "./validators.js";
 
 // dispatcher.ts: the typed face of the runtime's router for one revision (handler
 // interfaces per receiving side, the request context bound to the revision's types), and
@@ -60,6 +64,13 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
   w.import("./runtime/context.js", "Promisable", true);
   w.import("./runtime/context.js", "RequestContext as RuntimeRequestContext", true);
   w.import("./runtime/input-required.js", "* as mrtr");
+  // Stateless revisions serve every era through the era router (initialize opens a legacy
+  // session, or is answered with the versions spoken when there are no legacy revisions).
+  const eras = facts.features.perRequestVersion;
+  if (eras) {
+    w.import("./eras.js", "ERAS");
+    w.import("./runtime/eras.js", "createEraDispatcher");
+  }
   if (mrtr) w.import("./methods.js", "InputRequestResultMap", true);
   w.line("// The receiving side of MCP: typed handler interfaces over the runtime's JSON-RPC router,");
   w.line("// which enforces the protocol (envelopes, methods, params, results, versions, capabilities).");
@@ -106,6 +117,9 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
     w.line(`handle(message: unknown, context?: HandleContext<T.${env.notification}>): Promise<${reply}>;`);
     w.doc("The same from raw text: unparsable text gets a parse error.");
     w.line(`handleText(text: string, context?: HandleContext<T.${env.notification}>): Promise<${reply}>;`);
+    w.doc("Dual-era servers: the legacy session open on a transport channel, and ending it.");
+    w.line("session?(channel: object): { readonly version: string } | undefined;");
+    w.line("endSession?(channel: object): void;");
   });
   for (const side of receivingSides(loaded)) {
     w.line();
@@ -122,7 +136,10 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
     w.line();
     w.doc(`Routes what a ${side.side} receives (${side.direction}) to \`handlers\`.`);
     w.block(`export function create${side.name}Dispatcher(handlers: ${side.name}Handlers, options: DispatcherOptions = {}): Dispatcher {`, () => {
-      w.line(`return createRouter(PROTOCOL, MESSAGE_VALIDATORS, ${str(side.direction)}, handlers as Handlers, options as RouterOptions) as unknown as Dispatcher;`);
+      const create = eras && side.direction === "client->server"
+        ? "createEraDispatcher(ERAS, handlers as Handlers, options as RouterOptions)"
+        : `createRouter(PROTOCOL, MESSAGE_VALIDATORS, ${str(side.direction)}, handlers as Handlers, options as RouterOptions)`;
+      w.line(`return ${create} as unknown as Dispatcher;`);
     });
   }
   w.line();
@@ -184,7 +201,8 @@ export const dispatcherGenerator: Generator = {
   name: "dispatcher",
   description: "dispatcher.ts: typed handler interfaces over the runtime router; handlers.ts skeleton (once); http-server.ts",
   requires: ["types", "methods", "validators"],
-  emit({ loaded, header }) {
+  emit(ctx) {
+    const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
     const files: EmittedFile[] = [
       { path: "dispatcher.ts", kind: "generated", code: dispatcherFile(loaded, header) },
@@ -195,6 +213,8 @@ export const dispatcherGenerator: Generator = {
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
       files.push({ path: "http-server.ts", kind: "generated", code: httpServerFile(header), nodeOnly: true }, ...runtimeFiles(header, ["http-server"]));
+      const wire = (c: typeof ctx) => [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));
+      files.push(erasFile(ctx), ...runtimeFiles(header, ["eras"]), ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire)));
     }
     return files;
   },

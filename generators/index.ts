@@ -44,8 +44,12 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
 }
 
 /** Runs the chosen generators (with those they require) over a revision and formats every file. */
-export async function generate(loaded: LoadedRevision, names: readonly string[] = GENERATOR_NAMES): Promise<OutputFile[]> {
-  const ctx: GeneratorContext = { loaded, header: headerFor(loaded) };
+export async function generate(
+  loaded: LoadedRevision,
+  names: readonly string[] = GENERATOR_NAMES,
+  options: { legacy?: LoadedRevision[] } = {},
+): Promise<OutputFile[]> {
+  const ctx: GeneratorContext = { loaded, header: headerFor(loaded), legacy: options.legacy ?? [], headerFor };
   // Files several generators share (protocol.ts, runtime/) are emitted once.
   const byPath = new Map<string, EmittedFile>();
   for (const file of resolveGenerators(names).flatMap((g) => g.emit(ctx))) {

@@ -4,6 +4,10 @@ export interface GeneratorContext {
   loaded: LoadedRevision;
   /** The first line of every generated file. */
   header: string;
+  /** Older revisions the output also speaks (servers: through `initialize`), newest first. */
+  legacy: LoadedRevision[];
+  /** The header of a file generated from `revision`. */
+  headerFor(revision: LoadedRevision): string;
 }
 
 /** A file before formatting. `scaffold` files belong to the user once written: created only when missing. */

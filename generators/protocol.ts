@@ -11,13 +11,13 @@ export function schemaType(loaded: LoadedRevision, name: string, fallback: strin
   return loaded.model.byName.has(name) ? `T.${name}` : fallback;
 }
 
-export function protocolFile(loaded: LoadedRevision, header: string): EmittedFile {
+export function protocolFile(loaded: LoadedRevision, header: string, runtime = "./runtime"): EmittedFile {
   const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
   const w = new CodeWriter();
   w.import("./methods.js", "INPUT_REQUESTS");
   w.import("./methods.js", "METHODS");
-  w.import("./runtime/protocol.js", "MessageValidators", true);
-  w.import("./runtime/protocol.js", "ProtocolDescriptor", true);
+  w.import(`${runtime}/protocol.js`, "MessageValidators", true);
+  w.import(`${runtime}/protocol.js`, "ProtocolDescriptor", true);
   w.import("./validators.js", "* as V");
   const hasType = (name: string) => loaded.model.byName.has(name);
   w.line("// What the runtime reads about this revision: data, not code.");

@@ -2,11 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { JSONRPC_ERRORS } from "./errors.js";
 import { isObject, type ProtocolDescriptor } from "./protocol.js";
 import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./http-headers.js";
+import { MemorySessionStore, newSessionId, type SessionStore } from "./http-sessions.js";
 
-// The server side of Streamable HTTP (Node.js, node:http): one endpoint, POST only; a
-// request gets a JSON body, or an SSE stream when the handler sends related notifications
-// before its answer. Stateless: nothing is kept between requests, so any number of
-// instances can serve the same clients behind a plain load balancer.
+// The server side of Streamable HTTP (Node.js, node:http): one endpoint; a request gets a
+// JSON body, or an SSE stream when the handler sends related messages before its answer.
+// Modern (2026-07-28) requests are stateless: any number of instances can serve them behind
+// a plain load balancer. A dual-era dispatcher also serves legacy clients: `initialize`
+// opens a session (Mcp-Session-Id), whose later POSTs and DELETE name it.
 
 /** What the HTTP server needs of a dispatcher. */
 export interface MessageHandler {
@@ -19,6 +21,9 @@ export interface MessageHandler {
       channel?: object;
     },
   ): Promise<unknown>;
+  /** Dual-era dispatchers: the legacy session open on a channel. */
+  session?(channel: object): { readonly version: string } | undefined;
+  endSession?(channel: object): void;
 }
 
 export interface HttpHandlerOptions {
@@ -39,11 +44,18 @@ export interface HttpHandlerOptions {
   maxBodyBytes?: number;
   /** A request still unanswered after this many ms is answered with an error and aborted (default 60 s). */
   requestTimeoutMs?: number;
+  /** Where legacy sessions live (default: in memory, see maxSessions and sessionIdleTimeoutMs). */
+  sessionStore?: SessionStore;
+  /** Most legacy sessions kept by the default store; the least recently used goes first (default 10,000). */
+  maxSessions?: number;
+  /** A legacy session unused this long expires in the default store (default 30 minutes). */
+  sessionIdleTimeoutMs?: number;
   /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
   authenticate?: (request: IncomingMessage) => string | undefined | Promise<string | undefined>;
 }
 
 const TIMED_OUT = Symbol("timed out");
+const INITIALIZE = "initialize";
 
 function send(
   res: ServerResponse,
@@ -108,6 +120,15 @@ export function createHttpHandler(
   const path = options.path ?? "/mcp";
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
+  const store =
+    options.sessionStore ??
+    new MemorySessionStore({
+      ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+      ...(options.sessionIdleTimeoutMs !== undefined
+        ? { idleTimeoutMs: options.sessionIdleTimeoutMs }
+        : {}),
+      onEvict: (channel) => dispatcher.endSession?.(channel),
+    });
   const badRequest = new Set<number>([
     JSONRPC_ERRORS.PARSE_ERROR,
     JSONRPC_ERRORS.INVALID_REQUEST,
@@ -131,67 +152,32 @@ export function createHttpHandler(
       if (origin !== undefined && !allow(options.allowedOrigins, origin, isLocalOrigin)) {
         return send(res, 403, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Origin not allowed"));
       }
-      if (req.method !== "POST")
-        return send(
-          res,
-          405,
-          errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Method not allowed: use POST"),
-          { allow: "POST" },
-        );
-      if (!isJsonType(req.headers["content-type"] ?? "")) {
-        return send(
-          res,
-          415,
-          errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Content-Type must be application/json"),
-        );
+      const sessionId = req.headers["mcp-session-id"];
+      if (typeof sessionId === "string") return await serveSession(req, res, sessionId);
+      if (req.method !== "POST") {
+        const error = errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Method not allowed: use POST");
+        return send(res, 405, error, { allow: "POST" });
       }
-      let principal: string | undefined;
-      try {
-        principal = await options.authenticate?.(req);
-      } catch {
-        return send(res, 401, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Unauthorized"));
+      const read = await readMessage(req, res);
+      if (!read) return;
+      const { message, principal } = read;
+      if (message["method"] === INITIALIZE && message["id"] !== undefined) {
+        return await initialize(res, message, principal);
       }
-      const body = await readBody(req, limit);
-      if (body === "too-large")
-        return send(
-          res,
-          413,
-          errorBody(JSONRPC_ERRORS.INVALID_REQUEST, `Request body larger than ${limit} bytes`),
-        );
-      let message: unknown;
-      try {
-        message = JSON.parse(body);
-      } catch {
-        return send(res, 400, errorBody(JSONRPC_ERRORS.PARSE_ERROR, "Parse error"));
-      }
-      if (!isObject(message))
-        return send(
-          res,
-          400,
-          errorBody(
-            JSONRPC_ERRORS.INVALID_REQUEST,
-            "Invalid request: one JSON-RPC message per POST",
-          ),
-        );
       if (typeof message["method"] !== "string") {
-        return send(
-          res,
-          400,
-          errorBody(
-            JSONRPC_ERRORS.INVALID_REQUEST,
-            "Invalid request: expected a request or notification",
-          ),
+        const error = errorBody(
+          JSONRPC_ERRORS.INVALID_REQUEST,
+          "Invalid request: expected a request or notification",
         );
+        return send(res, 400, error);
       }
       const mismatch = protocol.errorCodes.headerMismatch;
       if (mismatch !== null) {
-        const problem = checkRoutingHeaders(
-          protocol,
-          (name) => req.headers[name.toLowerCase()],
-          message,
-        );
-        if (problem)
+        const header = (name: string) => req.headers[name.toLowerCase()];
+        const problem = checkRoutingHeaders(protocol, header, message);
+        if (problem) {
           return send(res, 400, errorBody(mismatch, `Header mismatch: ${problem}`, message["id"]));
+        }
       }
       // Each POST is its own channel: a notification in another POST cancels nothing here.
       const channel = {};
@@ -207,6 +193,120 @@ export function createHttpHandler(
       send(res, 500, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error"));
     }
   };
+
+  /** Checks and reads a POST's JSON-RPC message, or answers the error and returns undefined. */
+  async function readMessage(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ message: Record<string, unknown>; principal: string | undefined } | undefined> {
+    if (!isJsonType(req.headers["content-type"] ?? "")) {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        "Content-Type must be application/json",
+      );
+      return void send(res, 415, error);
+    }
+    let principal: string | undefined;
+    try {
+      principal = await options.authenticate?.(req);
+    } catch {
+      return void send(res, 401, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Unauthorized"));
+    }
+    const body = await readBody(req, limit);
+    if (body === "too-large") {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        `Request body larger than ${limit} bytes`,
+      );
+      return void send(res, 413, error);
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      return void send(res, 400, errorBody(JSONRPC_ERRORS.PARSE_ERROR, "Parse error"));
+    }
+    if (!isObject(message)) {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        "Invalid request: one JSON-RPC message per POST",
+      );
+      return void send(res, 400, error);
+    }
+    return { message, principal };
+  }
+
+  /** `initialize` from a legacy client: a new session when the dispatcher serves legacy eras. */
+  async function initialize(
+    res: ServerResponse,
+    message: Record<string, unknown>,
+    principal: string | undefined,
+  ) {
+    const channel = {};
+    const reply = await dispatcher.handle(message, {
+      channel,
+      ...(principal === undefined ? {} : { principal }),
+    });
+    const headers: Record<string, string> = {};
+    if (dispatcher.session?.(channel)) {
+      const id = newSessionId();
+      store.add(id, channel);
+      headers["mcp-session-id"] = id;
+    }
+    send(res, statusOf(reply), reply, headers);
+  }
+
+  /** A request naming a legacy session: its POSTs, and DELETE to end it. */
+  async function serveSession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    id: string,
+  ): Promise<void> {
+    const channel = store.get(id);
+    const session = channel && dispatcher.session?.(channel);
+    // An unknown or expired session: 404, and the client starts a new one (2025-11-25 transports).
+    if (!channel || !session)
+      return send(res, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
+    if (req.method === "DELETE") {
+      store.delete(id);
+      dispatcher.endSession?.(channel);
+      return send(res, 200);
+    }
+    if (req.method !== "POST") {
+      // No standalone GET stream: the spec lets a server answer 405 to it.
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        "Method not allowed: use POST or DELETE",
+      );
+      return send(res, 405, error, { allow: "POST, DELETE" });
+    }
+    const read = await readMessage(req, res);
+    if (!read) return;
+    const { message, principal } = read;
+    const version = req.headers["mcp-protocol-version"];
+    if (typeof version === "string" && version !== session.version) {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        `MCP-Protocol-Version ${version} is not this session's ${session.version}`,
+        message["id"],
+      );
+      return send(res, 400, error);
+    }
+    const context = { channel, ...(principal === undefined ? {} : { principal }) };
+    // Notifications, and responses to requests the server sent, are accepted with 202.
+    if (typeof message["method"] !== "string" || message["id"] === undefined) {
+      await dispatcher.handle(message, context);
+      return send(res, 202);
+    }
+    await answer(res, message, principal, channel);
+  }
+
+  function statusOf(reply: unknown): number {
+    const error = isObject(reply) ? reply["error"] : undefined;
+    const code = isObject(error) ? error["code"] : undefined;
+    if (code === JSONRPC_ERRORS.METHOD_NOT_FOUND) return 404;
+    return typeof code === "number" && badRequest.has(code) ? 400 : 200;
+  }
 
   /** Runs one request: JSON if it answers before notifying, SSE otherwise. */
   async function answer(
@@ -263,17 +363,7 @@ export function createHttpHandler(
       }
       if (!isObject(reply)) return void res.end();
       if (streaming) return void (event(reply), res.end());
-      const error = reply["error"];
-      const code = isObject(error) ? error["code"] : undefined;
-      send(
-        res,
-        code === JSONRPC_ERRORS.METHOD_NOT_FOUND
-          ? 404
-          : typeof code === "number" && badRequest.has(code)
-            ? 400
-            : 200,
-        reply,
-      );
+      send(res, statusOf(reply), reply);
     } finally {
       clearTimeout(timer);
       res.off("close", onClose);
