@@ -196,8 +196,11 @@ export function createEraDispatcher(
         meta[mp.requestMeta.clientCapabilities] = session.clientCapabilities;
       if (mp.requestMeta.clientInfo !== null && session.clientInfo)
         meta[mp.requestMeta.clientInfo] = session.clientInfo;
-      if (mp.requestMeta.logLevel !== null && session.logLevel !== undefined)
-        meta[mp.requestMeta.logLevel] = session.logLevel;
+      // Legacy clients get log messages until they set a level (logging/setLevel); modern ones
+      // ask per request.
+      const level = session.logLevel ?? mp.loggingLevels[0];
+      if (mp.requestMeta.logLevel !== null && level !== undefined)
+        meta[mp.requestMeta.logLevel] = level;
       const token =
         legacyMeta.progressToken === null ? undefined : own(given, legacyMeta.progressToken);
       if (mp.requestMeta.progressToken !== null && token !== undefined)
