@@ -5,11 +5,17 @@ export type IssueCode =
   | "spec-not-found"
   | "revision-not-found"
   | "syntax-error"
+  /** tsc rejects the schema (a semantic error): the message is tsc's own. */
+  | "type-error"
   | "unsupported-construct"
   | "unknown-type"
   | "protocol"
   | "config"
   | "output-conflict"
+  /** Writing the output failed (no space, read-only file system, permissions...). */
+  | "output-failed"
+  /** A bug in mcp-gen (e.g. it emitted code prettier cannot parse): please report it. */
+  | "internal"
   | "usage";
 
 /**
