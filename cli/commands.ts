@@ -3,7 +3,7 @@ import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
 import { findRevision, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate } from "../generators/index.js";
-import { applyOutput, planOutput } from "../generators/output.js";
+import { applyOutput, MANIFEST, planOutput } from "../generators/output.js";
 import { loadConfig, type Config } from "./config.js";
 import { diffMarkdown, diffRevisions } from "../schema/diff.js";
 import { initProject } from "../generators/project.js";
@@ -57,6 +57,7 @@ export async function generateCommand(
     const stale = [
       ...plan.write.filter((f) => f.kind === "generated").map((f) => `${where}/${f.path}`),
       ...plan.stale.map((p) => `${where}/${p} (no longer generated)`),
+      ...(plan.manifest !== undefined ? [`${where}/${MANIFEST} (the list of generated files)`] : []),
     ];
     if (stale.length === 0) {
       io.out(`${where} is up to date with MCP schema ${loaded.revision.name}`);
