@@ -40,3 +40,15 @@ export class McpGenError extends Error {
 export function formatLocation(loc: SourceLocation): string {
   return `${loc.file}:${loc.line}:${loc.column}`;
 }
+
+/**
+ * mcp-gen emitted code the formatter cannot parse: a bug in mcp-gen (or schema text that
+ * reached the output unescaped), reported at the place in the generated file, in one line.
+ */
+export function generatedCodeError(path: string, error: unknown): McpGenError {
+  const e = error as { message?: unknown; loc?: { start?: { line?: number; column?: number } } };
+  const start = e.loc?.start;
+  const where = start?.line !== undefined ? `:${start.line}:${start.column ?? 1}` : "";
+  const reason = String(e.message ?? error).split("\n")[0]!.replace(/\s*\(\d+:\d+\)$/, "");
+  return new McpGenError("internal", `generated ${path}${where}: internal error: the generated code does not parse (${reason}); nothing was written`);
+}

@@ -30,7 +30,14 @@ const KEYWORDS: Partial<Record<SyntaxKind, KeywordName>> = {
 
 /** Reads a schema.ts file into a SchemaModel. */
 export function readSchemaFile(file: string): SchemaModel {
-  return readSchemaText(file, readFileSync(file, "utf8"));
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new McpGenError("spec-not-found", `cannot read ${file}: ${e.code ?? ""}${e.code ? ": " : ""}${e.message.replace(/^E[A-Z]+: /, "")}`);
+  }
+  return readSchemaText(file, text);
 }
 
 /**

@@ -120,6 +120,18 @@ describe("every revision of the spec", () => {
     expect(errors.join("\n")).toMatch(/RequestMetaObject/);
   });
 
+  it("handlers.ts is a skeleton of every handler the user writes, without the generated header", () => {
+    const { files } = outputs.get("2026-07-28")!;
+    const skeleton = files.find((f) => f.path === "handlers.ts")!;
+    expect(skeleton.kind).toBe("scaffold");
+    expect(skeleton.content).toMatch(/"tools\/call": async \(_params, _ctx\) => \{\n\s+\/\/ TODO: implement tools\/call\./);
+    expect(skeleton.content.split("\n")[0]).not.toMatch(/Code generated/);
+    // What the dispatcher answers by itself is not overridden by a "not implemented" stub.
+    expect(skeleton.content).not.toMatch(/"server\/discover":/);
+    expect(skeleton.content).toMatch(/\/\/ server\/discover: answered by the dispatcher/);
+    expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/stdio|http-server/);
+  });
+
   it.each(SPEC_REVISIONS)("%s: types.ts carries every declaration, doc and deprecation", (revision) => {
     const { loaded, files } = outputs.get(revision)!;
     const types = files.find((f) => f.path === "types.ts")!.content;
