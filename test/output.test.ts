@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { McpGenError } from "../schema/diagnostics.js";
 import { applyOutput, MANIFEST, planOutput } from "../generators/output.js";
 import type { OutputFile } from "../generators/index.js";
+import { writeOutput, type Io } from "../cli/commands.js";
 import { snapshotTree, tempDir } from "./helpers.js";
 
 // Output planning and writing on fake trees: what mcp-gen owns in an output folder, and
@@ -163,5 +164,50 @@ describe("output: a failed write leaves the folder as it was", () => {
     expect(snapshotTree(out)).toEqual(before);
     expect(existsSync(join(out, "extra"))).toBe(false);
     expect(readdirSync(parent)).toEqual(["out"]);
+  });
+});
+
+const fake = (path: string) => generated(path);
+
+describe("mcp-gen generate: writing and --check report (fake files, no generation)", () => {
+  const capture = () => {
+    const got = { out: [] as string[], err: [] as string[] };
+    return { got, io: { out: (l: string) => got.out.push(l), err: (l: string) => got.err.push(l) } satisfies Io };
+  };
+  const files = [fake("types.ts"), fake("methods.ts"), { path: "handlers.ts", kind: "scaffold", content: "// yours\n" } as OutputFile];
+
+  it("--check on a missing folder lists every file, exits 1 and writes nothing", () => {
+    const out = join(tempDir(), "out");
+    const { got, io } = capture();
+    expect(writeOutput(out, files, { revision: "2030-01-01", check: true }, io)).toBe(1);
+    expect(got.err[0]).toMatch(/out is out of date with MCP schema 2030-01-01; run mcp-gen generate/);
+    expect(got.err.slice(1).map((l) => l.trim().replace(/^.*out\//, ""))).toEqual(["types.ts", "methods.ts", `${MANIFEST} (the list of generated files)`]);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("reports counts, and --check notices edited, stale and unlisted files", () => {
+    const out = join(tempDir(), "out");
+    const { got, io } = capture();
+    expect(writeOutput(out, files, { revision: "2030-01-01", check: false }, io)).toBe(0);
+    expect(got.out.pop()).toMatch(/^mcp-gen: MCP schema 2030-01-01 -> .*out\/ \(3 written, 0 unchanged, 0 removed\)$/);
+    expect(writeOutput(out, files, { revision: "2030-01-01", check: true }, io)).toBe(0);
+    expect(got.out.pop()).toMatch(/out is up to date with MCP schema 2030-01-01$/);
+    expect(writeOutput(out, files, { revision: "2030-01-01", check: false }, io)).toBe(0);
+    expect(got.out.pop()).toMatch(/\(0 written, 2 unchanged, 0 removed, 1 user-owned kept\)$/);
+
+    writeFileSync(join(out, "methods.ts"), readFileSync(join(out, "methods.ts"), "utf8") + "// edited\n");
+    const before = snapshotTree(out);
+    // The next run generates client.ts and no longer methods.ts.
+    const next = [fake("types.ts"), fake("client.ts")];
+    expect(writeOutput(out, [...next, files[1]!], { revision: "2030-01-01", check: true }, io)).toBe(1);
+    const listed = got.err.splice(0).slice(1).map((l) => l.trim().replace(/^.*out\//, ""));
+    expect(listed).toEqual(["client.ts", "methods.ts", `${MANIFEST} (the list of generated files)`]);
+    expect(writeOutput(out, next, { revision: "2030-01-01", check: true }, io)).toBe(1);
+    expect(got.err.splice(0).slice(1).map((l) => l.trim().replace(/^.*out\//, ""))).toEqual([
+      "client.ts",
+      "methods.ts (no longer generated)",
+      `${MANIFEST} (the list of generated files)`,
+    ]);
+    expect(snapshotTree(out)).toEqual(before);
   });
 });
