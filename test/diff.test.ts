@@ -94,7 +94,7 @@ function mirrored(c: Change): string {
 }
 
 /** A change without its breaking flag (direction-dependent) and with only the first word of its detail ("extends; gains x" reverses to "extends; loses x"). */
-function key(c: Change): string {
+function key(c: Omit<Change, "from" | "to"> & { from?: string | undefined; to?: string | undefined }): string {
   return JSON.stringify({ kind: c.kind, subject: c.subject, change: c.change, detail: c.detail?.split(";")[0], from: c.from, to: c.to });
 }
 
