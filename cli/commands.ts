@@ -2,11 +2,12 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
 import { findRevision, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
-import { generate } from "../generators/index.js";
-import { applyOutput, planOutput } from "../generators/output.js";
+import { generate, type OutputFile } from "../generators/index.js";
+import { applyOutput, MANIFEST, planOutput } from "../generators/output.js";
 import { loadConfig, type Config } from "./config.js";
 import { diffMarkdown, diffRevisions } from "../schema/diff.js";
 import { initProject } from "../generators/project.js";
+import { describeFailure } from "./failure.js";
 
 export interface CommonOptions {
   spec?: string;
@@ -51,24 +52,34 @@ export async function generateCommand(
   const s = settings(options);
   const loaded = loadRevision(s.spec, s.revision);
   const files = await generate(loaded, s.generators);
-  const plan = planOutput(s.out, files);
-  const where = display(s.out);
+  return writeOutput(s.out, files, { revision: loaded.revision.name, check: options.check === true }, io);
+}
+
+/**
+ * Writes generated files into the output folder and reports it, or with `check` compares
+ * them with it: exit 0 when in sync, 1 listing the stale files. Separate from generation
+ * so the reporting can be tested on any set of files.
+ */
+export function writeOutput(out: string, files: OutputFile[], options: { revision: string; check: boolean }, io: Io): number {
+  const plan = planOutput(out, files);
+  const where = display(out);
   if (options.check) {
     const stale = [
       ...plan.write.filter((f) => f.kind === "generated").map((f) => `${where}/${f.path}`),
       ...plan.stale.map((p) => `${where}/${p} (no longer generated)`),
+      ...(plan.manifest !== undefined ? [`${where}/${MANIFEST} (the list of generated files)`] : []),
     ];
     if (stale.length === 0) {
-      io.out(`${where} is up to date with MCP schema ${loaded.revision.name}`);
+      io.out(`${where} is up to date with MCP schema ${options.revision}`);
       return 0;
     }
-    io.err(`${where} is out of date with MCP schema ${loaded.revision.name}; run mcp-gen generate. Stale files:`);
+    io.err(`${where} is out of date with MCP schema ${options.revision}; run mcp-gen generate. Stale files:`);
     for (const line of stale) io.err(`  ${line}`);
     return 1;
   }
-  applyOutput(s.out, plan);
+  applyOutput(out, plan);
   io.out(
-    `mcp-gen: MCP schema ${loaded.revision.name} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,
+    `mcp-gen: MCP schema ${options.revision} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,
   );
   return 0;
 }
@@ -77,15 +88,15 @@ export async function generateCommand(
  * generate, then again whenever the revision's schema.ts changes, until interrupted. A bad
  * schema is reported and the output left as it was; the next good save regenerates.
  */
-export async function watchCommand(options: CommonOptions & { out?: string; generators?: string }, io: Io): Promise<number> {
+export async function watchCommand(options: CommonOptions & { out?: string; generators?: string; debug?: boolean }, io: Io): Promise<number> {
   const s = settings(options);
   const revision = findRevision(s.spec, s.revision);
   const once = async () => {
     try {
       await generateCommand(options, io);
     } catch (error) {
-      if (!(error instanceof McpGenError)) throw error;
-      io.err(`mcp-gen: ${error.message}`);
+      // Reported, and the watch goes on: the next save may fix it.
+      for (const line of describeFailure(error, options.debug === true)) io.err(line);
     }
   };
   await once();

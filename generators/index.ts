@@ -1,5 +1,5 @@
 import type { LoadedRevision } from "../schema/index.js";
-import { McpGenError } from "../schema/diagnostics.js";
+import { generatedCodeError, McpGenError } from "../schema/diagnostics.js";
 import { VERSION } from "./package-info.js";
 import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
@@ -63,6 +63,10 @@ export async function generate(
     .map((f) => f.path.replace(/\.ts$/, ""));
   emitted.push({ path: "index.ts", kind: "generated", code: renderTemplate("index.ts.hbs", { header: ctx.header, modules }) });
   return Promise.all(
-    emitted.map(async (f) => ({ path: f.path, kind: f.kind, content: f.preformatted ? f.code : await formatTypeScript(f.code) })),
+    emitted.map(async (f) => ({
+      path: f.path,
+      kind: f.kind,
+      content: f.preformatted ? f.code : await formatTypeScript(f.code).catch((e: unknown) => Promise.reject(generatedCodeError(f.path, e))),
+    })),
   );
 }
