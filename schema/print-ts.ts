@@ -122,7 +122,7 @@ class Printer {
 
   private property(p: Property, indent: string): string[] {
     // Prettier unquotes any ES5 identifier name, non-ASCII ones included; prettierKey only ASCII ones.
-    if (/[^\x00-\x7f]/.test(p.name)) this.exact = false;
+    if (/[^\x00-\x7f]/.test(p.name) && /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u.test(p.name)) this.exact = false;
     return this.typed(`${indent}${prettierKey(p.name)}${p.optional ? "?" : ""}: `, p.type, ";", indent);
   }
 
