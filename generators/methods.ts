@@ -1,3 +1,4 @@
+import type { SchemaModel } from "../schema/model.js";
 import type { ErrorCodeInfo, InputRequestInfo, MethodInfo } from "../schema/protocol.js";
 import type { Generator } from "./plugin.js";
 import { CodeWriter, ident, json, literalUnion, propertyKey, str } from "./printer.js";
@@ -8,15 +9,19 @@ import { renderTemplate } from "./render.js";
 // prints still comes only from printer.ts: method strings and type names from the schema
 // are escaped or rejected there.
 
+type TypeRef = (name: string | undefined) => string;
+
 /**
  * A schema type as seen from methods.ts: `T.Name`, `T.Name["params"]` for params declared
- * inline, `undefined` when absent.
+ * inline, `undefined` when absent. A name that cannot be one is an error at its declaration.
  */
-function typeRef(name: string | undefined): string {
-  if (name === undefined) return "undefined";
-  const inline = /^(.*)\["([^"]*)"\]$/.exec(name);
-  if (inline) return `T.${ident(inline[1]!, "type name")}[${str(inline[2]!)}]`;
-  return `T.${ident(name, "type name")}`;
+function typeRefs(model: SchemaModel): TypeRef {
+  const name = (n: string) => ident(n, "type name", model.byName.get(n)?.loc);
+  return (type) => {
+    if (type === undefined) return "undefined";
+    const inline = /^(.*)\["([^"]*)"\]$/.exec(type);
+    return inline ? `T.${name(inline[1]!)}[${str(inline[2]!)}]` : `T.${name(type)}`;
+  };
 }
 
 const INTRO = `// The protocol's method table, derived from the schema: who sends what, with which
@@ -62,8 +67,9 @@ export const methodsGenerator: Generator = {
     methodTable(w, protocol.methods);
     w.line();
     methodUnions(w, protocol.methods);
-    typeMaps(w, protocol.methods);
-    inputRequests(w, protocol.inputRequests);
+    const typeRef = typeRefs(loaded.model);
+    typeMaps(w, protocol.methods, typeRef);
+    inputRequests(w, protocol.inputRequests, typeRef);
     errorCodes(w, protocol.errors);
     w.line();
     w.line("/** The message unions of the schema and their member types. */");
@@ -118,7 +124,7 @@ function typeMap(w: CodeWriter, doc: string | undefined, name: string, entries: 
   });
 }
 
-function typeMaps(w: CodeWriter, methods: readonly MethodInfo[]): void {
+function typeMaps(w: CodeWriter, methods: readonly MethodInfo[], typeRef: TypeRef): void {
   const requests = methods.filter((m) => m.kind === "request");
   const notifications = methods.filter((m) => m.kind === "notification");
   typeMap(w, "Each request method's params type.", "RequestParamsMap", requests.map((m) => [m.method, typeRef(m.params)]));
@@ -128,7 +134,7 @@ function typeMaps(w: CodeWriter, methods: readonly MethodInfo[]): void {
   typeMap(w, "Each notification method's notification type.", "NotificationMap", notifications.map((m) => [m.method, typeRef(m.type)]));
 }
 
-function inputRequests(w: CodeWriter, requests: readonly InputRequestInfo[]): void {
+function inputRequests(w: CodeWriter, requests: readonly InputRequestInfo[], typeRef: TypeRef): void {
   w.line();
   w.line("/** Requests a server embeds in an InputRequiredResult, and the client capability each needs. */");
   w.block("export const INPUT_REQUESTS = {", () => {

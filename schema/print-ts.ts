@@ -32,6 +32,16 @@ export function printType(t: TypeExpr): string {
 class Printer {
   exact = true;
 
+  /**
+   * Whether a line fits the print width. Prettier measures display width (wide characters
+   * count 2, combining marks 0); lengths agree with it on ASCII, so a line with other
+   * characters whose width could land either side of the limit is left to prettier.
+   */
+  private fits(line: string): boolean {
+    if (/[^\x00-\x7f]/.test(line) && line.length * 2 > WIDTH) this.exact = false;
+    return line.length <= WIDTH;
+  }
+
   declaration(d: Declaration): string[] {
     const name = ident(d.name, d.kind === "const" ? "constant" : "type name", d.loc);
     const exported = d.exported ? "export " : "";
@@ -46,10 +56,10 @@ class Printer {
       case "interface": {
         const bases = d.extends.map((t) => this.flat(t));
         let head = [`${exported}interface ${name}${bases.length > 0 ? ` extends ${bases.join(", ")}` : ""} {`];
-        if (head[0]!.length > WIDTH) {
+        if (!this.fits(head[0]!)) {
           // Several bases move to their own line; one base breaks inside its type arguments (not covered).
           const moved = `  extends ${bases.join(", ")} {`;
-          if (bases.length < 2 || moved.length > WIDTH) this.exact = false;
+          if (bases.length < 2 || !this.fits(moved)) this.exact = false;
           head = [`${exported}interface ${name}`, moved];
         }
         return [...lines, ...this.withBody(head, d.members, "", "")];
@@ -62,10 +72,10 @@ class Printer {
     if (t.kind === "union" && !t.members.some(hasObject)) {
       const members = t.members.map((m) => this.flat(m));
       const joined = members.join(" | ");
-      if (prefix.length + joined.length + 1 <= WIDTH) return [prefix + joined + ";"];
-      if (2 + joined.length + 1 <= WIDTH) return [prefix.trimEnd(), `  ${joined};`];
+      if (this.fits(`${prefix}${joined};`)) return [`${prefix}${joined};`];
+      if (this.fits(`  ${joined};`)) return [prefix.trimEnd(), `  ${joined};`];
       const lines = [prefix.trimEnd(), ...members.map((m, i) => `  | ${m}${i === members.length - 1 ? ";" : ""}`)];
-      if (lines.some((l) => l.length > WIDTH)) this.exact = false;
+      if (!lines.every((l) => this.fits(l))) this.exact = false;
       return lines;
     }
     if (!hasObject(t)) return this.breakAfterOperator(prefix, this.flat(t), isAtomic(t));
@@ -74,7 +84,7 @@ class Printer {
 
   /** `prefix value;` on one line, or the value on the next line when that line is too long. */
   private breakAfterOperator(prefix: string, value: string, atomic: boolean): string[] {
-    if (prefix.length + value.length + 1 <= WIDTH) return [prefix + value + ";"];
+    if (this.fits(`${prefix}${value};`)) return [`${prefix}${value};`];
     // Prettier breaks inside composite types (type arguments, arrays) first: not covered.
     if (!atomic) this.exact = false;
     return [prefix.trimEnd(), `  ${value};`];
@@ -88,7 +98,7 @@ class Printer {
   private typed(prefix: string, t: TypeExpr, suffix: string, indent: string): string[] {
     if (!hasObject(t)) {
       const line = prefix + this.flat(t) + suffix;
-      if (line.length > WIDTH) this.exact = false;
+      if (!this.fits(line)) this.exact = false;
       return [line];
     }
     if (t.kind === "object") return this.withBody([prefix + "{"], t.members, indent, suffix);
@@ -98,7 +108,7 @@ class Printer {
     if (t.kind === "intersection" && t.members.length === 2 && first && !hasObject(first) && second?.kind === "object") {
       // `A & {` hugs the object (prettier's intersection of a non-object and an object).
       const head = `${prefix}${this.flat(first)} & {`;
-      if (head.length > WIDTH) this.exact = false;
+      if (!this.fits(head)) this.exact = false;
       return this.withBody([head], second.members, indent, suffix);
     }
     // Objects inside unions, arrays or type arguments: correct (docs kept), but left to prettier to lay out.

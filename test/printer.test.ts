@@ -117,6 +117,7 @@ describe("types.ts is printed already laid out as prettier would", () => {
     ["an object as a type argument", "type R = Record<string, { a: string }>;"],
     ["one long base that prettier breaks inside", `interface AVeryLongInterfaceNameThatTakesMostOfTheLineBeforeItsBaseIsEvenListed extends Omit<A, "a"> { a: string }`],
     ["a property whose union does not fit", `interface P { aPropertyWithAName: ${long(4)} }`],
+    ["wide characters that may or may not fit", `type W = "${"名".repeat(45)}";`],
   ])("%s: not covered, so left to prettier", (_, declaration) => {
     expect(print(`${bases}\n${declaration}\n`).exact).toBe(false);
   });
