@@ -125,3 +125,33 @@ export class CodeWriter {
     return [...(header ? [header, ""] : []), ...importLines, ...(importLines.length > 0 ? [""] : []), ...this.lines, ""].join("\n");
   }
 }
+
+// Prettier's own spelling of literals, for files printed already laid out (`preformatted`):
+// prettier would otherwise rewrite them and the file would no longer be what it prints.
+
+/**
+ * A string literal as prettier prints it with double quotes preferred: double quotes unless
+ * the text holds more double than single quotes. Same escapes as `str` otherwise.
+ */
+export function quote(value: string): string {
+  const doubled = str(value);
+  const doubles = value.split('"').length - 1;
+  const singles = value.split("'").length - 1;
+  if (doubles <= singles) return doubled;
+  // Inside single quotes: `\"` needs no escape, `'` does. JSON escapes nothing else that matters.
+  const body = doubled.slice(1, -1).replace(/\\(.)|'/gs, (match, escaped: string | undefined) =>
+    escaped === undefined ? "\\'" : escaped === '"' ? '"' : match,
+  );
+  return `'${body}'`;
+}
+
+/** A property key as prettier prints it (quoteProps "as-needed"): bare when an identifier name, else `quote`d. */
+export function prettierKey(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name);
+}
+
+/** A number literal as prettier prints it (`1e+21` is `1e21`). */
+export function num(value: number): string {
+  if (!Number.isFinite(value)) throw new TypeError(`num(): ${value} has no literal form`);
+  return String(value).replace("e+", "e");
+}

@@ -1,7 +1,7 @@
 import type { LoadedRevision } from "./index.js";
 import { hasTag, type Declaration, type ObjectMembers, type Property, type TypeExpr } from "./model.js";
 import type { InputRequestInfo, MethodInfo } from "./protocol.js";
-import { propertyKey } from "./print-ts.js";
+import { prettierKey as propertyKey } from "../generators/printer.js";
 import { Resolver } from "./resolve.js";
 
 // What changed between two revisions, from their models: what a runtime maintainer reads
