@@ -27,11 +27,18 @@ function specOf(options: CommonOptions, config: Config): string {
   return spec;
 }
 
-function settings(options: CommonOptions & { out?: string; generators?: string }): Required<Omit<Config, "generators">> & { generators: string[] | undefined } {
+function settings(
+  options: CommonOptions & { out?: string; generators?: string; revisions?: string },
+): Required<Omit<Config, "generators" | "revisions">> & { generators: string[] | undefined; revisions: string[] | undefined } {
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
+  if (options.revision !== undefined && options.revisions !== undefined) {
+    throw new McpGenError("usage", "pass either --revision or --revisions, not both");
+  }
+  const list = options.revisions?.split(",").map((s) => s.trim()).filter(Boolean);
   return {
     spec,
+    revisions: options.revision !== undefined ? undefined : (list ?? config.revisions),
     revision: options.revision ?? config.revision ?? "latest",
     out: options.out ?? config.out ?? "out",
     generators: options.generators?.split(",").map((s) => s.trim()).filter(Boolean) ?? config.generators,
@@ -46,13 +53,36 @@ function display(path: string): string {
 }
 
 export async function generateCommand(
-  options: CommonOptions & { out?: string; check?: boolean; generators?: string },
+  options: CommonOptions & { out?: string; check?: boolean; generators?: string; revisions?: string },
   io: Io,
 ): Promise<number> {
   const s = settings(options);
-  const loaded = loadRevision(s.spec, s.revision);
-  const files = await generate(loaded, s.generators);
-  return writeOutput(s.out, files, { revision: loaded.revision.name, check: options.check === true }, io);
+  const { loaded, legacy } = loadEras(s.spec, s.revisions ?? [s.revision]);
+  const files = await generate(loaded, s.generators, { legacy });
+  const names = [loaded, ...legacy].map((l) => l.revision.name).join(" + ");
+  return writeOutput(s.out, files, { revision: names, check: options.check === true }, io);
+}
+
+/**
+ * The revisions of one output: the newest, which handlers are written against, and older
+ * initialize-based ones its server also serves (through initialize), newest first.
+ */
+export function loadEras(spec: string, names: readonly string[]): { loaded: LoadedRevision; legacy: LoadedRevision[] } {
+  if (names.length === 0) throw new McpGenError("config", "'revisions' is empty; name at least one revision");
+  const all = names.map((name) => loadRevision(spec, name));
+  const unique = all.filter((l, i) => all.findIndex((x) => x.revision.name === l.revision.name) === i);
+  const sorted = unique.sort((a, b) => b.revision.name.localeCompare(a.revision.name));
+  const [loaded, ...legacy] = sorted as [LoadedRevision, ...LoadedRevision[]];
+  if (legacy.length === 0) return { loaded, legacy };
+  const stateless = (l: LoadedRevision) => l.protocol.conventions.requestMeta.protocolVersion !== undefined;
+  if (!stateless(loaded)) {
+    throw new McpGenError("config", `serving several revisions needs a stateless newest revision (2026-07-28 or later) to write handlers against; ${loaded.revision.name} is initialize-based`);
+  }
+  const modern = legacy.find(stateless);
+  if (modern) throw new McpGenError("config", `${modern.revision.name} is stateless like ${loaded.revision.name}: list only initialize-based revisions beside the newest`);
+  const tooOld = legacy.find((l) => !l.protocol.methods.some((m) => m.method === "initialize"));
+  if (tooOld) throw new McpGenError("config", `${tooOld.revision.name} has no initialize request; legacy revisions must be initialize-based`);
+  return { loaded, legacy };
 }
 
 /**
@@ -88,9 +118,14 @@ export function writeOutput(out: string, files: OutputFile[], options: { revisio
  * generate, then again whenever the revision's schema.ts changes, until interrupted. A bad
  * schema is reported and the output left as it was; the next good save regenerates.
  */
-export async function watchCommand(options: CommonOptions & { out?: string; generators?: string; debug?: boolean }, io: Io): Promise<number> {
+export async function watchCommand(
+  options: CommonOptions & { out?: string; generators?: string; revisions?: string; debug?: boolean },
+  io: Io,
+): Promise<number> {
   const s = settings(options);
-  const revision = findRevision(s.spec, s.revision);
+  // The newest revision's schema.ts: the one a spec bump edits.
+  const [revision] = (s.revisions ?? [s.revision]).map((name) => findRevision(s.spec, name)).sort((a, b) => b.name.localeCompare(a.name));
+  if (!revision) throw new McpGenError("config", "'revisions' is empty; name at least one revision");
   const once = async () => {
     try {
       await generateCommand(options, io);
@@ -190,10 +225,15 @@ export function diffCommand(options: CommonOptions & { from: string; to: string;
   return 0;
 }
 
-export async function initCommand(dir: string, options: CommonOptions & { force?: boolean }, io: Io): Promise<number> {
+export async function initCommand(dir: string, options: CommonOptions & { force?: boolean; modernOnly?: boolean }, io: Io): Promise<number> {
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
-  const result = await initProject(dir, { spec, revision: options.revision ?? config.revision ?? "latest", ...(options.force ? { force: true } : {}) });
+  const result = await initProject(dir, {
+    spec,
+    revision: options.revision ?? config.revision ?? "latest",
+    ...(options.force ? { force: true } : {}),
+    ...(options.modernOnly ? { modernOnly: true } : {}),
+  });
   io.out(`mcp-gen: created an MCP server project in ${display(dir)} (${result.written.length} files written${result.kept.length ? `, ${result.kept.length} existing kept` : ""})`);
   io.out(`next: cd ${display(dir)} && npm install && npm test && npm start`);
   return 0;

@@ -31,6 +31,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("generate code for one revision into the output folder (the default command)")
     .addOption(spec())
     .addOption(revision())
+    .option("--revisions <list>", "comma-separated revisions a server speaks: the newest, plus initialize-based ones it serves through initialize (config: revisions)")
     .option("--out <dir>", "output folder (config: out; default out)")
     .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
     .option("--check", "write nothing; exit 1 listing stale files if the output differs from what would be generated")
@@ -69,6 +70,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(spec())
     .addOption(revision())
     .option("--force", "write into a folder that is not empty (existing files are kept)")
+    .option("--modern-only", "serve only the chosen revision (default: also every initialize-based revision from 2025-03-26 on)")
     .addOption(config())
     .exitOverride()
     .action(async (dir: string, opts) => setExit(await (await commands()).initCommand(dir, opts, io)));

@@ -197,17 +197,17 @@ describe("mcp-gen: a bug in mcp-gen is one line too, with the stack only under -
     vi.resetModules();
     vi.doMock("../generators/render.js", async (importOriginal) => {
       const real = await importOriginal<typeof import("../generators/render.js")>();
-      // A printer bug: types.ts comes out with a statement cut short.
+      // A printer bug: methods.ts (still formatted by prettier) comes out with a statement cut short.
       const broken = (code: string) => (/^export interface /m.test(code) ? `${code}\nexport const = 1;\n` : code);
       return { ...real, formatTypeScript: (code: string) => real.formatTypeScript(broken(code)) };
     });
     const { run: runMocked } = await import("../cli/run.js");
     const spec = mini();
     const err: string[] = [];
-    const status = await runMocked(["generate", "--spec", spec, "--generators", "types", "--out", join(spec, "out")], { out: () => {}, err: (l) => err.push(l) });
+    const status = await runMocked(["generate", "--spec", spec, "--generators", "methods", "--out", join(spec, "out")], { out: () => {}, err: (l) => err.push(l) });
     expect(status).toBe(1);
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(/^mcp-gen: generated types\.ts:\d+:\d+: internal error: the generated code does not parse \(.+\); nothing was written$/);
+    expect(err[0]).toMatch(/^mcp-gen: generated methods\.ts:\d+:\d+: internal error: the generated code does not parse \(.+\); nothing was written$/);
     expect(existsSync(join(spec, "out"))).toBe(false);
   });
 

@@ -130,3 +130,27 @@ describe("dual-era server over Streamable HTTP", () => {
     expect(after.status).toBe(404);
   });
 });
+
+describe("a modern-only server", () => {
+  it("answers initialize, on stdio and HTTP, with an error naming the versions it speaks", async () => {
+    const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"));
+    const dir = writeGenerated(files);
+    const [dispatcher, http] = await Promise.all(["dispatcher.js", "http-server.js"].map((m) => import(join(dir, m))));
+    const d = dispatcher.createServerDispatcher({});
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "old", version: "1" } } };
+    // stdio: the dispatcher answers the line.
+    const reply = await d.handleText(JSON.stringify(initialize), { channel: {} });
+    expect(reply).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2025-06-18" } } });
+    expect(reply.error.message).toContain("2026-07-28");
+    // HTTP: the same error with 400, although the legacy client sent none of the modern headers.
+    const served = await http.serveHttp(d);
+    try {
+      const response = await fetch(served.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize) });
+      expect(response.status).toBe(400);
+      expect(response.headers.get("mcp-session-id")).toBeNull();
+      expect(await response.json()).toMatchObject({ error: { code: -32022, data: { supported: ["2026-07-28"] } } });
+    } finally {
+      await served.close();
+    }
+  });
+});
