@@ -53,7 +53,7 @@ describe("mcp-gen init", () => {
     expect(test.status, test.output).toBe(0);
     expect(test.output).toMatch(/# pass 3/);
     expect(test.output).toMatch(/# fail 0/);
-  });
+  }, 300_000);
 
   const greetOver = async (transport: Any) => {
     const { createClient } = await import(join(project, "dist", "mcp", "client.js"));

@@ -62,6 +62,9 @@ export interface Dispatcher {
     text: string,
     context?: HandleContext<T.JSONRPCNotification>,
   ): Promise<ResponseMessage | undefined>;
+  /** Dual-era servers: the legacy session open on a transport channel, and ending it. */
+  session?(channel: object): { readonly version: string } | undefined;
+  endSession?(channel: object): void;
 }
 
 /** Handlers for what the server receives: one entry per request method, optional ones per notification. */
