@@ -15,6 +15,9 @@ function findPackageRoot(): string {
 
 export const PACKAGE_ROOT = findPackageRoot();
 export const TEMPLATE_DIR = join(PACKAGE_ROOT, "templates");
-export const VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+export const VERSION: string = manifest.version;
+/** The published package's name (the command is `mcp-gen` whatever the package is called). */
+export const PACKAGE_NAME: string = manifest.name;
 /** The runtime's TypeScript sources, copied into every output under the generated header. */
 export const RUNTIME_DIR = join(PACKAGE_ROOT, "runtime");

@@ -5,7 +5,7 @@ import { listRevisions, loadRevision, type LoadedRevision } from "../schema/inde
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { generate } from "./index.js";
 import { applyOutput, planOutput } from "./output.js";
-import { PACKAGE_ROOT } from "./package-info.js";
+import { PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
 
 // `mcp-gen init`: a runnable TypeScript MCP server project around the generated code.
@@ -50,6 +50,19 @@ const PROJECT_FILES: [template: string, path: string][] = [
   ["server.test.ts.hbs", "src/test/server.test.ts"],
 ];
 
+/**
+ * How the project depends on mcp-gen: the version range of the published package when
+ * mcp-gen runs from an install (it can never resolve to another package: the name is
+ * scoped), or a relative path when it runs from a development checkout, so the project can
+ * move with the checkout.
+ */
+function mcpGenDependency(target: string): string {
+  const installed = PACKAGE_ROOT.split(/[\\/]/).includes("node_modules");
+  if (installed) return `^${VERSION}`;
+  const path = relative(target, PACKAGE_ROOT).split("\\").join("/");
+  return `file:${path.startsWith(".") ? path : `./${path}`}`;
+}
+
 function devVersion(name: string): string {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
   return pkg.devDependencies[name] ?? "*";
@@ -76,25 +89,33 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     revisions: [loaded, ...legacy].map((l) => l.revision.name),
     dualEra: legacy.length > 0,
     spec: spec || ".",
-    mcpGenSpec: `file:${PACKAGE_ROOT}`,
+    packageName: PACKAGE_NAME,
+    mcpGenSpec: mcpGenDependency(target),
     typescriptVersion: devVersion("typescript"),
     typesNodeVersion: devVersion("@types/node"),
   };
   const result: InitResult = { written: [], kept: [] };
+  // Everything is prepared and checked before the first write: a failure (a user-owned
+  // file where a generated one goes, say) leaves the folder as it was.
+  const files: { path: string; text: string }[] = [];
   for (const [template, path] of PROJECT_FILES) {
-    const file = join(target, path);
-    if (existsSync(file)) {
+    if (existsSync(join(target, path))) {
       result.kept.push(path);
       continue;
     }
     const text = renderTemplate(`project/${template}`, project);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, path.endsWith(".ts") ? await formatTypeScript(text) : text);
+    files.push({ path, text: path.endsWith(".ts") ? await formatTypeScript(text) : text });
+  }
+  // The generated protocol code. The project brings its own handlers.ts, so the generated
+  // skeleton is left out.
+  const out = join(target, "src", "mcp");
+  const generated = (await generate(loaded, undefined, { legacy })).filter((f) => !(f.kind === "scaffold" && f.path === "handlers.ts"));
+  const plan = planOutput(out, generated);
+  for (const { path, text } of files) {
+    mkdirSync(dirname(join(target, path)), { recursive: true });
+    writeFileSync(join(target, path), text);
     result.written.push(path);
   }
-  // The generated protocol code; the handlers.ts just written is the user's and stays.
-  const out = join(target, "src", "mcp");
-  const plan = planOutput(out, await generate(loaded, undefined, { legacy }));
   applyOutput(out, plan);
   result.written.push(...plan.write.map((f) => `src/mcp/${f.path}`));
   result.kept.push(...plan.kept.map((p) => `src/mcp/${p}`));

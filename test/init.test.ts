@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextp
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
+import { cli, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
 
 type Any = any;
 
@@ -16,16 +16,35 @@ function npm(args: string[], cwd: string) {
   return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
 }
 
-describe("mcp-gen init", () => {
+// The path a user takes: mcp-gen as a packed tarball (what the registry would serve),
+// installed into a folder of its own, runs init; the project installs and builds from it.
+describe("mcp-gen init, from an installed mcp-gen", () => {
   let project: string;
+  let tarball: string;
+  let installedCli: string;
   const children: Any[] = [];
 
   beforeAll(() => {
+    // `npm test` has just built dist/, so packing needs no prepack build.
+    const packDir = tempDir("mcp-gen-pack-");
+    const packed = npm(["pack", "--ignore-scripts", "--pack-destination", packDir, ROOT], packDir);
+    expect(packed.status, packed.output).toBe(0);
+    tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith(".tgz"))!);
+    const tool = tempDir("mcp-gen-tool-");
+    writeFileSync(join(tool, "package.json"), '{ "name": "tool", "private": true }\n');
+    const installed = npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], tool);
+    expect(installed.status, installed.output).toBe(0);
+    expect(installed.output).not.toMatch(/prepare|tsc: not found/);
+    installedCli = join(tool, "node_modules", "@mcp-gen", "cli", "dist", "cli", "main.js");
     project = join(tempDir(), "my-server");
-    const r = cli(["init", project, "--spec", SPEC_DIR, "--revision", "2026-07-28"]);
+    const r = spawnSync(process.execPath, [installedCli, "init", project, "--spec", SPEC_DIR, "--revision", "2026-07-28"], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/created an MCP server project in .*my-server/);
-  });
+    // The dependency can only resolve to mcp-gen: the scoped name, the installed version's range.
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+    expect(pkg.devDependencies["@mcp-gen/cli"]).toBe(`^${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}`);
+    expect(pkg.devDependencies["mcp-gen"]).toBeUndefined();
+  }, 300_000);
 
   afterAll(() => {
     for (const child of children) child.kill();
@@ -47,7 +66,8 @@ describe("mcp-gen init", () => {
   it("installs, builds and passes its own tests with its README's commands", () => {
     const readme = readFileSync(join(project, "README.md"), "utf8");
     for (const command of ["npm install", "npm run build", "npm test", "npm start", "npm run start:stdio"]) expect(readme).toContain(command);
-    const install = npm(["install", "--no-audit", "--no-fund", "--prefer-offline"], project);
+    // The version range is not on the registry yet: the tarball stands in for it.
+    const install = npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], project);
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], project);
     expect(test.status, test.output).toBe(0);
@@ -133,7 +153,7 @@ describe("mcp-gen init", () => {
     expect(config.revisions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
     const { revisions: _dualEra, ...rest } = config;
     writeFileSync(join(project, "mcp-gen.config.json"), JSON.stringify({ ...rest, revision: "2025-11-25" }, null, 2));
-    const r = spawnSync(process.execPath, [join(project, "node_modules", "mcp-gen", "dist", "cli", "main.js")], { cwd: project, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [join(project, "node_modules", "@mcp-gen", "cli", "dist", "cli", "main.js")], { cwd: project, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const after = snapshotTree(project);
     for (const file of userFiles) expect(after[file], file).toBe(before[file]);
