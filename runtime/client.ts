@@ -60,7 +60,9 @@ export function createSender(
   const maxTimeout = positiveInteger(options.maxRequestTimeoutMs, "maxRequestTimeoutMs", 600_000);
   const keys = protocol.requestMeta;
   const { wellKnown } = protocol;
-  const versionKey = protocol.features.perRequestVersion ? keys.protocolVersion : null;
+  // The version goes wherever the revision has the key, even without an unsupported-version
+  // code (a draft may add the key first): the key is required, so leaving it out gets -32602.
+  const versionKey = keys.protocolVersion;
   let nextId = 0;
   let version =
     options.protocolVersion ??

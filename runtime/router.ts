@@ -61,9 +61,9 @@ export function createRouter(
   const supported =
     options.supportedVersions ??
     (protocol.protocolVersion === null ? [] : [protocol.protocolVersion]);
-  const versionKey = protocol.features.perRequestVersion
-    ? protocol.requestMeta.protocolVersion
-    : null;
+  // Checked wherever the revision has the key; refused with its unsupported-version code,
+  // else with invalid params (a draft may add the key before the code).
+  const versionKey = protocol.requestMeta.protocolVersion;
   // In-flight requests per channel, so only the channel that sent a request can cancel it.
   const inFlight = new WeakMap<object, Map<string, AbortController>>();
 
@@ -177,8 +177,9 @@ export function createRouter(
     }
     const params = isObject(message["params"]) ? message["params"] : {};
     const meta = isObject(params["_meta"]) ? params["_meta"] : {};
-    const unsupportedCode = protocol.errorCodes.unsupportedProtocolVersion;
-    if (versionKey !== null && unsupportedCode !== null) {
+    const unsupportedCode =
+      protocol.errorCodes.unsupportedProtocolVersion ?? JSONRPC_ERRORS.INVALID_PARAMS;
+    if (versionKey !== null) {
       const requested = own(meta, versionKey);
       if (typeof requested === "string" && !supported.includes(requested)) {
         return errorResponse(id, unsupportedCode, `Unsupported protocol version: ${requested}`, {

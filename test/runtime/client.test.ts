@@ -46,4 +46,16 @@ describe("runtime client engine", () => {
     await client.listTools({ _meta: { mine: 1 } });
     expect(sent[0].params._meta).toEqual({ v: "2099-01-01", caps: { roots: {} }, mine: 1 });
   });
+
+  it("sends the protocol version where the revision has its key but no unsupported-version code", async () => {
+    // A draft may declare the (required) _meta key before the error code: leaving it out would get -32602.
+    const draft = { ...PROTOCOL, errorCodes: { ...PROTOCOL.errorCodes, unsupportedProtocolVersion: null }, features: { ...PROTOCOL.features, perRequestVersion: false, toolHeaders: false } };
+    const sent: any[] = [];
+    const transport: Transport = {
+      request: async (message: any) => (sent.push(message), { jsonrpc: "2.0", id: message.id, result: { tools: [] } }),
+      notify: async () => undefined,
+    };
+    await (createSender(draft, VALIDATORS, shape, { transport }) as any).listTools();
+    expect(sent[0].params._meta).toMatchObject({ v: "2099-01-01" });
+  });
 });

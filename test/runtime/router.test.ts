@@ -24,6 +24,14 @@ describe("runtime router", () => {
     expect(reply).toMatchObject({ error: { code: -32022, data: { supported: ["2099-01-01"], requested: "1999-01-01" } } });
   });
 
+  it("refuses an unsupported protocol version with invalid params where the revision has no code for it", async () => {
+    const draft = { ...PROTOCOL, errorCodes: { ...PROTOCOL.errorCodes, unsupportedProtocolVersion: null }, features: { ...PROTOCOL.features, perRequestVersion: false, toolHeaders: false } };
+    const router = createRouter(draft, VALIDATORS, "client->server", {});
+    const reply = await router.handle({ ...request("ping"), params: { _meta: { v: "1999-01-01" } } });
+    expect(reply).toMatchObject({ error: { code: -32602, data: { supported: ["2099-01-01"], requested: "1999-01-01" } } });
+    expect(await router.handle(request("ping"))).toMatchObject({ result: {} });
+  });
+
   it("cancels a request only from the channel that sent it", async () => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
