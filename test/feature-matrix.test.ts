@@ -148,7 +148,7 @@ function rawRequest(on: FeatureSet, method: string, id: number, params: Record<s
 }
 
 /** Modules the round trip imports (the transports and handlers.ts are left out). */
-const RUNNABLE = /^(dispatcher|client|protocol|methods|validators|runtime\/(?!stdio|http-)[\w-]+)\.ts$/;
+const RUNNABLE = /^(dispatcher|client|protocol|methods|validators|eras|legacy\/[\w-]+\/[\w-]+|runtime\/(?!stdio|http-)[\w-]+)\.ts$/;
 const transpiledRuntime = new Map<string, string>();
 
 /** Writes what the round trip imports as JavaScript; runtime modules are transpiled once for all variants. */
