@@ -129,6 +129,8 @@ export function createHttpHandler(
         : {}),
       onEvict: (channel) => dispatcher.endSession?.(channel),
     });
+  // Who opened each legacy session: only that principal may use or end it.
+  const owners = new WeakMap<object, string | undefined>();
   const badRequest = new Set<number>([
     JSONRPC_ERRORS.PARSE_ERROR,
     JSONRPC_ERRORS.INVALID_REQUEST,
@@ -158,9 +160,12 @@ export function createHttpHandler(
         const error = errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Method not allowed: use POST");
         return send(res, 405, error, { allow: "POST" });
       }
+      const who = await principalOf(req, res);
+      if (!who) return;
+      const { principal } = who;
       const read = await readMessage(req, res);
       if (!read) return;
-      const { message, principal } = read;
+      const { message } = read;
       if (message["method"] === INITIALIZE && message["id"] !== undefined) {
         return await initialize(res, message, principal);
       }
@@ -198,19 +203,13 @@ export function createHttpHandler(
   async function readMessage(
     req: IncomingMessage,
     res: ServerResponse,
-  ): Promise<{ message: Record<string, unknown>; principal: string | undefined } | undefined> {
+  ): Promise<{ message: Record<string, unknown> } | undefined> {
     if (!isJsonType(req.headers["content-type"] ?? "")) {
       const error = errorBody(
         JSONRPC_ERRORS.INVALID_REQUEST,
         "Content-Type must be application/json",
       );
       return void send(res, 415, error);
-    }
-    let principal: string | undefined;
-    try {
-      principal = await options.authenticate?.(req);
-    } catch {
-      return void send(res, 401, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Unauthorized"));
     }
     const body = await readBody(req, limit);
     if (body === "too-large") {
@@ -233,7 +232,20 @@ export function createHttpHandler(
       );
       return void send(res, 400, error);
     }
-    return { message, principal };
+    return { message };
+  }
+
+  /** The request's principal (`authenticate`), or false after answering 401. */
+  async function principalOf(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ principal: string | undefined } | false> {
+    try {
+      return { principal: await options.authenticate?.(req) };
+    } catch {
+      send(res, 401, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Unauthorized"));
+      return false;
+    }
   }
 
   /** `initialize` from a legacy client: a new session when the dispatcher serves legacy eras. */
@@ -251,6 +263,7 @@ export function createHttpHandler(
     if (dispatcher.session?.(channel)) {
       const id = newSessionId();
       store.add(id, channel);
+      owners.set(channel, principal);
       headers["mcp-session-id"] = id;
     }
     send(res, statusOf(reply), reply, headers);
@@ -262,10 +275,14 @@ export function createHttpHandler(
     res: ServerResponse,
     id: string,
   ): Promise<void> {
+    const who = await principalOf(req, res);
+    if (!who) return;
+    const { principal } = who;
     const channel = store.get(id);
     const session = channel && dispatcher.session?.(channel);
-    // An unknown or expired session: 404, and the client starts a new one (2025-11-25 transports).
-    if (!channel || !session)
+    // An unknown or expired session: 404, and the client starts a new one (2025-11-25
+    // transports). A session opened by another principal is just as unknown to this one.
+    if (!channel || !session || owners.get(channel) !== principal)
       return send(res, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
     if (req.method === "DELETE") {
       store.delete(id);
@@ -282,7 +299,7 @@ export function createHttpHandler(
     }
     const read = await readMessage(req, res);
     if (!read) return;
-    const { message, principal } = read;
+    const { message } = read;
     const version = req.headers["mcp-protocol-version"];
     if (typeof version === "string" && version !== session.version) {
       const error = errorBody(
