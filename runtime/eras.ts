@@ -37,6 +37,15 @@ export interface EraDispatcher extends Dispatcher {
   endSession(channel: object): void;
   /** Every protocol version served, newest first. */
   readonly supportedVersions: readonly string[];
+  /** Makes `send` the session's stream for messages not tied to a request; returns its detach. */
+  attachStream(channel: object, send: (message: object) => unknown): () => void;
+  /**
+   * Sends a notification (e.g. notifications/tools/list_changed) to every legacy session with
+   * an open stream, or those `filter` picks; returns how many got it.
+   */
+  notifySessions(notification: object, filter?: (session: LegacySession) => boolean): number;
+  /** notifications/resources/updated to the legacy sessions subscribed to `uri`. */
+  resourceUpdated(uri: string): number;
 }
 
 const INITIALIZE = "initialize";
@@ -68,6 +77,7 @@ export function createEraDispatcher(
   );
   const supportedVersions = [...modernVersions, ...legacyVersions];
   const sessions = new WeakMap<object, { session: LegacySession; router: Dispatcher }>();
+  const live = new Set<LegacySession>();
   const maxRounds = options.maxLegacyRounds ?? 10;
   const reportError = (error: unknown, method: string) => {
     try {
@@ -117,8 +127,13 @@ export function createEraDispatcher(
     const version = era.protocol.protocolVersion!;
     const session = new LegacySession(era, version, params, options);
     const channel = context.channel ?? DEFAULT_CHANNEL;
-    sessions.get(channel)?.session.close("the client initialized again");
+    const previous = sessions.get(channel)?.session;
+    previous?.close("the client initialized again");
+    if (previous) live.delete(previous);
+    // On stdio the process's output is the session's stream from the start.
+    session.stream = context.notify;
     sessions.set(channel, { session, router: legacyRouter(session) });
+    live.add(session);
     const capabilities = { ...(options.capabilities ?? derivedCapabilities(era)), logging: {} };
     const result = {
       protocolVersion: version,
@@ -262,8 +277,39 @@ export function createEraDispatcher(
     supportedVersions,
     session: (channel) => sessions.get(channel)?.session,
     endSession(channel) {
-      sessions.get(channel)?.session.close();
+      const open = sessions.get(channel)?.session;
+      open?.close();
+      if (open) live.delete(open);
       sessions.delete(channel);
+    },
+    attachStream(channel, send) {
+      const session = sessions.get(channel)?.session;
+      if (!session) return () => undefined;
+      session.stream = send;
+      return () => {
+        if (session.stream === send) session.stream = undefined;
+      };
+    },
+    notifySessions(notification, filter) {
+      let sent = 0;
+      for (const session of live) {
+        if (!session.stream || (filter && !filter(session))) continue;
+        try {
+          session.stream(notification);
+          sent++;
+        } catch (error) {
+          reportError(error, String((notification as { method?: unknown }).method ?? ""));
+        }
+      }
+      return sent;
+    },
+    resourceUpdated(uri) {
+      const notification = {
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { uri },
+      };
+      return dispatcher.notifySessions(notification, (session) => session.subscriptions.has(uri));
     },
     async handle(message, context = {}) {
       const open = sessions.get(context.channel ?? DEFAULT_CHANNEL);

@@ -24,6 +24,7 @@ export interface MessageHandler {
   /** Dual-era dispatchers: the legacy session open on a channel. */
   session?(channel: object): { readonly version: string } | undefined;
   endSession?(channel: object): void;
+  attachStream?(channel: object, send: (message: object) => unknown): () => void;
 }
 
 export interface HttpHandlerOptions {
@@ -289,13 +290,26 @@ export function createHttpHandler(
       dispatcher.endSession?.(channel);
       return send(res, 200);
     }
+    if (req.method === "GET" && dispatcher.attachStream) {
+      // The standalone stream: messages not tied to a request (list changes, resource updates).
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
+      res.write(": stream open\n\n");
+      const detach = dispatcher.attachStream(channel, (m) =>
+        res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`),
+      );
+      res.on("close", detach);
+      return;
+    }
     if (req.method !== "POST") {
-      // No standalone GET stream: the spec lets a server answer 405 to it.
       const error = errorBody(
         JSONRPC_ERRORS.INVALID_REQUEST,
-        "Method not allowed: use POST or DELETE",
+        "Method not allowed: use POST, GET or DELETE",
       );
-      return send(res, 405, error, { allow: "POST, DELETE" });
+      return send(res, 405, error, { allow: "POST, GET, DELETE" });
     }
     const read = await readMessage(req, res);
     if (!read) return;

@@ -42,6 +42,11 @@ export class LegacySession {
   initialized = false;
   /** Resource URIs the client subscribed to (resources/subscribe). */
   readonly subscriptions = new Set<string>();
+  /**
+   * Where messages not tied to a request go (list changes, resource updates): stdout for a
+   * stdio session, the standalone GET stream for an HTTP one while it is open.
+   */
+  stream: ((message: object) => unknown) | undefined = undefined;
   private readonly pending = new Map<
     string,
     { resolve: (result: unknown) => void; reject: (error: unknown) => void }
