@@ -38,6 +38,6 @@ export async function generate(loaded: LoadedRevision, names: readonly string[] 
   const modules = emitted.filter((f) => f.kind === "generated" && !f.nodeOnly).map((f) => f.path.replace(/\.ts$/, ""));
   emitted.push({ path: "index.ts", kind: "generated", code: renderTemplate("index.ts.hbs", { header: ctx.header, modules }) });
   return Promise.all(
-    emitted.map(async (f) => ({ path: f.path, kind: f.kind, content: await formatTypeScript(f.code) })),
+    emitted.map(async (f) => ({ path: f.path, kind: f.kind, content: f.preformatted ? f.code : await formatTypeScript(f.code) })),
   );
 }

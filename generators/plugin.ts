@@ -13,6 +13,8 @@ export interface EmittedFile {
   kind: "generated" | "scaffold";
   /** Node.js-only modules stay out of index.ts, so importing it works in any runtime. */
   nodeOnly?: boolean;
+  /** Already laid out as prettier would print it: written as emitted, not formatted. */
+  preformatted?: boolean;
 }
 
 /** One output of mcp-gen: model in, files out. */
