@@ -223,7 +223,7 @@ export class ValidatorWriter {
 
   private objectIsBody(s: Extract<VSchema, { kind: "object" }>): string[] {
     const out = [`if (${NOT_OBJECT}) return false;`];
-    s.properties.forEach((p, i) => {
+    checkOrder(s.properties).forEach(([p, i]) => {
       const x = `p${i}`;
       out.push(`const ${x} = ${read("v", p.name)};`);
       const check = this.isExpr(p.schema, x);
@@ -335,10 +335,12 @@ export class ValidatorWriter {
 
   private objectVaBody(s: Extract<VSchema, { kind: "object" }>): string[] {
     const out = [`if (${NOT_OBJECT}) {`, '$expected(e, p, "object", v);', "return;", "}"];
-    s.properties.forEach((p, i) => {
+    checkOrder(s.properties).forEach(([p, i], order) => {
       const x = `p${i}`;
       const path = `p + ${str("/" + pointerEscape(p.name))}`;
       const checks = this.vaStatements(p.schema, x, path);
+      // First-error mode (a limit of 1) returns as soon as it has its error.
+      if (order > 0) out.push("if (e.length >= $limit) return;");
       out.push(`const ${x} = ${read("v", p.name)};`);
       const missing = `$missing(e, ${path}, ${str(p.name)});`;
       const single = checks.length === 1 && "cond" in checks[0]! ? checks[0] : undefined;
@@ -473,6 +475,18 @@ function skipDeclared(properties: ObjectProperty[]): string[] {
   const test = properties.map((p) => `k === ${str(p.name)}`).join(" || ");
   if (test.length <= INLINE_MAX) return [...out, `if (${test}) continue;`];
   return [...out, "switch (k) {", ...properties.map((p) => `case ${str(p.name)}:`), "\tcontinue;", "}"];
+}
+
+/**
+ * The order properties are checked in (and errors reported in): those with an inline check
+ * of a primitive first, then the others, each group in declaration order. An invalid value
+ * is then usually rejected before any nested object is walked.
+ */
+function checkOrder(properties: ObjectProperty[]): [ObjectProperty, number][] {
+  const cheap = (s: VSchema): boolean =>
+    s.kind === "const" || s.kind === "enum" || s.kind === "types" || (s.kind === "constrained" && cheap(s.schema));
+  const indexed = properties.map((p, i): [ObjectProperty, number] => [p, i]);
+  return [...indexed.filter(([p]) => cheap(p.schema)), ...indexed.filter(([p]) => !cheap(p.schema))];
 }
 
 /** RFC 6901: `~` and `/` in a key become `~0` and `~1`. */

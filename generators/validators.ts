@@ -109,7 +109,7 @@ function publicValidators(name: string): string {
     `/** Validates \`value\` as a \`${name}\`: the value itself, or JSON-pointer errors. */`,
     `export function validate${name}(value: unknown, options?: ValidateOptions): ValidationResult<T.${name}> {`,
     "try {",
-    `if ($is_${name}(value, 0)) return $ok(value);`,
+    `if (!options?.firstError && $is_${name}(value, 0)) return $ok(value);`,
     "} catch {}",
     `return $result(value, $va_${name}, options);`,
     "}",

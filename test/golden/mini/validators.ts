@@ -49,12 +49,19 @@ function $own(v: object, k: string): boolean {
   return $hasOwn.call(v, k);
 }
 
+/** A short string as JSON quotes it; plain ASCII without building the JSON (the error path is hot). */
+function $quote(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return JSON.stringify(s);
+  }
+  return '"' + s + '"';
+}
+
 function $describe(v: unknown): string {
   const t = typeof v;
   if (typeof v === "string")
-    return v.length > 40
-      ? `string ${JSON.stringify(v.slice(0, 40))}...`
-      : `string ${JSON.stringify(v)}`;
+    return v.length > 40 ? `string ${$quote(v.slice(0, 40))}...` : `string ${$quote(v)}`;
   if (typeof v === "number") return v === 0 && 1 / v < 0 ? "number -0" : `number ${v}`;
   if (typeof v === "object") return v === null ? "null" : Array.isArray(v) ? "array" : "object";
   if (typeof v === "boolean") return v ? "boolean true" : "boolean false";
@@ -205,7 +212,7 @@ function $ok<V>(value: unknown): ValidationResult<V> {
   return { ok: true, value: value as V };
 }
 
-/** The errors of a value the fast check rejected (all of them, or the first). */
+/** The errors of a value the fast check rejected (all of them), or the first error, if any. */
 function $result<V>(
   value: unknown,
   collect: $Collector,
@@ -225,7 +232,12 @@ function $result<V>(
   } finally {
     $limit = outer;
   }
-  if (errors.length === 0) errors.push({ path: "", message: "is not valid" });
+  // First-error mode skips the fast check: no error means valid. Otherwise the fast check
+  // failed, so no error would be a bug; it still gives { ok: false }.
+  if (errors.length === 0) {
+    if (options?.firstError) return $ok(value);
+    errors.push({ path: "", message: "is not valid" });
+  }
   return { ok: false, errors };
 }
 
@@ -356,6 +368,7 @@ function $va_Request(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.method;
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined && !$is$5(p1, d)) $va$6(p1, p + "/params", e, d);
 }
@@ -377,16 +390,17 @@ function $va_Notification(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.method;
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined && !$is$7(p1, d)) $va$8(p1, p + "/params", e, d);
 }
 
 function $is_Result(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   return true;
 }
 
@@ -395,10 +409,11 @@ function $va_Result(v: any, p: string, e: $Errors, d: number): void {
     $expected(e, p, "object", v);
     return;
   }
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
 }
 
 function $is_Error(v: any, d: number): boolean {
@@ -419,9 +434,11 @@ function $va_Error(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.code;
   if (p0 === undefined) $missing(e, p + "/code", "code");
   else if (!Number.isInteger(p0)) $expected(e, p + "/code", "integer", p0);
+  if (e.length >= $limit) return;
   const p1 = v.message;
   if (p1 === undefined) $missing(e, p + "/message", "message");
   else if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
+  if (e.length >= $limit) return;
   const p2 = v.data;
 }
 
@@ -429,10 +446,10 @@ function $is_JSONRPCRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$9(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$9(p1, d)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   return true;
@@ -446,11 +463,14 @@ function $va_JSONRPCRequest(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.method;
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$9(p1, d)) $va$10(p1, p + "/params", e, d);
+  if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
   if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
   else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$9(p1, d)) $va$10(p1, p + "/params", e, d);
+  if (e.length >= $limit) return;
   const p3 = v.id;
   if (p3 === undefined) $missing(e, p + "/id", "id");
   else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
@@ -460,10 +480,10 @@ function $is_JSONRPCNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$11(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$11(p1, d)) return false;
   return true;
 }
 
@@ -475,11 +495,13 @@ function $va_JSONRPCNotification(v: any, p: string, e: $Errors, d: number): void
   const p0 = v.method;
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$11(p1, d)) $va$12(p1, p + "/params", e, d);
+  if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
   if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
   else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$11(p1, d)) $va$12(p1, p + "/params", e, d);
 }
 
 function $is_JSONRPCResultResponse(v: any, d: number): boolean {
@@ -501,9 +523,11 @@ function $va_JSONRPCResultResponse(v: any, p: string, e: $Errors, d: number): vo
   const p0 = v.jsonrpc;
   if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
   else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (e.length >= $limit) return;
   const p1 = v.id;
   if (p1 === undefined) $missing(e, p + "/id", "id");
   else if (!$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (e.length >= $limit) return;
   const p2 = v.result;
   if (p2 === undefined) $missing(e, p + "/result", "result");
   else if (!$is_Result(p2, d + 1)) $va_Result(p2, p + "/result", e, d + 1);
@@ -553,8 +577,10 @@ function $va_JSONRPCErrorResponse(v: any, p: string, e: $Errors, d: number): voi
   const p0 = v.jsonrpc;
   if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
   else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (e.length >= $limit) return;
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (e.length >= $limit) return;
   const p2 = v.error;
   if (p2 === undefined) $missing(e, p + "/error", "error");
   else if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
@@ -578,9 +604,11 @@ function $va_MethodNotFoundError(v: any, p: string, e: $Errors, d: number): void
   const p0 = v.code;
   if (p0 === undefined) $missing(e, p + "/code", "code");
   else if (!(p0 === -32601)) $expected(e, p + "/code", "-32601", p0);
+  if (e.length >= $limit) return;
   const p1 = v.message;
   if (p1 === undefined) $missing(e, p + "/message", "message");
   else if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
+  if (e.length >= $limit) return;
   const p2 = v.data;
 }
 
@@ -603,8 +631,10 @@ function $va_NeedsCapabilityError(v: any, p: string, e: $Errors, d: number): voi
   const p0 = v.jsonrpc;
   if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
   else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (e.length >= $limit) return;
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (e.length >= $limit) return;
   const p2 = v.error;
   if (p2 === undefined) $missing(e, p + "/error", "error");
   else {
@@ -639,8 +669,10 @@ function $va_ClientCapabilities(v: any, p: string, e: $Errors, d: number): void 
   }
   const p0 = v.experimental;
   if (p0 !== undefined && !$is$18(p0, d)) $va$21(p0, p + "/experimental", e, d);
+  if (e.length >= $limit) return;
   const p1 = v.elicitation;
   if (p1 !== undefined && !$is$19(p1, d)) $va$22(p1, p + "/elicitation", e, d);
+  if (e.length >= $limit) return;
   const p2 = v.roots;
   if (p2 !== undefined && !$is$20(p2, d)) $va$23(p2, p + "/roots", e, d);
 }
@@ -663,12 +695,12 @@ function $va_ServerCapabilities(v: any, p: string, e: $Errors, d: number): void 
 
 function $is_InputResponseRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const p2 = v.requestState;
+  if (p2 !== undefined && !(typeof p2 === "string")) return false;
   const p0 = v._meta;
   if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is$26(p0, d))) return false;
   const p1 = v.inputResponses;
   if (p1 !== undefined && !$is$27(p1, d)) return false;
-  const p2 = v.requestState;
-  if (p2 !== undefined && !(typeof p2 === "string")) return false;
   return true;
 }
 
@@ -677,28 +709,30 @@ function $va_InputResponseRequestParams(v: any, p: string, e: $Errors, d: number
     $expected(e, p, "object", v);
     return;
   }
+  const p2 = v.requestState;
+  if (p2 !== undefined && !(typeof p2 === "string"))
+    $expected(e, p + "/requestState", "string", p2);
+  if (e.length >= $limit) return;
   const p0 = v._meta;
   if (p0 !== undefined) {
     if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
     if (!$is$26(p0, d)) $va$28(p0, p + "/_meta", e, d);
   }
+  if (e.length >= $limit) return;
   const p1 = v.inputResponses;
   if (p1 !== undefined && !$is$27(p1, d)) $va$29(p1, p + "/inputResponses", e, d);
-  const p2 = v.requestState;
-  if (p2 !== undefined && !(typeof p2 === "string"))
-    $expected(e, p + "/requestState", "string", p2);
 }
 
 function $is_InputRequiredResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
-  const p2 = v.inputRequests;
-  if (p2 !== undefined && !$is$30(p2, d)) return false;
   const p3 = v.requestState;
   if (p3 !== undefined && !(typeof p3 === "string")) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  const p2 = v.inputRequests;
+  if (p2 !== undefined && !$is$30(p2, d)) return false;
   return true;
 }
 
@@ -707,25 +741,28 @@ function $va_InputRequiredResult(v: any, p: string, e: $Errors, d: number): void
     $expected(e, p, "object", v);
     return;
   }
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
-  const p2 = v.inputRequests;
-  if (p2 !== undefined && !$is$30(p2, d)) $va$31(p2, p + "/inputRequests", e, d);
+  if (e.length >= $limit) return;
   const p3 = v.requestState;
   if (p3 !== undefined && !(typeof p3 === "string"))
     $expected(e, p + "/requestState", "string", p3);
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+  if (e.length >= $limit) return;
+  const p2 = v.inputRequests;
+  if (p2 !== undefined && !$is$30(p2, d)) $va$31(p2, p + "/inputRequests", e, d);
 }
 
 function $is_PingRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(p0 === "ping")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is_RequestParams(p1, d + 1)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is_RequestParams(p1, d + 1)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   return true;
@@ -739,12 +776,15 @@ function $va_PingRequest(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.method;
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(p0 === "ping")) $expected(e, p + "/method", '"ping"', p0);
-  const p1 = v.params;
-  if (p1 !== undefined && !$is_RequestParams(p1, d + 1))
-    $va_RequestParams(p1, p + "/params", e, d + 1);
+  if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
   if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
   else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is_RequestParams(p1, d + 1))
+    $va_RequestParams(p1, p + "/params", e, d + 1);
+  if (e.length >= $limit) return;
   const p3 = v.id;
   if (p3 === undefined) $missing(e, p + "/id", "id");
   else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
@@ -752,16 +792,16 @@ function $va_PingRequest(v: any, p: string, e: $Errors, d: number): void {
 
 function $is_CallToolRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is$32(p0, d))) return false;
-  const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is$33(p1, d)) return false;
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string")) return false;
   const p3 = v.name;
   if (!(typeof p3 === "string")) return false;
   const p4 = v.weight;
   if (p4 !== undefined && !(Number.isFinite(p4) && p4 >= 0)) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is$32(p0, d))) return false;
+  const p1 = v.inputResponses;
+  if (p1 !== undefined && !$is$33(p1, d)) return false;
   const p5 = v.arguments;
   if (p5 !== undefined && !$is$34(p5, d)) return false;
   return true;
@@ -772,25 +812,30 @@ function $va_CallToolRequestParams(v: any, p: string, e: $Errors, d: number): vo
     $expected(e, p, "object", v);
     return;
   }
-  const p0 = v._meta;
-  if (p0 !== undefined) {
-    if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-    if (!$is$32(p0, d)) $va$35(p0, p + "/_meta", e, d);
-  }
-  const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is$33(p1, d)) $va$36(p1, p + "/inputResponses", e, d);
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string"))
     $expected(e, p + "/requestState", "string", p2);
+  if (e.length >= $limit) return;
   const p3 = v.name;
   if (p3 === undefined) $missing(e, p + "/name", "name");
   else if (!(typeof p3 === "string")) $expected(e, p + "/name", "string", p3);
+  if (e.length >= $limit) return;
   const p4 = v.weight;
   if (p4 !== undefined) {
     if (!Number.isFinite(p4)) $expected(e, p + "/weight", "number", p4);
     if (!(typeof p4 !== "number" || p4 >= 0))
       $fail(e, p + "/weight", "must be >= 0, found " + p4, "minimum 0");
   }
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined) {
+    if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+    if (!$is$32(p0, d)) $va$35(p0, p + "/_meta", e, d);
+  }
+  if (e.length >= $limit) return;
+  const p1 = v.inputResponses;
+  if (p1 !== undefined && !$is$33(p1, d)) $va$36(p1, p + "/inputResponses", e, d);
+  if (e.length >= $limit) return;
   const p5 = v.arguments;
   if (p5 !== undefined && !$is$34(p5, d)) $va$37(p5, p + "/arguments", e, d);
 }
@@ -799,10 +844,10 @@ function $is_CallToolRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(p0 === "tools/call")) return false;
-  const p1 = v.params;
-  if (!$is_CallToolRequestParams(p1, d + 1)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (!$is_CallToolRequestParams(p1, d + 1)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   return true;
@@ -816,13 +861,16 @@ function $va_CallToolRequest(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.method;
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(p0 === "tools/call")) $expected(e, p + "/method", '"tools/call"', p0);
+  if (e.length >= $limit) return;
+  const p2 = v.jsonrpc;
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 === undefined) $missing(e, p + "/params", "params");
   else if (!$is_CallToolRequestParams(p1, d + 1))
     $va_CallToolRequestParams(p1, p + "/params", e, d + 1);
-  const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
   const p3 = v.id;
   if (p3 === undefined) $missing(e, p + "/id", "id");
   else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
@@ -830,14 +878,14 @@ function $va_CallToolRequest(v: any, p: string, e: $Errors, d: number): void {
 
 function $is_CallToolResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
-  const p2 = v.content;
-  if (!$is$38(p2, d)) return false;
   const p3 = v.isError;
   if (p3 !== undefined && !(typeof p3 === "boolean")) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  const p2 = v.content;
+  if (!$is$38(p2, d)) return false;
   return true;
 }
 
@@ -846,15 +894,18 @@ function $va_CallToolResult(v: any, p: string, e: $Errors, d: number): void {
     $expected(e, p, "object", v);
     return;
   }
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
+  if (e.length >= $limit) return;
+  const p3 = v.isError;
+  if (p3 !== undefined && !(typeof p3 === "boolean")) $expected(e, p + "/isError", "boolean", p3);
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+  if (e.length >= $limit) return;
   const p2 = v.content;
   if (p2 === undefined) $missing(e, p + "/content", "content");
   else if (!$is$38(p2, d)) $va$40(p2, p + "/content", e, d);
-  const p3 = v.isError;
-  if (p3 !== undefined && !(typeof p3 === "boolean")) $expected(e, p + "/isError", "boolean", p3);
 }
 
 function $is_TextContent(v: any, d: number): boolean {
@@ -874,6 +925,7 @@ function $va_TextContent(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.type;
   if (p0 === undefined) $missing(e, p + "/type", "type");
   else if (!(p0 === "text")) $expected(e, p + "/type", '"text"', p0);
+  if (e.length >= $limit) return;
   const p1 = v.text;
   if (p1 === undefined) $missing(e, p + "/text", "text");
   else if (!(typeof p1 === "string")) $expected(e, p + "/text", "string", p1);
@@ -896,6 +948,7 @@ function $va_ImageContent(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.type;
   if (p0 === undefined) $missing(e, p + "/type", "type");
   else if (!(p0 === "image")) $expected(e, p + "/type", '"image"', p0);
+  if (e.length >= $limit) return;
   const p1 = v.data;
   if (p1 === undefined) $missing(e, p + "/data", "data");
   else {
@@ -909,10 +962,10 @@ function $is_ToolListChangedNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(p0 === "notifications/tools/list_changed")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$42(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$42(p1, d)) return false;
   return true;
 }
 
@@ -925,21 +978,23 @@ function $va_ToolListChangedNotification(v: any, p: string, e: $Errors, d: numbe
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(p0 === "notifications/tools/list_changed"))
     $expected(e, p + "/method", '"notifications/tools/list_changed"', p0);
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$42(p1, d)) $va$43(p1, p + "/params", e, d);
+  if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
   if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
   else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$42(p1, d)) $va$43(p1, p + "/params", e, d);
 }
 
 function $is_CancelledNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(p0 === "notifications/cancelled")) return false;
-  const p1 = v.params;
-  if (!$is$44(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (!$is$44(p1, d)) return false;
   return true;
 }
 
@@ -952,12 +1007,14 @@ function $va_CancelledNotification(v: any, p: string, e: $Errors, d: number): vo
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(p0 === "notifications/cancelled"))
     $expected(e, p + "/method", '"notifications/cancelled"', p0);
-  const p1 = v.params;
-  if (p1 === undefined) $missing(e, p + "/params", "params");
-  else if (!$is$44(p1, d)) $va$45(p1, p + "/params", e, d);
+  if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
   if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
   else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 === undefined) $missing(e, p + "/params", "params");
+  else if (!$is$44(p1, d)) $va$45(p1, p + "/params", e, d);
 }
 
 function $is_ElicitRequest(v: any, d: number): boolean {
@@ -977,6 +1034,7 @@ function $va_ElicitRequest(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.method;
   if (p0 === undefined) $missing(e, p + "/method", "method");
   else if (!(p0 === "elicitation/create")) $expected(e, p + "/method", '"elicitation/create"', p0);
+  if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 === undefined) $missing(e, p + "/params", "params");
   else if (!$is$46(p1, d)) $va$47(p1, p + "/params", e, d);
@@ -1000,6 +1058,7 @@ function $va_ElicitResult(v: any, p: string, e: $Errors, d: number): void {
   if (p0 === undefined) $missing(e, p + "/action", "action");
   else if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel"))
     $anyOf(e, p + "/action", p0, d, [$va$51, $va$52, $va$53], '"accept" | "decline" | "cancel"');
+  if (e.length >= $limit) return;
   const p1 = v.content;
   if (p1 !== undefined && !$is$48(p1, d)) $va$54(p1, p + "/content", e, d);
 }
@@ -1248,6 +1307,7 @@ function $va$16(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.code;
   if (p0 === undefined) $missing(e, p + "/code", "code");
   else if (!(p0 === -32021)) $expected(e, p + "/code", "-32021", p0);
+  if (e.length >= $limit) return;
   const p1 = v.data;
   if (p1 === undefined) $missing(e, p + "/data", "data");
   else if (!$is$15(p1, d)) $va$17(p1, p + "/data", e, d);
@@ -1507,10 +1567,10 @@ function $va$43(v: any, p: string, e: $Errors, d: number): void {
 
 function $is$44(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.requestId;
-  if (!$is_RequestId(p0, d + 1)) return false;
   const p1 = v.reason;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
+  const p0 = v.requestId;
+  if (!$is_RequestId(p0, d + 1)) return false;
   return true;
 }
 
@@ -1519,11 +1579,12 @@ function $va$45(v: any, p: string, e: $Errors, d: number): void {
     $expected(e, p, "object", v);
     return;
   }
+  const p1 = v.reason;
+  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/reason", "string", p1);
+  if (e.length >= $limit) return;
   const p0 = v.requestId;
   if (p0 === undefined) $missing(e, p + "/requestId", "requestId");
   else if (!$is_RequestId(p0, d + 1)) $va_RequestId(p0, p + "/requestId", e, d + 1);
-  const p1 = v.reason;
-  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/reason", "string", p1);
 }
 
 function $is$46(v: any, d: number): boolean {
@@ -1543,6 +1604,7 @@ function $va$47(v: any, p: string, e: $Errors, d: number): void {
   const p0 = v.message;
   if (p0 === undefined) $missing(e, p + "/message", "message");
   else if (!(typeof p0 === "string")) $expected(e, p + "/message", "string", p0);
+  if (e.length >= $limit) return;
   const p1 = v.requestedSchema;
   if (p1 === undefined) $missing(e, p + "/requestedSchema", "requestedSchema");
   else if (!$is_JSONObject(p1, d + 1)) $va_JSONObject(p1, p + "/requestedSchema", e, d + 1);
@@ -1639,7 +1701,7 @@ export function validateJSONValue(
   options?: ValidateOptions,
 ): ValidationResult<T.JSONValue> {
   try {
-    if ($is_JSONValue(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_JSONValue(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_JSONValue, options);
 }
@@ -1659,7 +1721,7 @@ export function validateJSONObject(
   options?: ValidateOptions,
 ): ValidationResult<T.JSONObject> {
   try {
-    if ($is_JSONObject(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_JSONObject(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_JSONObject, options);
 }
@@ -1679,7 +1741,7 @@ export function validateJSONArray(
   options?: ValidateOptions,
 ): ValidationResult<T.JSONArray> {
   try {
-    if ($is_JSONArray(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_JSONArray(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_JSONArray, options);
 }
@@ -1699,7 +1761,7 @@ export function validateMetaObject(
   options?: ValidateOptions,
 ): ValidationResult<T.MetaObject> {
   try {
-    if ($is_MetaObject(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_MetaObject(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_MetaObject, options);
 }
@@ -1719,7 +1781,7 @@ export function validateRequestId(
   options?: ValidateOptions,
 ): ValidationResult<T.RequestId> {
   try {
-    if ($is_RequestId(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_RequestId(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_RequestId, options);
 }
@@ -1739,7 +1801,7 @@ export function validateRequestParams(
   options?: ValidateOptions,
 ): ValidationResult<T.RequestParams> {
   try {
-    if ($is_RequestParams(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_RequestParams(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_RequestParams, options);
 }
@@ -1759,7 +1821,7 @@ export function validateRequest(
   options?: ValidateOptions,
 ): ValidationResult<T.Request> {
   try {
-    if ($is_Request(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_Request(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_Request, options);
 }
@@ -1779,7 +1841,7 @@ export function validateNotification(
   options?: ValidateOptions,
 ): ValidationResult<T.Notification> {
   try {
-    if ($is_Notification(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_Notification(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_Notification, options);
 }
@@ -1799,7 +1861,7 @@ export function validateResult(
   options?: ValidateOptions,
 ): ValidationResult<T.Result> {
   try {
-    if ($is_Result(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_Result(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_Result, options);
 }
@@ -1819,7 +1881,7 @@ export function validateError(
   options?: ValidateOptions,
 ): ValidationResult<T.Error> {
   try {
-    if ($is_Error(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_Error(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_Error, options);
 }
@@ -1839,7 +1901,7 @@ export function validateJSONRPCRequest(
   options?: ValidateOptions,
 ): ValidationResult<T.JSONRPCRequest> {
   try {
-    if ($is_JSONRPCRequest(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_JSONRPCRequest(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_JSONRPCRequest, options);
 }
@@ -1859,7 +1921,7 @@ export function validateJSONRPCNotification(
   options?: ValidateOptions,
 ): ValidationResult<T.JSONRPCNotification> {
   try {
-    if ($is_JSONRPCNotification(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_JSONRPCNotification(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_JSONRPCNotification, options);
 }
@@ -1879,7 +1941,7 @@ export function validateJSONRPCResultResponse(
   options?: ValidateOptions,
 ): ValidationResult<T.JSONRPCResultResponse> {
   try {
-    if ($is_JSONRPCResultResponse(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_JSONRPCResultResponse(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_JSONRPCResultResponse, options);
 }
@@ -1899,7 +1961,7 @@ export function validateJSONRPCMessage(
   options?: ValidateOptions,
 ): ValidationResult<T.JSONRPCMessage> {
   try {
-    if ($is_JSONRPCMessage(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_JSONRPCMessage(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_JSONRPCMessage, options);
 }
@@ -1919,7 +1981,7 @@ export function validateJSONRPCErrorResponse(
   options?: ValidateOptions,
 ): ValidationResult<T.JSONRPCErrorResponse> {
   try {
-    if ($is_JSONRPCErrorResponse(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_JSONRPCErrorResponse(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_JSONRPCErrorResponse, options);
 }
@@ -1939,7 +2001,7 @@ export function validateMethodNotFoundError(
   options?: ValidateOptions,
 ): ValidationResult<T.MethodNotFoundError> {
   try {
-    if ($is_MethodNotFoundError(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_MethodNotFoundError(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_MethodNotFoundError, options);
 }
@@ -1959,7 +2021,7 @@ export function validateNeedsCapabilityError(
   options?: ValidateOptions,
 ): ValidationResult<T.NeedsCapabilityError> {
   try {
-    if ($is_NeedsCapabilityError(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_NeedsCapabilityError(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_NeedsCapabilityError, options);
 }
@@ -1979,7 +2041,7 @@ export function validateEmptyResult(
   options?: ValidateOptions,
 ): ValidationResult<T.EmptyResult> {
   try {
-    if ($is_EmptyResult(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_EmptyResult(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_EmptyResult, options);
 }
@@ -1999,7 +2061,7 @@ export function validateClientCapabilities(
   options?: ValidateOptions,
 ): ValidationResult<T.ClientCapabilities> {
   try {
-    if ($is_ClientCapabilities(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ClientCapabilities(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ClientCapabilities, options);
 }
@@ -2019,7 +2081,7 @@ export function validateServerCapabilities(
   options?: ValidateOptions,
 ): ValidationResult<T.ServerCapabilities> {
   try {
-    if ($is_ServerCapabilities(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ServerCapabilities(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ServerCapabilities, options);
 }
@@ -2041,7 +2103,7 @@ export function validateInputResponseRequestParams(
   options?: ValidateOptions,
 ): ValidationResult<T.InputResponseRequestParams> {
   try {
-    if ($is_InputResponseRequestParams(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_InputResponseRequestParams(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_InputResponseRequestParams, options);
 }
@@ -2061,7 +2123,7 @@ export function validateInputRequiredResult(
   options?: ValidateOptions,
 ): ValidationResult<T.InputRequiredResult> {
   try {
-    if ($is_InputRequiredResult(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_InputRequiredResult(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_InputRequiredResult, options);
 }
@@ -2081,7 +2143,7 @@ export function validatePingRequest(
   options?: ValidateOptions,
 ): ValidationResult<T.PingRequest> {
   try {
-    if ($is_PingRequest(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_PingRequest(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_PingRequest, options);
 }
@@ -2101,7 +2163,7 @@ export function validateCallToolRequestParams(
   options?: ValidateOptions,
 ): ValidationResult<T.CallToolRequestParams> {
   try {
-    if ($is_CallToolRequestParams(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_CallToolRequestParams(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_CallToolRequestParams, options);
 }
@@ -2121,7 +2183,7 @@ export function validateCallToolRequest(
   options?: ValidateOptions,
 ): ValidationResult<T.CallToolRequest> {
   try {
-    if ($is_CallToolRequest(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_CallToolRequest(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_CallToolRequest, options);
 }
@@ -2141,7 +2203,7 @@ export function validateCallToolResult(
   options?: ValidateOptions,
 ): ValidationResult<T.CallToolResult> {
   try {
-    if ($is_CallToolResult(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_CallToolResult(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_CallToolResult, options);
 }
@@ -2161,7 +2223,7 @@ export function validateTextContent(
   options?: ValidateOptions,
 ): ValidationResult<T.TextContent> {
   try {
-    if ($is_TextContent(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_TextContent(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_TextContent, options);
 }
@@ -2181,7 +2243,7 @@ export function validateImageContent(
   options?: ValidateOptions,
 ): ValidationResult<T.ImageContent> {
   try {
-    if ($is_ImageContent(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ImageContent(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ImageContent, options);
 }
@@ -2203,7 +2265,7 @@ export function validateToolListChangedNotification(
   options?: ValidateOptions,
 ): ValidationResult<T.ToolListChangedNotification> {
   try {
-    if ($is_ToolListChangedNotification(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ToolListChangedNotification(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ToolListChangedNotification, options);
 }
@@ -2223,7 +2285,7 @@ export function validateCancelledNotification(
   options?: ValidateOptions,
 ): ValidationResult<T.CancelledNotification> {
   try {
-    if ($is_CancelledNotification(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_CancelledNotification(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_CancelledNotification, options);
 }
@@ -2243,7 +2305,7 @@ export function validateElicitRequest(
   options?: ValidateOptions,
 ): ValidationResult<T.ElicitRequest> {
   try {
-    if ($is_ElicitRequest(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ElicitRequest(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ElicitRequest, options);
 }
@@ -2263,7 +2325,7 @@ export function validateElicitResult(
   options?: ValidateOptions,
 ): ValidationResult<T.ElicitResult> {
   try {
-    if ($is_ElicitResult(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ElicitResult(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ElicitResult, options);
 }
@@ -2283,7 +2345,7 @@ export function validateInputRequest(
   options?: ValidateOptions,
 ): ValidationResult<T.InputRequest> {
   try {
-    if ($is_InputRequest(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_InputRequest(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_InputRequest, options);
 }
@@ -2303,7 +2365,7 @@ export function validateClientRequest(
   options?: ValidateOptions,
 ): ValidationResult<T.ClientRequest> {
   try {
-    if ($is_ClientRequest(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ClientRequest(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ClientRequest, options);
 }
@@ -2323,7 +2385,7 @@ export function validateClientNotification(
   options?: ValidateOptions,
 ): ValidationResult<T.ClientNotification> {
   try {
-    if ($is_ClientNotification(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ClientNotification(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ClientNotification, options);
 }
@@ -2343,7 +2405,7 @@ export function validateClientResult(
   options?: ValidateOptions,
 ): ValidationResult<T.ClientResult> {
   try {
-    if ($is_ClientResult(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ClientResult(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ClientResult, options);
 }
@@ -2363,7 +2425,7 @@ export function validateServerRequest(
   options?: ValidateOptions,
 ): ValidationResult<T.ServerRequest> {
   try {
-    if ($is_ServerRequest(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ServerRequest(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ServerRequest, options);
 }
@@ -2383,7 +2445,7 @@ export function validateServerNotification(
   options?: ValidateOptions,
 ): ValidationResult<T.ServerNotification> {
   try {
-    if ($is_ServerNotification(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ServerNotification(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ServerNotification, options);
 }
@@ -2403,7 +2465,7 @@ export function validateServerResult(
   options?: ValidateOptions,
 ): ValidationResult<T.ServerResult> {
   try {
-    if ($is_ServerResult(value, 0)) return $ok(value);
+    if (!options?.firstError && $is_ServerResult(value, 0)) return $ok(value);
   } catch {}
   return $result(value, $va_ServerResult, options);
 }
