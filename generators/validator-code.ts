@@ -1,5 +1,29 @@
-import type { Constraints, Literal, ObjectProperty, VSchema } from "../schema/validation.js";
+import type { Constraints, Literal, VSchema } from "../schema/validation.js";
 import { layout, num, str } from "./validator-layout.js";
+import {
+  and,
+  atom,
+  checkOrder,
+  cmp,
+  describeSchema,
+  FALSE,
+  INLINE_MAX,
+  lines,
+  lit,
+  litText,
+  not,
+  NOT_OBJECT,
+  or,
+  pointerEscape,
+  read,
+  skipDeclared,
+  TRUE,
+  typeCheck,
+  type Discriminant,
+  type Expr,
+  type Stmt,
+} from "./validator-expr.js";
+
 
 // Compiles validation schemas to straight-line JavaScript: for each schema type a
 // boolean check `$is_T(v, d)` (the fast path, no allocation) and an error collector
@@ -18,79 +42,6 @@ export const FORMAT_FUNCTIONS: Record<string, string> = {
   "uri-template": "$fmtUriTemplate",
 };
 
-/** Property names Object.prototype has: read as own properties only, or `{}` would have them. */
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** Inline checks longer than this become a helper function (keeps lines within the page). */
-const INLINE_MAX = 60;
-
-const lit = (value: Literal): string => (typeof value === "string" ? str(value) : typeof value === "number" ? num(value) : String(value));
-const litText = (value: Literal): string => (typeof value === "string" ? JSON.stringify(value) : String(value));
-
-/** What a schema expects, for messages: `string`, `"tools/call"`, `object`... */
-export function describeSchema(s: VSchema, depth = 0): string {
-  switch (s.kind) {
-    case "any":
-      return "any value";
-    case "never":
-      return "no value";
-    case "ref":
-      return s.name;
-    case "types":
-      return s.types.join(" | ");
-    case "const":
-      return litText(s.value);
-    case "enum":
-      return s.values.map(litText).join(" | ");
-    case "object":
-      return "object";
-    case "array":
-      return "array";
-    case "anyOf":
-      return depth > 0 ? "union" : s.members.map((m) => describeSchema(m, depth + 1)).join(" | ");
-    case "allOf":
-      return s.members.map((m) => describeSchema(m, depth + 1)).join(" & ");
-    case "constrained":
-      return describeSchema(s.schema, depth);
-  }
-}
-
-/** An expression and its top operator, so it is parenthesised exactly as prettier prints it. */
-interface Expr {
-  op: "atom" | "cmp" | "and" | "or";
-  code: string;
-}
-const atom = (code: string): Expr => ({ op: "atom", code });
-const cmp = (code: string): Expr => ({ op: "cmp", code });
-const TRUE = atom("true");
-const FALSE = atom("false");
-function and(parts: Expr[]): Expr {
-  const kept = parts.filter((x) => x.code !== "true");
-  if (kept.length === 0) return TRUE;
-  if (kept.length === 1) return kept[0]!;
-  return { op: "and", code: kept.map((x) => (x.op === "or" ? `(${x.code})` : x.code)).join(" && ") };
-}
-function or(parts: Expr[]): Expr {
-  if (parts.length === 1) return parts[0]!;
-  return { op: "or", code: parts.map((x) => (x.op === "and" ? `(${x.code})` : x.code)).join(" || ") };
-}
-function not(x: Expr): Expr {
-  if (x.code === "true") return FALSE;
-  if (x.code === "false") return TRUE;
-  return atom(x.op === "atom" ? `!${x.code}` : `!(${x.code})`);
-}
-
-/** A statement of the error collector: `if (cond) action;`, or lines as they are. */
-type Stmt = { cond: Expr; action: string } | { lines: string[] };
-const lines = (stmts: Stmt[]): string[] => stmts.flatMap((s) => ("lines" in s ? s.lines : [`if (${s.cond.code}) ${s.action}`]));
-
-interface Discriminant {
-  property: string;
-  cases: { value: Literal; member: VSchema }[];
-}
-
-const NOT_OBJECT = 'typeof v !== "object" || v === null || Array.isArray(v)';
-
 export class ValidatorWriter {
   /** Hoisted helper functions, laid out, in creation order (deterministic). */
   readonly helpers: string[] = [];
@@ -100,6 +51,8 @@ export class ValidatorWriter {
   private readonly isHelpers = new Map<VSchema, string>();
   private readonly vaHelpers = new Map<VSchema, string>();
   private readonly patterns = new Map<string, string>();
+  /** Helpers named but not yet written: written by `drain`, so nesting never deepens the stack. */
+  private readonly pending: { kind: "is" | "va"; schema: VSchema; name: string }[] = [];
 
   constructor(
     private readonly schemas: ReadonlyMap<string, VSchema>,
@@ -150,7 +103,18 @@ export class ValidatorWriter {
   /** `$is_<name>(v, d)`, laid out. */
   isFunction(name: string): string {
     const guard = this.recursive.has(name) ? ["if (d > MAX_DEPTH) return false;"] : [];
-    return layout([`function $is_${name}(v: any, d: number): boolean {`, ...guard, ...this.isBody(this.schemas.get(name)!), "}"]);
+    const code = layout([`function $is_${name}(v: any, d: number): boolean {`, ...guard, ...this.isBody(this.schemas.get(name)!), "}"]);
+    this.drain();
+    return code;
+  }
+
+  /** Writes the pending helpers, and those their bodies name, in naming order. */
+  private drain(): void {
+    for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+      const { kind, schema, name } = next;
+      const head = kind === "is" ? `function ${name}(v: any, d: number): boolean {` : `function ${name}(v: any, p: string, e: $Errors, d: number): void {`;
+      this.helpers.push(layout([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]));
+    }
   }
 
   private isBody(s: VSchema): string[] {
@@ -216,7 +180,7 @@ export class ValidatorWriter {
     if (!name) {
       name = `$is$${++this.counter}`;
       this.isHelpers.set(s, name);
-      this.helpers.push(layout([`function ${name}(v: any, d: number): boolean {`, ...this.isBody(s), "}"]));
+      this.pending.push({ kind: "is", schema: s, name });
     }
     return atom(`${name}(${v}, d)`);
   }
@@ -262,7 +226,9 @@ export class ValidatorWriter {
   /** `$va_<name>(v, p, e, d)`, laid out: pushes errors for `v` at pointer `p`. */
   validateFunction(name: string): string {
     const guard = this.recursive.has(name) ? ["if (d > MAX_DEPTH) return $tooDeep(e, p);"] : [];
-    return layout([`function $va_${name}(v: any, p: string, e: $Errors, d: number): void {`, ...guard, ...this.vaBody(this.schemas.get(name)!), "}"]);
+    const code = layout([`function $va_${name}(v: any, p: string, e: $Errors, d: number): void {`, ...guard, ...this.vaBody(this.schemas.get(name)!), "}"]);
+    this.drain();
+    return code;
   }
 
   private vaBody(s: VSchema): string[] {
@@ -324,7 +290,7 @@ export class ValidatorWriter {
     if (!name) {
       name = `$va$${++this.counter}`;
       this.vaHelpers.set(s, name);
-      this.helpers.push(layout([`function ${name}(v: any, p: string, e: $Errors, d: number): void {`, ...this.vaBody(s), "}"]));
+      this.pending.push({ kind: "va", schema: s, name });
     }
     return name;
   }
@@ -439,57 +405,4 @@ export class ValidatorWriter {
     }
     return name;
   }
-}
-
-function typeCheck(t: string, v: string): Expr {
-  switch (t) {
-    case "string":
-    case "boolean":
-      return cmp(`typeof ${v} === "${t}"`);
-    case "null":
-      return cmp(`${v} === null`);
-    case "integer":
-      return atom(`Number.isInteger(${v})`);
-    case "number":
-      return atom(`Number.isFinite(${v})`);
-    default:
-      throw new Error(`unknown JSON type ${t}`);
-  }
-}
-
-const IDENT = /^[A-Za-z_$][\w$]*$/;
-
-function access(name: string): string {
-  return IDENT.test(name) ? `.${name}` : `[${str(name)}]`;
-}
-
-/** Reads an own property: names Object.prototype also has are checked with hasOwnProperty. */
-function read(v: string, name: string): string {
-  return INHERITED.has(name) ? `$own(${v}, ${str(name)}) ? ${v}${access(name)} : undefined` : `${v}${access(name)}`;
-}
-
-/** In a `for (const k in v)` loop: skip inherited keys and the declared properties. */
-function skipDeclared(properties: ObjectProperty[]): string[] {
-  const out = ["if (!$own(v, k)) continue;"];
-  if (properties.length === 0) return out;
-  const test = properties.map((p) => `k === ${str(p.name)}`).join(" || ");
-  if (test.length <= INLINE_MAX) return [...out, `if (${test}) continue;`];
-  return [...out, "switch (k) {", ...properties.map((p) => `case ${str(p.name)}:`), "\tcontinue;", "}"];
-}
-
-/**
- * The order properties are checked in (and errors reported in): those with an inline check
- * of a primitive first, then the others, each group in declaration order. An invalid value
- * is then usually rejected before any nested object is walked.
- */
-function checkOrder(properties: ObjectProperty[]): [ObjectProperty, number][] {
-  const cheap = (s: VSchema): boolean =>
-    s.kind === "const" || s.kind === "enum" || s.kind === "types" || (s.kind === "constrained" && cheap(s.schema));
-  const indexed = properties.map((p, i): [ObjectProperty, number] => [p, i]);
-  return [...indexed.filter(([p]) => cheap(p.schema)), ...indexed.filter(([p]) => !cheap(p.schema))];
-}
-
-/** RFC 6901: `~` and `/` in a key become `~0` and `~1`. */
-export function pointerEscape(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }

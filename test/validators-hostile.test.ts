@@ -5,7 +5,9 @@ import { generate, type OutputFile } from "../generators/index.js";
 import { buildProtocol } from "../schema/protocol.js";
 import { readSchemaText } from "../schema/reader.js";
 import { findRevision } from "../schema/revisions.js";
-import { buildValidationSchemas, nestedQuantifier } from "../schema/validation.js";
+import { buildValidationSchemas, nestedQuantifier, type VSchema } from "../schema/validation.js";
+import { ValidatorWriter } from "../generators/validator-code.js";
+import { renderTemplate } from "../generators/render.js";
 import type { LoadedRevision } from "../schema/index.js";
 import { cli, fakeSpec, importGenerated, readFixture, snapshotTree, SPEC_DIR, tempDir, typecheck } from "./helpers.js";
 
@@ -115,6 +117,35 @@ describe("nesting", () => {
     const r = v["validateDeep"]!(deepValue(200, 5)) as Result;
     expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual([`${"/a".repeat(200)}/leaf`]);
     expect(v["isDeep"]!(deepValue(199, "x"))).toBe(false);
+  });
+});
+
+describe("depth 1,000", () => {
+  // TypeScript's own parser overflows its stack on a schema.ts nested ~500 deep, so this
+  // depth is reached through the validation model directly: the validator writer and the
+  // validators it writes have no depth limit of their own.
+  it("one helper pair per level, and the validators run", async () => {
+    let schema: VSchema = { kind: "object", properties: [{ name: "leaf", required: true, schema: { kind: "types", types: ["string"] } }], additional: undefined };
+    for (let i = 0; i < 1000; i++) {
+      schema = {
+        kind: "object",
+        properties: [
+          { name: "a", required: true, schema },
+          { name: "b", required: false, schema: { kind: "types", types: ["integer"] } },
+        ],
+        additional: undefined,
+      };
+    }
+    const writer = new ValidatorWriter(new Map([["Deep", schema]]), new Set());
+    const functions = [writer.isFunction("Deep"), writer.validateFunction("Deep"), ...writer.helpers];
+    expect(writer.helpers).toHaveLength(2 * 1000);
+    const body = [...functions, "export const isDeep = (v: unknown) => $is_Deep(v, 0);", "export const validateDeep = (v: unknown) => $result(v, $va_Deep, undefined);"];
+    const code = renderTemplate("validators.ts.hbs", { header: "// depth 1,000", body: body.join("\n\n") });
+    const v = await importGenerated<Validators>([{ path: "validators.ts", content: code }], "validators.js");
+    expect(v["isDeep"]!(deepValue(1000, "x"))).toBe(true);
+    expect(v["isDeep"]!(deepValue(1000, 1))).toBe(false);
+    const r = v["validateDeep"]!(deepValue(1000, 1)) as Result;
+    expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual([`${"/a".repeat(1000)}/leaf`]);
   });
 });
 

@@ -1272,13 +1272,6 @@ function $is$13(v: any, d: number): boolean {
   return false;
 }
 
-function $is$15(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.required;
-  if (!$is_ClientCapabilities(p0, d + 1)) return false;
-  return true;
-}
-
 function $is$14(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.code;
@@ -1288,15 +1281,11 @@ function $is$14(v: any, d: number): boolean {
   return true;
 }
 
-function $va$17(v: any, p: string, e: $Errors, d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
+function $is$15(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.required;
-  if (p0 === undefined) $missing(e, p + "/required", "required");
-  else if (!$is_ClientCapabilities(p0, d + 1))
-    $va_ClientCapabilities(p0, p + "/required", e, d + 1);
+  if (!$is_ClientCapabilities(p0, d + 1)) return false;
+  return true;
 }
 
 function $va$16(v: any, p: string, e: $Errors, d: number): void {
@@ -1311,6 +1300,17 @@ function $va$16(v: any, p: string, e: $Errors, d: number): void {
   const p1 = v.data;
   if (p1 === undefined) $missing(e, p + "/data", "data");
   else if (!$is$15(p1, d)) $va$17(p1, p + "/data", e, d);
+}
+
+function $va$17(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
+  const p0 = v.required;
+  if (p0 === undefined) $missing(e, p + "/required", "required");
+  else if (!$is_ClientCapabilities(p0, d + 1))
+    $va_ClientCapabilities(p0, p + "/required", e, d + 1);
 }
 
 function $is$18(v: any, d: number): boolean {
@@ -1496,6 +1496,15 @@ function $va$37(v: any, p: string, e: $Errors, d: number): void {
   }
 }
 
+function $is$38(v: any, d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (!$is$39(x, d)) return false;
+  }
+  return true;
+}
+
 function $is$39(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   switch (v.type) {
@@ -1508,13 +1517,15 @@ function $is$39(v: any, d: number): boolean {
   }
 }
 
-function $is$38(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (!$is$39(x, d)) return false;
+function $va$40(v: any, p: string, e: $Errors, d: number): void {
+  if (!Array.isArray(v)) {
+    $expected(e, p, "array", v);
+    return;
   }
-  return true;
+  for (let i = 0; i < v.length && e.length < $limit; i++) {
+    const x = v[i];
+    if (!$is$39(x, d)) $va$41(x, p + "/" + i, e, d);
+  }
 }
 
 function $va$41(v: any, p: string, e: $Errors, d: number): void {
@@ -1535,17 +1546,6 @@ function $va$41(v: any, p: string, e: $Errors, d: number): void {
       return;
     default:
       $expected(e, p + "/type", '"text" | "image"', t);
-  }
-}
-
-function $va$40(v: any, p: string, e: $Errors, d: number): void {
-  if (!Array.isArray(v)) {
-    $expected(e, p, "array", v);
-    return;
-  }
-  for (let i = 0; i < v.length && e.length < $limit; i++) {
-    const x = v[i];
-    if (!$is$39(x, d)) $va$41(x, p + "/" + i, e, d);
   }
 }
 
@@ -1610,6 +1610,16 @@ function $va$47(v: any, p: string, e: $Errors, d: number): void {
   else if (!$is_JSONObject(p1, d + 1)) $va_JSONObject(p1, p + "/requestedSchema", e, d + 1);
 }
 
+function $is$48(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  for (const k in v) {
+    if (!$own(v, k)) continue;
+    const x = v[k];
+    if (!$is$50(x, d)) return false;
+  }
+  return true;
+}
+
 function $is$49(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
@@ -1625,16 +1635,6 @@ function $is$50(v: any, d: number): boolean {
   return false;
 }
 
-function $is$48(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    if (!$own(v, k)) continue;
-    const x = v[k];
-    if (!$is$50(x, d)) return false;
-  }
-  return true;
-}
-
 function $va$51(v: any, p: string, e: $Errors, d: number): void {
   if (!(v === "accept")) $expected(e, p, '"accept"', v);
 }
@@ -1645,6 +1645,20 @@ function $va$52(v: any, p: string, e: $Errors, d: number): void {
 
 function $va$53(v: any, p: string, e: $Errors, d: number): void {
   if (!(v === "cancel")) $expected(e, p, '"cancel"', v);
+}
+
+function $va$54(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
+  for (const k in v) {
+    if (e.length >= $limit) return;
+    if (!$own(v, k)) continue;
+    const x = v[k];
+    if (!$is$50(x, d))
+      $anyOf(e, p + "/" + $escape(k), x, d, [$va$55, $va$56], "string | integer | boolean | array");
+  }
 }
 
 function $va$55(v: any, p: string, e: $Errors, d: number): void {
@@ -1660,20 +1674,6 @@ function $va$56(v: any, p: string, e: $Errors, d: number): void {
   for (let i = 0; i < v.length && e.length < $limit; i++) {
     const x = v[i];
     if (!(typeof x === "string")) $expected(e, p + "/" + i, "string", x);
-  }
-}
-
-function $va$54(v: any, p: string, e: $Errors, d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  for (const k in v) {
-    if (e.length >= $limit) return;
-    if (!$own(v, k)) continue;
-    const x = v[k];
-    if (!$is$50(x, d))
-      $anyOf(e, p + "/" + $escape(k), x, d, [$va$55, $va$56], "string | integer | boolean | array");
   }
 }
 
