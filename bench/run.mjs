@@ -1,5 +1,7 @@
 // `npm run bench`: every benchmark, each printing its peers side by side and their ratio.
-// BENCH=generate,validators,dispatch picks some; BENCH_ROUNDS sets the rounds.
+// BENCH=generate,validators,dispatch picks some; BENCH_ROUNDS sets the rounds. For generate,
+// BENCH_SCALES (default 1,5,20: copies of the schema) and BENCH_SCALE_ROUNDS (default 3) set
+// the scale table; at 20 copies one mcp-gen round takes tens of seconds.
 import { benchDispatch } from "./dispatch.mjs";
 import { benchGenerate } from "./generate.mjs";
 import { benchValidators } from "./validators.mjs";

@@ -2,11 +2,12 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
 import { findRevision, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
-import { generate } from "../generators/index.js";
-import { applyOutput, planOutput } from "../generators/output.js";
+import { generate, type OutputFile } from "../generators/index.js";
+import { applyOutput, MANIFEST, planOutput } from "../generators/output.js";
 import { loadConfig, type Config } from "./config.js";
 import { diffMarkdown, diffRevisions } from "../schema/diff.js";
 import { initProject } from "../generators/project.js";
+import { describeFailure } from "./failure.js";
 
 export interface CommonOptions {
   spec?: string;
@@ -26,11 +27,18 @@ function specOf(options: CommonOptions, config: Config): string {
   return spec;
 }
 
-function settings(options: CommonOptions & { out?: string; generators?: string }): Required<Omit<Config, "generators">> & { generators: string[] | undefined } {
+function settings(
+  options: CommonOptions & { out?: string; generators?: string; revisions?: string },
+): Required<Omit<Config, "generators" | "revisions">> & { generators: string[] | undefined; revisions: string[] | undefined } {
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
+  if (options.revision !== undefined && options.revisions !== undefined) {
+    throw new McpGenError("usage", "pass either --revision or --revisions, not both");
+  }
+  const list = options.revisions?.split(",").map((s) => s.trim()).filter(Boolean);
   return {
     spec,
+    revisions: options.revision !== undefined ? undefined : (list ?? config.revisions),
     revision: options.revision ?? config.revision ?? "latest",
     out: options.out ?? config.out ?? "out",
     generators: options.generators?.split(",").map((s) => s.trim()).filter(Boolean) ?? config.generators,
@@ -45,30 +53,63 @@ function display(path: string): string {
 }
 
 export async function generateCommand(
-  options: CommonOptions & { out?: string; check?: boolean; generators?: string },
+  options: CommonOptions & { out?: string; check?: boolean; generators?: string; revisions?: string },
   io: Io,
 ): Promise<number> {
   const s = settings(options);
-  const loaded = loadRevision(s.spec, s.revision);
-  const files = await generate(loaded, s.generators);
-  const plan = planOutput(s.out, files);
-  const where = display(s.out);
+  const { loaded, legacy } = loadEras(s.spec, s.revisions ?? [s.revision]);
+  const files = await generate(loaded, s.generators, { legacy });
+  const names = [loaded, ...legacy].map((l) => l.revision.name).join(" + ");
+  return writeOutput(s.out, files, { revision: names, check: options.check === true }, io);
+}
+
+/**
+ * The revisions of one output: the newest, which handlers are written against, and older
+ * initialize-based ones its server also serves (through initialize), newest first.
+ */
+export function loadEras(spec: string, names: readonly string[]): { loaded: LoadedRevision; legacy: LoadedRevision[] } {
+  if (names.length === 0) throw new McpGenError("config", "'revisions' is empty; name at least one revision");
+  const all = names.map((name) => loadRevision(spec, name));
+  const unique = all.filter((l, i) => all.findIndex((x) => x.revision.name === l.revision.name) === i);
+  const sorted = unique.sort((a, b) => b.revision.name.localeCompare(a.revision.name));
+  const [loaded, ...legacy] = sorted as [LoadedRevision, ...LoadedRevision[]];
+  if (legacy.length === 0) return { loaded, legacy };
+  const stateless = (l: LoadedRevision) => l.protocol.conventions.requestMeta.protocolVersion !== undefined;
+  if (!stateless(loaded)) {
+    throw new McpGenError("config", `serving several revisions needs a stateless newest revision (2026-07-28 or later) to write handlers against; ${loaded.revision.name} is initialize-based`);
+  }
+  const modern = legacy.find(stateless);
+  if (modern) throw new McpGenError("config", `${modern.revision.name} is stateless like ${loaded.revision.name}: list only initialize-based revisions beside the newest`);
+  const tooOld = legacy.find((l) => !l.protocol.methods.some((m) => m.method === "initialize"));
+  if (tooOld) throw new McpGenError("config", `${tooOld.revision.name} has no initialize request; legacy revisions must be initialize-based`);
+  return { loaded, legacy };
+}
+
+/**
+ * Writes generated files into the output folder and reports it, or with `check` compares
+ * them with it: exit 0 when in sync, 1 listing the stale files. Separate from generation
+ * so the reporting can be tested on any set of files.
+ */
+export function writeOutput(out: string, files: OutputFile[], options: { revision: string; check: boolean }, io: Io): number {
+  const plan = planOutput(out, files);
+  const where = display(out);
   if (options.check) {
     const stale = [
       ...plan.write.filter((f) => f.kind === "generated").map((f) => `${where}/${f.path}`),
       ...plan.stale.map((p) => `${where}/${p} (no longer generated)`),
+      ...(plan.manifest !== undefined ? [`${where}/${MANIFEST} (the list of generated files)`] : []),
     ];
     if (stale.length === 0) {
-      io.out(`${where} is up to date with MCP schema ${loaded.revision.name}`);
+      io.out(`${where} is up to date with MCP schema ${options.revision}`);
       return 0;
     }
-    io.err(`${where} is out of date with MCP schema ${loaded.revision.name}; run mcp-gen generate. Stale files:`);
+    io.err(`${where} is out of date with MCP schema ${options.revision}; run mcp-gen generate. Stale files:`);
     for (const line of stale) io.err(`  ${line}`);
     return 1;
   }
-  applyOutput(s.out, plan);
+  applyOutput(out, plan);
   io.out(
-    `mcp-gen: MCP schema ${loaded.revision.name} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,
+    `mcp-gen: MCP schema ${options.revision} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,
   );
   return 0;
 }
@@ -77,15 +118,20 @@ export async function generateCommand(
  * generate, then again whenever the revision's schema.ts changes, until interrupted. A bad
  * schema is reported and the output left as it was; the next good save regenerates.
  */
-export async function watchCommand(options: CommonOptions & { out?: string; generators?: string }, io: Io): Promise<number> {
+export async function watchCommand(
+  options: CommonOptions & { out?: string; generators?: string; revisions?: string; debug?: boolean },
+  io: Io,
+): Promise<number> {
   const s = settings(options);
-  const revision = findRevision(s.spec, s.revision);
+  // The newest revision's schema.ts: the one a spec bump edits.
+  const [revision] = (s.revisions ?? [s.revision]).map((name) => findRevision(s.spec, name)).sort((a, b) => b.name.localeCompare(a.name));
+  if (!revision) throw new McpGenError("config", "'revisions' is empty; name at least one revision");
   const once = async () => {
     try {
       await generateCommand(options, io);
     } catch (error) {
-      if (!(error instanceof McpGenError)) throw error;
-      io.err(`mcp-gen: ${error.message}`);
+      // Reported, and the watch goes on: the next save may fix it.
+      for (const line of describeFailure(error, options.debug === true)) io.err(line);
     }
   };
   await once();
@@ -179,10 +225,15 @@ export function diffCommand(options: CommonOptions & { from: string; to: string;
   return 0;
 }
 
-export async function initCommand(dir: string, options: CommonOptions & { force?: boolean }, io: Io): Promise<number> {
+export async function initCommand(dir: string, options: CommonOptions & { force?: boolean; modernOnly?: boolean }, io: Io): Promise<number> {
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
-  const result = await initProject(dir, { spec, revision: options.revision ?? config.revision ?? "latest", ...(options.force ? { force: true } : {}) });
+  const result = await initProject(dir, {
+    spec,
+    revision: options.revision ?? config.revision ?? "latest",
+    ...(options.force ? { force: true } : {}),
+    ...(options.modernOnly ? { modernOnly: true } : {}),
+  });
   io.out(`mcp-gen: created an MCP server project in ${display(dir)} (${result.written.length} files written${result.kept.length ? `, ${result.kept.length} existing kept` : ""})`);
   io.out(`next: cd ${display(dir)} && npm install && npm test && npm start`);
   return 0;

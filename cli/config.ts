@@ -8,6 +8,11 @@ export const CONFIG_FILE = "mcp-gen.config.json";
 export interface Config {
   spec?: string;
   revision?: string;
+  /**
+   * The revisions a server speaks: the newest is the one handlers are written against, the
+   * others (initialize-based) are served through `initialize`. Instead of `revision`.
+   */
+  revisions?: string[];
   out?: string;
   generators?: string[];
 }
@@ -15,6 +20,7 @@ export interface Config {
 const KEYS: Record<keyof Config, "string" | "string[]"> = {
   spec: "string",
   revision: "string",
+  revisions: "string[]",
   out: "string",
   generators: "string[]",
 };
@@ -43,6 +49,9 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): C
     const ok = kind === "string" ? typeof value === "string" : Array.isArray(value) && value.every((v) => typeof v === "string");
     if (!ok) throw new McpGenError("config", `${path}: '${key}' must be ${kind === "string" ? "a string" : "an array of strings"}`);
     (config as Record<string, unknown>)[key] = value;
+  }
+  if (config.revision !== undefined && config.revisions !== undefined) {
+    throw new McpGenError("config", `${path}: set either 'revision' or 'revisions', not both`);
   }
   const base = dirname(path);
   if (config.spec) config.spec = resolve(base, config.spec);

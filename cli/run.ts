@@ -3,6 +3,7 @@ import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
 import { VERSION } from "../generators/package-info.js";
 import type { Io } from "./commands.js";
+import { describeFailure, exitCodeOf } from "./failure.js";
 
 // The commands load the schema reader (TypeScript) on first use, so --help and usage
 // errors answer at once.
@@ -17,6 +18,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("mcp-gen")
     .description("Generate TypeScript types, validators, dispatchers and clients from the MCP schema")
     .version(VERSION)
+    .option("--debug", "on failure, also print the stack trace")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
@@ -29,6 +31,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("generate code for one revision into the output folder (the default command)")
     .addOption(spec())
     .addOption(revision())
+    .option("--revisions <list>", "comma-separated revisions a server speaks: the newest, plus initialize-based ones it serves through initialize (config: revisions)")
     .option("--out <dir>", "output folder (config: out; default out)")
     .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
     .option("--check", "write nothing; exit 1 listing stale files if the output differs from what would be generated")
@@ -38,7 +41,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(async (opts) => {
       if (opts.watch && opts.check) throw new McpGenError("usage", "--watch and --check do not go together");
       const { generateCommand, watchCommand } = await commands();
-      setExit(opts.watch ? await watchCommand(opts, io) : await generateCommand(opts, io));
+      setExit(opts.watch ? await watchCommand({ ...opts, debug: program.opts()["debug"] === true }, io) : await generateCommand(opts, io));
     });
 
   program
@@ -67,6 +70,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(spec())
     .addOption(revision())
     .option("--force", "write into a folder that is not empty (existing files are kept)")
+    .option("--modern-only", "serve only the chosen revision (default: also every initialize-based revision from 2025-03-26 on)")
     .addOption(config())
     .exitOverride()
     .action(async (dir: string, opts) => setExit(await (await commands()).initCommand(dir, opts, io)));
@@ -97,11 +101,9 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
       // Help and version "errors" are successful exits; the rest are usage errors.
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof McpGenError) {
-      io.err(`mcp-gen: ${error.message}`);
-      return error.exitCode;
-    }
-    io.err(`mcp-gen: internal error: ${(error as Error).stack ?? String(error)}`);
-    return 1;
+    // Options before the failure are parsed; --debug anywhere counts, even after a bad option.
+    const debug = program.opts()["debug"] === true || argv.includes("--debug");
+    for (const line of describeFailure(error, debug)) io.err(line);
+    return exitCodeOf(error);
   }
 }

@@ -1,6 +1,8 @@
-// The server the official suite's 2026-07-28 server scenarios expect, built on mcp-gen's
-// generated dispatcher and Streamable HTTP server. `startFixtureServer(dir)` takes the folder
-// of generated JavaScript and resolves to { url, close }.
+// The server the official suite's server scenarios expect, built on mcp-gen's generated
+// dispatcher and Streamable HTTP server: ONE dual-era server for both requirement sets (the
+// 2026-07-28 scenarios talk to it statelessly, the 2025-11-25 ones through initialize; its
+// tools ask for input with input_required either way). `startFixtureServer(dir)` takes the
+// folder of generated JavaScript and resolves to { url, close }.
 
 const PNG_1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=";
@@ -65,6 +67,75 @@ export async function startFixtureServer(dir, options = {}) {
       async run(args, ctx) {
         await ctx.log("info", "logging tool ran");
         return { content: [text("logged")] };
+      },
+    },
+    // 2025-11-25 scenarios: on a legacy session the input requests below reach the client
+    // as server-initiated requests, sent by the runtime.
+    test_tool_with_logging: {
+      description: "Logs three messages while it runs",
+      async run(args, ctx) {
+        for (const [i, data] of ["Tool execution started", "Tool processing data", "Tool execution completed"].entries()) {
+          if (i > 0) await new Promise((r) => setTimeout(r, 50));
+          await ctx.log("info", data);
+        }
+        return { content: [text("Logging tool completed")] };
+      },
+    },
+    test_sampling: {
+      description: "Asks the client's model",
+      inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
+      run(args, ctx) {
+        const answer = ctx.inputResponse("sample", "sampling/createMessage");
+        if (!answer) return inputRequired(ctx, { inputRequests: { sample: sample(String(args.prompt ?? "")) } });
+        return { content: [text(`LLM response: ${answer.content?.text ?? ""}`)] };
+      },
+    },
+    test_elicitation: {
+      description: "Asks the user",
+      inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+      run(args, ctx) {
+        const answer = ctx.inputResponse("user", "elicitation/create");
+        if (!answer) {
+          const properties = { username: { type: "string", description: "User's response" }, email: { type: "string", description: "User's email address" } };
+          const ask = { method: "elicitation/create", params: { message: String(args.message ?? ""), requestedSchema: { type: "object", properties, required: ["username", "email"] } } };
+          return inputRequired(ctx, { inputRequests: { user: ask } });
+        }
+        return { content: [text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
+      },
+    },
+    test_elicitation_sep1034_defaults: {
+      description: "Asks with defaults for every primitive type",
+      run(args, ctx) {
+        const answer = ctx.inputResponse("defaults", "elicitation/create");
+        if (!answer) {
+          const properties = {
+            name: { type: "string", default: "John Doe" },
+            age: { type: "integer", default: 30 },
+            score: { type: "number", default: 95.5 },
+            status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+            verified: { type: "boolean", default: true },
+          };
+          return inputRequired(ctx, { inputRequests: { defaults: elicit("Your details?", properties) } });
+        }
+        return { content: [text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
+      },
+    },
+    test_elicitation_sep1330_enums: {
+      description: "Asks with every enum variant",
+      run(args, ctx) {
+        const answer = ctx.inputResponse("enums", "elicitation/create");
+        if (!answer) {
+          const options = ["option1", "option2", "option3"];
+          const properties = {
+            untitledSingle: { type: "string", enum: options },
+            titledSingle: { type: "string", oneOf: [{ const: "value1", title: "First Option" }, { const: "value2", title: "Second Option" }, { const: "value3", title: "Third Option" }] },
+            legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+            untitledMulti: { type: "array", items: { type: "string", enum: options } },
+            titledMulti: { type: "array", items: { anyOf: [{ const: "value1", title: "First Choice" }, { const: "value2", title: "Second Choice" }, { const: "value3", title: "Third Choice" }] } },
+          };
+          return inputRequired(ctx, { inputRequests: { enums: elicit("Pick options", properties) } });
+        }
+        return { content: [text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
       },
     },
     test_input_required_result_elicitation: {
@@ -204,7 +275,7 @@ export async function startFixtureServer(dir, options = {}) {
 
   const handlers = {
     "tools/list": () => ({
-      tools: Object.entries(tools).map(([name, t]) => ({ name, description: t.description, inputSchema: { type: "object", properties: {} } })),
+      tools: Object.entries(tools).map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema ?? { type: "object", properties: {} } })),
       ...cache,
     }),
     "tools/call": async (params, ctx) => {

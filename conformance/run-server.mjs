@@ -1,13 +1,17 @@
-// `npm run conformance:server`: starts the fixture server (mcp-gen's generated dispatcher
-// and HTTP server, on 127.0.0.1) and runs the official suite's 2026-07-28 server
-// requirements against it. Prints one line per scenario and the totals.
-//   --scenario X  just one (repeatable)
+// `npm run conformance:server`: starts ONE fixture server (mcp-gen's generated dual-era
+// dispatcher and HTTP server, on 127.0.0.1) and runs the official suite's server
+// requirements of both revisions Tier 1 needs against it, concurrently. Prints one line per
+// scenario, the scenarios not scored, and a count per requirement set.
+//   --scenario X  just one (repeatable), at each revision that has it
+//   --requirements R  just one requirement set
 import { spawn } from "node:child_process";
 import { startFixtureServer } from "./fixture-server.mjs";
-import { generatedJs, installSuite, NODE22, parseChecks, REVISION, SUITE } from "./setup.mjs";
+import { generatedJs, installSuite, NODE22, parseChecks, SUITE } from "./setup.mjs";
 
+const REQUIREMENTS = ["2026-07-28", "2025-11-25"];
 const args = process.argv.slice(2);
 const chosen = args.flatMap((a, i) => (args[i - 1] === "--scenario" ? [a] : []));
+const sets = args.flatMap((a, i) => (args[i - 1] === "--requirements" ? [a] : []));
 
 installSuite();
 const generated = await generatedJs();
@@ -28,40 +32,59 @@ function suite(extra) {
   });
 }
 
-let passed = 0;
-let failed = 0;
+/** The scored results of one requirement set's summary ("✓ name: N passed, M failed"). */
+function summarize(revision, output) {
+  const summary = output.slice(output.lastIndexOf("=== SUMMARY ==="));
+  const [scoredPart, unscoredPart = ""] = summary.split(/\nNot scored/);
+  const unscored = new Set([...unscoredPart.matchAll(/^\s*[✓✗]\s+([\w/.-]+)/gmu)].map((m) => m[1]));
+  const lines = [];
+  const notScored = [];
+  let passed = 0;
+  let failed = 0;
+  for (const m of scoredPart.matchAll(/^\s*([✓✗])\s+([\w/.-]+):\s*(\d+) passed,\s*(\d+) failed/gmu)) {
+    const ok = m[1] === "✓" && m[4] === "0";
+    if (unscored.has(m[2])) {
+      notScored.push(`${m[2]} ${ok ? "passes" : "fails"}`);
+      continue;
+    }
+    ok ? passed++ : failed++;
+    lines.push(`${ok ? "PASS" : "FAIL"} [${revision}] ${m[2]}: ${m[3]} passed, ${m[4]} failed`);
+  }
+  return { lines, notScored, passed, failed };
+}
+
+const totals = [];
 try {
+  const revisions = sets.length > 0 ? sets : REQUIREMENTS;
   if (chosen.length > 0) {
-    for (const scenario of chosen) {
-      const { status, output } = await suite(["--scenario", scenario, "--spec-version", REVISION]);
-      const checks = parseChecks(output);
-      const ok = status === 0 && checks?.failed === 0;
-      ok ? passed++ : failed++;
-      console.log(`${ok ? "PASS" : "FAIL"} ${scenario}: ${checks ? `${checks.passed}/${checks.total} checks, ${checks.failed} failed` : "no result"}`);
-      if (!ok || process.env.CONFORMANCE_VERBOSE) console.log(output);
+    for (const revision of revisions) {
+      for (const scenario of chosen) {
+        const { status, output } = await suite(["--scenario", scenario, "--spec-version", revision]);
+        const checks = parseChecks(output);
+        const ok = status === 0 && checks?.failed === 0;
+        console.log(`${ok ? "PASS" : "FAIL"} [${revision}] ${scenario}: ${checks ? `${checks.passed}/${checks.total} checks, ${checks.failed} failed` : "no result"}`);
+        if (!ok || process.env.CONFORMANCE_VERBOSE) console.log(output);
+        totals.push({ revision, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+      }
     }
   } else {
-    const { output } = await suite(["--requirements", REVISION]);
-    // The summary lists every scenario ("✓ name: N passed, M failed"); those named again
-    // under "Not scored" do not count.
-    const summary = output.slice(output.lastIndexOf("=== SUMMARY ==="));
-    const [scoredPart, unscoredPart = ""] = summary.split(/\nNot scored/);
-    const unscored = new Set([...unscoredPart.matchAll(/^\s*[✓✗]\s+([\w/.-]+)/gmu)].map((m) => m[1]));
-    const notScored = [];
-    for (const m of scoredPart.matchAll(/^\s*([✓✗])\s+([\w/.-]+):\s*(\d+) passed,\s*(\d+) failed/gmu)) {
-      const ok = m[1] === "✓" && m[4] === "0";
-      if (unscored.has(m[2])) {
-        notScored.push(`${m[2]} ${ok ? "passes" : "fails"}`);
-        continue;
-      }
-      ok ? passed++ : failed++;
-      console.log(`${ok ? "PASS" : "FAIL"} ${m[2]}: ${m[3]} passed, ${m[4]} failed`);
+    const runs = await Promise.all(revisions.map((revision) => suite(["--requirements", revision]).then((r) => ({ revision, ...r }))));
+    for (const { revision, output } of runs) {
+      const result = summarize(revision, output);
+      result.lines.forEach((line) => console.log(line));
+      if (result.notScored.length > 0) console.log(`not scored for ${revision} (extensions and pending): ${result.notScored.join(", ")}`);
+      if (result.passed + result.failed === 0 || result.failed > 0 || process.env.CONFORMANCE_VERBOSE) console.log(output);
+      totals.push({ revision, passed: result.passed, failed: result.failed });
     }
-    if (notScored.length > 0) console.log(`not scored for ${REVISION} (extensions and pending): ${notScored.join(", ")}`);
-    if (passed + failed === 0 || process.env.CONFORMANCE_VERBOSE) console.log(output);
   }
 } finally {
   await server.close();
 }
-console.log(`conformance server (${REVISION}): ${passed} passed, ${failed} failed`);
-process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
+for (const t of totals.filter((t, i) => totals.findIndex((x) => x.revision === t.revision) === i)) {
+  const same = totals.filter((x) => x.revision === t.revision);
+  const passed = same.reduce((n, x) => n + x.passed, 0);
+  const failed = same.reduce((n, x) => n + x.failed, 0);
+  console.log(`conformance server (${t.revision}): ${passed} passed, ${failed} failed`);
+}
+const anyFailed = totals.some((t) => t.failed > 0) || totals.every((t) => t.passed === 0);
+process.exitCode = anyFailed ? 1 : 0;

@@ -1,7 +1,7 @@
 // Shared by the conformance runners: the suite (installed here, with its Node 22, apart
 // from the project's Node 20) and mcp-gen's generated code for 2026-07-28 as JavaScript.
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transpileDir } from "../scripts/transpile-generated.mjs";
@@ -24,11 +24,23 @@ export function installSuite() {
   run("npm", ["ci", "--no-audit", "--no-fund"], { cwd: HERE });
 }
 
-/** Generates 2026-07-28 with this checkout's mcp-gen and type-strips it to JavaScript; returns the folder. */
+/** The legacy revisions the fixture server also speaks (through initialize). */
+export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+/**
+ * Generates 2026-07-28 (with the legacy revisions) with this checkout's mcp-gen and
+ * type-strips it to JavaScript; returns the folder.
+ */
 export async function generatedJs() {
   const out = join(HERE, ".generated", "ts");
   rmSync(join(HERE, ".generated"), { recursive: true, force: true });
-  run(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "generate", "--spec", SPEC, "--revision", REVISION, "--out", out]);
+  const { generate } = await import(join(ROOT, "dist", "generators", "index.js"));
+  const { loadRevision } = await import(join(ROOT, "dist", "schema", "index.js"));
+  const legacy = LEGACY_REVISIONS.map((r) => loadRevision(SPEC, r));
+  for (const file of await generate(loadRevision(SPEC, REVISION), undefined, { legacy })) {
+    mkdirSync(dirname(join(out, file.path)), { recursive: true });
+    writeFileSync(join(out, file.path), file.content);
+  }
   return transpileDir(out, join(HERE, ".generated", "js"));
 }
 

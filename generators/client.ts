@@ -1,11 +1,15 @@
 import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
 import { Resolver } from "../schema/resolve.js";
+import { runtimeFacts } from "../schema/runtime-protocol.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { dispatcherView } from "./dispatcher.js";
 import { notificationFunctionName, requestFunctionName, uniqueNames } from "./names.js";
-import { renderTemplate } from "./render.js";
-import { httpView } from "./http.js";
+import { CodeWriter, json, str } from "./printer.js";
+import { protocolFile, schemaType } from "./protocol.js";
+import { runtimeFiles } from "./runtime.js";
+
+// client.ts: the typed face of the runtime's client engine (one function per request
+// method of each sending side), plus the transports' typed entry points.
 
 const SENDERS: { name: string; side: string; direction: Direction }[] = [
   { name: "Client", side: "client", direction: "client->server" },
@@ -19,72 +23,173 @@ function isPaginated(r: Resolver, m: MethodInfo): boolean {
   return r.propertyOf(m.params, "cursor") !== undefined && r.propertyOf(m.result, "nextCursor") !== undefined;
 }
 
-/** client.ts: `createClient` (and, where servers send requests, `createServerRequester`). */
-export const clientGenerator: Generator = {
-  name: "client",
-  description: "client.ts: typed request functions with multi round-trip retries, transports contract",
-  emit({ loaded, header }) {
-    const base = dispatcherView(loaded, header);
-    const r = new Resolver(loaded.model);
-    const senders = SENDERS.map((s) => senderView(loaded, r, s, base.mrtr)).filter((s) => s.requests.length > 0);
-    const has = (method: string) => loaded.protocol.methods.some((m) => m.method === method);
-    const view = {
-      ...base,
-      requestEnvelope: loaded.protocol.envelopes.request,
-      senders,
-      ...httpView(loaded.protocol),
-      unsupportedVersionNumber: loaded.protocol.errors.find((e) => e.name === "UNSUPPORTED_PROTOCOL_VERSION")?.code,
-      // Mcp-Param-* headers belong to stateless Streamable HTTP, for tools/call after tools/list.
-      toolHeaders: base.versionKey !== undefined && has("tools/call") && has("tools/list"),
-      toolsCallMethod: "tools/call",
-      toolsListMethod: "tools/list",
-    };
-    const files: EmittedFile[] = [
-      { path: "client.ts", kind: "generated", code: renderTemplate("client.ts.hbs", view) },
-      { path: "stdio.ts", kind: "generated" as const, code: renderTemplate("stdio.ts.hbs", view), nodeOnly: true },
-    ];
-    // Stateless Streamable HTTP: requests carry their protocol version in _meta.
-    if (base.versionKey) files.push({ path: "http-client.ts", kind: "generated", code: renderTemplate("http-client.ts.hbs", view) });
-    return files;
-  },
-};
-
-function senderView(loaded: LoadedRevision, r: Resolver, s: (typeof SENDERS)[number], mrtr: boolean) {
-  const { methods } = loaded.protocol;
-  const requests = methods.filter((m) => m.kind === "request" && m.directions.includes(s.direction));
-  const notifications = methods.filter((m) => m.kind === "notification" && m.directions.includes(s.direction));
-  const fns = uniqueNames(requests.map((m) => m.method), requestFunctionName);
-  const notifyFns = uniqueNames(notifications.map((m) => m.method), notificationFunctionName);
-  const paramsType = (m: MethodInfo) => (m.params ? `T.${m.params}` : "undefined");
-  const paginated = requests.filter((m) => isPaginated(r, m)).map((m) => m.method);
-  return {
-    ...s,
-    requests: requests.map((m) => ({
-      method: m.method,
-      fn: fns.get(m.method),
-      params: `CallParams<${paramsType(m)}>`,
-      paramsType: m.paramsOptional ? `${paramsType(m)} | undefined` : paramsType(m),
-      paramsOptional: m.paramsOptional || isAllOptional(r, m),
-      result: `T.${m.result}`,
-      inputRequired: m.inputRequired && mrtr,
-      paginated: paginated.includes(m.method),
-      deprecated: m.deprecated !== undefined,
-    })),
-    notifications: notifications.map((m) => ({
-      method: m.method,
-      fn: notifyFns.get(m.method),
-      params: paramsType(m),
-      paramsOptional: m.paramsOptional,
-    })),
-    functions: Object.fromEntries(fns),
-    notificationFunctions: Object.fromEntries(notifyFns),
-    paginated,
-  };
-}
-
 /** Params whose only required field is `_meta` (which the client fills) may be left out. */
 function isAllOptional(r: Resolver, m: MethodInfo): boolean {
   if (!m.params || m.params.includes("[")) return false;
   const obj = r.objectOf(m.params);
   return obj !== undefined && [...obj.properties.values()].every((p) => p.optional || p.name === "_meta");
 }
+
+function senders(loaded: LoadedRevision) {
+  const r = new Resolver(loaded.model);
+  return SENDERS.map((s) => {
+    const requests = loaded.protocol.methods.filter((m) => m.kind === "request" && m.directions.includes(s.direction));
+    const notifications = loaded.protocol.methods.filter((m) => m.kind === "notification" && m.directions.includes(s.direction));
+    return {
+      ...s,
+      requests,
+      notifications,
+      functions: uniqueNames(requests.map((m) => m.method), requestFunctionName),
+      notificationFunctions: uniqueNames(notifications.map((m) => m.method), notificationFunctionName),
+      paginated: requests.filter((m) => isPaginated(r, m)).map((m) => m.method),
+      optional: new Set(requests.filter((m) => m.paramsOptional || isAllOptional(r, m)).map((m) => m.method)),
+    };
+  }).filter((s) => s.requests.length > 0);
+}
+
+function clientFile(loaded: LoadedRevision, header: string): string {
+  const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const { envelopes } = loaded.protocol;
+  const notification = envelopes.notification ? `T.${envelopes.notification}` : "Record<string, unknown>";
+  const mrtr = facts.features.mrtr;
+  const w = new CodeWriter();
+  w.import("./types.js", "* as T", true);
+  w.import("./methods.js", "InputRequestMethod", true);
+  w.import("./methods.js", "InputRequestParamsMap", true);
+  w.import("./methods.js", "InputRequestResultMap", true);
+  w.import("./methods.js", "NotificationParamsMap", true);
+  w.import("./protocol.js", "MESSAGE_VALIDATORS");
+  w.import("./protocol.js", "PROTOCOL");
+  w.import("./runtime/client.js", "createSender");
+  w.import("./runtime/client-errors.js", "DECLINE");
+  w.import("./runtime/transport.js", "CallOptions as RuntimeCallOptions", true);
+  w.import("./runtime/transport.js", "SenderOptions as RuntimeSenderOptions", true);
+  w.line("// The sending side of MCP: one typed function per request method over the runtime's client");
+  w.line("// engine, which does the multi round-trip (input_required) dance where the revision has it.");
+  w.line();
+  w.line('export { McpError } from "./runtime/errors.js";');
+  w.line('export { DECLINE, InputDeclinedError, McpProtocolError, RequestTimeoutError, RoundLimitError } from "./runtime/client-errors.js";');
+  w.line('export { createDirectTransport } from "./runtime/direct-transport.js";');
+  w.line('export type { Transport, TransportRequestOptions } from "./runtime/transport.js";');
+  w.line();
+  w.doc("Answers one kind of input request (elicitation, sampling, roots) for the server.");
+  w.line("export type InputHandler<M extends InputRequestMethod> = (");
+  w.line("  params: InputRequestParamsMap[M],");
+  w.line("  context: { key: string; method: M; signal: AbortSignal | undefined },");
+  w.line(") => InputRequestResultMap[M] | typeof DECLINE | Promise<InputRequestResultMap[M] | typeof DECLINE>;");
+  w.line();
+  w.line("export type InputHandlers = { [M in InputRequestMethod]?: InputHandler<M> };");
+  w.line();
+  const omitted = mrtr ? '"_meta" | "inputResponses" | "requestState"' : '"_meta"';
+  w.doc("Params as a caller writes them: the client adds the protocol's `_meta` fields.");
+  w.line("export type CallParams<P> = P extends object");
+  w.line(`  ? { [K in keyof P as K extends ${omitted} ? never : K]: P[K] } & { _meta?: { [key: string]: unknown } }`);
+  w.line("  : P;");
+  w.line();
+  const paramsOf = (method: string | null) =>
+    method !== null && loaded.protocol.methods.some((m) => m.method === method && m.params) ? `NotificationParamsMap[${str(method)}]` : "never";
+  w.block('export interface CallOptions extends Omit<RuntimeCallOptions, "onProgress" | "onLog" | "logLevel" | "onNotification"> {', () => {
+    w.doc("Progress of this call (a progress token is sent when given).");
+    w.line(`onProgress?: (params: ${paramsOf(facts.wellKnown.progress)}) => void;`);
+    w.doc("Log messages about this call.");
+    w.line(`onLog?: (params: ${paramsOf(facts.wellKnown.log)}) => void;`);
+    w.doc("Ask for log messages of this level and above.");
+    w.line(`logLevel?: ${schemaType(loaded, "LoggingLevel", "string")};`);
+    w.doc("Any other notification about this call.");
+    w.line(`onNotification?: (notification: ${notification}) => void;`);
+  });
+  w.line();
+  w.doc("`manual: true` hands an input_required answer to the caller instead of fulfilling it.");
+  w.block("export interface ManualCallOptions extends CallOptions {", () => w.line("manual: true;"));
+  w.line();
+  w.block('export interface SenderOptions extends Omit<RuntimeSenderOptions, "clientInfo" | "capabilities" | "inputHandlers"> {', () => {
+    w.line(`clientInfo?: ${schemaType(loaded, "Implementation", "object")};`);
+    w.doc("Declared capabilities, merged with those the registered input handlers imply.");
+    w.line(`capabilities?: ${schemaType(loaded, "ClientCapabilities", "object")};`);
+    w.doc("Fulfil the server's input requests (multi round-trip).");
+    w.line("inputHandlers?: InputHandlers;");
+  });
+  for (const s of senders(loaded)) {
+    const params = (m: MethodInfo) => (m.params ? `T.${m.params}` : "undefined");
+    w.line();
+    w.doc(`What a ${s.side} sends (${s.direction}): one typed function per request method.`);
+    w.block(`export interface ${s.name} {`, () => {
+      for (const m of s.requests) {
+        const fn = s.functions.get(m.method)!;
+        const opt = s.optional.has(m.method) ? "?" : "";
+        w.doc(`\`${m.method}\`${m.deprecated !== undefined ? " (deprecated)" : ""}`);
+        w.line(`${fn}(params${opt}: CallParams<${params(m)}>, options?: CallOptions): Promise<T.${m.result}>;`);
+        if (m.inputRequired && mrtr) {
+          w.line(`${fn}(params${opt}: CallParams<${params(m)}>, options: ManualCallOptions): Promise<T.${m.result} | T.InputRequiredResult>;`);
+        }
+        if (s.paginated.includes(m.method)) {
+          w.doc(`Every page of \`${m.method}\`, following nextCursor.`);
+          w.line(`${fn}Pages(params?: CallParams<${params(m)}>, options?: CallOptions): AsyncGenerator<T.${m.result}, void, undefined>;`);
+        }
+      }
+      for (const m of s.notifications) {
+        w.doc(`Sends \`${m.method}\`.`);
+        w.line(`${s.notificationFunctions.get(m.method)!}(params${m.paramsOptional || !m.params ? "?" : ""}: ${params(m)}): Promise<void>;`);
+      }
+      w.doc("Any request of this side by method name.");
+      w.line(`request<M extends keyof ${s.name}RequestMap>(method: M, params: CallParams<${s.name}RequestMap[M][0]>, options?: CallOptions): Promise<${s.name}RequestMap[M][1]>;`);
+      w.line("close(): Promise<void>;");
+    });
+    w.line();
+    w.doc(`Params and result of each request a ${s.side} sends.`);
+    w.block(`export interface ${s.name}RequestMap {`, () => {
+      for (const m of s.requests) w.line(`${str(m.method)}: [${m.paramsOptional && m.params ? `${params(m)} | undefined` : params(m)}, T.${m.result}];`);
+    });
+    w.line();
+    const shape = { functions: Object.fromEntries(s.functions), notifications: Object.fromEntries(s.notificationFunctions), paginated: s.paginated };
+    w.doc(`A typed client for what a ${s.side} sends.`);
+    w.block(`export function create${s.name}(options: SenderOptions): ${s.name} {`, () => {
+      w.line(`const shape = ${json(shape)};`);
+      w.line(`return createSender(PROTOCOL, MESSAGE_VALIDATORS, shape, options as RuntimeSenderOptions) as unknown as ${s.name};`);
+    });
+  }
+  return w.toString(header);
+}
+
+function httpClientFile(header: string): string {
+  const w = new CodeWriter();
+  w.import("./protocol.js", "PROTOCOL");
+  w.import("./runtime/http-client.js", "* as http");
+  w.import("./runtime/http-headers.js", "routingHeaders as runtimeRoutingHeaders");
+  w.import("./runtime/transport.js", "Transport", true);
+  w.line("// The client side of Streamable HTTP for this revision, over fetch (any runtime).");
+  w.line();
+  w.line('export { HttpTransportError, type HttpTransportOptions } from "./runtime/http-client.js";');
+  w.line();
+  w.block("export function createHttpTransport(options: http.HttpTransportOptions): Transport {", () =>
+    w.line("return http.createHttpTransport(PROTOCOL, options);"),
+  );
+  w.line();
+  w.doc("The headers that repeat a message's routing facts (Mcp-Method, MCP-Protocol-Version, Mcp-Name).");
+  w.block("export function routingHeaders(message: { method: string; params?: unknown }): Record<string, string> {", () =>
+    w.line("return runtimeRoutingHeaders(PROTOCOL, message);"),
+  );
+  return w.toString(header);
+}
+
+/** client.ts, stdio.ts and (stateless revisions) http-client.ts. */
+export const clientGenerator: Generator = {
+  name: "client",
+  description: "client.ts: typed request functions with multi round-trip retries; stdio.ts; http-client.ts",
+  requires: ["types", "methods", "validators"],
+  emit({ loaded, header }) {
+    const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+    const files: EmittedFile[] = [
+      { path: "client.ts", kind: "generated", code: clientFile(loaded, header) },
+      protocolFile(loaded, header),
+      ...runtimeFiles(header, ["client", "direct-transport"]),
+      { path: "stdio.ts", kind: "generated", code: `${header}\n\nexport * from "./runtime/stdio.js";\n`, nodeOnly: true },
+      ...runtimeFiles(header, ["stdio"]),
+    ];
+    // Stateless Streamable HTTP: requests carry their protocol version in _meta.
+    if (facts.features.perRequestVersion) {
+      files.push({ path: "http-client.ts", kind: "generated", code: httpClientFile(header) }, ...runtimeFiles(header, ["http-client"]));
+    }
+    return files;
+  },
+};

@@ -1,30 +1,26 @@
 import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
+import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { httpView } from "./http.js";
-import { renderTemplate } from "./render.js";
+import { CodeWriter, lineCommentText, str } from "./printer.js";
+import { protocolFile, schemaType } from "./protocol.js";
+import { runtimeFiles } from "./runtime.js";
+import { erasFile, legacyFiles } from "./eras.js";
+import { typesGenerator } from "./types.js";
+import { methodsGenerator } from "./methods.js";
+import { validatorsGenerator } from "./validators.js";
 
-// Methods the router knows by name, used only when the schema has them.
-const WELL_KNOWN = {
-  ping: "ping",
-  discover: "server/discover",
-  cancelled: "notifications/cancelled",
-  progress: "notifications/progress",
-  log: "notifications/message",
-} as const;
+// dispatcher.ts: the typed face of the runtime's router for one revision (handler
+// interfaces per receiving side, the request context bound to the revision's types), and
+// handlers.ts, a skeleton written once.
 
 const SIDES: { name: string; side: string; direction: Direction }[] = [
   { name: "Server", side: "server", direction: "client->server" },
   { name: "Client", side: "client", direction: "server->client" },
 ];
 
-function paramsType(m: MethodInfo): string {
-  const type = m.params ? `T.${m.params}` : "undefined";
-  return m.paramsOptional && m.params ? `${type} | undefined` : type;
-}
-
-/** The sides that receive requests in this revision, with their handler entries. */
+/** The sides that receive requests in this revision, with their methods. */
 export function receivingSides(loaded: LoadedRevision) {
   const { methods } = loaded.protocol;
   return SIDES.map((s) => ({
@@ -34,9 +30,14 @@ export function receivingSides(loaded: LoadedRevision) {
   })).filter((s) => s.requests.length > 0);
 }
 
-export function dispatcherView(loaded: LoadedRevision, header: string) {
-  const { protocol } = loaded;
-  const { envelopes } = protocol;
+/** A params type as handlers see it (`undefined` where the message has none). */
+export function paramsType(m: MethodInfo): string {
+  const type = m.params ? `T.${m.params}` : "undefined";
+  return m.paramsOptional && m.params ? `${type} | undefined` : type;
+}
+
+function requireEnvelopes(loaded: LoadedRevision): { result: string; error: string; notification: string } {
+  const { envelopes } = loaded.protocol;
   if (!envelopes.notification || !envelopes.resultResponse || !envelopes.errorResponse) {
     throw new McpGenError(
       "protocol",
@@ -44,91 +45,198 @@ export function dispatcherView(loaded: LoadedRevision, header: string) {
       { file: loaded.model.file, line: 1, column: 1 },
     );
   }
-  const has = (method: string) => protocol.methods.some((m) => m.method === method);
-  const paramsOf = (method: string) => {
-    const m = protocol.methods.find((x) => x.method === method);
-    return m?.params ? `T.${m.params}` : "unknown";
-  };
-  const code = (name: string) => (protocol.errors.some((e) => e.name === name) ? `ERROR_CODES.${name}` : undefined);
-  const meta = protocol.conventions.requestMeta;
-  const unsupportedVersionCode = code("UNSUPPORTED_PROTOCOL_VERSION");
-  const missingCapabilityCode = code("MISSING_REQUIRED_CLIENT_CAPABILITY") ?? "$JSONRPC.INVALID_PARAMS";
-  return {
-    header,
-    protocolVersion: protocol.protocolVersion ?? null,
-    mrtr: protocol.inputRequiredResult !== undefined && meta.clientCapabilities !== undefined,
-    resultType: protocol.conventions.resultType,
-    resultTypeRequired: protocol.conventions.resultTypeRequired,
-    resultEnvelope: protocol.envelopes.resultResponse,
-    errorEnvelope: protocol.envelopes.errorResponse,
-    notificationEnvelope: protocol.envelopes.notification,
-    errorIdOptional: protocol.envelopes.errorIdOptional,
-    batch: protocol.envelopes.batch,
-    // The version check needs both the _meta key and the error code to answer with.
-    versionKey: unsupportedVersionCode ? meta.protocolVersion : undefined,
-    unsupportedVersionCode,
-    capabilitiesKey: meta.clientCapabilities,
-    missingCapabilityCode,
-    usesSchemaCodes: [unsupportedVersionCode, missingCapabilityCode].some((c) => c?.startsWith("ERROR_CODES.")),
-    clientInfoKey: meta.clientInfo,
-    logLevelKey: meta.logLevel,
-    progressKey: meta.progressToken,
-    serverInfoKey: protocol.conventions.resultMeta.serverInfo,
-    loggingLevels: protocol.conventions.loggingLevels,
-    pingMethod: has(WELL_KNOWN.ping) ? WELL_KNOWN.ping : undefined,
-    discoverMethod: has(WELL_KNOWN.discover) ? WELL_KNOWN.discover : undefined,
-    cancelledMethod: has(WELL_KNOWN.cancelled) ? WELL_KNOWN.cancelled : undefined,
-    progressMethod: has(WELL_KNOWN.progress) && meta.progressToken ? WELL_KNOWN.progress : undefined,
-    logMethod: has(WELL_KNOWN.log) ? WELL_KNOWN.log : undefined,
-    progressParams: paramsOf(WELL_KNOWN.progress),
-    logParams: paramsOf(WELL_KNOWN.log),
-    sides: receivingSides(loaded).map((s) => ({
-      name: s.name,
-      side: s.side,
-      direction: s.direction,
-      requests: s.requests.map((m) => ({
-        method: m.method,
-        params: paramsType(m),
-        result: `T.${m.result}`,
-        inputRequired: m.inputRequired,
-        deprecated: m.deprecated !== undefined,
-      })),
-      notifications: s.notifications.map((m) => ({ method: m.method, params: paramsType(m) })),
-    })),
-  };
+  return { result: envelopes.resultResponse, error: envelopes.errorResponse, notification: envelopes.notification };
 }
 
-/** dispatcher.ts (always regenerated) and handlers.ts (a skeleton, written only when missing). */
+function dispatcherFile(loaded: LoadedRevision, header: string): string {
+  const env = requireEnvelopes(loaded);
+  const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const mrtr = facts.features.mrtr;
+  const w = new CodeWriter();
+  w.import("./types.js", "* as T", true);
+  w.import("./protocol.js", "MESSAGE_VALIDATORS");
+  w.import("./protocol.js", "PROTOCOL");
+  w.import("./runtime/router.js", "createRouter");
+  w.import("./runtime/router.js", "DispatcherOptions as RouterOptions", true);
+  w.import("./runtime/router.js", "Handlers", true);
+  w.import("./runtime/context.js", "HandleContext", true);
+  w.import("./runtime/context.js", "NotificationContext", true);
+  w.import("./runtime/context.js", "Promisable", true);
+  w.import("./runtime/context.js", "RequestContext as RuntimeRequestContext", true);
+  w.import("./runtime/input-required.js", "* as mrtr");
+  // Stateless revisions serve every era through the era router (initialize opens a legacy
+  // session, or is answered with the versions spoken when there are no legacy revisions).
+  const eras = facts.features.perRequestVersion;
+  if (eras) {
+    w.import("./eras.js", "ERAS");
+    w.import("./runtime/eras.js", "createEraDispatcher");
+  }
+  if (mrtr) w.import("./methods.js", "InputRequestResultMap", true);
+  w.line("// The receiving side of MCP: typed handler interfaces over the runtime's JSON-RPC router,");
+  w.line("// which enforces the protocol (envelopes, methods, params, results, versions, capabilities).");
+  w.line();
+  w.line('export { McpError } from "./runtime/errors.js";');
+  w.line("export {");
+  w.line("  openRequestState,");
+  w.line("  openStateFor,");
+  w.line("  sealRequestState,");
+  w.line("  sealStateFor,");
+  w.line("  type RequestStateOptions,");
+  w.line("  type StateSecret,");
+  w.line('} from "./runtime/request-state.js";');
+  w.line("export type { NotificationContext, Promisable };");
+  w.line();
+  w.doc("The reply to send: a result or an error response.");
+  w.line(`export type ResponseMessage = T.${env.result} | T.${env.error};`);
+  w.line();
+  if (facts.resultType) {
+    w.doc('A result as a handler returns it: `resultType` may be left out (the dispatcher sets "complete").');
+    w.line('export type HandlerResult<R> = { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & { resultType?: "complete" };');
+  } else {
+    w.doc("A result as a handler returns it.");
+    w.line("export type HandlerResult<R> = R;");
+  }
+  w.line();
+  w.doc("What a request handler gets beside its params, bound to this revision's types.");
+  w.block("export type RequestContext = RuntimeRequestContext<{", () => {
+    w.line(`capabilities: ${schemaType(loaded, "ClientCapabilities", "object")};`);
+    w.line(`implementation: ${schemaType(loaded, "Implementation", "object")};`);
+    w.line(`logLevel: ${schemaType(loaded, "LoggingLevel", "string")};`);
+    w.line(`progressToken: ${schemaType(loaded, "ProgressToken", "string | number")};`);
+    w.line(`requestId: ${schemaType(loaded, "RequestId", "string | number")};`);
+    w.line(`notification: T.${env.notification};`);
+    w.line(`inputResponses: ${mrtr ? schemaType(loaded, "InputResponses", "{}") : "{}"};`);
+    w.line(`inputResults: ${mrtr ? "InputRequestResultMap" : "{}"};`);
+  }, "}>;");
+  w.line();
+  w.line(`export type DispatcherOptions = RouterOptions<${schemaType(loaded, "ServerCapabilities", "object")}, ${schemaType(loaded, "Implementation", "object")}>;`);
+  w.line();
+  w.block("export interface Dispatcher {", () => {
+    const reply = `ResponseMessage${facts.batch ? " | ResponseMessage[]" : ""} | undefined`;
+    w.doc("Handles one decoded message; resolves to the response to send, or nothing for a notification.");
+    w.line(`handle(message: unknown, context?: HandleContext<T.${env.notification}>): Promise<${reply}>;`);
+    w.doc("The same from raw text: unparsable text gets a parse error.");
+    w.line(`handleText(text: string, context?: HandleContext<T.${env.notification}>): Promise<${reply}>;`);
+    w.doc("Dual-era servers: the legacy session open on a transport channel, and ending it.");
+    w.line("session?(channel: object): { readonly version: string } | undefined;");
+    w.line("endSession?(channel: object): void;");
+  });
+  for (const side of receivingSides(loaded)) {
+    w.line();
+    w.doc(`Handlers for what the ${side.side} receives: one entry per request method, optional ones per notification.`);
+    w.block(`export interface ${side.name}Handlers {`, () => {
+      for (const m of side.requests) {
+        const notes = `${m.inputRequired && mrtr ? ": may answer input_required (see inputRequired())" : ""}${m.deprecated !== undefined ? " (deprecated)" : ""}`;
+        w.doc(`\`${m.method}\`${notes}`);
+        const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}`;
+        w.line(`${str(m.method)}?: (params: ${paramsType(m)}, ctx: RequestContext) => Promisable<${result}>;`);
+      }
+      for (const m of side.notifications) w.line(`${str(m.method)}?: (params: ${paramsType(m)}, ctx: NotificationContext) => Promisable<void>;`);
+    });
+    w.line();
+    w.doc(`Routes what a ${side.side} receives (${side.direction}) to \`handlers\`.`);
+    w.block(`export function create${side.name}Dispatcher(handlers: ${side.name}Handlers, options: DispatcherOptions = {}): Dispatcher {`, () => {
+      const create = eras && side.direction === "client->server"
+        ? "createEraDispatcher(ERAS, handlers as Handlers, options as RouterOptions)"
+        : `createRouter(PROTOCOL, MESSAGE_VALIDATORS, ${str(side.direction)}, handlers as Handlers, options as RouterOptions)`;
+      w.line(`return ${create} as unknown as Dispatcher;`);
+    });
+  }
+  w.line();
+  w.doc('A client capability as a path into ClientCapabilities: "elicitation" or ["sampling", "tools"].');
+  w.line(`export type CapabilityPath = keyof ${schemaType(loaded, "ClientCapabilities", "Record<string, unknown>")} | readonly string[];`);
+  w.line();
+  w.doc("Throws the error for a capability this request did not declare.");
+  w.block("export function requireClientCapability(ctx: RequestContext, capability: CapabilityPath): void {", () => {
+    w.line("mrtr.requireClientCapability(PROTOCOL, ctx, capability as string | readonly string[]);");
+  });
+  if (mrtr) {
+    w.line();
+    w.doc("Builds the interim answer of a multi round-trip request; refuses input the request's client capabilities do not declare.");
+    w.block("export function inputRequired(", () => {
+      w.line("ctx: RequestContext,");
+      w.line(`input: { inputRequests?: ${schemaType(loaded, "InputRequests", "{}")}; requestState?: string },`);
+    }, "): T.InputRequiredResult {");
+    w.line("  return mrtr.inputRequired(PROTOCOL, ctx, input) as T.InputRequiredResult;");
+    w.line("}");
+  }
+  return w.toString(header);
+}
+
+/** handlers.ts: a skeleton of every handler, written once (the user's from then on). */
+function handlersFile(loaded: LoadedRevision): string {
+  const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const builtIn = [facts.wellKnown.ping, facts.wellKnown.discover].filter((m): m is string => m !== null);
+  const sides = receivingSides(loaded);
+  const w = new CodeWriter();
+  w.import("./dispatcher.js", "McpError");
+  for (const s of sides) {
+    w.import("./dispatcher.js", `create${s.name}Dispatcher`);
+    w.import("./dispatcher.js", `${s.name}Handlers`, true);
+  }
+  w.line(`// Your handlers. mcp-gen wrote this skeleton once, for MCP schema ${lineCommentText(loaded.revision.name)}, and never`);
+  w.line("// overwrites it: fill in the methods you serve and delete the others (a method without a");
+  w.line("// handler is answered \"method not found\").");
+  w.line();
+  w.block("function notImplemented(method: string): never {", () => w.line("throw new McpError(-32601, `${method} is not implemented yet`);"));
+  for (const s of sides) {
+    w.line();
+    w.block(`export const ${s.side}Handlers: ${s.name}Handlers = {`, () => {
+      for (const m of builtIn) w.line(`// ${lineCommentText(m)}: answered by the dispatcher; add a handler to answer it yourself.`);
+      for (const m of s.requests.filter((r) => !builtIn.includes(r.method))) {
+        w.block(`${str(m.method)}: async (_params, _ctx) => {`, () => {
+          w.line(`// TODO: implement ${lineCommentText(m.method)}.`);
+          w.line(`return notImplemented(${str(m.method)});`);
+        }, "},");
+      }
+    }, "};");
+    w.line();
+    w.line(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers);`);
+  }
+  return w.toString("");
+}
+
+/** dispatcher.ts (always regenerated), handlers.ts (a skeleton, written only when missing), http-server.ts. */
 export const dispatcherGenerator: Generator = {
   name: "dispatcher",
-  description: "dispatcher.ts: typed handler interfaces and a JSON-RPC router; handlers.ts skeleton (once)",
-  emit({ loaded, header }) {
-    const view = dispatcherView(loaded, header);
+  description: "dispatcher.ts: typed handler interfaces over the runtime router; handlers.ts skeleton (once); http-server.ts",
+  requires: ["types", "methods", "validators"],
+  emit(ctx) {
+    const { loaded, header } = ctx;
+    const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
     const files: EmittedFile[] = [
-      { path: "dispatcher.ts", kind: "generated", code: renderTemplate("dispatcher.ts.hbs", view) },
-      { path: "handlers.ts", kind: "scaffold", code: renderTemplate("handlers.ts.hbs", skeletonView(view, loaded.revision.name)) },
+      { path: "dispatcher.ts", kind: "generated", code: dispatcherFile(loaded, header) },
+      { path: "handlers.ts", kind: "scaffold", code: handlersFile(loaded) },
+      protocolFile(loaded, header),
+      ...runtimeFiles(header, ["router", "input-required", "request-state"]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
-    if (view.versionKey) {
-      files.push({
-        path: "http-server.ts",
-        kind: "generated",
-        code: renderTemplate("http-server.ts.hbs", { ...view, ...httpView(loaded.protocol) }),
-        nodeOnly: true,
-      });
+    if (facts.features.perRequestVersion) {
+      files.push({ path: "http-server.ts", kind: "generated", code: httpServerFile(header), nodeOnly: true }, ...runtimeFiles(header, ["http-server"]));
+      const wire = (c: typeof ctx) => [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));
+      files.push(erasFile(ctx), ...runtimeFiles(header, ["eras"]), ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire)));
     }
     return files;
   },
 };
 
-/** The skeleton leaves out what the dispatcher answers by itself (ping, server/discover). */
-function skeletonView(view: ReturnType<typeof dispatcherView>, revision: string) {
-  const builtIn: string[] = [];
-  for (const method of [view.pingMethod, view.discoverMethod]) if (method !== undefined) builtIn.push(method);
-  return {
-    ...view,
-    revision,
-    builtIn,
-    sides: view.sides.map((s) => ({ ...s, requests: s.requests.filter((r) => !builtIn.includes(r.method)) })),
-  };
+function httpServerFile(header: string): string {
+  const w = new CodeWriter();
+  w.import("./protocol.js", "PROTOCOL");
+  w.import("./runtime/http-server.js", "* as http");
+  w.line("// Streamable HTTP on node:http for this revision (Node.js only).");
+  w.line();
+  w.line('export type { HttpHandlerOptions, MessageHandler, ServeHttpOptions } from "./runtime/http-server.js";');
+  w.line();
+  w.doc("A node:http request listener serving MCP at `options.path` (default /mcp).");
+  w.block("export function createHttpHandler(dispatcher: http.MessageHandler, options: http.HttpHandlerOptions = {}) {", () =>
+    w.line("return http.createHttpHandler(PROTOCOL, dispatcher, options);"),
+  );
+  w.line();
+  w.doc("Starts an HTTP server for `dispatcher` (127.0.0.1 and a free port unless told otherwise); resolves once it listens.");
+  w.block("export function serveHttp(dispatcher: http.MessageHandler, options: http.ServeHttpOptions = {}) {", () =>
+    w.line("return http.serveHttp(PROTOCOL, dispatcher, options);"),
+  );
+  return w.toString(header);
 }
+

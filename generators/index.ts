@@ -1,5 +1,5 @@
 import type { LoadedRevision } from "../schema/index.js";
-import { McpGenError } from "../schema/diagnostics.js";
+import { generatedCodeError, McpGenError } from "../schema/diagnostics.js";
 import { VERSION } from "./package-info.js";
 import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
@@ -27,17 +27,46 @@ export interface OutputFile {
   kind: EmittedFile["kind"];
 }
 
-/** Runs the chosen generators over a revision and formats every file. */
-export async function generate(loaded: LoadedRevision, names: readonly string[] = GENERATOR_NAMES): Promise<OutputFile[]> {
+/** The chosen generators and every generator they require, in GENERATORS order. */
+export function resolveGenerators(names: readonly string[]): Generator[] {
   const unknown = names.filter((n) => !GENERATOR_NAMES.includes(n));
   if (unknown.length > 0) {
     throw new McpGenError("config", `unknown generator '${unknown.join("', '")}'; available: ${GENERATOR_NAMES.join(", ")}`);
   }
-  const ctx: GeneratorContext = { loaded, header: headerFor(loaded) };
-  const emitted = GENERATORS.filter((g) => names.includes(g.name)).flatMap((g) => g.emit(ctx));
-  const modules = emitted.filter((f) => f.kind === "generated" && !f.nodeOnly).map((f) => f.path.replace(/\.ts$/, ""));
+  const chosen = new Set<string>();
+  const visit = (name: string) => {
+    if (chosen.has(name)) return;
+    chosen.add(name);
+    for (const required of GENERATORS.find((g) => g.name === name)?.requires ?? []) visit(required);
+  };
+  names.forEach(visit);
+  return GENERATORS.filter((g) => chosen.has(g.name));
+}
+
+/** Runs the chosen generators (with those they require) over a revision and formats every file. */
+export async function generate(
+  loaded: LoadedRevision,
+  names: readonly string[] = GENERATOR_NAMES,
+  options: { legacy?: LoadedRevision[] } = {},
+): Promise<OutputFile[]> {
+  const ctx: GeneratorContext = { loaded, header: headerFor(loaded), legacy: options.legacy ?? [], headerFor };
+  // Files several generators share (protocol.ts, runtime/) are emitted once.
+  const byPath = new Map<string, EmittedFile>();
+  for (const file of resolveGenerators(names).flatMap((g) => g.emit(ctx))) {
+    const earlier = byPath.get(file.path);
+    if (earlier && earlier.code !== file.code) throw new Error(`internal: two generators emit different ${file.path}`);
+    byPath.set(file.path, file);
+  }
+  const emitted = [...byPath.values()];
+  const modules = emitted
+    .filter((f) => f.kind === "generated" && !f.nodeOnly && !f.path.includes("/"))
+    .map((f) => f.path.replace(/\.ts$/, ""));
   emitted.push({ path: "index.ts", kind: "generated", code: renderTemplate("index.ts.hbs", { header: ctx.header, modules }) });
   return Promise.all(
-    emitted.map(async (f) => ({ path: f.path, kind: f.kind, content: f.preformatted ? f.code : await formatTypeScript(f.code) })),
+    emitted.map(async (f) => ({
+      path: f.path,
+      kind: f.kind,
+      content: f.preformatted ? f.code : await formatTypeScript(f.code).catch((e: unknown) => Promise.reject(generatedCodeError(f.path, e))),
+    })),
   );
 }

@@ -1,4 +1,6 @@
 import { McpGenError } from "../schema/diagnostics.js";
+import type { SourceLocation } from "../schema/model.js";
+import { isIdentifier, str } from "./printer.js";
 
 // Function names for client stubs, derived from method names: the last segment is the
 // verb, the segments before it the nouns (`tools/call` -> callTool). A verb that names its
@@ -35,14 +37,45 @@ export function notificationFunctionName(method: string): string {
   return `notify${method.replace(/^notifications\//, "").split("/").map(camel).map(capitalize).join("")}`;
 }
 
-/** Every name once: two methods mapping to one name would silently shadow each other. */
-export function uniqueNames(methods: string[], name: (method: string) => string): Map<string, string> {
+/** Members every generated client has besides its per-method functions. */
+export const RESERVED_CLIENT_MEMBERS: ReadonlySet<string> = new Set(["request", "close"]);
+
+/**
+ * Why `name` cannot be a client function, or undefined when it can. A method's name is
+ * rejected rather than renamed: a silent rename would be public API nobody chose, and
+ * `request(method, params)` reaches every method whatever its name.
+ */
+export function clientNameProblem(name: string, kind: "request" | "notification"): string | undefined {
+  if (!isIdentifier(name)) return "is not an identifier (or is a reserved word)";
+  if (RESERVED_CLIENT_MEMBERS.has(name)) return `is a member every client already has (${[...RESERVED_CLIENT_MEMBERS].join(", ")})`;
+  // `listToolsPages` is the companion of `listTools`: no method function may take such a name.
+  if (/Pages$/.test(name)) return "ends in 'Pages' (reserved for the page iterators of list methods)";
+  // `notifyX` names belong to notification senders, which share the client object.
+  if (kind === "request" && /^notify[A-Z]/.test(name)) return "starts with 'notify' (reserved for notification senders)";
+  return undefined;
+}
+
+/**
+ * Every method's client function name, once: two methods mapping to one name would silently
+ * shadow each other. A name that is not an identifier, or that a client member already
+ * holds, is one clear error line naming the method (at its declaration when `locate` knows it).
+ */
+export function uniqueNames(
+  methods: string[],
+  name: (method: string) => string,
+  locate?: (method: string) => SourceLocation | undefined,
+): Map<string, string> {
+  const kind = name === notificationFunctionName ? "notification" : "request";
   const byName = new Map<string, string>();
   const out = new Map<string, string>();
   for (const method of methods) {
     const n = name(method);
+    const problem = clientNameProblem(n, kind);
+    if (problem) {
+      throw new McpGenError("unsupported-construct", `method ${str(method)} would be the client function ${str(n)}, which ${problem}`, locate?.(method));
+    }
     const other = byName.get(n);
-    if (other) throw new McpGenError("protocol", `methods '${other}' and '${method}' would both be called ${n}()`);
+    if (other) throw new McpGenError("protocol", `methods ${str(other)} and ${str(method)} would both be called ${n}()`, locate?.(method));
     byName.set(n, method);
     out.set(method, n);
   }

@@ -1,17 +1,36 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { basename, dirname, join, posix, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATED_HEADER, type OutputFile } from "./index.js";
+
+/**
+ * The list of files one generation wrote into its output folder. Only files it lists are
+ * ever removed as stale, so another generation's files (in `out/legacy/`, say, with its
+ * own manifest) are never touched.
+ */
+export const MANIFEST = ".mcp-gen-manifest.json";
 
 export interface OutputPlan {
   /** Files to create or replace (content differs or file missing). */
   write: OutputFile[];
   /** Generated files already up to date. */
   unchanged: string[];
-  /** Files mcp-gen generated earlier that the current run no longer produces. */
+  /** Files this generation wrote earlier that the current run no longer produces. */
   stale: string[];
   /** Scaffold files that exist already: the user's now, left alone. */
   kept: string[];
+  /** The manifest's new text when it must be written; undefined when it is up to date. */
+  manifest: string | undefined;
+}
+
+/** lstat, or undefined when nothing is there (a dangling symlink is something). */
+function entry(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw failure(path, error, "could not read");
+  }
 }
 
 function isGenerated(path: string): boolean {
@@ -19,17 +38,98 @@ function isGenerated(path: string): boolean {
   return GENERATED_HEADER.test(firstLine);
 }
 
-/** Relative paths of every file below `dir`, skipping node_modules and dot folders. */
-function listFiles(dir: string, prefix = ""): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...listFiles(join(dir, entry.name), rel));
-    else if (entry.isFile()) out.push(rel);
+/** An fs error as one line: what failed, where, and that nothing was changed. */
+function failure(path: string, error: unknown, what = "could not write"): McpGenError {
+  const e = error as NodeJS.ErrnoException;
+  const reason = e.code ? `${e.code}: ${e.message.replace(/^[A-Z]+: /, "")}` : String(e.message ?? e);
+  return new McpGenError("output-failed", `${what} ${path}: ${reason.split("\n")[0]}; the output was left as it was`);
+}
+
+function conflict(path: string, why: string): McpGenError {
+  return new McpGenError("output-conflict", `${path} ${why}; move it away or choose another --out`);
+}
+
+/** The output folder must be a folder (or not exist yet); a symlink to one is followed. */
+function checkOutDir(outDir: string): boolean {
+  const found = entry(outDir);
+  if (!found) return false;
+  if (found.isSymbolicLink()) {
+    let target: Stats;
+    try {
+      target = statSync(outDir);
+    } catch {
+      throw conflict(outDir, "is a symbolic link to nothing (dangling)");
+    }
+    if (!target.isDirectory()) throw conflict(outDir, "is a symbolic link to a file, not a folder");
+    return true;
   }
-  return out;
+  if (!found.isDirectory()) throw conflict(outDir, "is a file, not a folder");
+  return true;
+}
+
+/** Every folder between the output folder and `path` must be a real folder or missing. */
+function checkParents(outDir: string, path: string): void {
+  const segments = path.split("/").slice(0, -1);
+  for (let i = 1; i <= segments.length; i++) {
+    const dir = join(outDir, ...segments.slice(0, i));
+    const found = entry(dir);
+    if (!found) return;
+    if (!found.isDirectory()) throw conflict(dir, "is in the way of a generated folder (it is not a folder)");
+  }
+}
+
+/** The paths a manifest lists, or undefined when there is none; a file that is not one is a conflict. */
+function readManifest(outDir: string): { paths: string[]; text: string } | undefined {
+  const path = join(outDir, MANIFEST);
+  const found = entry(path);
+  if (!found) return undefined;
+  const text = found.isFile() ? readFileSync(path, "utf8") : "";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const paths = (parsed as { files?: unknown } | undefined)?.files;
+  if (!Array.isArray(paths) || !paths.every((p): p is string => typeof p === "string" && isInside(p))) {
+    throw conflict(path, "is not an mcp-gen manifest");
+  }
+  return { paths, text };
+}
+
+/** A relative path that stays inside the folder it is relative to. */
+function isInside(path: string): boolean {
+  return path !== "" && !posix.isAbsolute(path) && posix.normalize(path) === path && !path.startsWith("../") && path !== "..";
+}
+
+export function manifestText(files: OutputFile[]): string {
+  const paths = files.filter((f) => f.kind === "generated").map((f) => f.path).sort();
+  const doc = { "//": "Files mcp-gen generated here; it removes only these when they are no longer generated. DO NOT EDIT.", files: paths };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/**
+ * Without a manifest (output of an mcp-gen that wrote none): the folder's own files, and
+ * the files of the subfolders this generation writes into, never descending into a folder
+ * that holds another generation's manifest.
+ */
+function ownedWithoutManifest(outDir: string, files: OutputFile[]): string[] {
+  const own: string[] = [];
+  const walk = (rel: string, deep: boolean) => {
+    const dir = rel ? join(outDir, rel) : outDir;
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isFile()) own.push(path);
+      else if (e.isDirectory() && deep && !entry(join(outDir, path, MANIFEST))) walk(path, true);
+    }
+  };
+  walk("", false);
+  const subfolders = new Set(files.filter((f) => f.path.includes("/")).map((f) => f.path.slice(0, f.path.indexOf("/"))));
+  for (const sub of [...subfolders].sort()) {
+    const found = entry(join(outDir, sub));
+    if (found?.isDirectory() && !entry(join(outDir, sub, MANIFEST))) walk(sub, true);
+  }
+  return own;
 }
 
 /**
@@ -37,29 +137,46 @@ function listFiles(dir: string, prefix = ""): string[] {
  * header belongs to the user: if a generated file would replace it, that is an error.
  */
 export function planOutput(outDir: string, files: OutputFile[]): OutputPlan {
-  const plan: OutputPlan = { write: [], unchanged: [], stale: [], kept: [] };
-  const produced = new Set(files.map((f) => f.path));
+  const plan: OutputPlan = { write: [], unchanged: [], stale: [], kept: [], manifest: undefined };
+  const exists = checkOutDir(outDir);
+  const manifest = manifestText(files);
+  if (!exists) return { ...plan, write: [...files], manifest };
   for (const file of files) {
+    checkParents(outDir, file.path);
     const target = join(outDir, file.path);
-    if (!existsSync(target)) {
-      plan.write.push(file);
-    } else if (file.kind === "scaffold") {
-      plan.kept.push(file.path);
-    } else if (!statSync(target).isFile() || !isGenerated(target)) {
-      throw new McpGenError(
-        "output-conflict",
-        `${target} exists and was not generated by mcp-gen (its first line is not the "Code generated by mcp-gen" header); move it away or choose another --out`,
-      );
-    } else if (readFileSync(target, "utf8") === file.content) {
-      plan.unchanged.push(file.path);
-    } else {
-      plan.write.push(file);
-    }
+    const found = entry(target);
+    if (!found) plan.write.push(file);
+    else if (file.kind === "scaffold") plan.kept.push(file.path);
+    else if (found.isSymbolicLink()) throw conflict(target, "is a symbolic link, not a file mcp-gen generated");
+    else if (!found.isFile() || !isGenerated(target)) {
+      throw conflict(target, `exists and was not generated by mcp-gen (its first line is not the "Code generated by mcp-gen" header)`);
+    } else if (readFileSync(target, "utf8") === file.content) plan.unchanged.push(file.path);
+    else plan.write.push(file);
   }
-  for (const path of listFiles(outDir)) {
-    if (!produced.has(path) && path.endsWith(".ts") && isGenerated(join(outDir, path))) plan.stale.push(path);
+  const previous = readManifest(outDir);
+  const produced = new Set(files.map((f) => f.path));
+  for (const path of previous?.paths ?? ownedWithoutManifest(outDir, files).filter((p) => p.endsWith(".ts"))) {
+    if (produced.has(path)) continue;
+    const target = join(outDir, path);
+    // A listed file the user has since replaced with their own is theirs.
+    if (entry(target)?.isFile() && isGenerated(target)) plan.stale.push(path);
   }
+  plan.stale.sort();
+  if (previous?.text !== manifest) plan.manifest = manifest;
   return plan;
+}
+
+/**
+ * Test-only fault injection, so tests can show what a full disk or a read-only file
+ * system does: MCP_GEN_TEST_FAULT=<ERRNO> fails the first write into the staging folder,
+ * MCP_GEN_TEST_FAULT=<ERRNO>@move fails the last move into the output folder (after the
+ * others succeeded, so they must be restored). Unset outside tests.
+ */
+function injectFault(step: "stage" | "move"): void {
+  const spec = process.env["MCP_GEN_TEST_FAULT"];
+  if (!spec) return;
+  const [code, at = "stage"] = spec.split("@");
+  if (at === step) throw Object.assign(new Error(`${code}: simulated fault (MCP_GEN_TEST_FAULT)`), { code });
 }
 
 /**
@@ -68,52 +185,83 @@ export function planOutput(outDir: string, files: OutputFile[]): OutputPlan {
  * kept aside until all moves succeeded, and restored if any failed.
  */
 export function applyOutput(outDir: string, plan: OutputPlan): void {
-  if (plan.write.length === 0 && plan.stale.length === 0) return;
+  if (plan.write.length === 0 && plan.stale.length === 0 && plan.manifest === undefined) return;
   const absOut = resolve(outDir);
   const staging = join(dirname(absOut), `.${basename(absOut)}.mcp-gen-${process.pid}-${Date.now()}`);
-  mkdirSync(join(staging, "new"), { recursive: true });
+  const incoming = plan.write.map((f) => ({ path: f.path, content: f.content }));
+  if (plan.manifest !== undefined) incoming.push({ path: MANIFEST, content: plan.manifest });
   try {
-    for (const file of plan.write) {
+    for (const file of incoming) {
       const path = join(staging, "new", file.path);
       mkdirSync(dirname(path), { recursive: true });
+      injectFault("stage");
       writeFileSync(path, file.content);
     }
-    if (!existsSync(absOut)) {
+    if (!checkOutDir(absOut)) {
       // A fresh output folder appears in one rename.
       mkdirSync(dirname(absOut), { recursive: true });
       renameSync(join(staging, "new"), absOut);
       return;
     }
-    swapIn(absOut, staging, plan);
+    swapIn(absOut, staging, incoming.map((f) => f.path), plan.stale);
+  } catch (error) {
+    throw error instanceof McpGenError ? error : failure(outDir, error);
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    try {
+      rmSync(staging, { recursive: true, force: true });
+    } catch {
+      // A staging folder left behind is a dot-folder beside the output, named as ours.
+    }
   }
 }
 
-function swapIn(outDir: string, staging: string, plan: OutputPlan): void {
+function swapIn(outDir: string, staging: string, incoming: string[], stale: string[]): void {
   const done: { target: string; backup: string | undefined }[] = [];
+  const createdFolders: string[] = [];
   let n = 0;
   const moveAside = (target: string): string | undefined => {
-    if (!existsSync(target)) return undefined;
+    if (!entry(target)) return undefined;
     const backup = join(staging, "old", String(n++));
     mkdirSync(dirname(backup), { recursive: true });
     renameSync(target, backup);
     return backup;
   };
   try {
-    for (const file of plan.write) {
-      const target = join(outDir, file.path);
-      mkdirSync(dirname(target), { recursive: true });
-      const entry = { target, backup: moveAside(target) };
-      done.push(entry);
-      renameSync(join(staging, "new", file.path), target);
-    }
-    for (const path of plan.stale) done.push({ target: join(outDir, path), backup: moveAside(join(outDir, path)) });
+    incoming.forEach((path, i) => {
+      const target = join(outDir, path);
+      const created = mkdirSync(dirname(target), { recursive: true });
+      if (created) createdFolders.push(created);
+      const moved = { target, backup: moveAside(target) };
+      done.push(moved);
+      if (i === incoming.length - 1) injectFault("move");
+      renameSync(join(staging, "new", path), target);
+    });
+    for (const path of stale) done.push({ target: join(outDir, path), backup: moveAside(join(outDir, path)) });
   } catch (error) {
     for (const { target, backup } of done.reverse()) {
       rmSync(target, { force: true });
-      if (backup) renameSync(backup, target);
+      if (backup) {
+        mkdirSync(dirname(target), { recursive: true });
+        renameSync(backup, target);
+      }
     }
-    throw new McpGenError("output-conflict", `could not write ${relative(process.cwd(), outDir) || "."}: ${(error as Error).message}; the output was left as it was`);
+    for (const folder of createdFolders.reverse()) rmSync(folder, { recursive: true, force: true });
+    throw failure(outDir, error);
+  }
+  removeEmptiedFolders(outDir, stale);
+}
+
+/** Folders that only held stale files go with them; the output folder itself stays. */
+function removeEmptiedFolders(outDir: string, stale: string[]): void {
+  for (const path of stale) {
+    let dir = dirname(join(outDir, path));
+    while (dir !== outDir && dir.startsWith(outDir)) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        break; // not empty (or not ours to remove)
+      }
+      dir = dirname(dir);
+    }
   }
 }

@@ -16,3 +16,5 @@ function findPackageRoot(): string {
 export const PACKAGE_ROOT = findPackageRoot();
 export const TEMPLATE_DIR = join(PACKAGE_ROOT, "templates");
 export const VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+/** The runtime's TypeScript sources, copied into every output under the generated header. */
+export const RUNTIME_DIR = join(PACKAGE_ROOT, "runtime");

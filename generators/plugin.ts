@@ -4,6 +4,10 @@ export interface GeneratorContext {
   loaded: LoadedRevision;
   /** The first line of every generated file. */
   header: string;
+  /** Older revisions the output also speaks (servers: through `initialize`), newest first. */
+  legacy: LoadedRevision[];
+  /** The header of a file generated from `revision`. */
+  headerFor(revision: LoadedRevision): string;
 }
 
 /** A file before formatting. `scaffold` files belong to the user once written: created only when missing. */
@@ -13,7 +17,7 @@ export interface EmittedFile {
   kind: "generated" | "scaffold";
   /** Node.js-only modules stay out of index.ts, so importing it works in any runtime. */
   nodeOnly?: boolean;
-  /** Already laid out as prettier would print it: written as emitted, not formatted. */
+  /** Printed already laid out as prettier would: skips formatting (big files, where prettier dominates generation time). */
   preformatted?: boolean;
 }
 
@@ -21,5 +25,7 @@ export interface EmittedFile {
 export interface Generator {
   name: string;
   description: string;
+  /** Generators whose files this one's import: selecting it selects them too. */
+  requires?: readonly string[];
   emit(ctx: GeneratorContext): EmittedFile[];
 }

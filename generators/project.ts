@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
-import { loadRevision } from "../schema/index.js";
-import { dispatcherView } from "./dispatcher.js";
-import { generate, headerFor } from "./index.js";
+import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
+import { runtimeFacts } from "../schema/runtime-protocol.js";
+import { generate } from "./index.js";
 import { applyOutput, planOutput } from "./output.js";
 import { PACKAGE_ROOT } from "./package-info.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
@@ -15,6 +15,20 @@ export interface InitOptions {
   revision: string;
   /** Write into a folder that is not empty (existing files are still never overwritten). */
   force?: boolean;
+  /** Serve only the chosen (stateless) revision: legacy clients get an error naming it. */
+  modernOnly?: boolean;
+}
+
+/** The oldest revision a dual-era project serves by default: the first of the clients in use today. */
+export const OLDEST_LEGACY_REVISION = "2025-03-26";
+
+/** The initialize-based revisions of the checkout from OLDEST_LEGACY_REVISION on, newest first. */
+function legacyRevisions(spec: string, newest: LoadedRevision): LoadedRevision[] {
+  return listRevisions(spec)
+    .filter((r) => r.name >= OLDEST_LEGACY_REVISION && r.name < newest.revision.name)
+    .map((r) => loadRevision(spec, r.name))
+    .filter((l) => l.protocol.methods.some((m) => m.method === "initialize") && l.protocol.conventions.requestMeta.protocolVersion === undefined)
+    .reverse();
 }
 
 export interface InitResult {
@@ -47,17 +61,20 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     throw new McpGenError("output-conflict", `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`);
   }
   const loaded = loadRevision(options.spec, options.revision);
-  const view = dispatcherView(loaded, headerFor(loaded));
-  if (!view.versionKey || !view.mrtr) {
+  const { features } = runtimeFacts(loaded.revision.name, loaded.protocol);
+  if (!features.perRequestVersion || !features.mrtr) {
     throw new McpGenError(
       "usage",
       `mcp-gen init needs a revision with stateless requests and input_required (2026-07-28 or later); ${loaded.revision.name} has neither`,
     );
   }
+  const legacy = options.modernOnly ? [] : legacyRevisions(options.spec, loaded);
   const spec = isAbsolute(options.spec) ? relative(target, options.spec) : relative(target, resolve(options.spec));
   const project = {
     name: basename(target).toLowerCase().replace(/[^a-z0-9-._]/g, "-") || "mcp-server",
     revision: loaded.revision.name,
+    revisions: [loaded, ...legacy].map((l) => l.revision.name),
+    dualEra: legacy.length > 0,
     spec: spec || ".",
     mcpGenSpec: `file:${PACKAGE_ROOT}`,
     typescriptVersion: devVersion("typescript"),
@@ -77,7 +94,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   }
   // The generated protocol code; the handlers.ts just written is the user's and stays.
   const out = join(target, "src", "mcp");
-  const plan = planOutput(out, await generate(loaded));
+  const plan = planOutput(out, await generate(loaded, undefined, { legacy }));
   applyOutput(out, plan);
   result.written.push(...plan.write.map((f) => `src/mcp/${f.path}`));
   result.kept.push(...plan.kept.map((p) => `src/mcp/${p}`));

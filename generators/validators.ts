@@ -64,6 +64,7 @@ const MESSAGE_ENTRY_POINTS = new Set([
 /** validators.ts: `isT` / `validateT` for every schema type, and message entry points. */
 export const validatorsGenerator: Generator = {
   name: "validators",
+  requires: ["types", "methods"],
   description: "validators.ts: type guards and JSON-pointer validators for every schema type, message validation",
   emit({ loaded, header }) {
     const { model } = loaded;

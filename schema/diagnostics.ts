@@ -5,11 +5,17 @@ export type IssueCode =
   | "spec-not-found"
   | "revision-not-found"
   | "syntax-error"
+  /** tsc rejects the schema (a semantic error): the message is tsc's own. */
+  | "type-error"
   | "unsupported-construct"
   | "unknown-type"
   | "protocol"
   | "config"
   | "output-conflict"
+  /** Writing the output failed (no space, read-only file system, permissions...). */
+  | "output-failed"
+  /** A bug in mcp-gen (e.g. it emitted code prettier cannot parse): please report it. */
+  | "internal"
   | "usage";
 
 /**
@@ -33,4 +39,16 @@ export class McpGenError extends Error {
 
 export function formatLocation(loc: SourceLocation): string {
   return `${loc.file}:${loc.line}:${loc.column}`;
+}
+
+/**
+ * mcp-gen emitted code the formatter cannot parse: a bug in mcp-gen (or schema text that
+ * reached the output unescaped), reported at the place in the generated file, in one line.
+ */
+export function generatedCodeError(path: string, error: unknown): McpGenError {
+  const e = error as { message?: unknown; loc?: { start?: { line?: number; column?: number } } };
+  const start = e.loc?.start;
+  const where = start?.line !== undefined ? `:${start.line}:${start.column ?? 1}` : "";
+  const reason = String(e.message ?? error).split("\n")[0]!.replace(/\s*\(\d+:\d+\)$/, "");
+  return new McpGenError("internal", `generated ${path}${where}: internal error: the generated code does not parse (${reason}); nothing was written`);
 }

@@ -9,7 +9,9 @@ export function parseDoc(raw: string): Doc {
   const lines = raw
     .replace(/^\/\*\*/, "")
     .replace(/\*\/$/, "")
-    .split(/\r?\n/)
+    // Every ECMAScript line terminator ends a line (as TypeScript reads them): a lone CR or a
+    // U+2028 kept inside a line would be one more way for doc text to break its comment.
+    .split(/\r\n|[\n\r\u2028\u2029]/)
     .map((line) => line.replace(/^\s*\* ?/, "").replace(/\s+$/, ""));
   const text: string[] = [];
   const tags: DocTag[] = [];

@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { Node, Project, SyntaxKind, ts, type SourceFile, type TypeNode } from "ts-morph";
 import { McpGenError } from "./diagnostics.js";
 import { parseDoc } from "./jsdoc.js";
+import { mergeDeclarations } from "./merge.js";
+import { checkSchemaWithTsc, MINI_LIB, MINI_LIB_PATH, SCHEMA_COMPILER_OPTIONS } from "./tsc-check.js";
 import type {
   Declaration,
   Doc,
@@ -28,35 +30,36 @@ const KEYWORDS: Partial<Record<SyntaxKind, KeywordName>> = {
 
 /** Reads a schema.ts file into a SchemaModel. */
 export function readSchemaFile(file: string): SchemaModel {
-  return readSchemaText(file, readFileSync(file, "utf8"));
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new McpGenError("spec-not-found", `cannot read ${file}: ${e.code ?? ""}${e.code ? ": " : ""}${e.message.replace(/^E[A-Z]+: /, "")}`);
+  }
+  return readSchemaText(file, text);
 }
 
 /**
- * Reads schema source text. Only syntax is used (no type checker), so this is fast and
- * every construct is handled explicitly: anything unknown is an error, never a guess.
+ * Reads schema source text. The model is built from syntax, so every construct is handled
+ * explicitly: anything unknown is an error, never a guess. tsc then checks the file, so a
+ * schema tsc rejects fails with tsc's own location and message.
  */
 export function readSchemaText(file: string, text: string): SchemaModel {
   const project = new Project({
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,
-    compilerOptions: { noLib: true },
+    compilerOptions: SCHEMA_COMPILER_OPTIONS,
   });
   const sourceFile = project.createSourceFile("/schema.ts", text);
+  project.createSourceFile(MINI_LIB_PATH, MINI_LIB);
   const reader = new SchemaReader(file, sourceFile);
   reader.checkSyntax(project);
-  const declarations = reader.readDeclarations();
-  const byName = new Map<string, Declaration>();
-  for (const d of declarations) {
-    const previous = byName.get(d.name);
-    if (previous) {
-      throw new McpGenError(
-        "unsupported-construct",
-        `declaration merging: '${d.name}' is declared again (first at line ${previous.loc.line})`,
-        d.loc,
-      );
-    }
-    byName.set(d.name, d);
-  }
+  // Constructs mcp-gen does not support are named as such before tsc would (for a lib
+  // generic such as Partial) complain about them in its own words.
+  const read = reader.readDeclarations();
+  checkSchemaWithTsc(project, sourceFile, (pos) => reader.position(pos));
+  const { declarations, byName } = mergeDeclarations(read);
   checkReferences(declarations, byName);
   return {
     file,

@@ -8,7 +8,13 @@ import ts from "typescript";
 export function transpileDir(from, to) {
   mkdirSync(to, { recursive: true });
   writeFileSync(join(to, "package.json"), '{ "type": "module" }\n');
-  for (const file of readdirSync(from).filter((n) => n.endsWith(".ts"))) {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const file = entry.name;
+    if (entry.isDirectory()) {
+      transpileDir(join(from, file), join(to, file));
+      continue;
+    }
+    if (!file.endsWith(".ts")) continue;
     const js = ts.transpileModule(readFileSync(join(from, file), "utf8"), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     }).outputText;

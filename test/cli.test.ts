@@ -1,201 +1,295 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawn } from "node:child_process";
-import { cli, fakeSpec, readFixture, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
+import { run } from "../cli/run.js";
+import type { Io } from "../cli/commands.js";
+import { loadConfig } from "../cli/config.js";
+import { MANIFEST } from "../generators/output.js";
+import { cli, fakeSpec, readFixture, ROOT, SPEC_DIR, snapshotTree, tempDir, type CliResult } from "./helpers.js";
 
-/** One clear line on stderr, the exit code, and nothing written to the output folder. */
-function expectCleanFailure(args: string[], status: number, message: RegExp, out: string) {
-  const before = snapshotTree(out);
-  const r = cli([...args, "--out", out]);
+// Most of the CLI runs in-process (run() with captured output), and output planning is
+// tested on fake trees in output.test.ts; a few tests spawn the built CLI end to end.
+
+/** The CLI in this process: same code path as the binary, without a process per call. */
+async function runHere(args: string[], cwd?: string): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = { out: (l) => out.push(l), err: (l) => err.push(l) };
+  const previous = process.cwd();
+  if (cwd) process.chdir(cwd);
+  try {
+    const status = await run(args, io);
+    return { status, stdout: out.map((l) => `${l}\n`).join(""), stderr: err.map((l) => `${l}\n`).join("") };
+  } finally {
+    process.chdir(previous);
+  }
+}
+
+/** What is at a path, for "nothing changed" assertions: a folder's files, a file, a link, or nothing. */
+function snapshotPath(path: string): unknown {
+  const found = lstatSync(path, { throwIfNoEntry: false });
+  if (!found) return "absent";
+  if (found.isSymbolicLink()) return `link to ${readlinkSync(path)}`;
+  return found.isDirectory() ? snapshotTree(path) : readFileSync(path, "utf8");
+}
+
+/** One clear line on stderr, the exit code, nothing written to the output folder and no staging folder left. */
+async function expectCleanFailure(args: string[], status: number, message: RegExp, out: string, spawned = false) {
+  const before = snapshotPath(out);
+  const r = spawned ? cli([...args, "--out", out]) : await runHere([...args, "--out", out]);
   expect(r.status, r.stderr).toBe(status);
   const lines = r.stderr.trimEnd().split("\n");
   expect(lines, r.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(message);
-  expect(snapshotTree(out)).toEqual(before);
+  expect(snapshotPath(out)).toEqual(before);
+  expect(readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.mcp-gen-`))).toEqual([]);
   return r;
 }
 
-describe("mcp-gen generate: bad input", () => {
-  it("a missing spec folder", () => {
+const mini = () => fakeSpec(readFixture("mini-schema.ts"));
+const fixtureLines = readFixture("mini-schema.ts").split("\n").length;
+
+describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () => {
+  it("a missing spec folder (the built CLI)", async () => {
     const out = join(tempDir(), "out");
-    expectCleanFailure(["generate", "--spec", "/no/such/spec"], 1, /^mcp-gen: spec folder not found: \/no\/such\/spec/, out);
+    await expectCleanFailure(["generate", "--spec", "/no/such/spec"], 1, /^mcp-gen: spec folder not found: \/no\/such\/spec/, out, true);
     expect(existsSync(out)).toBe(false);
   });
 
-  it("an unknown revision lists the available ones", () => {
-    const out = join(tempDir(), "out");
-    expectCleanFailure(
+  it("an unknown revision lists the available ones", async () => {
+    await expectCleanFailure(
       ["generate", "--spec", SPEC_DIR, "--revision", "1999-01-01"],
       1,
       /^mcp-gen: unknown revision '1999-01-01' .*available: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, latest$/,
-      out,
+      join(tempDir(), "out"),
     );
   });
 
-  it("a schema.ts with a syntax error names file:line:col", () => {
+  it("a schema.ts with a syntax error names file:line:col", async () => {
     const spec = fakeSpec("export interface A {\n  a: string;\n  b: = 1;\n}\n");
-    expectCleanFailure(["generate", "--spec", spec], 1, /^mcp-gen: .*schema\/2030-01-01\/schema\.ts:3:\d+: syntax error: .+/, join(spec, "out"));
+    await expectCleanFailure(["generate", "--spec", spec], 1, /^mcp-gen: .*schema\/2030-01-01\/schema\.ts:3:\d+: syntax error: .+/, join(spec, "out"));
   });
 
-  it("an unsupported construct names file:line:col and the construct", () => {
+  it("an unsupported construct names file:line:col and the construct", async () => {
     const spec = fakeSpec(readFixture("mini-schema.ts") + "\nexport type Pair = [string, number];\n");
-    const lines = readFixture("mini-schema.ts").split("\n").length;
-    expectCleanFailure(
+    await expectCleanFailure(
       ["generate", "--spec", spec],
       1,
-      new RegExp(`^mcp-gen: .*schema\\.ts:${lines + 1}:\\d+: unsupported construct: tuple type \\(\`\\[string, number\\]\`\\)$`),
+      new RegExp(`^mcp-gen: .*schema\\.ts:${fixtureLines + 1}:\\d+: unsupported construct: tuple type \\(\`\\[string, number\\]\`\\)$`),
       join(spec, "out"),
     );
   });
 
-  it("an existing output folder is left untouched on failure", () => {
-    const out = tempDir();
-    writeFileSync(join(out, "notes.md"), "mine");
-    expectCleanFailure(["generate", "--spec", SPEC_DIR, "--revision", "nope"], 1, /unknown revision 'nope'/, out);
+  it("TypeScript that tsc rejects fails with tsc's location and message", async () => {
+    const spec = fakeSpec(readFixture("mini-schema.ts") + "\nexport type Loop = Loop | string;\n");
+    await expectCleanFailure(
+      ["generate", "--spec", spec],
+      1,
+      new RegExp(`^mcp-gen: .*schema\\.ts:${fixtureLines + 1}:13: error TS2456: Type alias 'Loop' circularly references itself\\.$`),
+      join(spec, "out"),
+    );
   });
 
-  it("usage errors exit 2", () => {
+  it("a schema.ts that cannot be read", async () => {
+    const spec = tempDir();
+    mkdirSync(join(spec, "schema", "2030-01-01", "schema.ts"), { recursive: true });
+    await expectCleanFailure(["generate", "--spec", spec], 1, /^mcp-gen: cannot read .*schema\.ts: EISDIR: /, join(spec, "out"));
+  });
+
+  it("an existing output folder is left untouched on failure", async () => {
+    const out = tempDir();
+    writeFileSync(join(out, "notes.md"), "mine");
+    await expectCleanFailure(["generate", "--spec", SPEC_DIR, "--revision", "nope"], 1, /unknown revision 'nope'/, out);
+  });
+
+  it("usage errors exit 2 (the built CLI)", async () => {
     const r = cli(["generate", "--no-such-flag"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown option '--no-such-flag'/);
-    expect(cli(["frobnicate", "x"]).status).toBe(2);
-    expect(cli(["generate", "--revision"]).status).toBe(2);
+    expect((await runHere(["frobnicate", "x"])).status).toBe(2);
+    expect((await runHere(["generate", "--revision"])).status).toBe(2);
   });
 
-  it("an unknown generator is a config error", () => {
-    const out = join(tempDir(), "out");
-    expectCleanFailure(["generate", "--spec", SPEC_DIR, "--generators", "types,nope"], 1, /unknown generator 'nope'; available: types, methods, validators, dispatcher/, out);
+  it("an unknown generator is a config error", async () => {
+    await expectCleanFailure(["generate", "--spec", SPEC_DIR, "--generators", "types,nope"], 1, /unknown generator 'nope'; available: types, methods, validators, dispatcher/, join(tempDir(), "out"));
+  });
+
+  it("a config file that is not JSON, or not a file", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "bad.json"), "{\n  nope\n}\n");
+    await expectCleanFailure(["generate", "--config", join(dir, "bad.json")], 1, /^mcp-gen: .*bad\.json: not valid JSON: /, join(dir, "out"));
+    await expectCleanFailure(["generate", "--config", dir], 1, /^mcp-gen: .*: not valid JSON: EISDIR/, join(dir, "out"));
   });
 });
 
-describe("mcp-gen generate: writing", () => {
-  it("fills the output folder, and --check agrees", () => {
+describe("mcp-gen generate: what is in the way of the output", () => {
+  const typesOnly = (spec: string) => ["generate", "--spec", spec, "--generators", "types"];
+
+  it("a file at the output path", async () => {
+    const spec = mini();
+    writeFileSync(join(spec, "out"), "a file");
+    await expectCleanFailure(typesOnly(spec), 1, /^mcp-gen: .*out is a file, not a folder; move it away or choose another --out$/, join(spec, "out"));
+  });
+
+  it("a dangling symlink at the output path, or at a generated file's path", async () => {
+    const spec = mini();
+    symlinkSync(join(spec, "nowhere"), join(spec, "out"));
+    await expectCleanFailure(typesOnly(spec), 1, /^mcp-gen: .*out is a symbolic link to nothing \(dangling\)/, join(spec, "out"));
+    const out = join(spec, "out2");
+    mkdirSync(out);
+    symlinkSync(join(spec, "nowhere.ts"), join(out, "types.ts"));
+    await expectCleanFailure(typesOnly(spec), 1, /^mcp-gen: .*out2\/types\.ts is a symbolic link, not a file mcp-gen generated/, out);
+  });
+
+  it("a file the user owns at a generated path", async () => {
+    const spec = mini();
+    const out = join(spec, "out");
+    mkdirSync(out);
+    writeFileSync(join(out, "types.ts"), "// my own types\n");
+    const r = await expectCleanFailure(typesOnly(spec), 1, /types\.ts exists and was not generated by mcp-gen/, out);
+    expect(r.stdout).toBe("");
+  });
+});
+
+describe("mcp-gen generate: failures while writing", () => {
+  afterEach(() => {
+    delete process.env["MCP_GEN_TEST_FAULT"];
+  });
+
+  it.each(["ENOSPC", "EACCES", "EROFS", "EROFS@move"])("%s (simulated) is one line and the output stays as it was", async (fault) => {
+    const spec = mini();
+    const out = join(spec, "out");
+    expect((await runHere(["generate", "--spec", spec, "--generators", "types", "--out", out])).status).toBe(0);
+    writeFileSync(join(spec, "schema", "2030-01-01", "schema.ts"), readFixture("mini-schema.ts") + "\nexport type AddedLater = string;\n");
+    process.env["MCP_GEN_TEST_FAULT"] = fault;
+    const code = fault.split("@")[0]!;
+    await expectCleanFailure(["generate", "--spec", spec, "--generators", "types"], 1, new RegExp(`^mcp-gen: could not write .*out: ${code}: .*; the output was left as it was$`), out);
+  });
+
+  it("ENOSPC from the built CLI: one line, exit 1, no output folder", async () => {
+    const spec = mini();
+    const r = spawnCli(["generate", "--spec", spec, "--generators", "types", "--out", join(spec, "out")], { MCP_GEN_TEST_FAULT: "ENOSPC" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^mcp-gen: could not write .*out: ENOSPC: [^\n]*\n$/);
+    expect(readdirSync(spec)).toEqual(["schema"]);
+  });
+});
+
+function spawnCli(args: string[], env: Record<string, string>): CliResult {
+  const previous = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    return cli(args);
+  } finally {
+    for (const key of Object.keys(env)) if (previous[key] === undefined) delete process.env[key];
+  }
+}
+
+describe("mcp-gen: a bug in mcp-gen is one line too, with the stack only under --debug", () => {
+  afterEach(() => {
+    vi.doUnmock("../generators/render.js");
+    vi.doUnmock("../generators/types.js");
+    vi.resetModules();
+  });
+
+  it("a printer emitting code prettier cannot parse names the generated file and place", async () => {
+    vi.resetModules();
+    vi.doMock("../generators/render.js", async (importOriginal) => {
+      const real = await importOriginal<typeof import("../generators/render.js")>();
+      // A printer bug: methods.ts (still formatted by prettier) comes out with a statement cut short.
+      const broken = (code: string) => (/^export interface /m.test(code) ? `${code}\nexport const = 1;\n` : code);
+      return { ...real, formatTypeScript: (code: string) => real.formatTypeScript(broken(code)) };
+    });
+    const { run: runMocked } = await import("../cli/run.js");
+    const spec = mini();
+    const err: string[] = [];
+    const status = await runMocked(["generate", "--spec", spec, "--generators", "methods", "--out", join(spec, "out")], { out: () => {}, err: (l) => err.push(l) });
+    expect(status).toBe(1);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^mcp-gen: generated methods\.ts:\d+:\d+: internal error: the generated code does not parse \(.+\); nothing was written$/);
+    expect(existsSync(join(spec, "out"))).toBe(false);
+  });
+
+  it("a printer that throws: one line naming the error; --debug adds the stack", async () => {
+    vi.resetModules();
+    vi.doMock("../generators/types.js", async (importOriginal) => {
+      const real = await importOriginal<typeof import("../generators/types.js")>();
+      const emit = () => (undefined as unknown as { name: string }[])[0]!.name;
+      return { typesGenerator: { ...real.typesGenerator, emit } };
+    });
+    const { run: runMocked } = await import("../cli/run.js");
+    const spec = mini();
+    const args = ["generate", "--spec", spec, "--generators", "types", "--out", join(spec, "out")];
+    const err: string[] = [];
+    expect(await runMocked(args, { out: () => {}, err: (l) => err.push(l) })).toBe(1);
+    expect(err).toEqual([expect.stringMatching(/^mcp-gen: internal error: TypeError: Cannot read properties of undefined \(reading '0'\) \(rerun with --debug for the stack trace\)$/)]);
+    const debug: string[] = [];
+    expect(await runMocked(["--debug", ...args], { out: () => {}, err: (l) => debug.push(l) })).toBe(1);
+    expect(debug[0]).toMatch(/^mcp-gen: internal error: TypeError: Cannot read properties of undefined \(reading '0'\)$/);
+    expect(debug.slice(1).join("\n")).toMatch(/^TypeError: .*\n\s+at /);
+    expect(existsSync(join(spec, "out"))).toBe(false);
+  });
+});
+
+describe("mcp-gen generate end to end (the built CLI)", () => {
+  it("fills the output folder for a real revision, and --check agrees", () => {
     const out = join(tempDir(), "out");
     const r = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/MCP schema 2025-06-18 -> .*out\/ \(9 written, 0 unchanged, 0 removed\)/);
-    expect(readdirSync(out).sort()).toEqual(["client.ts", "dispatcher.ts", "handlers.ts", "index.ts", "methods.ts", "shared.ts", "stdio.ts", "types.ts", "validators.ts"]);
+    expect(r.stdout).toMatch(/MCP schema 2025-06-18 -> .*out\/ \(21 written, 0 unchanged, 0 removed\)/);
+    expect(readdirSync(out).sort()).toEqual([MANIFEST, "client.ts", "dispatcher.ts", "handlers.ts", "index.ts", "methods.ts", "protocol.ts", "runtime", "stdio.ts", "types.ts", "validators.ts"]);
+    // The manifest lists the runtime/ files too: they are this generation's to remove.
+    expect(JSON.parse(readFileSync(join(out, MANIFEST), "utf8")).files).toEqual(expect.arrayContaining(["protocol.ts", expect.stringMatching(/^runtime\/.+\.ts$/)]));
     const check = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out, "--check"]);
-    expect(check.status).toBe(0);
+    expect(check.status, check.stderr).toBe(0);
     expect(check.stdout).toMatch(/is up to date with MCP schema 2025-06-18/);
   });
 
-  it("is byte-identical across runs, and a rerun writes nothing", () => {
-    const a = join(tempDir(), "a");
-    const b = join(tempDir(), "b");
-    expect(cli(["generate", "--spec", SPEC_DIR, "--out", a]).status).toBe(0);
-    expect(cli(["generate", "--spec", SPEC_DIR, "--out", b]).status).toBe(0);
-    expect(snapshotTree(a)).toEqual(snapshotTree(b));
-    const again = cli(["generate", "--spec", SPEC_DIR, "--out", a]);
-    expect(again.stdout).toMatch(/\(0 written, 10 unchanged, 0 removed, 1 user-owned kept\)/);
-  });
-
-  it("--check lists stale files and exits 1, writing nothing", () => {
-    const out = join(tempDir(), "out");
-    cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--out", out]);
-    const before = snapshotTree(out);
-    const r = cli(["generate", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--out", out, "--check"]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/out of date with MCP schema 2026-07-28/);
-    expect(r.stderr).toMatch(/out\/types\.ts/);
-    expect(r.stderr).toMatch(/out\/methods\.ts/);
-    expect(snapshotTree(out)).toEqual(before);
-  });
-
-  it("--check notices an edited generated file", () => {
-    const out = join(tempDir(), "out");
-    cli(["generate", "--spec", SPEC_DIR, "--out", out]);
-    writeFileSync(join(out, "methods.ts"), readFileSync(join(out, "methods.ts"), "utf8") + "\n// edited\n");
-    const r = cli(["generate", "--spec", SPEC_DIR, "--out", out, "--check"]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/methods\.ts/);
-    expect(r.stderr).not.toMatch(/types\.ts/);
-  });
-
-  it("never overwrites a file the user owns", () => {
-    const out = tempDir();
-    writeFileSync(join(out, "types.ts"), "// my own types\n");
-    const r = expectCleanFailure(["generate", "--spec", SPEC_DIR], 1, /types\.ts exists and was not generated by mcp-gen/, out);
-    expect(r.stdout).toBe("");
-    expect(readFileSync(join(out, "types.ts"), "utf8")).toBe("// my own types\n");
-  });
-
-  it("keeps user files beside generated ones and removes stale generated files", () => {
-    const out = tempDir();
-    writeFileSync(join(out, "handlers.ts"), "export const mine = 1;\n");
-    mkdirSync(join(out, "sub"));
-    const header = "// Code generated by mcp-gen 0.0.1 from MCP schema 2020-01-01 (schema.ts sha256 000000000000). DO NOT EDIT.\n";
-    writeFileSync(join(out, "sub", "old.ts"), header + "export {};\n");
-    const r = cli(["generate", "--spec", SPEC_DIR, "--out", out]);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/10 written, 0 unchanged, 1 removed, 1 user-owned kept/);
-    expect(readFileSync(join(out, "handlers.ts"), "utf8")).toBe("export const mine = 1;\n");
-    expect(existsSync(join(out, "sub", "old.ts"))).toBe(false);
-    expect(readdirSync(out).filter((n) => n.startsWith("."))).toEqual([]);
-  });
-
-  it("writes handlers.ts once and never overwrites it", () => {
-    const out = join(tempDir(), "out");
-    expect(cli(["generate", "--spec", SPEC_DIR, "--out", out]).status).toBe(0);
-    const skeleton = readFileSync(join(out, "handlers.ts"), "utf8");
-    expect(skeleton).toMatch(/"tools\/call": async \(_params, _ctx\) => \{\n\s+\/\/ TODO: implement tools\/call\./);
-    expect(skeleton.split("\n")[0]).not.toMatch(/Code generated/);
-    // What the dispatcher answers by itself is not overridden by a "not implemented" stub.
-    expect(skeleton).not.toMatch(/"server\/discover":/);
-    expect(skeleton).toMatch(/\/\/ server\/discover: answered by the dispatcher/);
-    expect(readFileSync(join(out, "index.ts"), "utf8")).not.toMatch(/stdio|http-server/);
-    writeFileSync(join(out, "handlers.ts"), "// mine\n");
-    const again = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--out", out]);
-    expect(again.status, again.stderr).toBe(0);
-    expect(again.stdout).toMatch(/1 user-owned kept/);
-    expect(readFileSync(join(out, "handlers.ts"), "utf8")).toBe("// mine\n");
-    expect(readFileSync(join(out, "dispatcher.ts"), "utf8")).toMatch(/from MCP schema 2025-11-25/);
-    expect(cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--out", out, "--check"]).status).toBe(0);
-  });
-
-  it("reads defaults from mcp-gen.config.json, relative to the config file", () => {
+  it("reads defaults from mcp-gen.config.json, relative to the config file; flags win", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "mcp-gen.config.json"), JSON.stringify({ spec: SPEC_DIR, revision: "2024-11-05", out: "gen", generators: ["types"] }));
     const r = cli([], dir);
     expect(r.status, r.stderr).toBe(0);
-    expect(readdirSync(join(dir, "gen")).sort()).toEqual(["index.ts", "types.ts"]);
+    expect(readdirSync(join(dir, "gen")).sort()).toEqual([MANIFEST, "index.ts", "types.ts"]);
     expect(readFileSync(join(dir, "gen", "types.ts"), "utf8")).toMatch(/from MCP schema 2024-11-05/);
-    // Flags win over the config.
     expect(cli(["generate", "--revision", "2025-03-26"], dir).status).toBe(0);
     expect(readFileSync(join(dir, "gen", "types.ts"), "utf8")).toMatch(/from MCP schema 2025-03-26/);
   });
+});
 
-  it("rejects a config with unknown keys", () => {
+describe("the config file", () => {
+  it("rejects unknown keys", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "mcp-gen.config.json"), JSON.stringify({ spec: SPEC_DIR, output: "x" }));
-    const r = cli(["generate"], dir);
+    expect(() => loadConfig(undefined, dir)).toThrow(/unknown key 'output'/);
+    const r = await runHere(["generate", "--out", join(dir, "out")], dir);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/unknown key 'output'/);
   });
 });
 
 describe("mcp-gen revisions and inspect", () => {
-  it("lists revisions, oldest first, marking the latest", () => {
+  it("lists revisions, oldest first, marking the latest", async () => {
     const r = cli(["revisions", "--spec", SPEC_DIR]);
     expect(r.stdout.trim().split("\n")).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28 (latest)"]);
-    expect(JSON.parse(cli(["revisions", "--spec", SPEC_DIR, "--json"]).stdout).latest).toBe("2026-07-28");
+    expect(JSON.parse((await runHere(["revisions", "--spec", SPEC_DIR, "--json"])).stdout).latest).toBe("2026-07-28");
   });
 
-  it("uses draft/ only when asked for by name", () => {
+  it("uses draft/ only when asked for by name", async () => {
     const spec = fakeSpec(readFixture("mini-schema.ts"), "2030-01-01");
     mkdirSync(join(spec, "schema", "draft"));
     writeFileSync(join(spec, "schema", "draft", "schema.ts"), readFixture("mini-schema.ts").replace('"2099-01-01"', '"DRAFT-2031"'));
-    expect(cli(["revisions", "--spec", spec]).stdout.trim()).toBe("2030-01-01 (latest)");
-    const latest = JSON.parse(cli(["inspect", "--spec", spec, "--json"]).stdout) as { revision: string };
+    expect((await runHere(["revisions", "--spec", spec])).stdout.trim()).toBe("2030-01-01 (latest)");
+    const latest = JSON.parse((await runHere(["inspect", "--spec", spec, "--json"])).stdout) as { revision: string };
     expect(latest.revision).toBe("2030-01-01");
-    const draft = JSON.parse(cli(["inspect", "--spec", spec, "--revision", "draft", "--json"]).stdout) as { revision: string; protocolVersion: string };
+    const draft = JSON.parse((await runHere(["inspect", "--spec", spec, "--revision", "draft", "--json"])).stdout) as { revision: string; protocolVersion: string };
     expect(draft).toMatchObject({ revision: "draft", protocolVersion: "DRAFT-2031" });
-    expect(cli(["inspect", "--spec", spec, "--revision", "2031-01-01"]).stderr).toMatch(/available: 2030-01-01, draft, latest/);
+    expect((await runHere(["inspect", "--spec", spec, "--revision", "2031-01-01"])).stderr).toMatch(/available: 2030-01-01, draft, latest/);
   });
 
-  it("inspect --json for 2026-07-28", () => {
-    const r = cli(["inspect", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--json"]);
+  it("inspect --json for 2026-07-28", async () => {
+    const r = await runHere(["inspect", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--json"]);
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as {
       revision: string;
@@ -223,8 +317,8 @@ describe("mcp-gen revisions and inspect", () => {
     expect(doc.errors).toMatchObject({ PARSE_ERROR: -32700, HEADER_MISMATCH: -32020, UNSUPPORTED_PROTOCOL_VERSION: -32022 });
   });
 
-  it("inspect --json for 2025-11-25 shows both directions", () => {
-    const doc = JSON.parse(cli(["inspect", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--json"]).stdout) as {
+  it("inspect --json for 2025-11-25 shows both directions", async () => {
+    const doc = JSON.parse((await runHere(["inspect", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--json"])).stdout) as {
       methods: { method: string; directions: string[]; result: string | null }[];
     };
     const both = doc.methods.filter((m) => m.directions.length === 2).map((m) => m.method);
@@ -233,17 +327,18 @@ describe("mcp-gen revisions and inspect", () => {
     expect(doc.methods.find((m) => m.method === "roots/list")?.directions).toEqual(["server->client"]);
   });
 
-  it("inspect prints a readable table", () => {
-    const r = cli(["inspect", "--spec", SPEC_DIR, "--revision", "2026-07-28"]);
+  it("inspect prints a readable table", async () => {
+    const r = await runHere(["inspect", "--spec", SPEC_DIR, "--revision", "2026-07-28"]);
     expect(r.stdout).toMatch(/^ {2}tools\/call +client->server +CallToolRequestParams -> CallToolResult {2}\[input_required\]$/m);
     expect(r.stdout).toMatch(/elicitation\/create +needs client capability elicitation/);
   });
 
-  it.each([[], ["generate"], ["revisions"], ["inspect"]])("--help on %j", (...command) => {
-    const r = cli([...command, "--help"]);
+  it.each([[], ["generate"], ["revisions"], ["inspect"]])("--help on %j", async (...command) => {
+    const r = await runHere([...command, "--help"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: mcp-gen/);
     expect(r.stdout).toMatch(/--spec|Commands:/);
+    if (command.length === 0) expect(r.stdout).toMatch(/--debug +on failure, also print the stack trace/);
   });
 });
 
@@ -252,13 +347,13 @@ describe("mcp-gen generate --watch", () => {
     const spec = fakeSpec(readFixture("mini-schema.ts"));
     const out = join(spec, "out");
     const schemaTs = join(spec, "schema", "2030-01-01", "schema.ts");
-    const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "generate", "--watch", "--spec", spec, "--out", out]);
+    const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "generate", "--watch", "--spec", spec, "--out", out, "--generators", "types"]);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (b) => (stdout += b));
     child.stderr.on("data", (b) => (stderr += b));
     const until = async (what: () => boolean) => {
-      for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 400 && !what(); i++) await new Promise((r) => setTimeout(r, 50));
       expect(what()).toBe(true);
     };
     try {
@@ -268,6 +363,7 @@ describe("mcp-gen generate --watch", () => {
       await until(() => existsSync(join(out, "types.ts")) && readFileSync(join(out, "types.ts"), "utf8").includes("AddedLater"));
       writeFileSync(schemaTs, readFixture("mini-schema.ts") + "\nexport type Broken = [string];\n");
       await until(() => stderr.includes("unsupported construct: tuple type"));
+      expect(stderr.trimEnd().split("\n")).toHaveLength(1);
       expect(readFileSync(join(out, "types.ts"), "utf8")).toMatch(/AddedLater/);
       writeFileSync(schemaTs, readFixture("mini-schema.ts") + "\nexport type Fixed = number;\n");
       await until(() => readFileSync(join(out, "types.ts"), "utf8").includes("Fixed"));

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { diffMarkdown, diffRevisions, type Change } from "../schema/diff.js";
 import { loadRevision } from "../schema/index.js";
-import { cli, SPEC_DIR } from "./helpers.js";
+import { readSchemaText } from "../schema/reader.js";
+import { buildProtocol } from "../schema/protocol.js";
+import type { LoadedRevision } from "../schema/index.js";
+import { cli, readFixture, SPEC_DIR, SPEC_REVISIONS } from "./helpers.js";
 
 const diff = diffRevisions(loadRevision(SPEC_DIR, "2025-11-25"), loadRevision(SPEC_DIR, "2026-07-28"));
 const find = (kind: string, subject: string, change?: Change["change"]) =>
@@ -66,8 +69,110 @@ describe("mcp-gen diff 2025-11-25 -> 2026-07-28", () => {
     expect(cli(["diff", "--spec", SPEC_DIR, "--from", "2025-11-25"]).status).toBe(2);
   });
 
+  it("prints types on one line, without docs, and no placeholder for what is not there", () => {
+    const md = diffMarkdown(diff);
+    // Every item is one line: nothing but headings, the summary and list items.
+    for (const line of md.split("\n")) expect(line, line).toMatch(/^(#|- |\d+ changes, |$)/);
+    expect(md).not.toMatch(/\/\*\*|`nothing`|`none`|``/);
+    expect(md).toMatch(/^- `JSONObject` added: `\{ \[key: string\]: JSONValue \}`$/m);
+    expect(md).toMatch(/^- `InputRequests` added: `\[key: string\]: InputRequest`$/m);
+    expect(md).toMatch(/^- \*\*breaking\*\* `CreateMessageRequest` changed \(extends; loses jsonrpc, id\): no longer extends `JSONRPCRequest`$/m);
+    const reverse = diffMarkdown(diffRevisions(loadRevision(SPEC_DIR, "2026-07-28"), loadRevision(SPEC_DIR, "2025-11-25")));
+    expect(reverse).toMatch(/^- \*\*breaking\*\* `CreateMessageRequest` changed \(extends; gains jsonrpc, id\): now extends `JSONRPCRequest`$/m);
+  });
+
   it("a revision against itself has no changes", () => {
     const same = loadRevision(SPEC_DIR, "2025-06-18");
     expect(diffRevisions(same, same).changes).toEqual([]);
+  });
+});
+
+/** What the reverse diff must say for a change: added and removed swap, and so do from and to. */
+function mirrored(c: Change): string {
+  const change = c.change === "added" ? "removed" : c.change === "removed" ? "added" : "changed";
+  return key({ ...c, change, from: c.to, to: c.from });
+}
+
+/** A change without its breaking flag (direction-dependent) and with only the first word of its detail ("extends; gains x" reverses to "extends; loses x"). */
+function key(c: Omit<Change, "from" | "to"> & { from?: string | undefined; to?: string | undefined }): string {
+  return JSON.stringify({ kind: c.kind, subject: c.subject, change: c.change, detail: c.detail?.split(";")[0], from: c.from, to: c.to });
+}
+
+function expectMirrors(a: LoadedRevision, b: LoadedRevision) {
+  const forward = diffRevisions(a, b).changes;
+  const backward = diffRevisions(b, a).changes;
+  expect(backward.map(key).sort()).toEqual(forward.map(mirrored).sort());
+  return [...forward, ...backward];
+}
+
+function loadText(name: string, text: string): LoadedRevision {
+  const model = readSchemaText(`${name}.ts`, text);
+  return { revision: { name } as LoadedRevision["revision"], model, protocol: buildProtocol(model) };
+}
+
+/** The fixture schema with one change of every kind, each an addition and a removal. */
+function changedFixture(): string {
+  const edits: [string, string][] = [
+    ["export type ServerRequest = PingRequest;", ""],
+    ["export type ClientRequest = PingRequest | CallToolRequest;", "export type ClientRequest = CallToolRequest | ListToolsRequest;"],
+    ["export type InputRequest = ElicitRequest;", "export type InputRequest = ListRootsRequest;"],
+    ["  weight?: number;", "  priority?: number;"],
+    ["export interface TextContent {\n  type: \"text\";\n  text: string;", "export interface TextContent {\n  type: \"text\";\n  text: string | null;"],
+    ["export const METHOD_NOT_FOUND = -32601;", "export const INVALID_PARAMS = -32602;"],
+    ["code: typeof METHOD_NOT_FOUND;", "code: typeof INVALID_PARAMS;"],
+    ["export const PAGE_SIZE = 50;", "export const MAX_ROUNDS = 10;"],
+    ['export const LATEST_PROTOCOL_VERSION = "2099-01-01";', 'export const LATEST_PROTOCOL_VERSION = "2100-01-01";'],
+    ["export interface ImageContent {", "/** @deprecated Use text. */\nexport interface ImageContent {"],
+  ];
+  let text = readFixture("mini-schema.ts");
+  for (const [from, to] of edits) {
+    expect(text.includes(from), from).toBe(true);
+    text = text.replace(from, to);
+  }
+  return `${text}
+export interface ListToolsRequest extends JSONRPCRequest {
+  method: "tools/list";
+  params?: RequestParams;
+}
+export interface ListToolsResult extends Result {
+  tools: string[];
+}
+export interface ListRootsRequest {
+  method: "roots/list";
+  params?: {};
+}
+export interface ListRootsResult {
+  roots: string[];
+}
+`;
+}
+
+describe("mcp-gen diff is symmetric", () => {
+  it("every kind of change is reported both ways, added in one direction and removed in the other", () => {
+    const changes = expectMirrors(loadText("a", readFixture("mini-schema.ts")), loadText("b", changedFixture()));
+    const seen = new Set(changes.map((c) => `${c.kind} ${c.change}`));
+    for (const kind of ["method", "inputRequest", "type", "field", "union", "error", "constant", "deprecation"]) {
+      expect(seen, kind).toContain(`${kind} added`);
+      expect(seen, kind).toContain(`${kind} removed`);
+    }
+    expect(seen).toContain("field changed");
+    expect(seen).toContain("constant changed");
+  });
+
+  it("2026-07-28 -> 2025-11-25 reports the removed input requests", () => {
+    const reverse = diffRevisions(loadRevision(SPEC_DIR, "2026-07-28"), loadRevision(SPEC_DIR, "2025-11-25"));
+    for (const method of ["sampling/createMessage", "roots/list", "elicitation/create"]) {
+      expect(reverse.changes.find((c) => c.kind === "inputRequest" && c.subject === method), method).toMatchObject({ change: "removed", breaking: true });
+    }
+  });
+
+  it("removed constants are reported, as breaking", () => {
+    const changes = diffRevisions(loadText("b", changedFixture()), loadText("a", readFixture("mini-schema.ts"))).changes;
+    expect(changes.find((c) => c.kind === "constant" && c.subject === "MAX_ROUNDS")).toMatchObject({ change: "removed", from: "10", breaking: true });
+    expect(changes.find((c) => c.kind === "error" && c.subject === "INVALID_PARAMS")).toMatchObject({ change: "removed", from: "-32602", breaking: true });
+  });
+
+  it.each(SPEC_REVISIONS.slice(1).map((to, i) => [SPEC_REVISIONS[i]!, to]))("%s <-> %s mirror each other", (from, to) => {
+    expectMirrors(loadRevision(SPEC_DIR, from), loadRevision(SPEC_DIR, to));
   });
 });

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
-import { importGenerated, SPEC_DIR } from "./helpers.js";
+import { importGenerated, SPEC_DIR, writeFiles } from "./helpers.js";
 
 type Any = any;
 
@@ -465,7 +465,7 @@ describe("handler types", () => {
     const { typecheck, tempDir } = await import("./helpers.js");
     const { writeFileSync } = await import("node:fs");
     const dir = tempDir();
-    for (const f of await generate(loadRevision(SPEC_DIR, VERSION))) writeFileSync(join(dir, f.path), f.content);
+    writeFiles(dir, await generate(loadRevision(SPEC_DIR, VERSION)));
     writeFileSync(
       join(dir, "use.ts"),
       `import { createServerDispatcher, inputRequired } from "./dispatcher.js";

@@ -6,7 +6,7 @@ import { buildProtocol } from "../schema/protocol.js";
 import { readSchemaFile } from "../schema/reader.js";
 import { loadRevision, type LoadedRevision } from "../schema/index.js";
 import { findRevision } from "../schema/revisions.js";
-import { fixture, ROOT, SPEC_DIR, SPEC_REVISIONS, tempDir, typecheck } from "./helpers.js";
+import { fixture, ROOT, SPEC_DIR, SPEC_REVISIONS, tempDir, typecheck, writeFiles } from "./helpers.js";
 
 function loadFixture(): LoadedRevision {
   const model = readSchemaFile(fixture("mini-schema.ts"));
@@ -21,10 +21,11 @@ describe("golden files for the fixture schema", () => {
     files = await generate(loadFixture());
   });
 
-  const EXPECTED = ["types.ts", "methods.ts", "shared.ts", "validators.ts", "dispatcher.ts", "handlers.ts", "client.ts", "stdio.ts", "index.ts"];
+  const EXPECTED = ["types.ts", "methods.ts", "validators.ts", "dispatcher.ts", "handlers.ts", "protocol.ts", "client.ts", "stdio.ts", "index.ts"];
 
   it("emits every module, the handlers.ts skeleton and index.ts", () => {
-    expect(files.map((f) => f.path)).toEqual(EXPECTED);
+    // runtime/ is mcp-gen's own code, tested in test/runtime: no golden copies of it.
+    expect(files.map((f) => f.path).filter((p) => !p.startsWith("runtime/"))).toEqual(EXPECTED);
   });
 
   it.each(EXPECTED)("%s matches its golden file", async (path) => {
@@ -38,7 +39,7 @@ describe("golden files for the fixture schema", () => {
 
   it("compiles under the strict flags, and agrees with the fixture both ways", () => {
     const dir = tempDir();
-    for (const f of files) writeFileSync(join(dir, f.path), f.content);
+    writeFiles(dir, files);
     writeFileSync(join(dir, "assignability.ts"), assignabilityTest(fixture("mini-schema.ts"), loadFixture()));
     expect(typecheck(files.map((f) => join(dir, f.path)).concat(join(dir, "assignability.ts")))).toEqual([]);
   });
@@ -82,41 +83,64 @@ describe("every revision of the spec", () => {
     expect(SPEC_REVISIONS).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]);
   });
 
-  it("compiles under --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes, each type mutually assignable with the spec's", () => {
+  /**
+   * One strict program for every revision's output and a drifted copy of 2026-07-28's
+   * types.ts (the default libs and Node's types are loaded once, not per check): the
+   * diagnostics under the drifted copy, and those everywhere else.
+   */
+  let strict: { drifted: string[]; others: string[] } | undefined;
+  function strictDiagnostics(): { drifted: string[]; others: string[] } {
+    if (strict) return strict;
     const root = tempDir();
     const rootNames: string[] = [];
-    for (const [revision, { loaded, files }] of outputs) {
-      const dir = join(root, revision);
+    const write = (name: string, loaded: LoadedRevision, files: OutputFile[]) => {
+      const dir = join(root, name);
       mkdirSync(dir);
       for (const f of files) {
-        writeFileSync(join(dir, f.path), f.content);
+        writeFiles(dir, [f]);
         rootNames.push(join(dir, f.path));
       }
       writeFileSync(join(dir, "assignability.ts"), assignabilityTest(loaded.revision.schemaTs, loaded));
       rootNames.push(join(dir, "assignability.ts"));
-    }
-    expect(typecheck(rootNames)).toEqual([]);
+    };
+    for (const [revision, { loaded, files }] of outputs) write(revision, loaded, files);
+    const { loaded, files } = outputs.get("2026-07-28")!;
+    const types = files.find((f) => f.path === "types.ts")!;
+    const drifted = types.content.replace("progressToken?: ProgressToken;", "progressToken?: string;");
+    expect(drifted).not.toBe(types.content);
+    write("drifted", loaded, [{ ...types, content: drifted }]);
+    const errors = typecheck(rootNames);
+    const inDrifted = (e: string) => e.startsWith(join(root, "drifted") + "/");
+    strict = { drifted: errors.filter(inDrifted), others: errors.filter((e) => !inDrifted(e)) };
+    return strict;
+  }
+
+  it("compiles under --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes, each type mutually assignable with the spec's", () => {
+    expect(strictDiagnostics().others).toEqual([]);
+  });
+
+  it("the assignability check catches a drifted type", () => {
+    expect(strictDiagnostics().drifted.join("\n")).toMatch(/RequestMetaObject/);
   });
 
   it("index.ts needs no Node.js types: the modules it re-exports run in any runtime", async () => {
     const { STRICT_OPTIONS } = await import("./helpers.js");
     const { files } = outputs.get("2026-07-28")!;
     const dir = tempDir();
-    for (const f of files) writeFileSync(join(dir, f.path), f.content);
+    writeFiles(dir, files);
     expect(typecheck([join(dir, "index.ts")], { ...STRICT_OPTIONS, types: [] })).toEqual([]);
   });
 
-  it("the assignability check catches a drifted type", () => {
-    const { loaded, files } = outputs.get("2026-07-28")!;
-    const dir = tempDir();
-    for (const f of files) {
-      const drifted = f.path === "types.ts" ? f.content.replace("progressToken?: ProgressToken;", "progressToken?: string;") : f.content;
-      expect(drifted !== f.content || f.path !== "types.ts").toBe(true);
-      writeFileSync(join(dir, f.path), drifted);
-    }
-    writeFileSync(join(dir, "assignability.ts"), assignabilityTest(loaded.revision.schemaTs, loaded));
-    const errors = typecheck([join(dir, "types.ts"), join(dir, "assignability.ts")]);
-    expect(errors.join("\n")).toMatch(/RequestMetaObject/);
+  it("handlers.ts is a skeleton of every handler the user writes, without the generated header", () => {
+    const { files } = outputs.get("2026-07-28")!;
+    const skeleton = files.find((f) => f.path === "handlers.ts")!;
+    expect(skeleton.kind).toBe("scaffold");
+    expect(skeleton.content).toMatch(/"tools\/call": async \(_params, _ctx\) => \{\n\s+\/\/ TODO: implement tools\/call\./);
+    expect(skeleton.content.split("\n")[0]).not.toMatch(/Code generated/);
+    // What the dispatcher answers by itself is not overridden by a "not implemented" stub.
+    expect(skeleton.content).not.toMatch(/"server\/discover":/);
+    expect(skeleton.content).toMatch(/\/\/ server\/discover: answered by the dispatcher/);
+    expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/stdio|http-server/);
   });
 
   it.each(SPEC_REVISIONS)("%s: types.ts carries every declaration, doc and deprecation", (revision) => {

@@ -112,7 +112,16 @@ export function writeGenerated(files: { path: string; content: string }[]): stri
     const js = ts.transpileModule(f.content, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
     }).outputText;
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
     writeFileSync(join(dir, f.path.replace(/\.ts$/, ".js")), js);
   }
   return dir;
+}
+
+/** Writes files (paths relative to `dir`, subfolders created as needed). */
+export function writeFiles(dir: string, files: readonly { path: string; content: string }[]): void {
+  for (const f of files) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.content);
+  }
 }

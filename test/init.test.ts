@@ -1,6 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
 
@@ -46,9 +51,9 @@ describe("mcp-gen init", () => {
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], project);
     expect(test.status, test.output).toBe(0);
-    expect(test.output).toMatch(/# pass 2/);
+    expect(test.output).toMatch(/# pass 3/);
     expect(test.output).toMatch(/# fail 0/);
-  });
+  }, 300_000);
 
   const greetOver = async (transport: Any) => {
     const { createClient } = await import(join(project, "dist", "mcp", "client.js"));
@@ -90,14 +95,44 @@ describe("mcp-gen init", () => {
     });
     const { createHttpTransport } = await import(join(project, "dist", "mcp", "http-client.js"));
     await greetOver(createHttpTransport({ url }));
+    // The same process serves legacy clients: the v1 SDK (what most hosts embed) and the v2
+    // SDK in its default mode, concurrently with each other.
+    await Promise.all([v1Greets(new V1HttpTransport(new URL(url))), v2Greets(url)]);
     child.kill();
   });
+
+  it("serves the v1 SDK client over stdio (a legacy session for the process)", async () => {
+    await v1Greets(new V1StdioTransport({ command: process.execPath, args: [join(project, "dist", "stdio.js")], cwd: project }));
+  });
+
+  const v1Greets = async (transport: Any) => {
+    const client = new V1Client({ name: "v1-host", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["add", "greet"]);
+    expect((await client.callTool({ name: "add", arguments: { a: 1, b: 2 } })).content).toEqual([{ type: "text", text: "3" }]);
+    expect((await client.callTool({ name: "greet", arguments: {} })).content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
+    expect(JSON.stringify((await client.getPrompt({ name: "haiku", arguments: { topic: "tea" } })).messages)).toContain("haiku about tea");
+    expect((await client.readResource({ uri: "memo://welcome" })).contents).toHaveLength(1);
+    expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(1);
+    await client.close();
+  };
+
+  const v2Greets = async (url: string) => {
+    const client = new V2Client({ name: "v2-host", version: "1.0.0" });
+    await client.connect(new V2HttpTransport(new URL(url)));
+    // No elicitation capability declared: the tool greets plainly instead of asking.
+    expect((await client.callTool({ name: "greet", arguments: {} })).content).toEqual([{ type: "text", text: "Hello, whoever you are!" }]);
+    await client.close();
+  };
 
   it("regenerating after a revision change rewrites only generated files", () => {
     const userFiles = ["src/mcp/handlers.ts", "src/server.ts", "src/http.ts", "src/stdio.ts", "src/test/server.test.ts", "package.json", "README.md", "tsconfig.json"];
     const before = snapshotTree(project);
     const config = JSON.parse(readFileSync(join(project, "mcp-gen.config.json"), "utf8"));
-    writeFileSync(join(project, "mcp-gen.config.json"), JSON.stringify({ ...config, revision: "2025-11-25" }, null, 2));
+    expect(config.revisions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
+    const { revisions: _dualEra, ...rest } = config;
+    writeFileSync(join(project, "mcp-gen.config.json"), JSON.stringify({ ...rest, revision: "2025-11-25" }, null, 2));
     const r = spawnSync(process.execPath, [join(project, "node_modules", "mcp-gen", "dist", "cli", "main.js")], { cwd: project, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const after = snapshotTree(project);

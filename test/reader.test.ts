@@ -219,16 +219,65 @@ describe("reader: bad input names file:line:col and the problem", () => {
     expect(e.message).toMatch(/^fixture\.ts:1:\d+: unsupported construct: /);
   });
 
-  it("references to undeclared types", () => {
-    expectError(`export interface A {\n  b: Missing;\n}`, "unknown-type", /^fixture\.ts:2:6: unknown type 'Missing'/);
+  it("a schema tsc rejects fails with tsc's location and message", () => {
+    expectError(`export interface A {\n  b: Missing;\n}`, "type-error", /^fixture\.ts:2:6: error TS2304: Cannot find name 'Missing'\.$/);
+    expectError(`export type A = string;\nexport type B = A | B;`, "type-error", /^fixture\.ts:2:13: error TS2456: Type alias 'B' circularly references itself\.$/);
+    expectError(`export type A = string;\ntype await = string;`, "type-error", /^fixture\.ts:2:6: error TS1262: Identifier expected\. 'await' is a reserved word at the top-level of a module\.$/);
+    expectError(`export const K = 1;\nexport interface A { k: K }`, "type-error", /^fixture\.ts:2:25: error TS2749: 'K' refers to a value, but is being used as a type here\./);
+    expectError(`export interface A { v: typeof B }\nexport type B = string;`, "type-error", /^fixture\.ts:1:32: error TS2693: 'B' only refers to a type/);
+    expectError(`export interface A { a: string }\nexport interface B extends A { a: number }`, "type-error", /^fixture\.ts:2:18: error TS2430: Interface 'B' incorrectly extends interface 'A'\./);
   });
 
-  it("typeof of a non-const", () => {
-    expectError(`export interface A { v: typeof B } export type B = string;`, "unknown-type", /'typeof B' does not name a const/);
+  it("an unsupported lib generic is named as unsupported before tsc sees it", () => {
+    expectError("export interface A { a: string }\nexport type P = Partial<A>;", "unsupported-construct", /^fixture\.ts:2:17: unsupported construct: generic type 'Partial<\.\.\.>'/);
+  });
+});
+
+describe("reader: interface re-declarations merge as in TypeScript", () => {
+  it("an identical re-declaration is the same interface", () => {
+    const model = read(`/** An A. */\nexport interface A { a: string }\nexport interface A { a: string }`);
+    expect(model.declarations.map((d) => d.name)).toEqual(["A"]);
+    const a = model.byName.get("A") as InterfaceDeclaration;
+    expect(a.members.properties.map((p) => [p.name, shape(p.type)])).toEqual([["a", "string"]]);
+    expect(a.doc.text.trim()).toBe("An A.");
+    expect(a.loc.line).toBe(2);
   });
 
-  it("declaration merging", () => {
-    expectError(`export interface A { a: string }\nexport interface A { b: string }`, "unsupported-construct", /declaration merging: 'A'/);
+  it("compatible re-declarations add members and bases, in declaration order", () => {
+    const model = read(
+      [
+        "export interface Base { b?: number }",
+        "export interface A { a: string | number }",
+        "export type Between = A;",
+        "/** Later docs. */",
+        "export interface A extends Base { a: number | string; c: boolean; [key: string]: unknown }",
+      ].join("\n"),
+    );
+    expect(model.declarations.map((d) => d.name)).toEqual(["Base", "A", "Between"]);
+    const a = model.byName.get("A") as InterfaceDeclaration;
+    expect(a.members.properties.map((p) => p.name)).toEqual(["a", "c"]);
+    expect(a.extends.map(shape)).toEqual([{ ref: "Base" }]);
+    expect(a.members.indexSignature?.keyType).toBe("string");
+    expect(a.doc.text.trim()).toBe("Later docs.");
+    expect(new Resolver(model).objectOf("A")?.properties.has("b")).toBe(true);
+  });
+
+  it("a property of another type, or optionality, is tsc's located error", () => {
+    expectError(
+      `export interface A { a: string }\nexport interface A { a: number }`,
+      "type-error",
+      /^fixture\.ts:2:22: error TS2717: Subsequent property declarations must have the same type\. Property 'a' must be of type 'string', but here has type 'number'\.$/,
+    );
+    expectError(`export interface A { a: string }\nexport interface A { a?: string }`, "type-error", /^fixture\.ts:1:22: error TS2687: All declarations of 'a' must have identical modifiers\.$/);
+  });
+
+  it("re-declarations that are not two interfaces are located errors", () => {
+    expectError(`export type A = string;\nexport type A = number;`, "type-error", /^fixture\.ts:1:13: error TS2300: Duplicate identifier 'A'\.$/);
+    expectError(
+      `export interface A { a: string }\nexport const A = 1;`,
+      "unsupported-construct",
+      /^fixture\.ts:2:14: declaration merging: 'A' is declared again as a const \(first as an interface at line 1\); only interfaces merge$/,
+    );
   });
 });
 

@@ -5,27 +5,20 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acceptedContent, createMcpHandler, createRequestStateCodec, inputRequired, inputResponse, McpServer, type McpHttpHandler } from "@modelcontextprotocol/server";
-import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
-import { SPEC_DIR, tempDir } from "./helpers.js";
+import { SPEC_DIR, writeGenerated } from "./helpers.js";
 
 type Any = any;
 const REVISION = "2026-07-28";
 
 /** All generated files transpiled into ONE folder, so modules share classes (McpError...). */
 async function importAll(files: { path: string; content: string }[], modules: string[]): Promise<Any[]> {
-  const dir = tempDir("mcp-gen-interop-");
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-  for (const f of files) {
-    const options = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false };
-    writeFileSync(join(dir, f.path.replace(/\.ts$/, ".js")), ts.transpileModule(f.content, { compilerOptions: options }).outputText);
-  }
+  const dir = writeGenerated(files);
   return Promise.all(modules.map((m) => import(join(dir, m))));
 }
 

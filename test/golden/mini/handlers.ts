@@ -1,14 +1,14 @@
-// Your handlers. mcp-gen wrote this skeleton once, for MCP schema 2099-01-01, and never
-// overwrites it: fill in the methods you serve and delete the others (a method without a
-// handler is answered "method not found"; ).
-
 import {
   McpError,
-  createServerDispatcher,
-  type ServerHandlers,
   createClientDispatcher,
+  createServerDispatcher,
   type ClientHandlers,
+  type ServerHandlers,
 } from "./dispatcher.js";
+
+// Your handlers. mcp-gen wrote this skeleton once, for MCP schema 2099-01-01, and never
+// overwrites it: fill in the methods you serve and delete the others (a method without a
+// handler is answered "method not found").
 
 function notImplemented(method: string): never {
   throw new McpError(-32601, `${method} is not implemented yet`);

@@ -2,7 +2,7 @@
 
 export * from "./types.js";
 export * from "./methods.js";
-export * from "./shared.js";
 export * from "./validators.js";
 export * from "./dispatcher.js";
+export * from "./protocol.js";
 export * from "./client.js";

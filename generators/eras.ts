@@ -1,0 +1,70 @@
+import type { LoadedRevision } from "../schema/index.js";
+import { Resolver } from "../schema/resolve.js";
+import { CodeWriter, json, str } from "./printer.js";
+import type { EmittedFile, GeneratorContext } from "./plugin.js";
+import { protocolFile } from "./protocol.js";
+
+// A server generated for several revisions serves every era from one handlers.ts written
+// against the newest: eras.ts lists the revisions it speaks, and each legacy revision gets
+// legacy/<revision>/ with its own types, method table, validators and protocol facts, so
+// every legacy message is checked at the revision actually negotiated.
+
+/** Where a legacy revision's files go. */
+export const legacyDir = (revision: string) => `legacy/${revision}`;
+
+/**
+ * What differs between a legacy revision and the newest for each method both have: result
+ * fields only the newest has, dropped on the way to a legacy client. Derived from the two
+ * models, the same facts `mcp-gen diff` reports.
+ */
+export function adaptersFor(modern: LoadedRevision, legacy: LoadedRevision): Record<string, { dropResultFields: string[] }> {
+  const rm = new Resolver(modern.model);
+  const rl = new Resolver(legacy.model);
+  const adapters: Record<string, { dropResultFields: string[] }> = {};
+  for (const m of modern.protocol.methods) {
+    const old = legacy.protocol.methods.find((x) => x.method === m.method);
+    if (m.kind !== "request" || !old || !m.result || !old.result) continue;
+    const now = rm.objectOf(m.result);
+    const then = rl.objectOf(old.result);
+    if (!now || !then) continue;
+    const dropped = [...now.properties.keys()].filter((name) => !then.properties.has(name)).sort();
+    if (dropped.length > 0) adapters[m.method] = { dropResultFields: dropped };
+  }
+  return adapters;
+}
+
+/** The files of one legacy revision: types, methods, validators and protocol facts. */
+export function legacyFiles(ctx: GeneratorContext, legacy: LoadedRevision, emit: (ctx: GeneratorContext) => EmittedFile[]): EmittedFile[] {
+  const dir = legacyDir(legacy.revision.name);
+  const files = emit({ ...ctx, loaded: legacy, header: ctx.headerFor(legacy), legacy: [] }).filter((f) =>
+    ["types.ts", "methods.ts", "validators.ts"].includes(f.path),
+  );
+  files.push(protocolFile(legacy, ctx.headerFor(legacy), "../../runtime"));
+  return files.map((f) => ({ ...f, path: `${dir}/${f.path}`, nodeOnly: false }));
+}
+
+/** eras.ts: the revisions this output speaks, for the runtime's era routing. */
+export function erasFile(ctx: GeneratorContext): EmittedFile {
+  const w = new CodeWriter();
+  w.import("./protocol.js", "MESSAGE_VALIDATORS");
+  w.import("./protocol.js", "PROTOCOL");
+  w.import("./runtime/eras.js", "Eras", true);
+  ctx.legacy.forEach((legacy, i) => {
+    const from = `./${legacyDir(legacy.revision.name)}/protocol.js`;
+    w.import(from, `MESSAGE_VALIDATORS as VALIDATORS_${i}`);
+    w.import(from, `PROTOCOL as PROTOCOL_${i}`);
+  });
+  w.line("// The revisions this server speaks: the newest (handlers are written against it) and the");
+  w.line("// legacy ones served through `initialize`, newest first.");
+  w.line();
+  w.block("export const ERAS: Eras = {", () => {
+    w.line("modern: { protocol: PROTOCOL, validators: MESSAGE_VALIDATORS },");
+    w.block("legacy: [", () => {
+      ctx.legacy.forEach((legacy, i) => {
+        w.line(`// ${str(legacy.revision.name).slice(1, -1)}`);
+        w.line(`{ protocol: PROTOCOL_${i}, validators: VALIDATORS_${i}, adapters: ${json(adaptersFor(ctx.loaded, legacy))} },`);
+      });
+    }, "],");
+  }, "};");
+  return { path: "eras.ts", kind: "generated", code: w.toString(ctx.header) };
+}

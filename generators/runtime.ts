@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { RUNTIME_DIR } from "./package-info.js";
+import type { EmittedFile } from "./plugin.js";
+
+// The runtime (router, client engine, request state, transports) is ordinary TypeScript in
+// runtime/, type-checked and unit-tested in this repository. Generation copies the modules
+// an output needs into its runtime/ folder, so generated code keeps zero dependencies and
+// needs no mcp-gen package at run time. Revision facts reach them as data (protocol.ts).
+
+/** Runtime modules that need Node.js (kept out of index.ts). */
+const NODE_ONLY = new Set(["stdio", "http-server"]);
+
+const sources = new Map<string, string>();
+
+function source(module: string): string {
+  let text = sources.get(module);
+  if (text === undefined) {
+    text = readFileSync(join(RUNTIME_DIR, `${module}.ts`), "utf8");
+    sources.set(module, text);
+  }
+  return text;
+}
+
+/** The runtime modules `module` imports (relative imports only: the runtime has no dependencies). */
+function imports(module: string): string[] {
+  return [...source(module).matchAll(/from "\.\/([\w-]+)\.js"/g)].map((m) => m[1]!);
+}
+
+/** `entries` and every runtime module they reach, sorted. */
+export function runtimeClosure(entries: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (module: string) => {
+    if (seen.has(module)) return;
+    seen.add(module);
+    imports(module).forEach(visit);
+  };
+  entries.forEach(visit);
+  return [...seen].sort();
+}
+
+/** The files of runtime/ in the output, for the given entry modules. */
+export function runtimeFiles(header: string, entries: readonly string[]): EmittedFile[] {
+  return runtimeClosure(entries).map((module) => ({
+    path: `runtime/${module}.ts`,
+    kind: "generated",
+    code: `${header}\n${source(module)}`,
+    preformatted: true,
+    ...(NODE_ONLY.has(module) ? { nodeOnly: true } : {}),
+  }));
+}

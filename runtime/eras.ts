@@ -1,0 +1,312 @@
+import { requestContext, type HandleContext } from "./context.js";
+import { JSONRPC_ERRORS, McpError } from "./errors.js";
+import { isObject, own } from "./protocol.js";
+import {
+  createRouter,
+  type Dispatcher,
+  type DispatcherOptions,
+  type Handlers,
+  type Reply,
+} from "./router.js";
+import { LegacySession, type Era, type LegacyEra, type SessionOptions } from "./session.js";
+
+// One server, written once against the newest revision, serving every era in use
+// (2026-07-28 basic/versioning, "Backward Compatibility with Initialization-Based Versions"):
+// a request carrying modern per-request `_meta` is served statelessly; an `initialize`
+// request opens a legacy session on its channel (the stdio process, or an HTTP session),
+// served per the negotiated legacy revision. Handlers never see the difference: a legacy
+// request reaches them with a modern context built from the session, and an input_required
+// answer is fulfilled by sending its input requests to the client on the session.
+
+export interface Eras {
+  /** The revision handlers are written against (the newest). */
+  readonly modern: Era;
+  /** Legacy revisions served through `initialize`, newest first (empty: modern only). */
+  readonly legacy: readonly LegacyEra[];
+}
+
+export interface EraDispatcherOptions extends DispatcherOptions, SessionOptions {
+  /** Rounds of input_required a legacy request may take (default 10). */
+  maxLegacyRounds?: number;
+}
+
+export interface EraDispatcher extends Dispatcher {
+  /** The legacy session open on `channel`, if any. */
+  session(channel: object): LegacySession | undefined;
+  /** Ends the legacy session on `channel` (requests it awaits fail). */
+  endSession(channel: object): void;
+  /** Every protocol version served, newest first. */
+  readonly supportedVersions: readonly string[];
+}
+
+const INITIALIZE = "initialize";
+const INITIALIZED = "notifications/initialized";
+const SET_LEVEL = "logging/setLevel";
+const SUBSCRIBE = "resources/subscribe";
+const UNSUBSCRIBE = "resources/unsubscribe";
+const DEFAULT_CHANNEL = {};
+
+type Handler = (params: any, ctx: any) => unknown;
+
+export function createEraDispatcher(
+  eras: Eras,
+  handlers: Handlers,
+  options: EraDispatcherOptions = {},
+): EraDispatcher {
+  const modern = createRouter(
+    eras.modern.protocol,
+    eras.modern.validators,
+    "client->server",
+    handlers,
+    options,
+  );
+  const modernVersions =
+    options.supportedVersions ??
+    (eras.modern.protocol.protocolVersion === null ? [] : [eras.modern.protocol.protocolVersion]);
+  const legacyVersions = eras.legacy.flatMap((e) =>
+    e.protocol.protocolVersion === null ? [] : [e.protocol.protocolVersion],
+  );
+  const supportedVersions = [...modernVersions, ...legacyVersions];
+  const sessions = new WeakMap<object, { session: LegacySession; router: Dispatcher }>();
+  const maxRounds = options.maxLegacyRounds ?? 10;
+  const reportError = (error: unknown, method: string) => {
+    try {
+      options.onError?.(error, { method, id: undefined });
+    } catch {
+      // A failing error hook must not break the reply.
+    }
+  };
+
+  /** The answer to `initialize`: a new session on the channel, or an error naming the versions served. */
+  function initialize(message: Record<string, unknown>, context: HandleContext): Reply {
+    const id = message["id"] as string | number;
+    const params = isObject(message["params"]) ? message["params"] : {};
+    const requested = params["protocolVersion"];
+    const era = eras.legacy.find((e) => e.protocol.protocolVersion === requested) ?? eras.legacy[0];
+    if (!era) {
+      // A modern-only server names the versions it speaks to a legacy client, which has no
+      // other way to learn them (basic/versioning, "Backward Compatibility").
+      const code =
+        eras.modern.protocol.errorCodes.unsupportedProtocolVersion ??
+        JSONRPC_ERRORS.INVALID_REQUEST;
+      const message = `This server speaks MCP ${supportedVersions.join(", ")} (per-request metadata) and does not accept initialize`;
+      return {
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code,
+          message,
+          data: {
+            supported: supportedVersions,
+            ...(typeof requested === "string" ? { requested } : {}),
+          },
+        },
+      };
+    }
+    const checked = era.validators.validateRequestMessage(message, "client->server");
+    if (!checked.ok)
+      return {
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: JSONRPC_ERRORS.INVALID_PARAMS,
+          message: "Invalid params for initialize",
+          data: { errors: checked.errors },
+        },
+      };
+    const version = era.protocol.protocolVersion!;
+    const session = new LegacySession(era, version, params, options);
+    const channel = context.channel ?? DEFAULT_CHANNEL;
+    sessions.get(channel)?.session.close("the client initialized again");
+    sessions.set(channel, { session, router: legacyRouter(session) });
+    const capabilities = { ...(options.capabilities ?? derivedCapabilities(era)), logging: {} };
+    const result = {
+      protocolVersion: version,
+      capabilities,
+      serverInfo: options.serverInfo ?? { name: "mcp-server", version: "0.0.0" },
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    };
+    return { jsonrpc: "2.0", id, result };
+  }
+
+  /** Capabilities implied by the handlers, for methods the legacy revision has. */
+  function derivedCapabilities(era: LegacyEra): Record<string, object> {
+    const capabilities: Record<string, object> = {};
+    for (const [method, entry] of Object.entries(era.protocol.methods)) {
+      const gate = entry.capabilities["client->server"];
+      if (own(handlers, method) && gate?.side === "server" && gate.path[0] !== undefined)
+        capabilities[gate.path[0]] ??= {};
+    }
+    if (capabilities["resources"]) capabilities["resources"] = { subscribe: true };
+    return capabilities;
+  }
+
+  /** The router of one session: the legacy revision's method table, validators and built-ins. */
+  function legacyRouter(session: LegacySession): Dispatcher {
+    const era = session.era;
+    const legacyHandlers: Record<string, Handler> = {
+      [INITIALIZE]: () => {
+        throw new McpError(JSONRPC_ERRORS.INVALID_REQUEST, "this session is already initialized");
+      },
+      [SET_LEVEL]: (params: { level: string }) => ((session.logLevel = params.level), {}),
+      [SUBSCRIBE]: (params: { uri: string }) => (session.subscriptions.add(params.uri), {}),
+      [UNSUBSCRIBE]: (params: { uri: string }) => (session.subscriptions.delete(params.uri), {}),
+      [INITIALIZED]: () => void (session.initialized = true),
+    };
+    for (const [method, entry] of Object.entries(era.protocol.methods)) {
+      const handler = own(handlers, method);
+      if (!handler || own(legacyHandlers, method) || !entry.directions.includes("client->server"))
+        continue;
+      legacyHandlers[method] =
+        entry.kind === "request" ? served(session, method, handler) : handler;
+    }
+    const { supportedVersions: _ignored, ...routerOptions } = options;
+    void _ignored;
+    return createRouter(
+      era.protocol,
+      era.validators,
+      "client->server",
+      legacyHandlers,
+      routerOptions,
+    );
+  }
+
+  /**
+   * A modern handler serving a legacy request: called with a modern context built from the
+   * session; an input_required answer is fulfilled by asking the client on the session,
+   * then the handler is called again with the answers, as a modern client would retry.
+   */
+  function served(session: LegacySession, method: string, handler: Handler): Handler {
+    const { protocol: mp, validators: mv } = eras.modern;
+    const legacyMeta = session.era.protocol.requestMeta;
+    return async (
+      params: Record<string, unknown>,
+      legacyCtx: {
+        id: string | number;
+        signal: AbortSignal;
+        notify(n: object): Promise<void>;
+        principal: string | undefined;
+      },
+    ) => {
+      const given = isObject(params["_meta"]) ? params["_meta"] : {};
+      const meta: Record<string, unknown> = {};
+      if (mp.requestMeta.protocolVersion !== null)
+        meta[mp.requestMeta.protocolVersion] = session.version;
+      if (mp.requestMeta.clientCapabilities !== null)
+        meta[mp.requestMeta.clientCapabilities] = session.clientCapabilities;
+      if (mp.requestMeta.clientInfo !== null && session.clientInfo)
+        meta[mp.requestMeta.clientInfo] = session.clientInfo;
+      // Legacy clients get log messages until they set a level (logging/setLevel); modern ones
+      // ask per request.
+      const level = session.logLevel ?? mp.loggingLevels[0];
+      if (mp.requestMeta.logLevel !== null && level !== undefined)
+        meta[mp.requestMeta.logLevel] = level;
+      const token =
+        legacyMeta.progressToken === null ? undefined : own(given, legacyMeta.progressToken);
+      if (mp.requestMeta.progressToken !== null && token !== undefined)
+        meta[mp.requestMeta.progressToken] = token;
+      const context: HandleContext = {
+        notify: (n: object) => legacyCtx.notify(n),
+        ...(legacyCtx.principal !== undefined ? { principal: legacyCtx.principal } : {}),
+      };
+      let retry: Record<string, unknown> = { ...params, _meta: { ...given, ...meta } };
+      for (let round = 0; round < maxRounds; round++) {
+        const ctx = requestContext(
+          mp,
+          mv,
+          {
+            id: legacyCtx.id,
+            method,
+            params: retry,
+            meta: retry["_meta"] as Record<string, unknown>,
+          },
+          context,
+          legacyCtx.signal,
+        );
+        const result = await handler(retry, ctx);
+        if (!isObject(result) || result["resultType"] !== "input_required")
+          return adapt(session.era, method, result);
+        const requests = isObject(result["inputRequests"]) ? result["inputRequests"] : {};
+        const answers = await Promise.all(
+          Object.entries(requests).map(async ([key, request]) => {
+            const r = isObject(request) ? request : {};
+            return [
+              key,
+              await session.request(
+                String(r["method"]),
+                r["params"],
+                (m) => legacyCtx.notify(m),
+                legacyCtx.signal,
+              ),
+            ] as const;
+          }),
+        );
+        retry = {
+          ...params,
+          _meta: { ...given, ...meta },
+          inputResponses: Object.fromEntries(answers),
+        };
+        if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
+      }
+      throw new McpError(
+        JSONRPC_ERRORS.INTERNAL_ERROR,
+        `${method} still asked for input after ${maxRounds} rounds`,
+      );
+    };
+  }
+
+  const isInitialize = (message: unknown): message is Record<string, unknown> =>
+    isObject(message) && message["method"] === INITIALIZE && message["id"] !== undefined;
+
+  const dispatcher: EraDispatcher = {
+    supportedVersions,
+    session: (channel) => sessions.get(channel)?.session,
+    endSession(channel) {
+      sessions.get(channel)?.session.close();
+      sessions.delete(channel);
+    },
+    async handle(message, context = {}) {
+      const open = sessions.get(context.channel ?? DEFAULT_CHANNEL);
+      if (open) {
+        // A response to a request the server sent on this session.
+        if (
+          isObject(message) &&
+          message["method"] === undefined &&
+          ("result" in message || "error" in message)
+        ) {
+          if (!open.session.resolve(message))
+            reportError(
+              new Error(`a response with unknown id ${JSON.stringify(message["id"])}`),
+              "",
+            );
+          return undefined;
+        }
+        if (isInitialize(message)) return initialize(message, context);
+        return open.router.handle(message, context);
+      }
+      if (isInitialize(message)) return initialize(message, context);
+      return modern.handle(message, context);
+    },
+    async handleText(text, context = {}) {
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return {
+          jsonrpc: "2.0",
+          error: { code: JSONRPC_ERRORS.PARSE_ERROR, message: "Parse error" },
+        };
+      }
+      return dispatcher.handle(message, context);
+    },
+  };
+  return dispatcher;
+}
+
+/** A modern result in a legacy revision's shape: fields that revision lacks are dropped. */
+function adapt(era: LegacyEra, method: string, result: unknown): unknown {
+  if (!isObject(result)) return result;
+  const drop = new Set(own(era.adapters, method)?.dropResultFields ?? []);
+  drop.add("resultType");
+  return Object.fromEntries(Object.entries(result).filter(([key]) => !drop.has(key)));
+}

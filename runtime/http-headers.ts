@@ -1,0 +1,94 @@
+import { headerValue } from "./tool-headers.js";
+import { isObject, own, type ProtocolDescriptor } from "./protocol.js";
+
+// Streamable HTTP repeats routing facts of the body in headers (2026-07-28
+// transports/streamable-http, "Standard Headers"): both sides compute them here.
+
+const LOCAL_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * A Host header naming this machine, spelled exactly (`localhost`, `127.0.0.1` or `[::1]`,
+ * with an optional port). URL parsing would also accept `127.1` or `0x7f000001`; a DNS
+ * rebinding page controls the name, so only the plain spellings pass.
+ */
+export function isLocalHost(host: string): boolean {
+  const match = /^(\[[^\]]*\]|[^:]*)(:\d{1,5})?$/.exec(host.toLowerCase());
+  return match !== null && LOCAL_HOSTNAMES.has(match[1]!);
+}
+
+export function isLocalOrigin(origin: string): boolean {
+  const match = /^https?:\/\/(.*)$/i.exec(origin);
+  return match !== null && isLocalHost(match[1]!);
+}
+
+/** The value a header carries: `=?base64?...?=` decoded (as UTF-8), anything else as sent. */
+export function decodeHeaderValue(value: string): string | undefined {
+  const match = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
+  if (!match) return value;
+  try {
+    const binary = atob(match[1]!);
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The headers that repeat a message's routing facts, so servers and proxies need not parse bodies. */
+export function routingHeaders(
+  protocol: ProtocolDescriptor,
+  message: { method: string; params?: unknown },
+): Record<string, string> {
+  const { http } = protocol;
+  const headers: Record<string, string> = { [http.methodHeader]: message.method };
+  const params = isObject(message.params) ? message.params : {};
+  const meta = isObject(params["_meta"]) ? params["_meta"] : {};
+  const versionKey = protocol.requestMeta.protocolVersion;
+  const version = versionKey === null ? undefined : own(meta, versionKey);
+  if (typeof version === "string") headers[http.versionHeader] = version;
+  const nameParam = own(http.nameParams, message.method);
+  const name = nameParam === undefined ? undefined : params[nameParam];
+  if (typeof name === "string") headers[http.nameHeader] = headerValue(name) ?? "";
+  return headers;
+}
+
+/**
+ * Checks the routing headers against the body: each must be present and equal to what the
+ * body says. Returns what is wrong, or undefined.
+ */
+export function checkRoutingHeaders(
+  protocol: ProtocolDescriptor,
+  header: (name: string) => string | string[] | undefined,
+  message: Record<string, unknown>,
+): string | undefined {
+  const { http } = protocol;
+  const get = (name: string) => {
+    const value = header(name);
+    return Array.isArray(value) ? value.join(",") : value;
+  };
+  const method = get(http.methodHeader);
+  if (method === undefined) return `missing ${http.methodHeader} header`;
+  if (method !== message["method"])
+    return `${http.methodHeader} header "${method}" does not match the body's method "${String(message["method"])}"`;
+  const params = isObject(message["params"]) ? message["params"] : {};
+  const versionKey = protocol.requestMeta.protocolVersion;
+  if (versionKey !== null && message["id"] !== undefined) {
+    const meta = isObject(params["_meta"]) ? params["_meta"] : {};
+    const version = own(meta, versionKey);
+    const versionHeader = get(http.versionHeader);
+    if (versionHeader === undefined) return `missing ${http.versionHeader} header`;
+    if (typeof version === "string" && versionHeader !== version) {
+      return `${http.versionHeader} header "${versionHeader}" does not match the body's protocol version "${version}"`;
+    }
+  }
+  const nameParam = own(http.nameParams, String(message["method"]));
+  if (nameParam !== undefined) {
+    const raw = get(http.nameHeader);
+    const expected = params[nameParam];
+    if (raw === undefined) return `missing ${http.nameHeader} header`;
+    const name = decodeHeaderValue(raw);
+    if (typeof expected === "string" && name !== expected)
+      return `${http.nameHeader} header "${raw}" does not match the body's ${nameParam} "${expected}"`;
+  }
+  return undefined;
+}

@@ -1,0 +1,406 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { JSONRPC_ERRORS } from "./errors.js";
+import { isObject, type ProtocolDescriptor } from "./protocol.js";
+import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./http-headers.js";
+import { MemorySessionStore, newSessionId, type SessionStore } from "./http-sessions.js";
+
+// The server side of Streamable HTTP (Node.js, node:http): one endpoint; a request gets a
+// JSON body, or an SSE stream when the handler sends related messages before its answer.
+// Modern (2026-07-28) requests are stateless: any number of instances can serve them behind
+// a plain load balancer. A dual-era dispatcher also serves legacy clients: `initialize`
+// opens a session (Mcp-Session-Id), whose later POSTs and DELETE name it.
+
+/** What the HTTP server needs of a dispatcher. */
+export interface MessageHandler {
+  handle(
+    message: unknown,
+    context: {
+      principal?: string;
+      notify?: (notification: any) => void;
+      signal?: AbortSignal;
+      channel?: object;
+    },
+  ): Promise<unknown>;
+  /** Dual-era dispatchers: the legacy session open on a channel. */
+  session?(channel: object): { readonly version: string } | undefined;
+  endSession?(channel: object): void;
+}
+
+export interface HttpHandlerOptions {
+  /** The endpoint path (default "/mcp"). */
+  path?: string;
+  /**
+   * Origins allowed to call (browsers send Origin). Default: only localhost origins, which
+   * protects a local server from DNS rebinding. Requests without Origin are not browsers.
+   */
+  allowedOrigins?: string[] | ((origin: string) => boolean);
+  /**
+   * Host header values (hostname, or hostname:port) allowed. Default: only `localhost`,
+   * `127.0.0.1` and `[::1]` spelled exactly so, the other half of DNS rebinding protection for
+   * a local server; pass a list (or a function) when serving under a real host name.
+   */
+  allowedHosts?: string[] | ((host: string) => boolean);
+  /** Largest request body in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** A request still unanswered after this many ms is answered with an error and aborted (default 60 s). */
+  requestTimeoutMs?: number;
+  /** Where legacy sessions live (default: in memory, see maxSessions and sessionIdleTimeoutMs). */
+  sessionStore?: SessionStore;
+  /** Most legacy sessions kept by the default store; the least recently used goes first (default 10,000). */
+  maxSessions?: number;
+  /** A legacy session unused this long expires in the default store (default 30 minutes). */
+  sessionIdleTimeoutMs?: number;
+  /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
+  authenticate?: (request: IncomingMessage) => string | undefined | Promise<string | undefined>;
+}
+
+const TIMED_OUT = Symbol("timed out");
+const INITIALIZE = "initialize";
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return void res.end();
+  if (body === undefined) return void res.writeHead(status, headers).end();
+  res
+    .writeHead(status, { "content-type": "application/json", ...headers })
+    .end(JSON.stringify(body));
+}
+
+function errorBody(code: number, message: string, id?: unknown, data?: unknown) {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return typeof id === "string" || typeof id === "number"
+    ? { jsonrpc: "2.0", id, error }
+    : { jsonrpc: "2.0", error };
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | "too-large"> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limit) return resolve("too-large");
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners("data");
+        req.resume();
+        resolve("too-large");
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** `application/json`, with parameters or not, and nothing else (`application/jsonfoo` is not JSON). */
+const isJsonType = (type: string) => /^application\/json\s*(;|$)/i.test(type);
+
+const allow = (
+  rule: string[] | ((value: string) => boolean) | undefined,
+  value: string,
+  fallback: (value: string) => boolean,
+  alt?: string,
+) =>
+  typeof rule === "function"
+    ? rule(value)
+    : rule
+      ? rule.includes(value) || (alt !== undefined && rule.includes(alt))
+      : fallback(value);
+
+/** A node:http request listener serving MCP at `options.path`. */
+export function createHttpHandler(
+  protocol: ProtocolDescriptor,
+  dispatcher: MessageHandler,
+  options: HttpHandlerOptions = {},
+) {
+  const path = options.path ?? "/mcp";
+  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const timeoutMs = options.requestTimeoutMs ?? 60_000;
+  const store =
+    options.sessionStore ??
+    new MemorySessionStore({
+      ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+      ...(options.sessionIdleTimeoutMs !== undefined
+        ? { idleTimeoutMs: options.sessionIdleTimeoutMs }
+        : {}),
+      onEvict: (channel) => dispatcher.endSession?.(channel),
+    });
+  const badRequest = new Set<number>([
+    JSONRPC_ERRORS.PARSE_ERROR,
+    JSONRPC_ERRORS.INVALID_REQUEST,
+    JSONRPC_ERRORS.INVALID_PARAMS,
+    ...protocol.http.badRequestCodes,
+  ]);
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (url.pathname !== path)
+        return send(res, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Not found"));
+      const host = req.headers.host;
+      if (
+        host === undefined ||
+        !allow(options.allowedHosts, host, isLocalHost, host.replace(/:\d+$/, ""))
+      ) {
+        return send(res, 403, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Host not allowed"));
+      }
+      const origin = req.headers.origin;
+      if (origin !== undefined && !allow(options.allowedOrigins, origin, isLocalOrigin)) {
+        return send(res, 403, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Origin not allowed"));
+      }
+      const sessionId = req.headers["mcp-session-id"];
+      if (typeof sessionId === "string") return await serveSession(req, res, sessionId);
+      if (req.method !== "POST") {
+        const error = errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Method not allowed: use POST");
+        return send(res, 405, error, { allow: "POST" });
+      }
+      const read = await readMessage(req, res);
+      if (!read) return;
+      const { message, principal } = read;
+      if (message["method"] === INITIALIZE && message["id"] !== undefined) {
+        return await initialize(res, message, principal);
+      }
+      if (typeof message["method"] !== "string") {
+        const error = errorBody(
+          JSONRPC_ERRORS.INVALID_REQUEST,
+          "Invalid request: expected a request or notification",
+        );
+        return send(res, 400, error);
+      }
+      const mismatch = protocol.errorCodes.headerMismatch;
+      if (mismatch !== null) {
+        const header = (name: string) => req.headers[name.toLowerCase()];
+        const problem = checkRoutingHeaders(protocol, header, message);
+        if (problem) {
+          return send(res, 400, errorBody(mismatch, `Header mismatch: ${problem}`, message["id"]));
+        }
+      }
+      // Each POST is its own channel: a notification in another POST cancels nothing here.
+      const channel = {};
+      if (message["id"] === undefined) {
+        await dispatcher.handle(message, {
+          channel,
+          ...(principal === undefined ? {} : { principal }),
+        });
+        return send(res, 202);
+      }
+      await answer(res, message, principal, channel);
+    } catch {
+      send(res, 500, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error"));
+    }
+  };
+
+  /** Checks and reads a POST's JSON-RPC message, or answers the error and returns undefined. */
+  async function readMessage(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ message: Record<string, unknown>; principal: string | undefined } | undefined> {
+    if (!isJsonType(req.headers["content-type"] ?? "")) {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        "Content-Type must be application/json",
+      );
+      return void send(res, 415, error);
+    }
+    let principal: string | undefined;
+    try {
+      principal = await options.authenticate?.(req);
+    } catch {
+      return void send(res, 401, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Unauthorized"));
+    }
+    const body = await readBody(req, limit);
+    if (body === "too-large") {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        `Request body larger than ${limit} bytes`,
+      );
+      return void send(res, 413, error);
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      return void send(res, 400, errorBody(JSONRPC_ERRORS.PARSE_ERROR, "Parse error"));
+    }
+    if (!isObject(message)) {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        "Invalid request: one JSON-RPC message per POST",
+      );
+      return void send(res, 400, error);
+    }
+    return { message, principal };
+  }
+
+  /** `initialize` from a legacy client: a new session when the dispatcher serves legacy eras. */
+  async function initialize(
+    res: ServerResponse,
+    message: Record<string, unknown>,
+    principal: string | undefined,
+  ) {
+    const channel = {};
+    const reply = await dispatcher.handle(message, {
+      channel,
+      ...(principal === undefined ? {} : { principal }),
+    });
+    const headers: Record<string, string> = {};
+    if (dispatcher.session?.(channel)) {
+      const id = newSessionId();
+      store.add(id, channel);
+      headers["mcp-session-id"] = id;
+    }
+    send(res, statusOf(reply), reply, headers);
+  }
+
+  /** A request naming a legacy session: its POSTs, and DELETE to end it. */
+  async function serveSession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    id: string,
+  ): Promise<void> {
+    const channel = store.get(id);
+    const session = channel && dispatcher.session?.(channel);
+    // An unknown or expired session: 404, and the client starts a new one (2025-11-25 transports).
+    if (!channel || !session)
+      return send(res, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
+    if (req.method === "DELETE") {
+      store.delete(id);
+      dispatcher.endSession?.(channel);
+      return send(res, 200);
+    }
+    if (req.method !== "POST") {
+      // No standalone GET stream: the spec lets a server answer 405 to it.
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        "Method not allowed: use POST or DELETE",
+      );
+      return send(res, 405, error, { allow: "POST, DELETE" });
+    }
+    const read = await readMessage(req, res);
+    if (!read) return;
+    const { message, principal } = read;
+    const version = req.headers["mcp-protocol-version"];
+    if (typeof version === "string" && version !== session.version) {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        `MCP-Protocol-Version ${version} is not this session's ${session.version}`,
+        message["id"],
+      );
+      return send(res, 400, error);
+    }
+    const context = { channel, ...(principal === undefined ? {} : { principal }) };
+    // Notifications, and responses to requests the server sent, are accepted with 202.
+    if (typeof message["method"] !== "string" || message["id"] === undefined) {
+      await dispatcher.handle(message, context);
+      return send(res, 202);
+    }
+    await answer(res, message, principal, channel);
+  }
+
+  function statusOf(reply: unknown): number {
+    const error = isObject(reply) ? reply["error"] : undefined;
+    const code = isObject(error) ? error["code"] : undefined;
+    if (code === JSONRPC_ERRORS.METHOD_NOT_FOUND) return 404;
+    return typeof code === "number" && badRequest.has(code) ? 400 : 200;
+  }
+
+  /** Runs one request: JSON if it answers before notifying, SSE otherwise. */
+  async function answer(
+    res: ServerResponse,
+    message: Record<string, unknown>,
+    principal: string | undefined,
+    channel: object,
+  ): Promise<void> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The reply does not wait for a handler that ignores its signal.
+    const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new Error("request timed out"));
+        resolve(TIMED_OUT);
+      }, timeoutMs);
+    });
+    // Closing the response stream is the cancellation on Streamable HTTP.
+    const onClose = () => {
+      if (!res.writableEnded) controller.abort(new Error("client went away"));
+    };
+    res.on("close", onClose);
+    let streaming = false;
+    const event = (payload: unknown) =>
+      res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+    const notify = (notification: unknown) => {
+      if (res.writableEnded || controller.signal.aborted) return;
+      if (!streaming) {
+        streaming = true;
+        res.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+          connection: "keep-alive",
+        });
+      }
+      event(notification);
+    };
+    try {
+      const handled = dispatcher.handle(message, {
+        notify,
+        signal: controller.signal,
+        channel,
+        ...(principal === undefined ? {} : { principal }),
+      });
+      const reply = await Promise.race([handled, timedOut]);
+      if (reply === TIMED_OUT) {
+        const timeout = errorBody(
+          JSONRPC_ERRORS.INTERNAL_ERROR,
+          "Request timed out",
+          message["id"],
+        );
+        if (streaming) return void (event(timeout), res.end());
+        return send(res, 504, timeout);
+      }
+      if (!isObject(reply)) return void res.end();
+      if (streaming) return void (event(reply), res.end());
+      send(res, statusOf(reply), reply);
+    } finally {
+      clearTimeout(timer);
+      res.off("close", onClose);
+    }
+  }
+}
+
+export interface ServeHttpOptions extends HttpHandlerOptions {
+  /** Default 0: any free port (see the returned url). */
+  port?: number;
+  /** Default 127.0.0.1: a local server is not reachable from the network unless asked. */
+  host?: string;
+}
+
+/** Starts an HTTP server for `dispatcher`; resolves once it listens. */
+export async function serveHttp(
+  protocol: ProtocolDescriptor,
+  dispatcher: MessageHandler,
+  options: ServeHttpOptions = {},
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const handler = createHttpHandler(protocol, dispatcher, options);
+  const server = createServer((req, res) => void handler(req, res));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    server,
+    url: `http://${shownHost}:${port}${options.path ?? "/mcp"}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,47 @@
+import type { RequestContext } from "./context.js";
+import { capabilityObject, hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
+import { own, type ProtocolDescriptor } from "./protocol.js";
+
+// Server-side helpers of multi round-trip: ask for input the client can give, and refuse
+// work that needs a capability the request did not declare.
+
+/** Throws the error for a capability this request did not declare (missing-capability code, else invalid params). */
+export function requireClientCapability(
+  protocol: ProtocolDescriptor,
+  ctx: Pick<RequestContext, "clientCapabilities">,
+  capability: string | readonly string[],
+): void {
+  const path = typeof capability === "string" ? [capability] : [...capability];
+  if (!hasCapability(ctx.clientCapabilities, path)) {
+    const code = protocol.errorCodes.missingClientCapability ?? JSONRPC_ERRORS.INVALID_PARAMS;
+    throw new McpError(code, `this request needs the client capability ${path.join(".")}`, {
+      requiredCapabilities: capabilityObject(path),
+    });
+  }
+}
+
+/**
+ * Builds the interim answer of a multi round-trip request. Refuses to ask for an input the
+ * request's client capabilities do not declare; needs `inputRequests` or `requestState`.
+ */
+export function inputRequired(
+  protocol: ProtocolDescriptor,
+  ctx: Pick<RequestContext, "clientCapabilities">,
+  input: { inputRequests?: { readonly [key: string]: { method: string } }; requestState?: string },
+): { resultType: "input_required"; inputRequests?: object; requestState?: string } {
+  if (!protocol.features.mrtr)
+    throw new TypeError(`revision ${protocol.revision} has no multi round-trip requests`);
+  const requests = input.inputRequests;
+  const asked = requests !== undefined && Object.keys(requests).length > 0;
+  if (!asked && input.requestState === undefined)
+    throw new TypeError("inputRequired needs inputRequests or requestState");
+  for (const request of Object.values(requests ?? {})) {
+    const capability = own(protocol.inputRequests, request.method)?.capability;
+    if (capability) requireClientCapability(protocol, ctx, capability);
+  }
+  return {
+    resultType: "input_required",
+    ...(asked ? { inputRequests: requests } : {}),
+    ...(input.requestState !== undefined ? { requestState: input.requestState } : {}),
+  };
+}

@@ -1,0 +1,115 @@
+// What the runtime knows about one revision: data, generated from the protocol model into
+// protocol.ts. Runtime modules read these facts instead of being generated per revision,
+// so a feature a revision lacks is a null here, never code that is left out.
+
+export type Direction = "client->server" | "server->client";
+
+/** A capability that gates a method: a path into ClientCapabilities or ServerCapabilities. */
+export interface CapabilityGate {
+  readonly side: "client" | "server";
+  readonly path: readonly string[];
+}
+
+/** One method of the method table (the same shape as `METHODS` in methods.ts). */
+export interface MethodEntry {
+  readonly kind: "request" | "notification";
+  readonly directions: readonly Direction[];
+  readonly inputRequired: boolean;
+  readonly capabilities: { readonly [D in Direction]?: CapabilityGate };
+}
+
+/** Keys of a request's `params._meta` by role; null where the revision has no such key. */
+export interface RequestMetaKeys {
+  readonly protocolVersion: string | null;
+  readonly clientCapabilities: string | null;
+  readonly clientInfo: string | null;
+  readonly logLevel: string | null;
+  readonly progressToken: string | null;
+}
+
+export interface ProtocolDescriptor {
+  readonly revision: string;
+  /** The schema's LATEST_PROTOCOL_VERSION. */
+  readonly protocolVersion: string | null;
+  readonly methods: { readonly [method: string]: MethodEntry };
+  /** Requests a server embeds in an input_required result, with the client capability each needs. */
+  readonly inputRequests: {
+    readonly [method: string]: { readonly capability: readonly string[] | null };
+  };
+  readonly requestMeta: RequestMetaKeys;
+  /** The key of a result's `_meta` that carries server info. */
+  readonly serverInfoKey: string | null;
+  /** LoggingLevel, least severe first. */
+  readonly loggingLevels: readonly string[];
+  /** Whether results carry `resultType`, and whether it is required. */
+  readonly resultType: boolean;
+  readonly resultTypeRequired: boolean;
+  /** Whether error responses may leave out `id`, and whether JSON-RPC batches exist. */
+  readonly errorIdOptional: boolean;
+  readonly batch: boolean;
+  /** Methods the runtime serves or sends by itself, where the revision has them. */
+  readonly wellKnown: {
+    readonly ping: string | null;
+    readonly discover: string | null;
+    readonly cancelled: string | null;
+    readonly progress: string | null;
+    readonly log: string | null;
+    readonly toolsCall: string | null;
+    readonly toolsList: string | null;
+  };
+  readonly errorCodes: {
+    readonly unsupportedProtocolVersion: number | null;
+    readonly missingClientCapability: number | null;
+    readonly headerMismatch: number | null;
+  };
+  /** Features derived from the facts above, named for the runtime's decisions. */
+  readonly features: {
+    /** Multi round-trip: input_required results answered by retries with inputResponses. */
+    readonly mrtr: boolean;
+    /** Requests carry their protocol version in `_meta` and it is checked (stateless revisions). */
+    readonly perRequestVersion: boolean;
+    /** Mcp-Param-* headers mirror annotated tool arguments (stateless Streamable HTTP). */
+    readonly toolHeaders: boolean;
+  };
+  /** Streamable HTTP routing headers (transport spec facts, not schema facts). */
+  readonly http: {
+    readonly versionHeader: string;
+    readonly methodHeader: string;
+    readonly nameHeader: string;
+    /** For methods acting on a named thing, the param that names it. */
+    readonly nameParams: { readonly [method: string]: string };
+    /** JSON-RPC error codes answered with HTTP 400. */
+    readonly badRequestCodes: readonly number[];
+  };
+}
+
+/** One problem found by a validator: an RFC 6901 pointer into the value and what is wrong there. */
+export interface ValidationError {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ValidationResult<V> = { ok: true; value: V } | { ok: false; errors: ValidationError[] };
+
+/** The validators the runtime needs, bound by the generated modules to the revision's own. */
+export interface MessageValidators {
+  classifyMessage(
+    value: unknown,
+  ): { kind: "request" | "notification" | "result" | "error" } | undefined;
+  isRequestId(value: unknown): boolean;
+  validateRequestMessage(value: unknown, direction: Direction): ValidationResult<unknown>;
+  validateNotificationMessage(value: unknown, direction: Direction): ValidationResult<unknown>;
+  validateMethodResult(method: string, value: unknown): ValidationResult<unknown>;
+  /** Revisions with multi round-trip only. */
+  validateInputResult: ((method: string, value: unknown) => ValidationResult<unknown>) | null;
+  validateInputRequiredResult: ((value: unknown) => ValidationResult<unknown>) | null;
+}
+
+/** An own property of a plain record (never one inherited from Object.prototype). */
+export function own<V>(record: { readonly [key: string]: V }, key: string): V | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,337 @@
+import {
+  requestContext,
+  type HandleContext,
+  type NotificationContext,
+  type RequestContext,
+} from "./context.js";
+import { JSONRPC_ERRORS, McpError } from "./errors.js";
+import {
+  isObject,
+  own,
+  type Direction,
+  type MessageValidators,
+  type ProtocolDescriptor,
+  type ValidationError,
+} from "./protocol.js";
+
+// The receiving side of MCP: a JSON-RPC router that enforces the protocol (envelopes,
+// methods, params, results, versions, capabilities) around handlers. Every reply it
+// produces is a valid JSON-RPC response of the revision; it never throws.
+
+export interface DispatcherOptions<Capabilities = object, Implementation = object> {
+  /** Validate results before sending them (default true): a handler bug never reaches the wire. */
+  validateResults?: boolean;
+  /** Told about handler failures and invalid results; what the client sees stays generic. */
+  onError?: (error: unknown, info: { method: string; id: string | number | undefined }) => void;
+  /** Put into every result's `_meta` (revisions with a server info `_meta` key). */
+  serverInfo?: Implementation;
+  /** Protocol versions accepted (default: this schema's). */
+  supportedVersions?: string[];
+  /** Advertised by server/discover; derived from the registered handlers when left out. */
+  capabilities?: Capabilities;
+  instructions?: string;
+  /** Caching hints of the server/discover result. */
+  discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
+}
+
+/** The reply to send: a result or an error response (or several, for a batch). */
+export type Reply = Record<string, unknown> | Record<string, unknown>[] | undefined;
+
+export interface Dispatcher {
+  /** Handles one decoded message; resolves to the response to send, or nothing for a notification. */
+  handle(message: unknown, context?: HandleContext): Promise<Reply>;
+  /** The same from raw text: unparsable text gets a parse error. */
+  handleText(text: string, context?: HandleContext): Promise<Reply>;
+}
+
+type Handler = (params: any, ctx: any) => unknown;
+export type Handlers = { readonly [method: string]: Handler | undefined };
+
+const DEFAULT_CHANNEL = {};
+
+/** Routes what one side receives (`direction`) to `handlers`. */
+export function createRouter(
+  protocol: ProtocolDescriptor,
+  validators: MessageValidators,
+  direction: Direction,
+  handlers: Handlers,
+  options: DispatcherOptions = {},
+): Dispatcher {
+  const validateResults = options.validateResults ?? true;
+  const supported =
+    options.supportedVersions ??
+    (protocol.protocolVersion === null ? [] : [protocol.protocolVersion]);
+  const versionKey = protocol.features.perRequestVersion
+    ? protocol.requestMeta.protocolVersion
+    : null;
+  // In-flight requests per channel, so only the channel that sent a request can cancel it.
+  const inFlight = new WeakMap<object, Map<string, AbortController>>();
+
+  const errorResponse = (
+    id: unknown,
+    code: number,
+    message: string,
+    data?: unknown,
+  ): Record<string, unknown> => {
+    const error = data === undefined ? { code, message } : { code, message, data };
+    if (typeof id === "string" || typeof id === "number") return { jsonrpc: "2.0", id, error };
+    // Revisions whose schema requires an id get null, as JSON-RPC answers when it is unknown.
+    return protocol.errorIdOptional
+      ? { jsonrpc: "2.0", error }
+      : { jsonrpc: "2.0", id: null, error };
+  };
+  const idOf = (message: unknown) => {
+    const id = isObject(message) ? message["id"] : undefined;
+    return validators.isRequestId(id) ? (id as string | number) : undefined;
+  };
+  const report = (error: unknown, method: string, id: string | number | undefined) => {
+    try {
+      options.onError?.(error, { method, id });
+    } catch {
+      // A failing error hook must not break the reply.
+    }
+  };
+  const entryFor = (method: string) => {
+    const entry = own(protocol.methods, method);
+    return entry && entry.directions.includes(direction) ? entry : undefined;
+  };
+  const handlerFor = (method: string): Handler | undefined =>
+    own(handlers, method) ?? builtIn(method);
+
+  /** What the router answers by itself when no handler is registered: ping, server/discover. */
+  function builtIn(method: string): Handler | undefined {
+    if (method === protocol.wellKnown.ping) return () => ({});
+    if (method === protocol.wellKnown.discover) {
+      return () => ({
+        supportedVersions: supported,
+        capabilities: options.capabilities ?? derivedCapabilities(),
+        ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+        ...(options.discoverCache ?? { ttlMs: 0, cacheScope: "public" }),
+      });
+    }
+    return undefined;
+  }
+
+  /** Capabilities implied by the handlers: a handler for any method a capability gates turns it on. */
+  function derivedCapabilities(): Record<string, object> {
+    const capabilities: Record<string, object> = {};
+    for (const [method, entry] of Object.entries(protocol.methods)) {
+      const gate = entry.capabilities[direction];
+      if (own(handlers, method) && gate && gate.side === "server" && gate.path[0] !== undefined)
+        capabilities[gate.path[0]] ??= {};
+    }
+    return capabilities;
+  }
+
+  function channelRequests(context: HandleContext): Map<string, AbortController> {
+    const channel = context.channel ?? DEFAULT_CHANNEL;
+    let map = inFlight.get(channel);
+    if (!map) inFlight.set(channel, (map = new Map()));
+    return map;
+  }
+
+  async function handleNotification(
+    message: Record<string, unknown>,
+    context: HandleContext,
+  ): Promise<undefined> {
+    const method = message["method"] as string;
+    const params = isObject(message["params"]) ? message["params"] : {};
+    if (method === protocol.wellKnown.cancelled && validators.isRequestId(params["requestId"])) {
+      const key = `${context.principal ?? ""}\u0000${String(params["requestId"])}`;
+      channelRequests(context)
+        .get(key)
+        ?.abort(params["reason"] ?? "cancelled");
+    }
+    const handler = own(handlers, method);
+    if (!handler || !entryFor(method)) return undefined;
+    const checked = validators.validateNotificationMessage(message, direction);
+    if (!checked.ok) {
+      report(
+        new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `invalid ${method} notification`, {
+          errors: checked.errors,
+        }),
+        method,
+        undefined,
+      );
+      return undefined;
+    }
+    try {
+      const ctx: NotificationContext = { method, principal: context.principal };
+      await handler(message["params"], ctx);
+    } catch (error) {
+      report(error, method, undefined);
+    }
+    return undefined;
+  }
+
+  async function handleRequest(
+    message: Record<string, unknown>,
+    context: HandleContext,
+  ): Promise<Record<string, unknown> | undefined> {
+    const id = message["id"] as string | number;
+    const method = message["method"] as string;
+    const entry = entryFor(method);
+    const handler = entry ? handlerFor(method) : undefined;
+    if (!entry || entry.kind !== "request" || !handler) {
+      return errorResponse(id, JSONRPC_ERRORS.METHOD_NOT_FOUND, `Method not found: ${method}`);
+    }
+    const params = isObject(message["params"]) ? message["params"] : {};
+    const meta = isObject(params["_meta"]) ? params["_meta"] : {};
+    const unsupportedCode = protocol.errorCodes.unsupportedProtocolVersion;
+    if (versionKey !== null && unsupportedCode !== null) {
+      const requested = own(meta, versionKey);
+      if (typeof requested === "string" && !supported.includes(requested)) {
+        return errorResponse(id, unsupportedCode, `Unsupported protocol version: ${requested}`, {
+          supported,
+          requested,
+        });
+      }
+    }
+    const checked = validators.validateRequestMessage(message, direction);
+    if (!checked.ok) {
+      return envelopeErrors(checked.errors)
+        ? errorResponse(id, JSONRPC_ERRORS.INVALID_REQUEST, "Invalid request", {
+            errors: checked.errors,
+          })
+        : errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `Invalid params for ${method}`, {
+            errors: checked.errors,
+          });
+    }
+
+    const controller = new AbortController();
+    const requests = channelRequests(context);
+    const key = `${context.principal ?? ""}\u0000${String(id)}`;
+    const onTransportAbort = () => controller.abort(context.signal?.reason);
+    if (context.signal?.aborted) return undefined;
+    context.signal?.addEventListener("abort", onTransportAbort, { once: true });
+    requests.set(key, controller);
+    const ctx: RequestContext = requestContext(
+      protocol,
+      validators,
+      { id, method, params, meta },
+      context,
+      controller.signal,
+    );
+    let result: unknown;
+    try {
+      result = await handler(params, ctx);
+    } catch (error) {
+      if (controller.signal.aborted) return undefined;
+      if (error instanceof McpError)
+        return errorResponse(id, error.code, error.message, error.data);
+      report(error, method, id);
+      return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+    } finally {
+      if (requests.get(key) === controller) requests.delete(key);
+      context.signal?.removeEventListener("abort", onTransportAbort);
+    }
+    // A cancelled request gets no response.
+    if (controller.signal.aborted) return undefined;
+    return finish(id, method, entry.inputRequired, result);
+  }
+
+  function finish(
+    id: string | number,
+    method: string,
+    mayAskInput: boolean,
+    raw: unknown,
+  ): Record<string, unknown> {
+    if (!isObject(raw)) {
+      report(
+        new TypeError(
+          `the ${method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`,
+        ),
+        method,
+        id,
+      );
+      return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+    }
+    let result = raw;
+    if (protocol.resultType) {
+      if (result["resultType"] === "input_required" && !mayAskInput) {
+        report(new TypeError(`${method} may not answer input_required`), method, id);
+        return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+      }
+      if (result["resultType"] === undefined) result = { ...result, resultType: "complete" };
+    }
+    if (protocol.serverInfoKey !== null && options.serverInfo !== undefined) {
+      const meta = isObject(result["_meta"]) ? result["_meta"] : {};
+      result = { ...result, _meta: { ...meta, [protocol.serverInfoKey]: options.serverInfo } };
+    }
+    if (validateResults) {
+      const checked = validators.validateMethodResult(method, result);
+      if (!checked.ok) {
+        report(
+          new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, `invalid ${method} result`, {
+            errors: checked.errors,
+          }),
+          method,
+          id,
+        );
+        return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+      }
+    }
+    return { jsonrpc: "2.0", id, result };
+  }
+
+  async function handleOne(
+    message: unknown,
+    context: HandleContext,
+  ): Promise<Record<string, unknown> | undefined> {
+    const info = validators.classifyMessage(message);
+    if (info?.kind === "notification")
+      return handleNotification(message as Record<string, unknown>, context);
+    if (
+      info?.kind === "request" &&
+      idOf(message) !== undefined &&
+      (message as { jsonrpc?: unknown }).jsonrpc === "2.0"
+    ) {
+      return handleRequest(message as Record<string, unknown>, context);
+    }
+    // Responses are not for a dispatcher; anything else is not a request.
+    if (info?.kind === "result" || info?.kind === "error") return undefined;
+    return errorResponse(idOf(message), JSONRPC_ERRORS.INVALID_REQUEST, "Invalid request");
+  }
+
+  const dispatcher: Dispatcher = {
+    async handle(message, context = {}) {
+      try {
+        if (Array.isArray(message) && protocol.batch) {
+          if (message.length === 0)
+            return errorResponse(
+              undefined,
+              JSONRPC_ERRORS.INVALID_REQUEST,
+              "Invalid request: empty batch",
+            );
+          const replies = await Promise.all(message.map((m) => handleOne(m, context)));
+          const sent = replies.filter((r): r is Record<string, unknown> => r !== undefined);
+          return sent.length > 0 ? sent : undefined;
+        }
+        return await handleOne(message, context);
+      } catch (error) {
+        // Only a bug in the router itself gets here; still answer, never throw.
+        report(error, "", idOf(message));
+        return validators.classifyMessage(message)?.kind === "notification"
+          ? undefined
+          : errorResponse(idOf(message), JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+      }
+    },
+    async handleText(text, context = {}) {
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return errorResponse(undefined, JSONRPC_ERRORS.PARSE_ERROR, "Parse error");
+      }
+      return dispatcher.handle(message, context);
+    },
+  };
+  return dispatcher;
+}
+
+/** Validation errors outside `/params` mean the envelope itself is wrong. */
+function envelopeErrors(errors: readonly ValidationError[]): boolean {
+  return errors.some(
+    (e) => e.path !== "/params" && !e.path.startsWith("/params/") && e.path !== "/method",
+  );
+}

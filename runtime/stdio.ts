@@ -1,0 +1,206 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import type { Transport, TransportRequestOptions } from "./transport.js";
+
+// MCP over stdio (Node.js): newline-delimited JSON, one message per line. A client
+// transport that spawns the server process, and a loop that serves a dispatcher. Lines are
+// bounded (default 16 MiB): a longer one is dropped, never buffered without end.
+
+const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** Calls `onLine` for each line of `input`, dropping (and reporting) lines over `limit` bytes. */
+export function readLines(
+  input: Readable,
+  limit: number,
+  onLine: (line: string) => void,
+  onOversize: () => void,
+): Promise<void> {
+  return new Promise((resolve) => {
+    let parts: Buffer[] = [];
+    let size = 0;
+    let skipping = false;
+    input.on("data", (chunk: Buffer | string) => {
+      let buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      for (let end = buffer.indexOf(10); ; end = buffer.indexOf(10)) {
+        const piece = end === -1 ? buffer : buffer.subarray(0, end);
+        if (!skipping) {
+          size += piece.length;
+          if (size > limit) {
+            skipping = true;
+            parts = [];
+            onOversize();
+          } else parts.push(piece);
+        }
+        if (end === -1) break;
+        if (!skipping) onLine(Buffer.concat(parts).toString("utf8").replace(/\r$/, ""));
+        parts = [];
+        size = 0;
+        skipping = false;
+        buffer = buffer.subarray(end + 1);
+      }
+    });
+    input.on("end", () => {
+      if (!skipping && size > 0) onLine(Buffer.concat(parts).toString("utf8"));
+      resolve();
+    });
+    input.on("close", () => resolve());
+    input.on("error", () => resolve());
+  });
+}
+
+export interface StdioTransportOptions {
+  command: string;
+  args?: string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** What to do with the server's stderr (default "inherit"). */
+  stderr?: "inherit" | "ignore" | "pipe";
+  /** Notifications not tied to a request in flight. */
+  onNotification?: (notification: Record<string, unknown>) => void;
+  /** Longest line read from the server, in bytes (default 16 MiB). */
+  maxLineBytes?: number;
+}
+
+interface Pending {
+  resolve: (response: object) => void;
+  reject: (error: unknown) => void;
+  onNotification: ((notification: Record<string, unknown>) => void) | undefined;
+}
+
+/** Spawns `command` and talks MCP to it over its stdin and stdout. */
+export function createStdioTransport(
+  options: StdioTransportOptions,
+): Transport & { readonly process: ChildProcess } {
+  const child = spawn(options.command, options.args ?? [], {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
+  });
+  const pending = new Map<string, Pending>();
+  let closed: Error | undefined;
+
+  const fail = (error: Error) => {
+    closed ??= error;
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+  };
+  child.on("error", fail);
+  child.on("exit", (code, signal) =>
+    fail(new Error(`the server process exited (${signal ?? `code ${code}`})`)),
+  );
+  child.stdin!.on("error", (error) => fail(error));
+
+  const onLine = (line: string) => {
+    if (line.trim() === "") return;
+    let message: any;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return; // Not a message: servers may print other lines; nothing to answer.
+    }
+    if (typeof message !== "object" || message === null) return;
+    if (("result" in message || "error" in message) && message.id !== undefined) {
+      const key = JSON.stringify(message.id);
+      const p = pending.get(key);
+      pending.delete(key);
+      p?.resolve(message);
+    } else if (typeof message.method === "string" && message.id === undefined) {
+      // stdio has no per-request stream: a notification goes to every request in flight
+      // (the client matches progress by token) and to the transport's listener.
+      for (const p of pending.values()) p.onNotification?.(message);
+      options.onNotification?.(message);
+    }
+  };
+  void readLines(
+    child.stdout!,
+    options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    onLine,
+    () => undefined,
+  );
+
+  const write = (message: unknown) =>
+    new Promise<void>((resolve, reject) => {
+      if (closed) return reject(closed);
+      child.stdin!.write(`${JSON.stringify(message)}\n`, (error) =>
+        error ? reject(error) : resolve(),
+      );
+    });
+
+  return {
+    process: child,
+    request(message, requestOptions: TransportRequestOptions = {}) {
+      return new Promise<object>((resolve, reject) => {
+        const key = JSON.stringify((message as { id: unknown }).id);
+        const signal = requestOptions.signal;
+        if (signal?.aborted) return reject(signal.reason);
+        const onAbort = () => {
+          pending.delete(key);
+          reject(signal!.reason);
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const settle = () => signal?.removeEventListener("abort", onAbort);
+        pending.set(key, {
+          resolve: (r) => (settle(), resolve(r)),
+          reject: (e) => (settle(), reject(e)),
+          onNotification: requestOptions.onNotification,
+        });
+        write(message).catch((error) => {
+          pending.delete(key);
+          reject(error);
+        });
+      });
+    },
+    notify: (message) => write(message),
+    async close() {
+      child.stdin!.end();
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        const timer = setTimeout(() => child.kill(), 2000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** What serveStdio needs of a dispatcher. */
+export interface TextHandler {
+  handleText(
+    text: string,
+    context: { notify: (notification: any) => void; channel?: object },
+  ): Promise<unknown>;
+}
+
+/**
+ * Serves a dispatcher on stdio: each line is handled as it arrives (so cancellation can
+ * overtake a slow request), replies and related notifications are written as lines. A line
+ * over `maxLineBytes` is answered with a parse error-free silence: it is dropped and logged
+ * to stderr, since its id cannot be known without reading it.
+ */
+export function serveStdio(
+  dispatcher: TextHandler,
+  streams: { input?: Readable; output?: Writable; maxLineBytes?: number } = {},
+): { close(): void; done: Promise<void> } {
+  const input = streams.input ?? process.stdin;
+  const output = streams.output ?? process.stdout;
+  const limit = streams.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const write = (message: unknown) => void output.write(`${JSON.stringify(message)}\n`);
+  // The process is one channel: the client's notifications/cancelled reach its requests.
+  const channel = {};
+  const inFlight = new Set<Promise<void>>();
+  const onLine = (line: string) => {
+    if (line.trim() === "") return;
+    const task: Promise<void> = dispatcher
+      .handleText(line, { notify: write, channel })
+      .then((reply) => {
+        if (reply !== undefined) write(reply);
+      })
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  };
+  const onOversize = () =>
+    process.stderr.write(`mcp: dropped an input line longer than ${limit} bytes\n`);
+  const ended = readLines(input, limit, onLine, onOversize);
+  const done = ended.then(() => Promise.allSettled([...inFlight])).then(() => undefined);
+  return { close: () => input.destroy(), done };
+}

@@ -1,0 +1,60 @@
+// The contract between the client engine and a transport, and the options of a client.
+
+/** What a transport needs to carry one request. */
+export interface TransportRequestOptions {
+  signal?: AbortSignal;
+  /** Extra headers for transports that have them (HTTP): e.g. Mcp-Param-* mirrors of tool arguments. */
+  headers?: Record<string, string>;
+  /** Notifications the server sends about this request (progress, log) while it runs. */
+  onNotification?: (notification: Record<string, unknown>) => void;
+}
+
+/** A request in, its response out; notifications one way. */
+export interface Transport {
+  request(message: object, options?: TransportRequestOptions): Promise<object>;
+  notify(message: object): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** `_meta` entries for this call, merged with the client's. */
+  meta?: { [key: string]: unknown };
+  /** Progress of this call (a progress token is sent when given). */
+  onProgress?: (params: never) => void;
+  /** Log messages about this call. */
+  onLog?: (params: never) => void;
+  /** Ask for log messages of this level and above (revisions with a log level `_meta` key). */
+  logLevel?: string;
+  /** Any other notification about this call. */
+  onNotification?: (notification: never) => void;
+  /** Give up (and cancel) when no response came in this many ms (default: the client's requestTimeoutMs). */
+  timeoutMs?: number;
+  /** Progress notifications restart the timeout (default true), never beyond maxRequestTimeoutMs. */
+  resetTimeoutOnProgress?: boolean;
+}
+
+export interface SenderOptions {
+  transport: Transport;
+  /** Validate results before returning them (default true). */
+  validateResults?: boolean;
+  /** Sent with every request where the revision carries it per request (default this schema's version). */
+  protocolVersion?: string;
+  /**
+   * Versions this client can speak, preferred first (default: protocolVersion). When a server
+   * answers "unsupported protocol version", the client retries once with the first of these
+   * the server supports, and keeps using it.
+   */
+  supportedVersions?: string[];
+  clientInfo?: object;
+  /** Declared capabilities, merged with those the registered input handlers imply. */
+  capabilities?: object;
+  /** Fulfil the server's input requests (multi round-trip). */
+  inputHandlers?: object;
+  /** Rounds of input_required at most before giving up (default 10; a positive integer). */
+  maxRounds?: number;
+  /** Default timeout of every request in ms (default 60,000). */
+  requestTimeoutMs?: number;
+  /** No request waits longer than this in ms, progress or not (default 600,000). */
+  maxRequestTimeoutMs?: number;
+}

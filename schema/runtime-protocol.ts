@@ -1,0 +1,88 @@
+import type { ProtocolDescriptor } from "../runtime/protocol.js";
+import type { ProtocolModel } from "./protocol.js";
+
+// The facts the runtime reads, derived from the protocol model: what differs between
+// revisions is this data (printed into protocol.ts), never code left in or out.
+
+/**
+ * Methods the runtime serves or sends by itself. The spec names them in prose, not in a
+ * convention of schema.ts; each is used only where the revision's method table has it.
+ */
+export const WELL_KNOWN_METHODS = {
+  ping: "ping",
+  discover: "server/discover",
+  cancelled: "notifications/cancelled",
+  progress: "notifications/progress",
+  log: "notifications/message",
+  toolsCall: "tools/call",
+  toolsList: "tools/list",
+} as const;
+
+/**
+ * Streamable HTTP repeats routing facts of the body in headers. The transport spec defines
+ * them, not schema.ts, so they are kept here: the header names, and for methods acting on a
+ * named thing, the param that names it (2026-07-28 transports/streamable-http, "Standard Headers").
+ */
+export const HTTP_HEADERS = {
+  versionHeader: "MCP-Protocol-Version",
+  methodHeader: "Mcp-Method",
+  nameHeader: "Mcp-Name",
+  nameParams: { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" } as Record<string, string>,
+};
+
+/** Schema error codes the HTTP transport answers with 400 Bad Request, where the schema has them. */
+const BAD_REQUEST_ERRORS = ["HEADER_MISMATCH", "UNSUPPORTED_PROTOCOL_VERSION", "MISSING_REQUIRED_CLIENT_CAPABILITY"];
+
+/** The descriptor without `methods` and `inputRequests`, which protocol.ts takes from methods.ts. */
+export type RuntimeFacts = Omit<ProtocolDescriptor, "methods" | "inputRequests">;
+
+export function runtimeFacts(revision: string, protocol: ProtocolModel): RuntimeFacts {
+  const has = (method: string) => protocol.methods.some((m) => m.method === method);
+  const wellKnown = (method: string) => (has(method) ? method : null);
+  const code = (name: string) => protocol.errors.find((e) => e.name === name)?.code ?? null;
+  const meta = protocol.conventions.requestMeta;
+  const unsupportedProtocolVersion = code("UNSUPPORTED_PROTOCOL_VERSION");
+  const perRequestVersion = meta.protocolVersion !== undefined && unsupportedProtocolVersion !== null;
+  const progress = meta.progressToken !== undefined ? wellKnown(WELL_KNOWN_METHODS.progress) : null;
+  return {
+    revision,
+    protocolVersion: protocol.protocolVersion ?? null,
+    requestMeta: {
+      protocolVersion: meta.protocolVersion ?? null,
+      clientCapabilities: meta.clientCapabilities ?? null,
+      clientInfo: meta.clientInfo ?? null,
+      logLevel: meta.logLevel ?? null,
+      progressToken: meta.progressToken ?? null,
+    },
+    serverInfoKey: protocol.conventions.resultMeta.serverInfo ?? null,
+    loggingLevels: protocol.conventions.loggingLevels,
+    resultType: protocol.conventions.resultType,
+    resultTypeRequired: protocol.conventions.resultTypeRequired,
+    errorIdOptional: protocol.envelopes.errorIdOptional,
+    batch: protocol.envelopes.batch,
+    wellKnown: {
+      ping: wellKnown(WELL_KNOWN_METHODS.ping),
+      discover: wellKnown(WELL_KNOWN_METHODS.discover),
+      cancelled: wellKnown(WELL_KNOWN_METHODS.cancelled),
+      progress,
+      log: wellKnown(WELL_KNOWN_METHODS.log),
+      toolsCall: wellKnown(WELL_KNOWN_METHODS.toolsCall),
+      toolsList: wellKnown(WELL_KNOWN_METHODS.toolsList),
+    },
+    errorCodes: {
+      unsupportedProtocolVersion,
+      missingClientCapability: code("MISSING_REQUIRED_CLIENT_CAPABILITY"),
+      headerMismatch: code("HEADER_MISMATCH"),
+    },
+    features: {
+      mrtr: protocol.inputRequiredResult !== undefined && meta.clientCapabilities !== undefined,
+      perRequestVersion,
+      toolHeaders: perRequestVersion && has(WELL_KNOWN_METHODS.toolsCall) && has(WELL_KNOWN_METHODS.toolsList),
+    },
+    http: {
+      ...HTTP_HEADERS,
+      nameParams: Object.fromEntries(Object.entries(HTTP_HEADERS.nameParams).filter(([m]) => has(m))),
+      badRequestCodes: BAD_REQUEST_ERRORS.map(code).filter((c): c is number => c !== null),
+    },
+  };
+}

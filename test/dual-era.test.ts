@@ -1,0 +1,156 @@
+// Dual-era: ONE generated server (2026-07-28 handlers, legacy revisions 2025-11-25 ..
+// 2025-03-26 through `initialize`) serving, concurrently on one HTTP endpoint, the official
+// v1 SDK client 1.32.2 (legacy), the v2 SDK client 2.4.0 in its default (legacy) mode, and
+// mcp-gen's own generated modern client. Its elicitation tool answers input_required; legacy
+// clients see it as a server-initiated elicitation/create request on their session.
+import { join } from "node:path";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../generators/index.js";
+import { loadRevision } from "../schema/index.js";
+import { SPEC_DIR, writeGenerated } from "./helpers.js";
+
+type Any = any;
+const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+let server: { url: string; close(): Promise<void> };
+let generated: { client: Any; http: Any; dispatcher: Any; httpClient: Any };
+
+beforeAll(async () => {
+  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: LEGACY.map((r) => loadRevision(SPEC_DIR, r)) });
+  const dir = writeGenerated(files);
+  const [dispatcher, http, client, httpClient] = await Promise.all(
+    ["dispatcher.js", "http-server.js", "client.js", "http-client.js"].map((m) => import(join(dir, m))),
+  );
+  generated = { dispatcher, http, client, httpClient };
+  const { inputRequired } = dispatcher;
+  const d = dispatcher.createServerDispatcher(
+    {
+      "tools/list": () => ({
+        tools: [
+          { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+          { name: "greet", inputSchema: { type: "object" } },
+        ],
+        ttlMs: 0,
+        cacheScope: "public",
+      }),
+      "tools/call": async (params: Any, ctx: Any) => {
+        if (params.name === "echo") {
+          await ctx.sendProgress(1, 1, "done");
+          await ctx.log("info", `echo ${params.arguments?.text}`);
+          return { content: [{ type: "text", text: String(params.arguments?.text) }] };
+        }
+        const answer = ctx.inputResponse("who", "elicitation/create");
+        if (!answer) {
+          const ask = { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+          return inputRequired(ctx, { inputRequests: { who: { method: "elicitation/create", params: ask } } });
+        }
+        return { content: [{ type: "text", text: `Hello, ${answer.content?.name} (${ctx.protocolVersion})` }] };
+      },
+      "prompts/list": () => ({ prompts: [{ name: "hi" }], ttlMs: 0, cacheScope: "public" }),
+      "prompts/get": () => ({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] }),
+    },
+    { serverInfo: { name: "dual", version: "1.0.0" } },
+  );
+  server = await http.serveHttp(d);
+});
+afterAll(() => server?.close());
+
+describe("dual-era server over Streamable HTTP", () => {
+  it("serves the v1 SDK client 1.32.2: initialize, list, call, elicitation through the legacy shim, logs", async () => {
+    const client = new V1Client({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+    await client.connect(new V1HttpTransport(new URL(server.url)));
+    expect(client.getServerVersion()).toEqual({ name: "dual", version: "1.0.0" });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "greet"]);
+    await client.setLoggingLevel("info");
+    const progress: unknown[] = [];
+    const echo = await client.callTool({ name: "echo", arguments: { text: "x" } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    expect(echo.content).toEqual([{ type: "text", text: "x" }]);
+    expect(progress).toEqual([1]);
+    expect(logs).toEqual(["echo x"]);
+    const greet = await client.callTool({ name: "greet", arguments: {} });
+    expect(greet.content).toEqual([{ type: "text", text: "Hello, Ada (2025-11-25)" }]);
+    expect((await client.getPrompt({ name: "hi" })).messages).toHaveLength(1);
+    await client.close();
+  });
+
+  it("serves the v2 SDK client 2.4.0 in its default mode", async () => {
+    const client = new V2Client({ name: "v2", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Grace" } }));
+    await client.connect(new V2HttpTransport(new URL(server.url)));
+    const greet = await client.callTool({ name: "greet", arguments: {} });
+    expect(greet.content).toEqual([{ type: "text", text: "Hello, Grace (2025-11-25)" }]);
+    await client.close();
+  });
+
+  it("serves mcp-gen's modern client on the same endpoint, statelessly", async () => {
+    const client = generated.client.createClient({
+      transport: generated.httpClient.createHttpTransport({ url: server.url }),
+      inputHandlers: { "elicitation/create": async () => ({ action: "accept", content: { name: "Lin" } }) },
+    });
+    const greet = await client.callTool({ name: "greet" });
+    expect(greet.content).toEqual([{ type: "text", text: "Hello, Lin (2026-07-28)" }]);
+  });
+
+  it("negotiates an older legacy revision when asked, and refuses an unknown session", async () => {
+    const init = (version: string) =>
+      fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+      });
+    const old = await init("2025-03-26");
+    expect(old.headers.get("mcp-session-id")).toMatch(/^[\x21-\x7e]+$/);
+    expect((await old.json()).result.protocolVersion).toBe("2025-03-26");
+    const future = await init("2099-01-01");
+    expect((await future.json()).result.protocolVersion).toBe("2025-11-25");
+    const unknown = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "mcp-session-id": "nope" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("ends a session on DELETE", async () => {
+    const opened = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+    });
+    const id = opened.headers.get("mcp-session-id")!;
+    expect((await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": id } })).status).toBe(200);
+    const after = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json", "mcp-session-id": id }, body: "{}" });
+    expect(after.status).toBe(404);
+  });
+});
+
+describe("a modern-only server", () => {
+  it("answers initialize, on stdio and HTTP, with an error naming the versions it speaks", async () => {
+    const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"));
+    const dir = writeGenerated(files);
+    const [dispatcher, http] = await Promise.all(["dispatcher.js", "http-server.js"].map((m) => import(join(dir, m))));
+    const d = dispatcher.createServerDispatcher({});
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "old", version: "1" } } };
+    // stdio: the dispatcher answers the line.
+    const reply = await d.handleText(JSON.stringify(initialize), { channel: {} });
+    expect(reply).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2025-06-18" } } });
+    expect(reply.error.message).toContain("2026-07-28");
+    // HTTP: the same error with 400, although the legacy client sent none of the modern headers.
+    const served = await http.serveHttp(d);
+    try {
+      const response = await fetch(served.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize) });
+      expect(response.status).toBe(400);
+      expect(response.headers.get("mcp-session-id")).toBeNull();
+      expect(await response.json()).toMatchObject({ error: { code: -32022, data: { supported: ["2026-07-28"] } } });
+    } finally {
+      await served.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routingHeaders } from "../../runtime/http-headers.js";
+import { serveHttp } from "../../runtime/http-server.js";
+import { createRouter } from "../../runtime/router.js";
+import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
+
+let server: { url: string; close(): Promise<void> };
+let finished = 0;
+
+beforeAll(async () => {
+  const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
+    // Ignores its signal on purpose: the transport must answer anyway.
+    "tools/call": (params: any) =>
+      new Promise((resolve) => setTimeout(() => (finished++, resolve({ content: [], name: params.name })), params.name === "stuck" ? 3_000 : 200)),
+  });
+  server = await serveHttp(PROTOCOL, router, { requestTimeoutMs: 400 });
+});
+afterAll(() => server.close());
+
+const post = (message: any, headers: Record<string, string> = {}) =>
+  fetch(server.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...routingHeaders(PROTOCOL, message), ...headers },
+    body: JSON.stringify(message),
+  });
+
+describe("runtime Streamable HTTP server", () => {
+  it("answers a request whose handler ignores the timeout, when the timeout fires", async () => {
+    const started = Date.now();
+    const response = await post(request("tools/call", 1, { name: "stuck" }));
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({ id: 1, error: { code: -32603, message: "Request timed out" } });
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
+  it("never lets one client's notifications/cancelled abort another client's request", async () => {
+    const victim = post(request("tools/call", 1, { name: "victim" }));
+    await new Promise((r) => setTimeout(r, 50));
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+    expect((await post(cancel)).status).toBe(202);
+    const response = await victim;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: 1, result: { name: "victim" } });
+  });
+
+  it("accepts application/json with parameters, and nothing that merely starts like it", async () => {
+    expect((await post(request("ping"), { "content-type": "application/json; charset=utf-8" })).status).toBe(200);
+    expect((await post(request("ping"), { "content-type": "application/jsonfoo" })).status).toBe(415);
+  });
+
+  it("refuses Host spellings of loopback other than the plain ones", async () => {
+    const port = new URL(server.url).port;
+    const { request: raw } = await import("node:http");
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = raw({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { host, "content-type": "application/json" } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end("{}");
+      });
+    expect(await status(`127.1:${port}`)).toBe(403);
+    expect(await status(`0x7f000001:${port}`)).toBe(403);
+    expect(await status(`localhost:${port}`)).toBe(400);
+  });
+});
