@@ -1,9 +1,39 @@
-import type { Constraints, Literal, ObjectProperty, VSchema } from "../schema/validation.js";
+import type { Constraints, Literal, VSchema } from "../schema/validation.js";
+import { layout, num, str } from "./validator-layout.js";
+import {
+  and,
+  atom,
+  checkOrder,
+  cmp,
+  describeSchema,
+  FALSE,
+  INLINE_MAX,
+  lines,
+  lit,
+  litText,
+  not,
+  NOT_OBJECT,
+  or,
+  pointerEscape,
+  read,
+  skipDeclared,
+  TRUE,
+  typeCheck,
+  type Discriminant,
+  type Expr,
+  type Stmt,
+} from "./validator-expr.js";
+
 
 // Compiles validation schemas to straight-line JavaScript: for each schema type a
 // boolean check `$is_T(v, d)` (the fast path, no allocation) and an error collector
 // `$va_T(v, p, e, d)` that only runs once the check failed. `d` is the nesting depth,
 // so recursive types stop at MAX_DEPTH instead of overflowing the stack.
+//
+// Names: a schema type T owns `$is_T` and `$va_T` (after `$is`/`$va` always `_`); the
+// helpers hoisted out of types are `$is$<n>` / `$va$<n>` and pattern constants `$re$<n>`
+// (a `$` in that place), so no schema type name can produce a helper's name. Each schema
+// node gets at most one helper of each kind, so output grows linearly with nesting.
 
 /** Formats the generated preamble implements (as ajv-formats' "full" mode checks them). */
 export const FORMAT_FUNCTIONS: Record<string, string> = {
@@ -12,54 +42,22 @@ export const FORMAT_FUNCTIONS: Record<string, string> = {
   "uri-template": "$fmtUriTemplate",
 };
 
-const lit = (value: Literal): string => (typeof value === "string" ? JSON.stringify(value) : String(value));
-
-/** What a schema expects, for messages: `string`, `"tools/call"`, `object`... */
-export function describeSchema(s: VSchema, depth = 0): string {
-  switch (s.kind) {
-    case "any":
-      return "any value";
-    case "never":
-      return "no value";
-    case "ref":
-      return s.name;
-    case "types":
-      return s.types.join(" | ");
-    case "const":
-      return lit(s.value);
-    case "enum":
-      return s.values.map(lit).join(" | ");
-    case "object":
-      return "object";
-    case "array":
-      return "array";
-    case "anyOf":
-      return depth > 0 ? "union" : s.members.map((m) => describeSchema(m, depth + 1)).join(" | ");
-    case "allOf":
-      return s.members.map((m) => describeSchema(m, depth + 1)).join(" & ");
-    case "constrained":
-      return describeSchema(s.schema, depth);
-  }
-}
-
-interface Discriminant {
-  property: string;
-  cases: { value: Literal; member: VSchema }[];
-}
-
 export class ValidatorWriter {
-  /** Hoisted helper functions, in creation order (deterministic). */
+  /** Hoisted helper functions, laid out, in creation order (deterministic). */
   readonly helpers: string[] = [];
+  /** Module-level constants (compiled patterns). */
+  readonly constants: string[] = [];
   private counter = 0;
+  private readonly isHelpers = new Map<VSchema, string>();
+  private readonly vaHelpers = new Map<VSchema, string>();
+  private readonly patterns = new Map<string, string>();
+  /** Helpers named but not yet written: written by `drain`, so nesting never deepens the stack. */
+  private readonly pending: { kind: "is" | "va"; schema: VSchema; name: string }[] = [];
 
   constructor(
     private readonly schemas: ReadonlyMap<string, VSchema>,
     private readonly recursive: ReadonlySet<string>,
   ) {}
-
-  private fresh(owner: string): string {
-    return `${owner}_${++this.counter}`;
-  }
 
   /** The object schema behind refs, if the schema is (an alias of) an object. */
   private objectOf(s: VSchema, seen = new Set<string>()): Extract<VSchema, { kind: "object" }> | undefined {
@@ -102,289 +100,309 @@ export class ValidatorWriter {
 
   // ---- the boolean fast path -------------------------------------------------------
 
-  /** The body of `$is_<name>(v, d)`. */
+  /** `$is_<name>(v, d)`, laid out. */
   isFunction(name: string): string {
-    const schema = this.schemas.get(name)!;
-    const guard = this.recursive.has(name) ? "if (d > MAX_DEPTH) return false;\n" : "";
-    return `function $is_${name}(v: any, d: number): boolean {\n${guard}${this.isBody(schema, name)}\n}`;
+    const guard = this.recursive.has(name) ? ["if (d > MAX_DEPTH) return false;"] : [];
+    const code = layout([`function $is_${name}(v: any, d: number): boolean {`, ...guard, ...this.isBody(this.schemas.get(name)!), "}"]);
+    this.drain();
+    return code;
   }
 
-  private isBody(s: VSchema, owner: string): string {
-    if (s.kind === "object") return this.objectIsBody(s, owner);
-    if (s.kind === "array") return this.arrayIsBody(s, undefined, owner);
-    if (s.kind === "constrained" && s.schema.kind === "array") return this.arrayIsBody(s.schema, s.constraints, owner);
-    if (s.kind === "anyOf") {
-      const disc = this.discriminant(s.members);
-      if (disc) return this.discriminatedIsBody(disc, owner);
+  /** Writes the pending helpers, and those their bodies name, in naming order. */
+  private drain(): void {
+    for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+      const { kind, schema, name } = next;
+      const head = kind === "is" ? `function ${name}(v: any, d: number): boolean {` : `function ${name}(v: any, p: string, e: $Errors, d: number): void {`;
+      this.helpers.push(layout([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]));
     }
-    return `return ${this.isExpr(s, "v", owner)};`;
   }
 
-  /** A boolean expression testing `v` (an identifier). Complex parts are hoisted. */
-  isExpr(s: VSchema, v: string, owner: string): string {
+  private isBody(s: VSchema): string[] {
+    switch (s.kind) {
+      case "object":
+        return this.objectIsBody(s);
+      case "array":
+        return this.arrayIsBody(s, undefined);
+      case "anyOf": {
+        const disc = this.discriminant(s.members);
+        if (disc) return this.discriminatedIsBody(disc);
+        return [...s.members.map((m) => `if (${this.isExpr(m, "v").code}) return true;`), "return false;"];
+      }
+      case "allOf":
+        return [...s.members.map((m) => `if (${not(this.isExpr(m, "v")).code}) return false;`), "return true;"];
+      case "constrained":
+        if (s.schema.kind === "array") return this.arrayIsBody(s.schema, s.constraints);
+        return [
+          `if (${not(this.isExpr(s.schema, "v")).code}) return false;`,
+          ...this.constraintChecks(s, "v", false).map((c) => `if (${not(c.pass).code}) return false;`),
+          "return true;",
+        ];
+      default:
+        return [`return ${this.isExpr(s, "v").code};`];
+    }
+  }
+
+  /** A boolean expression testing `v` (an identifier). Objects, arrays and long checks are hoisted. */
+  isExpr(s: VSchema, v: string): Expr {
     switch (s.kind) {
       case "any":
-        return "true";
+        return TRUE;
       case "never":
-        return "false";
+        return FALSE;
       case "ref":
-        return `$is_${s.name}(${v}, d + 1)`;
+        return atom(`$is_${s.name}(${v}, d + 1)`);
       case "types":
-        return s.types.length === 1 ? typeCheck(s.types[0]!, v) : `(${s.types.map((t) => typeCheck(t, v)).join(" || ")})`;
+        return or(s.types.map((t) => typeCheck(t, v)));
       case "const":
-        return `${v} === ${lit(s.value)}`;
+        return cmp(`${v} === ${lit(s.value)}`);
       case "enum":
-        return `(${s.values.map((x) => `${v} === ${lit(x)}`).join(" || ")})`;
+        return this.short(s, v, or(s.values.map((x) => cmp(`${v} === ${lit(x)}`))));
       case "anyOf":
-        if (this.discriminant(s.members)) return this.hoistIs(s, v, owner);
-        return `(${s.members.map((m) => this.isExpr(m, v, owner)).join(" || ")})`;
+        if (this.discriminant(s.members)) return this.hoistIs(s, v);
+        return this.short(s, v, or(s.members.map((m) => this.isExpr(m, v))));
       case "allOf":
-        return `(${s.members.map((m) => this.isExpr(m, v, owner)).join(" && ")})`;
+        return this.short(s, v, and(s.members.map((m) => this.isExpr(m, v))));
       case "object":
       case "array":
-        return this.hoistIs(s, v, owner);
+        return this.hoistIs(s, v);
       case "constrained":
-        if (s.schema.kind === "array") return this.hoistIs(s, v, owner);
-        return `(${this.isExpr(s.schema, v, owner)} && ${constraintExpr(s.constraints, v)})`;
+        if (s.schema.kind === "array") return this.hoistIs(s, v);
+        return this.short(s, v, and([this.isExpr(s.schema, v), ...this.constraintChecks(s, v, false).map((c) => c.pass)]));
     }
   }
 
-  private hoistIs(s: VSchema, v: string, owner: string): string {
-    const name = this.fresh(owner);
-    this.helpers.push(`function $is_${name}(v: any, d: number): boolean {\n${this.isBody(s, owner)}\n}`);
-    return `$is_${name}(${v}, d)`;
+  private short(s: VSchema, v: string, inline: Expr): Expr {
+    return inline.code.length <= INLINE_MAX ? inline : this.hoistIs(s, v);
   }
 
-  private objectIsBody(s: Extract<VSchema, { kind: "object" }>, owner: string): string {
-    const lines = ["if (typeof v !== \"object\" || v === null || Array.isArray(v)) return false;"];
-    s.properties.forEach((p, i) => {
+  private hoistIs(s: VSchema, v: string): Expr {
+    let name = this.isHelpers.get(s);
+    if (!name) {
+      name = `$is$${++this.counter}`;
+      this.isHelpers.set(s, name);
+      this.pending.push({ kind: "is", schema: s, name });
+    }
+    return atom(`${name}(${v}, d)`);
+  }
+
+  private objectIsBody(s: Extract<VSchema, { kind: "object" }>): string[] {
+    const out = [`if (${NOT_OBJECT}) return false;`];
+    checkOrder(s.properties).forEach(([p, i]) => {
       const x = `p${i}`;
-      lines.push(`const ${x} = v${access(p.name)};`);
-      const check = this.isExpr(p.schema, x, owner);
-      if (p.required) lines.push(p.schema.kind === "any" ? `if (${x} === undefined) return false;` : `if (!(${check})) return false;`);
-      else if (check !== "true") lines.push(`if (${x} !== undefined && !(${check})) return false;`);
+      out.push(`const ${x} = ${read("v", p.name)};`);
+      const check = this.isExpr(p.schema, x);
+      if (p.required) out.push(check.code === "true" ? `if (${x} === undefined) return false;` : `if (${not(check).code}) return false;`);
+      else if (check.code !== "true") out.push(`if (${and([cmp(`${x} !== undefined`), not(check)]).code}) return false;`);
     });
     if (s.additional) {
-      const check = this.isExpr(s.additional, "x", owner);
-      lines.push(`for (const k in v) {`);
-      if (s.properties.length > 0) lines.push(`if (${declared(s.properties)}) continue;`);
-      lines.push(`const x = v[k];`, `if (!(${check})) return false;`, `}`);
+      const check = this.isExpr(s.additional, "x");
+      if (check.code !== "true") {
+        out.push("for (const k in v) {", ...skipDeclared(s.properties), "const x = v[k];", `if (${not(check).code}) return false;`, "}");
+      }
     }
-    lines.push("return true;");
-    return lines.join("\n");
+    out.push("return true;");
+    return out;
   }
 
-  private arrayIsBody(s: Extract<VSchema, { kind: "array" }>, constraints: Constraints | undefined, owner: string): string {
-    const lines = ["if (!Array.isArray(v)) return false;"];
-    if (constraints?.maxItems !== undefined) lines.push(`if (v.length > ${constraints.maxItems}) return false;`);
-    if (constraints?.minItems !== undefined) lines.push(`if (v.length < ${constraints.minItems}) return false;`);
-    const check = this.isExpr(s.items, "x", owner);
-    if (check !== "true") lines.push(`for (let i = 0; i < v.length; i++) {`, `const x = v[i];`, `if (!(${check})) return false;`, `}`);
-    lines.push("return true;");
-    return lines.join("\n");
+  private arrayIsBody(s: Extract<VSchema, { kind: "array" }>, constraints: Constraints | undefined): string[] {
+    const out = ["if (!Array.isArray(v)) return false;"];
+    if (constraints?.maxItems !== undefined) out.push(`if (v.length > ${num(constraints.maxItems)}) return false;`);
+    if (constraints?.minItems !== undefined) out.push(`if (v.length < ${num(constraints.minItems)}) return false;`);
+    const check = this.isExpr(s.items, "x");
+    if (check.code !== "true") out.push("for (let i = 0; i < v.length; i++) {", "const x = v[i];", `if (${not(check).code}) return false;`, "}");
+    out.push("return true;");
+    return out;
   }
 
-  private discriminatedIsBody(disc: Discriminant, owner: string): string {
-    const lines = [
-      "if (typeof v !== \"object\" || v === null || Array.isArray(v)) return false;",
-      `switch (v${access(disc.property)}) {`,
-    ];
-    for (const c of disc.cases) lines.push(`case ${lit(c.value)}: return ${this.isExpr(c.member, "v", owner)};`);
-    lines.push("default: return false;", "}");
-    return lines.join("\n");
+  private discriminatedIsBody(disc: Discriminant): string[] {
+    const out = [`if (${NOT_OBJECT}) return false;`, `switch (${read("v", disc.property)}) {`];
+    for (const c of disc.cases) out.push(`case ${lit(c.value)}:`, `\treturn ${this.isExpr(c.member, "v").code};`);
+    out.push("default:", "\treturn false;", "}");
+    return out;
   }
 
   // ---- the error collector -----------------------------------------------------------
 
-  /** The body of `$va_<name>(v, p, e, d)`: pushes errors for `v` at pointer `p`. */
+  /** `$va_<name>(v, p, e, d)`, laid out: pushes errors for `v` at pointer `p`. */
   validateFunction(name: string): string {
-    const schema = this.schemas.get(name)!;
-    const guard = this.recursive.has(name) ? `if (d > MAX_DEPTH) { $tooDeep(e, p); return; }\n` : "";
-    return `function $va_${name}(v: any, p: string, e: ValidationError[], d: number): void {\n${guard}${this.vaBody(schema, name)}\n}`;
+    const guard = this.recursive.has(name) ? ["if (d > MAX_DEPTH) return $tooDeep(e, p);"] : [];
+    const code = layout([`function $va_${name}(v: any, p: string, e: $Errors, d: number): void {`, ...guard, ...this.vaBody(this.schemas.get(name)!), "}"]);
+    this.drain();
+    return code;
   }
 
-  private vaBody(s: VSchema, owner: string): string {
+  private vaBody(s: VSchema): string[] {
     switch (s.kind) {
       case "object":
-        return this.objectVaBody(s, owner);
+        return this.objectVaBody(s);
       case "array":
-        return this.arrayVaBody(s, undefined, owner);
+        return this.arrayVaBody(s, undefined);
       case "constrained":
-        if (s.schema.kind === "array") return this.arrayVaBody(s.schema, s.constraints, owner);
-        return this.vaStatements(s, "v", "p", owner);
+        if (s.schema.kind === "array") return this.arrayVaBody(s.schema, s.constraints);
+        return lines(this.vaStatements(s, "v", "p"));
       case "anyOf": {
         const disc = this.discriminant(s.members);
-        if (disc) return this.discriminatedVaBody(disc, owner);
-        return this.vaStatements(s, "v", "p", owner);
+        if (disc) return this.discriminatedVaBody(disc);
+        return lines(this.vaStatements(s, "v", "p"));
       }
       default:
-        return this.vaStatements(s, "v", "p", owner);
+        return lines(this.vaStatements(s, "v", "p"));
     }
   }
 
   /** Statements that validate `v` at path expression `p`, pushing into `e`. */
-  vaStatements(s: VSchema, v: string, p: string, owner: string): string {
-    const expected = JSON.stringify(describeSchema(s));
+  vaStatements(s: VSchema, v: string, p: string): Stmt[] {
     switch (s.kind) {
       case "any":
-        return "";
+        return [];
       case "never":
-        return `$fail(e, ${p}, "no value is allowed here", undefined);`;
+        return [{ lines: [`$fail(e, ${p}, "no value is allowed here", undefined);`] }];
       case "ref":
-        return `if (!$is_${s.name}(${v}, d + 1)) $va_${s.name}(${v}, ${p}, e, d + 1);`;
+        return [{ cond: not(atom(`$is_${s.name}(${v}, d + 1)`)), action: `$va_${s.name}(${v}, ${p}, e, d + 1);` }];
       case "types":
       case "const":
       case "enum":
-        return `if (!(${this.isExpr(s, v, owner)})) $expected(e, ${p}, ${expected}, ${v});`;
+        return [{ cond: not(this.isExpr(s, v)), action: `$expected(e, ${p}, ${str(describeSchema(s))}, ${v});` }];
       case "allOf":
-        return s.members.map((m) => this.vaStatements(m, v, p, owner)).join("\n");
+        return s.members.flatMap((m) => this.vaStatements(m, v, p));
       case "anyOf": {
-        if (this.discriminant(s.members)) return this.hoistVa(s, v, p, owner);
-        const members = s.members.map((m) => this.hoistVaFunction(m, owner));
-        return `if (!(${this.isExpr(s, v, owner)})) $anyOf(e, ${p}, ${v}, d, [${members.join(", ")}], ${expected});`;
+        if (this.discriminant(s.members)) return this.hoistVa(s, v, p);
+        const members = s.members.map((m) => this.hoistVaFunction(m));
+        return [{ cond: not(this.isExpr(s, v)), action: `$anyOf(e, ${p}, ${v}, d, [${members.join(", ")}], ${str(describeSchema(s))});` }];
       }
       case "object":
       case "array":
-        return this.hoistVa(s, v, p, owner);
+        return this.hoistVa(s, v, p);
       case "constrained": {
-        if (s.schema.kind === "array") return this.hoistVa(s, v, p, owner);
-        const inner = this.vaStatements(s.schema, v, p, owner);
-        return `${inner}\n${constraintStatements(s.constraints, v, p)}`;
+        if (s.schema.kind === "array") return this.hoistVa(s, v, p);
+        const checks = this.constraintChecks(s, v, true).map((c) => ({
+          cond: not(c.pass),
+          action: `$fail(e, ${p}, ${c.message}, ${str(`${c.keyword} ${c.value}`)});`,
+        }));
+        return [...this.vaStatements(s.schema, v, p), ...checks];
       }
     }
   }
 
-  private hoistVaFunction(s: VSchema, owner: string): string {
+  private hoistVaFunction(s: VSchema): string {
     if (s.kind === "ref") return `$va_${s.name}`;
-    const name = this.fresh(owner);
-    this.helpers.push(`function $va_${name}(v: any, p: string, e: ValidationError[], d: number): void {\n${this.vaBody(s, owner)}\n}`);
-    return `$va_${name}`;
+    let name = this.vaHelpers.get(s);
+    if (!name) {
+      name = `$va$${++this.counter}`;
+      this.vaHelpers.set(s, name);
+      this.pending.push({ kind: "va", schema: s, name });
+    }
+    return name;
   }
 
-  private hoistVa(s: VSchema, v: string, p: string, owner: string): string {
-    const is = this.isExpr(s, v, owner);
-    return `if (!(${is})) ${this.hoistVaFunction(s, owner)}(${v}, ${p}, e, d);`;
+  private hoistVa(s: VSchema, v: string, p: string): Stmt[] {
+    return [{ cond: not(this.isExpr(s, v)), action: `${this.hoistVaFunction(s)}(${v}, ${p}, e, d);` }];
   }
 
-  private objectVaBody(s: Extract<VSchema, { kind: "object" }>, owner: string): string {
-    const lines = ["if (typeof v !== \"object\" || v === null || Array.isArray(v)) { $expected(e, p, \"object\", v); return; }"];
-    s.properties.forEach((p, i) => {
+  private objectVaBody(s: Extract<VSchema, { kind: "object" }>): string[] {
+    const out = [`if (${NOT_OBJECT}) {`, '$expected(e, p, "object", v);', "return;", "}"];
+    checkOrder(s.properties).forEach(([p, i], order) => {
       const x = `p${i}`;
-      const path = `p + ${JSON.stringify("/" + pointerEscape(p.name))}`;
-      const check = this.vaStatements(p.schema, x, path, owner);
-      lines.push(`{ const ${x} = v${access(p.name)};`);
-      if (p.required) lines.push(`if (${x} === undefined) $missing(e, ${path}, ${JSON.stringify(p.name)});`, check ? `else { ${check} }` : "");
-      else if (check) lines.push(`if (${x} !== undefined) { ${check} }`);
-      lines.push("}");
+      const path = `p + ${str("/" + pointerEscape(p.name))}`;
+      const checks = this.vaStatements(p.schema, x, path);
+      // First-error mode (a limit of 1) returns as soon as it has its error.
+      if (order > 0) out.push("if (e.length >= $limit) return;");
+      out.push(`const ${x} = ${read("v", p.name)};`);
+      const missing = `$missing(e, ${path}, ${str(p.name)});`;
+      const single = checks.length === 1 && "cond" in checks[0]! ? checks[0] : undefined;
+      if (p.required) {
+        out.push(`if (${x} === undefined) ${missing}`);
+        if (single) out.push(`else if (${single.cond.code}) ${single.action}`);
+        else if (checks.length > 0) out.push("else {", ...lines(checks), "}");
+      } else if (single) {
+        out.push(`if (${and([cmp(`${x} !== undefined`), single.cond]).code}) ${single.action}`);
+      } else if (checks.length > 0) {
+        out.push(`if (${x} !== undefined) {`, ...lines(checks), "}");
+      }
     });
     if (s.additional) {
-      const check = this.vaStatements(s.additional, "x", "p + \"/\" + $escape(k)", owner);
-      lines.push(`for (const k in v) {`, `if (e.length >= MAX_ERRORS) return;`);
-      if (s.properties.length > 0) lines.push(`if (${declared(s.properties)}) continue;`);
-      lines.push(`const x = v[k];`, check, `}`);
+      const checks = this.vaStatements(s.additional, "x", 'p + "/" + $escape(k)');
+      if (checks.length > 0) {
+        out.push("for (const k in v) {", "if (e.length >= $limit) return;", ...skipDeclared(s.properties), "const x = v[k];", ...lines(checks), "}");
+      }
     }
-    return lines.filter(Boolean).join("\n");
+    return out;
   }
 
-  private arrayVaBody(s: Extract<VSchema, { kind: "array" }>, constraints: Constraints | undefined, owner: string): string {
-    const lines = ["if (!Array.isArray(v)) { $expected(e, p, \"array\", v); return; }"];
-    if (constraints?.maxItems !== undefined) {
-      lines.push(`if (v.length > ${constraints.maxItems}) $fail(e, p, "must have at most ${constraints.maxItems} items, found " + v.length, "maxItems ${constraints.maxItems}");`);
+  private arrayVaBody(s: Extract<VSchema, { kind: "array" }>, constraints: Constraints | undefined): string[] {
+    const out = ["if (!Array.isArray(v)) {", '$expected(e, p, "array", v);', "return;", "}"];
+    const { maxItems, minItems } = constraints ?? {};
+    if (maxItems !== undefined) {
+      out.push(`if (v.length > ${num(maxItems)}) $fail(e, p, ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`);
     }
-    if (constraints?.minItems !== undefined) {
-      lines.push(`if (v.length < ${constraints.minItems}) $fail(e, p, "must have at least ${constraints.minItems} items, found " + v.length, "minItems ${constraints.minItems}");`);
+    if (minItems !== undefined) {
+      out.push(`if (v.length < ${num(minItems)}) $fail(e, p, ${str(`must have at least ${minItems} items, found `)} + v.length, ${str(`minItems ${minItems}`)});`);
     }
-    const check = this.vaStatements(s.items, "x", "p + \"/\" + i", owner);
-    if (check) lines.push(`for (let i = 0; i < v.length && e.length < MAX_ERRORS; i++) {`, `const x = v[i];`, check, `}`);
-    return lines.join("\n");
+    const checks = this.vaStatements(s.items, "x", 'p + "/" + i');
+    if (checks.length > 0) out.push("for (let i = 0; i < v.length && e.length < $limit; i++) {", "const x = v[i];", ...lines(checks), "}");
+    return out;
   }
 
-  private discriminatedVaBody(disc: Discriminant, owner: string): string {
-    const path = JSON.stringify("/" + pointerEscape(disc.property));
-    const expected = JSON.stringify(disc.cases.map((c) => lit(c.value)).join(" | "));
-    const lines = [
-      "if (typeof v !== \"object\" || v === null || Array.isArray(v)) { $expected(e, p, \"object\", v); return; }",
-      `switch (v${access(disc.property)}) {`,
-    ];
-    for (const c of disc.cases) lines.push(`case ${lit(c.value)}: { ${this.vaStatements(c.member, "v", "p", owner)} return; }`);
-    lines.push(
-      `case undefined: $missing(e, p + ${path}, ${JSON.stringify(disc.property)}); return;`,
-      `default: $expected(e, p + ${path}, ${expected}, v${access(disc.property)});`,
-      "}",
-    );
-    return lines.join("\n");
+  private discriminatedVaBody(disc: Discriminant): string[] {
+    const path = `p + ${str("/" + pointerEscape(disc.property))}`;
+    const expected = str(disc.cases.map((c) => litText(c.value)).join(" | "));
+    const out = [`if (${NOT_OBJECT}) {`, '$expected(e, p, "object", v);', "return;", "}", `const t = ${read("v", disc.property)};`, "switch (t) {"];
+    for (const c of disc.cases) {
+      out.push(`case ${lit(c.value)}:`, ...lines(this.vaStatements(c.member, "v", "p")).map((l) => `\t${l}`), "\treturn;");
+    }
+    out.push("case undefined:", `\t$missing(e, ${path}, ${str(disc.property)});`, "\treturn;", "default:", `\t$expected(e, ${path}, ${expected}, t);`, "}");
+    return out;
   }
-}
 
-function typeCheck(t: string, v: string): string {
-  switch (t) {
-    case "string":
-      return `typeof ${v} === "string"`;
-    case "boolean":
-      return `typeof ${v} === "boolean"`;
-    case "null":
-      return `${v} === null`;
-    case "integer":
-      return `Number.isInteger(${v})`;
-    case "number":
-      return `Number.isFinite(${v})`;
-    default:
-      throw new Error(`unknown JSON type ${t}`);
+  // ---- keyword constraints -----------------------------------------------------------
+
+  /**
+   * Each keyword as a condition that holds when `v` passes it. Keywords apply only to values
+   * of their JSON type; `guarded: false` drops that guard where the constrained schema has
+   * already checked the type (only valid in a conjunction after that check).
+   */
+  private constraintChecks(s: Extract<VSchema, { kind: "constrained" }>, v: string, guarded: boolean) {
+    const c = s.constraints;
+    const only = (types: string[]) => !guarded && s.schema.kind === "types" && s.schema.types.every((t) => types.includes(t));
+    const ifNumber = (test: Expr) => (only(["integer", "number"]) ? test : or([cmp(`typeof ${v} !== "number"`), test]));
+    const ifString = (test: Expr) => (only(["string"]) ? test : or([cmp(`typeof ${v} !== "string"`), test]));
+    const out: { keyword: keyof Constraints; value: string; pass: Expr; message: string }[] = [];
+    const numeric = (keyword: keyof Constraints, op: string, words: string) => {
+      const bound = c[keyword] as number | undefined;
+      if (bound === undefined) return;
+      out.push({ keyword, value: String(bound), pass: ifNumber(cmp(`${v} ${op} ${num(bound)}`)), message: `${str(`must be ${words} ${bound}, found `)} + ${v}` });
+    };
+    numeric("minimum", ">=", ">=");
+    numeric("maximum", "<=", "<=");
+    numeric("exclusiveMinimum", ">", ">");
+    numeric("exclusiveMaximum", "<", "<");
+    if (c.multipleOf !== undefined) {
+      out.push({ keyword: "multipleOf", value: String(c.multipleOf), pass: ifNumber(atom(`$multipleOf(${v}, ${num(c.multipleOf)})`)), message: str(`must be a multiple of ${c.multipleOf}`) });
+    }
+    const format = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
+    if (format) {
+      out.push({ keyword: "format", value: c.format!, pass: ifString(atom(`${format}(${v})`)), message: `${str(`must be a valid ${c.format}, found `)} + $describe(${v})` });
+    }
+    if (c.minLength !== undefined) {
+      out.push({ keyword: "minLength", value: String(c.minLength), pass: ifString(cmp(`$length(${v}) >= ${num(c.minLength)}`)), message: str(`must have at least ${c.minLength} characters`) });
+    }
+    if (c.maxLength !== undefined) {
+      out.push({ keyword: "maxLength", value: String(c.maxLength), pass: ifString(cmp(`$length(${v}) <= ${num(c.maxLength)}`)), message: str(`must have at most ${c.maxLength} characters`) });
+    }
+    if (c.pattern !== undefined) {
+      out.push({ keyword: "pattern", value: c.pattern, pass: ifString(atom(`${this.patternConstant(c.pattern)}.test(${v})`)), message: str(`must match the pattern ${JSON.stringify(c.pattern)}`) });
+    }
+    return out;
   }
-}
 
-/** Each keyword applies only to values of its type, as in JSON Schema. */
-function constraintExpr(c: Constraints, v: string): string {
-  const parts: string[] = [];
-  const num: string[] = [];
-  if (c.minimum !== undefined) num.push(`${v} >= ${c.minimum}`);
-  if (c.maximum !== undefined) num.push(`${v} <= ${c.maximum}`);
-  if (c.exclusiveMinimum !== undefined) num.push(`${v} > ${c.exclusiveMinimum}`);
-  if (c.exclusiveMaximum !== undefined) num.push(`${v} < ${c.exclusiveMaximum}`);
-  if (c.multipleOf !== undefined) num.push(`$multipleOf(${v}, ${c.multipleOf})`);
-  if (num.length > 0) parts.push(`(typeof ${v} !== "number" || (${num.join(" && ")}))`);
-  const str: string[] = [];
-  const format = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
-  if (format) str.push(`${format}(${v})`);
-  if (c.minLength !== undefined) str.push(`$length(${v}) >= ${c.minLength}`);
-  if (c.maxLength !== undefined) str.push(`$length(${v}) <= ${c.maxLength}`);
-  if (c.pattern !== undefined) str.push(`new RegExp(${JSON.stringify(c.pattern)}, "u").test(${v})`);
-  if (str.length > 0) parts.push(`(typeof ${v} !== "string" || (${str.join(" && ")}))`);
-  return parts.length > 0 ? parts.join(" && ") : "true";
-}
-
-function constraintStatements(c: Constraints, v: string, p: string): string {
-  const out: string[] = [];
-  const check = (keyword: keyof Constraints, cond: string, message: string) => {
-    if (c[keyword] === undefined) return;
-    out.push(`if (!(${cond})) $fail(e, ${p}, ${message}, ${JSON.stringify(`${keyword} ${c[keyword]}`)});`);
-  };
-  const isNum = `typeof ${v} !== "number"`;
-  const isStr = `typeof ${v} !== "string"`;
-  check("minimum", `${isNum} || ${v} >= ${c.minimum}`, `"must be >= ${c.minimum}, found " + ${v}`);
-  check("maximum", `${isNum} || ${v} <= ${c.maximum}`, `"must be <= ${c.maximum}, found " + ${v}`);
-  check("exclusiveMinimum", `${isNum} || ${v} > ${c.exclusiveMinimum}`, `"must be > ${c.exclusiveMinimum}, found " + ${v}`);
-  check("exclusiveMaximum", `${isNum} || ${v} < ${c.exclusiveMaximum}`, `"must be < ${c.exclusiveMaximum}, found " + ${v}`);
-  check("multipleOf", `${isNum} || $multipleOf(${v}, ${c.multipleOf})`, `"must be a multiple of ${c.multipleOf}"`);
-  const format = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
-  if (format) check("format", `${isStr} || ${format}(${v})`, `"must be a valid ${c.format}, found " + $describe(${v})`);
-  check("minLength", `${isStr} || $length(${v}) >= ${c.minLength}`, `"must have at least ${c.minLength} characters"`);
-  check("maxLength", `${isStr} || $length(${v}) <= ${c.maxLength}`, `"must have at most ${c.maxLength} characters"`);
-  check("pattern", `${isStr} || new RegExp(${JSON.stringify(c.pattern ?? "")}, "u").test(${v})`, `"must match the pattern " + ${JSON.stringify(JSON.stringify(c.pattern ?? ""))}`);
-  return out.join("\n");
-}
-
-const IDENT = /^[A-Za-z_$][\w$]*$/;
-
-function access(name: string): string {
-  return IDENT.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
-}
-
-function declared(properties: ObjectProperty[]): string {
-  return properties.map((p) => `k === ${JSON.stringify(p.name)}`).join(" || ");
-}
-
-/** RFC 6901: `~` and `/` in a key become `~0` and `~1`. */
-export function pointerEscape(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+  /** Patterns are compiled once, at module load, not on every call. */
+  private patternConstant(pattern: string): string {
+    let name = this.patterns.get(pattern);
+    if (!name) {
+      name = `$re$${this.patterns.size + 1}`;
+      this.patterns.set(pattern, name);
+      this.constants.push(layout([`const ${name} = new RegExp(${str(pattern)}, "u");`]));
+    }
+    return name;
+  }
 }

@@ -4,6 +4,7 @@ import { McpGenError } from "../schema/diagnostics.js";
 import type { Generator } from "./plugin.js";
 import { renderTemplate } from "./render.js";
 import { ValidatorWriter } from "./validator-code.js";
+import { layout, str, WIDTH } from "./validator-layout.js";
 
 /** Names of the types that can reach themselves through references (they need a depth guard). */
 export function recursiveTypes(schemas: ReadonlyMap<string, VSchema>): Set<string> {
@@ -66,7 +67,7 @@ export const validatorsGenerator: Generator = {
   requires: ["types", "methods"],
   description: "validators.ts: type guards and JSON-pointer validators for every schema type, message validation",
   emit({ loaded, header }) {
-    const { model, protocol } = loaded;
+    const { model } = loaded;
     const schemas = buildValidationSchemas(model);
     const writer = new ValidatorWriter(schemas, recursiveTypes(schemas));
     const exported = model.declarations.filter((d) => d.kind !== "const" && d.exported).map((d) => d.name);
@@ -77,42 +78,87 @@ export const validatorsGenerator: Generator = {
       }
     }
     const functions: string[] = [];
-    for (const name of schemas.keys()) {
-      functions.push(writer.isFunction(name), writer.validateFunction(name));
-    }
+    for (const name of schemas.keys()) functions.push(writer.isFunction(name), writer.validateFunction(name));
     functions.push(...writer.helpers);
-    const messages = renderTemplate("validators-messages.ts.hbs", messagesView(loaded));
-    return [
-      {
-        path: "validators.ts",
-        kind: "generated",
-        code: renderTemplate("validators.ts.hbs", { header, functions, types: exported.map((name) => ({ name })), messages }),
-      },
+    const body = [
+      ...writer.constants,
+      ...functions,
+      "// ---- public validators ---------------------------------------------------------------",
+      ...exported.map(publicValidators),
+      validatorTable(exported),
+      renderTemplate("validators-messages.ts.hbs", messagesView(loaded)),
     ];
+    // Laid out as prettier would (generators/validator-layout.ts): formatting the largest
+    // output was most of the generation time.
+    const code = renderTemplate("validators.ts.hbs", { header, body: "\n" + body.map((b) => b.replace(/\n+$/, "")).join("\n\n") });
+    return [{ path: "validators.ts", kind: "generated", code, preformatted: true }];
   },
 };
+
+/** `isT` and `validateT`: exceptions (throwing getters, proxies) become a failed validation. */
+function publicValidators(name: string): string {
+  return layout([
+    `/** Whether \`value\` is a valid \`${name}\`. */`,
+    `export function is${name}(value: unknown): value is T.${name} {`,
+    "try {",
+    `return $is_${name}(value, 0);`,
+    "} catch {",
+    "return false;",
+    "}",
+    "}",
+    "",
+    `/** Validates \`value\` as a \`${name}\`: the value itself, or JSON-pointer errors. */`,
+    `export function validate${name}(value: unknown, options?: ValidateOptions): ValidationResult<T.${name}> {`,
+    "try {",
+    `if (!options?.firstError && $is_${name}(value, 0)) return $ok(value);`,
+    "} catch {}",
+    `return $result(value, $va_${name}, options);`,
+    "}",
+  ]);
+}
+
+function validatorTable(names: string[]): string {
+  return [
+    "/** The validator of every schema type, by type name. */",
+    `export const VALIDATORS: { readonly [name: string]: Validator } = ${objectLiteral(names.map((n) => [n, `validate${n}`]))};`,
+  ].join("\n");
+}
+
+/** An object literal as prettier prints one written across lines. */
+function objectLiteral(entries: [string, string][], indent = ""): string {
+  if (entries.length === 0) return "{}";
+  const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : str(k));
+  return ["{", ...entries.map(([k, v]) => `${indent}  ${key(k)}: ${v},`), `${indent}}`].join("\n");
+}
 
 function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loaded"]) {
   const has = (name: string | undefined) => (name !== undefined && model.byName.has(name) ? name : undefined);
   const directions: Direction[] = ["client->server", "server->client"];
   const byDirection = (kind: "request" | "notification") =>
-    directions.map((direction) => ({
-      direction,
-      entries: protocol.methods
-        .filter((m) => m.kind === kind && m.directions.includes(direction))
-        .map((m) => ({ method: m.method, type: m.type })),
-    }));
+    objectLiteral(
+      directions.map((direction) => [
+        direction,
+        objectLiteral(
+          protocol.methods.filter((m) => m.kind === kind && m.directions.includes(direction)).map((m) => [m.method, `validate${m.type}`]),
+          "  ",
+        ),
+      ]),
+    );
   const union = (side: "Client" | "Server", kind: "Request" | "Notification", envelope: string | undefined) => {
     const name = `${side}${kind}`;
     if (!protocol.unions[name]) return "never";
     return envelope ? `T.${envelope} & T.${name}` : `T.${name}`;
   };
   const { envelopes } = protocol;
+  const requests = protocol.methods.filter((m) => m.kind === "request");
+  const inputRequired = requests.filter((m) => m.inputRequired).map((m) => str(m.method));
+  const setLine = `const $INPUT_REQUIRED = new Set<string>([${inputRequired.join(", ")}]);`;
   return {
     requests: byDirection("request"),
     notifications: byDirection("notification"),
-    results: protocol.methods.filter((m) => m.kind === "request").map((m) => ({ method: m.method, result: m.result, inputRequired: m.inputRequired })),
-    inputResults: protocol.inputRequests.map((r) => ({ method: r.method, result: r.result })),
+    results: objectLiteral(requests.map((m) => [m.method, `validate${m.result}`])),
+    inputRequired: setLine.length <= WIDTH ? setLine : ["const $INPUT_REQUIRED = new Set<string>([", ...inputRequired.map((m) => `  ${m},`), "]);"].join("\n"),
+    inputResults: objectLiteral(protocol.inputRequests.map((r) => [r.method, `validate${r.result}`])),
     inputRequiredResult: has(protocol.inputRequiredResult) ?? null,
     requestEnvelope: has(envelopes.request) ?? null,
     notificationEnvelope: has(envelopes.notification) ?? null,

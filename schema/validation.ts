@@ -1,5 +1,5 @@
 import { McpGenError } from "./diagnostics.js";
-import { NUMERIC_KEYWORDS, validationTags, type Doc, type SchemaModel, type TypeExpr } from "./model.js";
+import { NUMERIC_KEYWORDS, validationTags, type Doc, type SchemaModel, type SourceLocation, type TypeExpr } from "./model.js";
 import { Resolver, type ResolvedObject } from "./resolve.js";
 
 // What a value must look like to be a schema type, in JSON Schema's terms: the rules
@@ -45,6 +45,87 @@ export type VSchema =
   /** Keyword constraints: each applies only to values of its JSON type. */
   | { kind: "constrained"; schema: VSchema; constraints: Constraints };
 
+/**
+ * The `@format`s the generated validators implement, as ajv-formats' "full" mode checks
+ * them. Any other format is an error: schema.json would check it, so accepting any string
+ * would silently disagree with it.
+ */
+export const SUPPORTED_FORMATS: readonly string[] = ["uri", "byte", "uri-template"];
+
+function checkedFormat(format: string, loc: SourceLocation): string {
+  if (SUPPORTED_FORMATS.includes(format)) return format;
+  throw new McpGenError("unsupported-construct", `unsupported construct: @format ${format} (supported: ${SUPPORTED_FORMATS.join(", ")})`, loc);
+}
+
+/**
+ * A `@pattern` must compile (as a Unicode regex, as the validators run it) and must not
+ * backtrack catastrophically. The static rule: a group repeated more than once (`*`, `+`,
+ * `{n,}`, `{n,m}` with m > 1) may not contain an unbounded quantifier (`*`, `+`, `{n,}`),
+ * which refuses `(a+)+`, `(\w*\s?)*`, `(a+){2,}`. Overlapping alternatives under one
+ * quantifier (`(a|a)*`) are not detected.
+ */
+function checkedPattern(pattern: string, loc: SourceLocation): string {
+  try {
+    new RegExp(pattern, "u");
+  } catch (error) {
+    throw new McpGenError("unsupported-construct", `invalid @pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`, loc);
+  }
+  if (nestedQuantifier(pattern)) {
+    throw new McpGenError("unsupported-construct", `@pattern ${JSON.stringify(pattern)} repeats a group that holds an unbounded quantifier (catastrophic backtracking)`, loc);
+  }
+  return pattern;
+}
+
+/** Whether a (valid) regex repeats a group that itself holds an unbounded quantifier. */
+export function nestedQuantifier(pattern: string): boolean {
+  // One entry per open group: whether something inside it is unboundedly quantified.
+  const groups: boolean[] = [false];
+  let i = 0;
+  const quantifierAt = (at: number): { unbounded: boolean; repeats: boolean; length: number } | undefined => {
+    const c = pattern[at];
+    if (c === "*" || c === "+") return { unbounded: true, repeats: true, length: 1 };
+    if (c === "?") return { unbounded: false, repeats: false, length: 1 };
+    const m = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(at)) : null;
+    if (!m) return undefined;
+    const max = m[2] === undefined ? Number(m[1]) : m[3] === "" ? Infinity : Number(m[3]);
+    return { unbounded: max === Infinity, repeats: max > 1, length: m[0].length };
+  };
+  const afterAtom = (groupUnbounded: boolean): boolean => {
+    const q = quantifierAt(i);
+    if (q) {
+      i += q.length;
+      if (pattern[i] === "?") i++; // lazy
+      if (q.repeats && groupUnbounded) return true;
+      if (q.unbounded) groups[groups.length - 1] = true;
+    }
+    if (groupUnbounded) groups[groups.length - 1] = true;
+    return false;
+  };
+  while (i < pattern.length) {
+    const c = pattern[i]!;
+    if (c === "\\") {
+      i += 2;
+      if (afterAtom(false)) return true;
+    } else if (c === "[") {
+      i++;
+      while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
+      i++;
+      if (afterAtom(false)) return true;
+    } else if (c === "(") {
+      groups.push(false);
+      i++;
+    } else if (c === ")") {
+      const inner = groups.pop() ?? false;
+      i++;
+      if (afterAtom(inner)) return true;
+    } else {
+      i++;
+      if (afterAtom(false)) return true;
+    }
+  }
+  return false;
+}
+
 /** Tags that describe rather than constrain (and `type`/`nullable`, handled apart). */
 const ANNOTATIONS = new Set(["type", "nullable", "default", "contentEncoding", "contentMediaType"]);
 
@@ -69,8 +150,8 @@ class Converter {
     let schema = tags["type"] && tags["type"] !== "number" ? this.tjsType(tags["type"], type) : this.convert(type, numberType);
     const constraints: Constraints = {};
     for (const [name, text] of Object.entries(tags)) {
-      if (name === "format") constraints.format = text.trim();
-      else if (name === "pattern") constraints.pattern = text.trim();
+      if (name === "format") constraints.format = checkedFormat(text.trim(), type.loc);
+      else if (name === "pattern") constraints.pattern = checkedPattern(text.trim(), type.loc);
       else if (NUMERIC_KEYWORDS.has(name)) {
         const value = Number(text.trim());
         if (!Number.isFinite(value)) throw new McpGenError("unsupported-construct", `@${name} needs a number, found '${text}'`, type.loc);

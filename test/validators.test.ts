@@ -5,7 +5,9 @@ import AjvDraft7 from "ajv";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../generators/index.js";
+import { generate, headerFor, type OutputFile } from "../generators/index.js";
+import { validatorsGenerator } from "../generators/validators.js";
+import { formatTypeScript } from "../generators/render.js";
 import { loadRevision } from "../schema/index.js";
 import { buildValidationSchemas } from "../schema/validation.js";
 import { ArbitraryBuilder, mutate, mutationKinds } from "./arbitraries.js";
@@ -13,8 +15,9 @@ import { DEVIATIONS } from "./schema-json-deviations.js";
 import { importGenerated, SPEC_DIR, SPEC_REVISIONS } from "./helpers.js";
 
 type Result = { ok: true; value: unknown } | { ok: false; errors: { path: string; message: string; expected?: string }[] };
-type Validators = Record<string, (value: unknown) => any> & {
-  validateRequestMessage(value: unknown, direction: string): Result;
+type Options = { firstError?: boolean };
+type Validators = Record<string, (value: unknown, options?: Options) => any> & {
+  validateRequestMessage(value: unknown, direction: string, options?: Options): Result;
   validateMethodResult(method: string, value: unknown): Result;
   classifyMessage(value: unknown): { kind: string; method?: string; id?: unknown } | undefined;
   validateMessage(value: unknown, direction: string): Result;
@@ -41,9 +44,40 @@ function oracle(revision: string, patched: boolean) {
 describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
   let v: Validators;
   let loaded: ReturnType<typeof loadRevision>;
+  let files: OutputFile[];
   beforeAll(async () => {
     loaded = loadRevision(SPEC_DIR, revision);
-    v = await importGenerated<Validators>(await generate(loaded), "validators.js");
+    files = await generate(loaded);
+    v = await importGenerated<Validators>(files, "validators.js");
+  });
+
+  it("validators.ts is emitted as prettier would print it (so generation skips prettier for it)", async () => {
+    const code = files.find((f) => f.path === "validators.ts")!.content;
+    expect(await formatTypeScript(code)).toBe(code);
+    const [emitted] = validatorsGenerator.emit({ loaded, header: headerFor(loaded) });
+    expect(emitted).toMatchObject({ path: "validators.ts", preformatted: true, code });
+  });
+
+  it("first-error mode reports exactly the first error of the full validation", () => {
+    const arbitraries = new ArbitraryBuilder(buildValidationSchemas(loaded.model));
+    const types = loaded.model.declarations.filter((d) => d.kind !== "const" && d.exported).map((d) => d.name);
+    let invalid = 0;
+    for (const type of types) {
+      const candidate = fc
+        .tuple(arbitraries.named(type), fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
+        .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement));
+      fc.assert(
+        fc.property(candidate, (value) => {
+          const full = v[`validate${type}`]!(value) as Result;
+          const first = v[`validate${type}`]!(value, { firstError: true }) as Result;
+          if (full.ok) return first.ok && first.value === value;
+          invalid++;
+          return !first.ok && first.errors.length === 1 && JSON.stringify(first.errors[0]) === JSON.stringify(full.errors[0]);
+        }),
+        { seed: SEED, numRuns: 30, examples: [] },
+      );
+    }
+    expect(invalid).toBeGreaterThan(types.length * 5);
   });
 
   it("every example validates as its folder's type", () => {
@@ -106,6 +140,21 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
     // Both sides of the boundary were exercised.
     expect(valid).toBeGreaterThan(total * 0.1);
     expect(total - valid).toBeGreaterThan(total * 0.1);
+  });
+});
+
+describe("first-error mode at the message entry points", () => {
+  it("validateRequestMessage(value, direction, { firstError: true }) gives the first error only", async () => {
+    const v = await importGenerated<Validators>(await generate(loadRevision(SPEC_DIR, "2026-07-28")), "validators.js");
+    const bad = { jsonrpc: "1.0", id: {}, method: "tools/call", params: { name: 7, arguments: [], _meta: {} } };
+    const full = v.validateRequestMessage(bad, "client->server");
+    const first = v.validateRequestMessage(bad, "client->server", { firstError: true });
+    expect(full.ok ? [] : full.errors.length).toBeGreaterThan(1);
+    expect(first).toEqual({ ok: false, errors: [(full as { errors: unknown[] }).errors[0]] });
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: 7, arguments: [] } };
+    const fullCall = v.validateRequestMessage(call, "client->server");
+    expect(fullCall.ok ? [] : fullCall.errors.length).toBeGreaterThan(1);
+    expect(v.validateRequestMessage(call, "client->server", { firstError: true })).toEqual({ ok: false, errors: [(fullCall as { errors: unknown[] }).errors[0]] });
   });
 });
 

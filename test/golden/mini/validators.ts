@@ -18,6 +18,18 @@ export interface ValidationError {
 
 export type ValidationResult<V> = { ok: true; value: V } | { ok: false; errors: ValidationError[] };
 
+/** How a validator reports a failure. */
+export interface ValidateOptions {
+  /**
+   * Stop at the first error: `errors` then holds one error, the first the full validation
+   * reports. For hot paths that only need "valid, or the first reason".
+   */
+  firstError?: boolean;
+}
+
+/** A validator: `validateT`, or a message entry point with its method or direction bound. */
+export type Validator = (value: unknown, options?: ValidateOptions) => ValidationResult<unknown>;
+
 /** Nesting (in schema references) beyond which a value is rejected rather than risking the stack. */
 export const MAX_DEPTH = 1000;
 /** Errors collected per validation at most. */
@@ -25,12 +37,31 @@ export const MAX_ERRORS = 100;
 
 // ---- helpers -----------------------------------------------------------------------
 
+type $Errors = ValidationError[];
+
+/** Errors this validation still keeps: MAX_ERRORS, or 1 in first-error mode. */
+let $limit = MAX_ERRORS;
+
+const $hasOwn = Object.prototype.hasOwnProperty;
+
+/** Only own properties count: `{}` has no `valueOf`, whatever Object.prototype says. */
+function $own(v: object, k: string): boolean {
+  return $hasOwn.call(v, k);
+}
+
+/** A short string as JSON quotes it; plain ASCII without building the JSON (the error path is hot). */
+function $quote(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return JSON.stringify(s);
+  }
+  return '"' + s + '"';
+}
+
 function $describe(v: unknown): string {
   const t = typeof v;
   if (typeof v === "string")
-    return v.length > 40
-      ? `string ${JSON.stringify(v.slice(0, 40))}...`
-      : `string ${JSON.stringify(v)}`;
+    return v.length > 40 ? `string ${$quote(v.slice(0, 40))}...` : `string ${$quote(v)}`;
   if (typeof v === "number") return v === 0 && 1 / v < 0 ? "number -0" : `number ${v}`;
   if (typeof v === "object") return v === null ? "null" : Array.isArray(v) ? "array" : "object";
   if (typeof v === "boolean") return v ? "boolean true" : "boolean false";
@@ -41,30 +72,25 @@ function $escape(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-function $push(e: ValidationError[], error: ValidationError): void {
-  if (e.length < MAX_ERRORS) e.push(error);
+function $push(e: $Errors, error: ValidationError): void {
+  if (e.length < $limit) e.push(error);
 }
 
-function $expected(e: ValidationError[], p: string, expected: string, v: unknown): void {
-  if (e.length < MAX_ERRORS)
+function $expected(e: $Errors, p: string, expected: string, v: unknown): void {
+  if (e.length < $limit)
     e.push({ path: p, message: `expected ${expected}, found ${$describe(v)}`, expected });
 }
 
 /** `path` is the missing property's own pointer, built at generation time. */
-function $missing(e: ValidationError[], path: string, name: string): void {
-  $push(e, { path, message: `required property "${name}" is missing` });
+function $missing(e: $Errors, path: string, name: string): void {
+  if (e.length < $limit) e.push({ path, message: `required property "${name}" is missing` });
 }
 
-function $fail(
-  e: ValidationError[],
-  p: string,
-  message: string,
-  expected: string | undefined,
-): void {
+function $fail(e: $Errors, p: string, message: string, expected: string | undefined): void {
   $push(e, expected === undefined ? { path: p, message } : { path: p, message, expected });
 }
 
-function $tooDeep(e: ValidationError[], p: string): void {
+function $tooDeep(e: $Errors, p: string): void {
   $push(e, { path: p, message: `nested more than ${MAX_DEPTH} levels deep` });
 }
 
@@ -79,31 +105,38 @@ function $multipleOf(v: number, m: number): boolean {
   return Number.isInteger(q) || Math.abs(q - Math.round(q)) < 1e-9;
 }
 
-type $Collector = (v: any, p: string, e: ValidationError[], d: number) => void;
+type $Collector = (v: any, p: string, e: $Errors, d: number) => void;
 
 /** A failed union: report the branch that came closest, not every alternative. */
 function $anyOf(
-  e: ValidationError[],
+  e: $Errors,
   p: string,
   v: unknown,
   d: number,
   members: $Collector[],
   expected: string,
 ): void {
-  let best: ValidationError[] | undefined;
+  let best: $Errors | undefined;
   let bestScore = Infinity;
-  for (const collect of members) {
-    const errors: ValidationError[] = [];
-    collect(v, p, errors, d);
-    if (errors.length === 0) continue;
-    // A branch whose only complaint is the value's own type did not match at all; a
-    // missing property counts double, so the branch whose keys the value has wins ties.
-    let score = errors.every((x) => x.path === p) ? 1e6 : 0;
-    for (const x of errors) score += x.message.startsWith("required property") ? 2 : 1;
-    if (score < bestScore) {
-      best = errors;
-      bestScore = score;
+  // Branches are scored on all their errors, so first-error mode picks the same branch.
+  const limit = $limit;
+  $limit = MAX_ERRORS;
+  try {
+    for (const collect of members) {
+      const errors: $Errors = [];
+      collect(v, p, errors, d);
+      if (errors.length === 0) continue;
+      // A branch whose only complaint is the value's own type did not match at all; a
+      // missing property counts double, so the branch whose keys the value has wins ties.
+      let score = errors.every((x) => x.path === p) ? 1e6 : 0;
+      for (const x of errors) score += x.message.startsWith("required property") ? 2 : 1;
+      if (score < bestScore) {
+        best = errors;
+        bestScore = score;
+      }
     }
+  } finally {
+    $limit = limit;
   }
   if (best === undefined || bestScore >= 1e6) $expected(e, p, expected, v);
   else for (const error of best) $push(e, error);
@@ -175,17 +208,36 @@ function $fmtUriTemplate(s: string): boolean {
   return true;
 }
 
-function $result<V>(value: unknown, collect: $Collector): ValidationResult<V> {
+function $ok<V>(value: unknown): ValidationResult<V> {
+  return { ok: true, value: value as V };
+}
+
+/** The errors of a value the fast check rejected (all of them), or the first error, if any. */
+function $result<V>(
+  value: unknown,
+  collect: $Collector,
+  options: ValidateOptions | undefined,
+): ValidationResult<V> {
   const errors: ValidationError[] = [];
+  const outer = $limit;
+  $limit = options?.firstError ? 1 : MAX_ERRORS;
   try {
     collect(value, "", errors, 0);
   } catch (error) {
-    errors.push({
-      path: "",
-      message: `could not be read: ${error instanceof Error ? error.message : String(error)}`,
-    });
+    if (errors.length < $limit)
+      errors.push({
+        path: "",
+        message: `could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      });
+  } finally {
+    $limit = outer;
   }
-  if (errors.length === 0) errors.push({ path: "", message: "is not valid" });
+  // First-error mode skips the fast check: no error means valid. Otherwise the fast check
+  // failed, so no error would be a bug; it still gives { ok: false }.
+  if (errors.length === 0) {
+    if (options?.firstError) return $ok(value);
+    errors.push({ path: "", message: "is not valid" });
+  }
   return { ok: false, errors };
 }
 
@@ -193,35 +245,22 @@ function $result<V>(value: unknown, collect: $Collector): ValidationResult<V> {
 
 function $is_JSONValue(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
-  return (
-    typeof v === "string" ||
-    Number.isInteger(v) ||
-    typeof v === "boolean" ||
-    v === null ||
-    $is_JSONObject(v, d + 1) ||
-    $is_JSONArray(v, d + 1)
-  );
+  if (typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null)
+    return true;
+  if ($is_JSONObject(v, d + 1)) return true;
+  if ($is_JSONArray(v, d + 1)) return true;
+  return false;
 }
 
-function $va_JSONValue(v: any, p: string, e: ValidationError[], d: number): void {
-  if (d > MAX_DEPTH) {
-    $tooDeep(e, p);
-    return;
-  }
-  if (!(
-    typeof v === "string" ||
-    Number.isInteger(v) ||
-    typeof v === "boolean" ||
-    v === null ||
-    $is_JSONObject(v, d + 1) ||
-    $is_JSONArray(v, d + 1)
-  ))
+function $va_JSONValue(v: any, p: string, e: $Errors, d: number): void {
+  if (d > MAX_DEPTH) return $tooDeep(e, p);
+  if (!$is$2(v, d))
     $anyOf(
       e,
       p,
       v,
       d,
-      [$va_JSONValue_1, $va_JSONObject, $va_JSONArray],
+      [$va$1, $va_JSONObject, $va_JSONArray],
       "string | integer | boolean | null | JSONObject | JSONArray",
     );
 }
@@ -230,23 +269,22 @@ function $is_JSONObject(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_JSONValue(x, d + 1)) return false;
   }
   return true;
 }
 
-function $va_JSONObject(v: any, p: string, e: ValidationError[], d: number): void {
-  if (d > MAX_DEPTH) {
-    $tooDeep(e, p);
-    return;
-  }
+function $va_JSONObject(v: any, p: string, e: $Errors, d: number): void {
+  if (d > MAX_DEPTH) return $tooDeep(e, p);
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   for (const k in v) {
-    if (e.length >= MAX_ERRORS) return;
+    if (e.length >= $limit) return;
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_JSONValue(x, d + 1)) $va_JSONValue(x, p + "/" + $escape(k), e, d + 1);
   }
@@ -262,16 +300,13 @@ function $is_JSONArray(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONArray(v: any, p: string, e: ValidationError[], d: number): void {
-  if (d > MAX_DEPTH) {
-    $tooDeep(e, p);
-    return;
-  }
+function $va_JSONArray(v: any, p: string, e: $Errors, d: number): void {
+  if (d > MAX_DEPTH) return $tooDeep(e, p);
   if (!Array.isArray(v)) {
     $expected(e, p, "array", v);
     return;
   }
-  for (let i = 0; i < v.length && e.length < MAX_ERRORS; i++) {
+  for (let i = 0; i < v.length && e.length < $limit; i++) {
     const x = v[i];
     if (!$is_JSONValue(x, d + 1)) $va_JSONValue(x, p + "/" + i, e, d + 1);
   }
@@ -282,7 +317,7 @@ function $is_MetaObject(v: any, d: number): boolean {
   return true;
 }
 
-function $va_MetaObject(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_MetaObject(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
@@ -293,28 +328,26 @@ function $is_RequestId(v: any, d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
-function $va_RequestId(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_RequestId(v: any, p: string, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v))) $expected(e, p, "string | integer", v);
 }
 
 function $is_RequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_RequestParams_2(p0, d))) return false;
+  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is$3(p0, d))) return false;
   return true;
 }
 
-function $va_RequestParams(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_RequestParams(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v._meta;
-    if (p0 !== undefined) {
-      if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-      if (!$is_RequestParams_3(p0, d)) $va_RequestParams_4(p0, p + "/_meta", e, d);
-    }
+  const p0 = v._meta;
+  if (p0 !== undefined) {
+    if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+    if (!$is$3(p0, d)) $va$4(p0, p + "/_meta", e, d);
   }
 }
 
@@ -323,28 +356,21 @@ function $is_Request(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_Request_5(p1, d)) return false;
+  if (p1 !== undefined && !$is$5(p1, d)) return false;
   return true;
 }
 
-function $va_Request(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_Request(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 !== undefined) {
-      if (!$is_Request_6(p1, d)) $va_Request_7(p1, p + "/params", e, d);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$5(p1, d)) $va$6(p1, p + "/params", e, d);
 }
 
 function $is_Notification(v: any, d: number): boolean {
@@ -352,56 +378,42 @@ function $is_Notification(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_Notification_8(p1, d)) return false;
+  if (p1 !== undefined && !$is$7(p1, d)) return false;
   return true;
 }
 
-function $va_Notification(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_Notification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 !== undefined) {
-      if (!$is_Notification_9(p1, d)) $va_Notification_10(p1, p + "/params", e, d);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$7(p1, d)) $va$8(p1, p + "/params", e, d);
 }
 
 function $is_Result(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   return true;
 }
 
-function $va_Result(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_Result(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v._meta;
-    if (p0 !== undefined) {
-      if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-    }
-  }
-  {
-    const p1 = v.resultType;
-    if (p1 !== undefined) {
-      if (!(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
-    }
-  }
+  const p1 = v.resultType;
+  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
 }
 
 function $is_Error(v: any, d: number): boolean {
@@ -414,113 +426,82 @@ function $is_Error(v: any, d: number): boolean {
   return true;
 }
 
-function $va_Error(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_Error(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.code;
-    if (p0 === undefined) $missing(e, p + "/code", "code");
-    else {
-      if (!Number.isInteger(p0)) $expected(e, p + "/code", "integer", p0);
-    }
-  }
-  {
-    const p1 = v.message;
-    if (p1 === undefined) $missing(e, p + "/message", "message");
-    else {
-      if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
-    }
-  }
-  {
-    const p2 = v.data;
-  }
+  const p0 = v.code;
+  if (p0 === undefined) $missing(e, p + "/code", "code");
+  else if (!Number.isInteger(p0)) $expected(e, p + "/code", "integer", p0);
+  if (e.length >= $limit) return;
+  const p1 = v.message;
+  if (p1 === undefined) $missing(e, p + "/message", "message");
+  else if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
+  if (e.length >= $limit) return;
+  const p2 = v.data;
 }
 
 function $is_JSONRPCRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is_JSONRPCRequest_11(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$9(p1, d)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   return true;
 }
 
-function $va_JSONRPCRequest(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_JSONRPCRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 !== undefined) {
-      if (!$is_JSONRPCRequest_12(p1, d)) $va_JSONRPCRequest_13(p1, p + "/params", e, d);
-    }
-  }
-  {
-    const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
-    }
-  }
-  {
-    const p3 = v.id;
-    if (p3 === undefined) $missing(e, p + "/id", "id");
-    else {
-      if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (e.length >= $limit) return;
+  const p2 = v.jsonrpc;
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$9(p1, d)) $va$10(p1, p + "/params", e, d);
+  if (e.length >= $limit) return;
+  const p3 = v.id;
+  if (p3 === undefined) $missing(e, p + "/id", "id");
+  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
 }
 
 function $is_JSONRPCNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(typeof p0 === "string")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is_JSONRPCNotification_14(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$11(p1, d)) return false;
   return true;
 }
 
-function $va_JSONRPCNotification(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_JSONRPCNotification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 !== undefined) {
-      if (!$is_JSONRPCNotification_15(p1, d)) $va_JSONRPCNotification_16(p1, p + "/params", e, d);
-    }
-  }
-  {
-    const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (e.length >= $limit) return;
+  const p2 = v.jsonrpc;
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$11(p1, d)) $va$12(p1, p + "/params", e, d);
 }
 
 function $is_JSONRPCResultResponse(v: any, d: number): boolean {
@@ -534,50 +515,34 @@ function $is_JSONRPCResultResponse(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONRPCResultResponse(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_JSONRPCResultResponse(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.jsonrpc;
-    if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
-    }
-  }
-  {
-    const p1 = v.id;
-    if (p1 === undefined) $missing(e, p + "/id", "id");
-    else {
-      if (!$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
-    }
-  }
-  {
-    const p2 = v.result;
-    if (p2 === undefined) $missing(e, p + "/result", "result");
-    else {
-      if (!$is_Result(p2, d + 1)) $va_Result(p2, p + "/result", e, d + 1);
-    }
-  }
+  const p0 = v.jsonrpc;
+  if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (e.length >= $limit) return;
+  const p1 = v.id;
+  if (p1 === undefined) $missing(e, p + "/id", "id");
+  else if (!$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (e.length >= $limit) return;
+  const p2 = v.result;
+  if (p2 === undefined) $missing(e, p + "/result", "result");
+  else if (!$is_Result(p2, d + 1)) $va_Result(p2, p + "/result", e, d + 1);
 }
 
 function $is_JSONRPCMessage(v: any, d: number): boolean {
-  return (
-    $is_JSONRPCRequest(v, d + 1) ||
-    $is_JSONRPCNotification(v, d + 1) ||
-    $is_JSONRPCResultResponse(v, d + 1) ||
-    $is_JSONRPCErrorResponse(v, d + 1)
-  );
+  if ($is_JSONRPCRequest(v, d + 1)) return true;
+  if ($is_JSONRPCNotification(v, d + 1)) return true;
+  if ($is_JSONRPCResultResponse(v, d + 1)) return true;
+  if ($is_JSONRPCErrorResponse(v, d + 1)) return true;
+  return false;
 }
 
-function $va_JSONRPCMessage(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(
-    $is_JSONRPCRequest(v, d + 1) ||
-    $is_JSONRPCNotification(v, d + 1) ||
-    $is_JSONRPCResultResponse(v, d + 1) ||
-    $is_JSONRPCErrorResponse(v, d + 1)
-  ))
+function $va_JSONRPCMessage(v: any, p: string, e: $Errors, d: number): void {
+  if (!$is$13(v, d))
     $anyOf(
       e,
       p,
@@ -604,31 +569,21 @@ function $is_JSONRPCErrorResponse(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONRPCErrorResponse(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_JSONRPCErrorResponse(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.jsonrpc;
-    if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
-    }
-  }
-  {
-    const p1 = v.id;
-    if (p1 !== undefined) {
-      if (!$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
-    }
-  }
-  {
-    const p2 = v.error;
-    if (p2 === undefined) $missing(e, p + "/error", "error");
-    else {
-      if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
-    }
-  }
+  const p0 = v.jsonrpc;
+  if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (e.length >= $limit) return;
+  const p1 = v.id;
+  if (p1 !== undefined && !$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (e.length >= $limit) return;
+  const p2 = v.error;
+  if (p2 === undefined) $missing(e, p + "/error", "error");
+  else if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
 }
 
 function $is_MethodNotFoundError(v: any, d: number): boolean {
@@ -641,28 +596,20 @@ function $is_MethodNotFoundError(v: any, d: number): boolean {
   return true;
 }
 
-function $va_MethodNotFoundError(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_MethodNotFoundError(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.code;
-    if (p0 === undefined) $missing(e, p + "/code", "code");
-    else {
-      if (!(p0 === -32601)) $expected(e, p + "/code", "-32601", p0);
-    }
-  }
-  {
-    const p1 = v.message;
-    if (p1 === undefined) $missing(e, p + "/message", "message");
-    else {
-      if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
-    }
-  }
-  {
-    const p2 = v.data;
-  }
+  const p0 = v.code;
+  if (p0 === undefined) $missing(e, p + "/code", "code");
+  else if (!(p0 === -32601)) $expected(e, p + "/code", "-32601", p0);
+  if (e.length >= $limit) return;
+  const p1 = v.message;
+  if (p1 === undefined) $missing(e, p + "/message", "message");
+  else if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
+  if (e.length >= $limit) return;
+  const p2 = v.data;
 }
 
 function $is_NeedsCapabilityError(v: any, d: number): boolean {
@@ -672,35 +619,27 @@ function $is_NeedsCapabilityError(v: any, d: number): boolean {
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) return false;
   const p2 = v.error;
-  if (!($is_Error(p2, d + 1) && $is_NeedsCapabilityError_17(p2, d))) return false;
+  if (!($is_Error(p2, d + 1) && $is$14(p2, d))) return false;
   return true;
 }
 
-function $va_NeedsCapabilityError(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_NeedsCapabilityError(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.jsonrpc;
-    if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
-    }
-  }
-  {
-    const p1 = v.id;
-    if (p1 !== undefined) {
-      if (!$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
-    }
-  }
-  {
-    const p2 = v.error;
-    if (p2 === undefined) $missing(e, p + "/error", "error");
-    else {
-      if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
-      if (!$is_NeedsCapabilityError_19(p2, d)) $va_NeedsCapabilityError_21(p2, p + "/error", e, d);
-    }
+  const p0 = v.jsonrpc;
+  if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (e.length >= $limit) return;
+  const p1 = v.id;
+  if (p1 !== undefined && !$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (e.length >= $limit) return;
+  const p2 = v.error;
+  if (p2 === undefined) $missing(e, p + "/error", "error");
+  else {
+    if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
+    if (!$is$14(p2, d)) $va$16(p2, p + "/error", e, d);
   }
 }
 
@@ -708,361 +647,265 @@ function $is_EmptyResult(v: any, d: number): boolean {
   return $is_Result(v, d + 1);
 }
 
-function $va_EmptyResult(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_EmptyResult(v: any, p: string, e: $Errors, d: number): void {
   if (!$is_Result(v, d + 1)) $va_Result(v, p, e, d + 1);
 }
 
 function $is_ClientCapabilities(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.experimental;
-  if (p0 !== undefined && !$is_ClientCapabilities_24(p0, d)) return false;
+  if (p0 !== undefined && !$is$18(p0, d)) return false;
   const p1 = v.elicitation;
-  if (p1 !== undefined && !$is_ClientCapabilities_25(p1, d)) return false;
+  if (p1 !== undefined && !$is$19(p1, d)) return false;
   const p2 = v.roots;
-  if (p2 !== undefined && !$is_ClientCapabilities_26(p2, d)) return false;
+  if (p2 !== undefined && !$is$20(p2, d)) return false;
   return true;
 }
 
-function $va_ClientCapabilities(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ClientCapabilities(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.experimental;
-    if (p0 !== undefined) {
-      if (!$is_ClientCapabilities_27(p0, d))
-        $va_ClientCapabilities_28(p0, p + "/experimental", e, d);
-    }
-  }
-  {
-    const p1 = v.elicitation;
-    if (p1 !== undefined) {
-      if (!$is_ClientCapabilities_29(p1, d))
-        $va_ClientCapabilities_30(p1, p + "/elicitation", e, d);
-    }
-  }
-  {
-    const p2 = v.roots;
-    if (p2 !== undefined) {
-      if (!$is_ClientCapabilities_31(p2, d)) $va_ClientCapabilities_32(p2, p + "/roots", e, d);
-    }
-  }
+  const p0 = v.experimental;
+  if (p0 !== undefined && !$is$18(p0, d)) $va$21(p0, p + "/experimental", e, d);
+  if (e.length >= $limit) return;
+  const p1 = v.elicitation;
+  if (p1 !== undefined && !$is$19(p1, d)) $va$22(p1, p + "/elicitation", e, d);
+  if (e.length >= $limit) return;
+  const p2 = v.roots;
+  if (p2 !== undefined && !$is$20(p2, d)) $va$23(p2, p + "/roots", e, d);
 }
 
 function $is_ServerCapabilities(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.tools;
-  if (p0 !== undefined && !$is_ServerCapabilities_33(p0, d)) return false;
+  if (p0 !== undefined && !$is$24(p0, d)) return false;
   return true;
 }
 
-function $va_ServerCapabilities(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ServerCapabilities(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.tools;
-    if (p0 !== undefined) {
-      if (!$is_ServerCapabilities_34(p0, d)) $va_ServerCapabilities_35(p0, p + "/tools", e, d);
-    }
-  }
+  const p0 = v.tools;
+  if (p0 !== undefined && !$is$24(p0, d)) $va$25(p0, p + "/tools", e, d);
 }
 
 function $is_InputResponseRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_InputResponseRequestParams_36(p0, d)))
-    return false;
-  const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is_InputResponseRequestParams_37(p1, d)) return false;
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string")) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is$26(p0, d))) return false;
+  const p1 = v.inputResponses;
+  if (p1 !== undefined && !$is$27(p1, d)) return false;
   return true;
 }
 
-function $va_InputResponseRequestParams(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_InputResponseRequestParams(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v._meta;
-    if (p0 !== undefined) {
-      if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-      if (!$is_InputResponseRequestParams_38(p0, d))
-        $va_InputResponseRequestParams_39(p0, p + "/_meta", e, d);
-    }
+  const p2 = v.requestState;
+  if (p2 !== undefined && !(typeof p2 === "string"))
+    $expected(e, p + "/requestState", "string", p2);
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined) {
+    if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+    if (!$is$26(p0, d)) $va$28(p0, p + "/_meta", e, d);
   }
-  {
-    const p1 = v.inputResponses;
-    if (p1 !== undefined) {
-      if (!$is_InputResponseRequestParams_40(p1, d))
-        $va_InputResponseRequestParams_41(p1, p + "/inputResponses", e, d);
-    }
-  }
-  {
-    const p2 = v.requestState;
-    if (p2 !== undefined) {
-      if (!(typeof p2 === "string")) $expected(e, p + "/requestState", "string", p2);
-    }
-  }
+  if (e.length >= $limit) return;
+  const p1 = v.inputResponses;
+  if (p1 !== undefined && !$is$27(p1, d)) $va$29(p1, p + "/inputResponses", e, d);
 }
 
 function $is_InputRequiredResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
-  const p2 = v.inputRequests;
-  if (p2 !== undefined && !$is_InputRequiredResult_42(p2, d)) return false;
   const p3 = v.requestState;
   if (p3 !== undefined && !(typeof p3 === "string")) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  const p2 = v.inputRequests;
+  if (p2 !== undefined && !$is$30(p2, d)) return false;
   return true;
 }
 
-function $va_InputRequiredResult(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_InputRequiredResult(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v._meta;
-    if (p0 !== undefined) {
-      if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-    }
-  }
-  {
-    const p1 = v.resultType;
-    if (p1 !== undefined) {
-      if (!(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
-    }
-  }
-  {
-    const p2 = v.inputRequests;
-    if (p2 !== undefined) {
-      if (!$is_InputRequiredResult_43(p2, d))
-        $va_InputRequiredResult_44(p2, p + "/inputRequests", e, d);
-    }
-  }
-  {
-    const p3 = v.requestState;
-    if (p3 !== undefined) {
-      if (!(typeof p3 === "string")) $expected(e, p + "/requestState", "string", p3);
-    }
-  }
+  const p1 = v.resultType;
+  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
+  if (e.length >= $limit) return;
+  const p3 = v.requestState;
+  if (p3 !== undefined && !(typeof p3 === "string"))
+    $expected(e, p + "/requestState", "string", p3);
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+  if (e.length >= $limit) return;
+  const p2 = v.inputRequests;
+  if (p2 !== undefined && !$is$30(p2, d)) $va$31(p2, p + "/inputRequests", e, d);
 }
 
 function $is_PingRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(p0 === "ping")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is_RequestParams(p1, d + 1)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is_RequestParams(p1, d + 1)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   return true;
 }
 
-function $va_PingRequest(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_PingRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(p0 === "ping")) $expected(e, p + "/method", '"ping"', p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 !== undefined) {
-      if (!$is_RequestParams(p1, d + 1)) $va_RequestParams(p1, p + "/params", e, d + 1);
-    }
-  }
-  {
-    const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
-    }
-  }
-  {
-    const p3 = v.id;
-    if (p3 === undefined) $missing(e, p + "/id", "id");
-    else {
-      if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(p0 === "ping")) $expected(e, p + "/method", '"ping"', p0);
+  if (e.length >= $limit) return;
+  const p2 = v.jsonrpc;
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is_RequestParams(p1, d + 1))
+    $va_RequestParams(p1, p + "/params", e, d + 1);
+  if (e.length >= $limit) return;
+  const p3 = v.id;
+  if (p3 === undefined) $missing(e, p + "/id", "id");
+  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
 }
 
 function $is_CallToolRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is_CallToolRequestParams_45(p0, d)))
-    return false;
-  const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is_CallToolRequestParams_46(p1, d)) return false;
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string")) return false;
   const p3 = v.name;
   if (!(typeof p3 === "string")) return false;
   const p4 = v.weight;
-  if (p4 !== undefined && !(Number.isFinite(p4) && (typeof p4 !== "number" || p4 >= 0)))
-    return false;
+  if (p4 !== undefined && !(Number.isFinite(p4) && p4 >= 0)) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is$32(p0, d))) return false;
+  const p1 = v.inputResponses;
+  if (p1 !== undefined && !$is$33(p1, d)) return false;
   const p5 = v.arguments;
-  if (p5 !== undefined && !$is_CallToolRequestParams_47(p5, d)) return false;
+  if (p5 !== undefined && !$is$34(p5, d)) return false;
   return true;
 }
 
-function $va_CallToolRequestParams(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CallToolRequestParams(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v._meta;
-    if (p0 !== undefined) {
-      if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-      if (!$is_CallToolRequestParams_48(p0, d))
-        $va_CallToolRequestParams_49(p0, p + "/_meta", e, d);
-    }
+  const p2 = v.requestState;
+  if (p2 !== undefined && !(typeof p2 === "string"))
+    $expected(e, p + "/requestState", "string", p2);
+  if (e.length >= $limit) return;
+  const p3 = v.name;
+  if (p3 === undefined) $missing(e, p + "/name", "name");
+  else if (!(typeof p3 === "string")) $expected(e, p + "/name", "string", p3);
+  if (e.length >= $limit) return;
+  const p4 = v.weight;
+  if (p4 !== undefined) {
+    if (!Number.isFinite(p4)) $expected(e, p + "/weight", "number", p4);
+    if (!(typeof p4 !== "number" || p4 >= 0))
+      $fail(e, p + "/weight", "must be >= 0, found " + p4, "minimum 0");
   }
-  {
-    const p1 = v.inputResponses;
-    if (p1 !== undefined) {
-      if (!$is_CallToolRequestParams_50(p1, d))
-        $va_CallToolRequestParams_51(p1, p + "/inputResponses", e, d);
-    }
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined) {
+    if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+    if (!$is$32(p0, d)) $va$35(p0, p + "/_meta", e, d);
   }
-  {
-    const p2 = v.requestState;
-    if (p2 !== undefined) {
-      if (!(typeof p2 === "string")) $expected(e, p + "/requestState", "string", p2);
-    }
-  }
-  {
-    const p3 = v.name;
-    if (p3 === undefined) $missing(e, p + "/name", "name");
-    else {
-      if (!(typeof p3 === "string")) $expected(e, p + "/name", "string", p3);
-    }
-  }
-  {
-    const p4 = v.weight;
-    if (p4 !== undefined) {
-      if (!Number.isFinite(p4)) $expected(e, p + "/weight", "number", p4);
-      if (!(typeof p4 !== "number" || p4 >= 0))
-        $fail(e, p + "/weight", "must be >= 0, found " + p4, "minimum 0");
-    }
-  }
-  {
-    const p5 = v.arguments;
-    if (p5 !== undefined) {
-      if (!$is_CallToolRequestParams_52(p5, d))
-        $va_CallToolRequestParams_53(p5, p + "/arguments", e, d);
-    }
-  }
+  if (e.length >= $limit) return;
+  const p1 = v.inputResponses;
+  if (p1 !== undefined && !$is$33(p1, d)) $va$36(p1, p + "/inputResponses", e, d);
+  if (e.length >= $limit) return;
+  const p5 = v.arguments;
+  if (p5 !== undefined && !$is$34(p5, d)) $va$37(p5, p + "/arguments", e, d);
 }
 
 function $is_CallToolRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(p0 === "tools/call")) return false;
-  const p1 = v.params;
-  if (!$is_CallToolRequestParams(p1, d + 1)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (!$is_CallToolRequestParams(p1, d + 1)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   return true;
 }
 
-function $va_CallToolRequest(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CallToolRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(p0 === "tools/call")) $expected(e, p + "/method", '"tools/call"', p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 === undefined) $missing(e, p + "/params", "params");
-    else {
-      if (!$is_CallToolRequestParams(p1, d + 1))
-        $va_CallToolRequestParams(p1, p + "/params", e, d + 1);
-    }
-  }
-  {
-    const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
-    }
-  }
-  {
-    const p3 = v.id;
-    if (p3 === undefined) $missing(e, p + "/id", "id");
-    else {
-      if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(p0 === "tools/call")) $expected(e, p + "/method", '"tools/call"', p0);
+  if (e.length >= $limit) return;
+  const p2 = v.jsonrpc;
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 === undefined) $missing(e, p + "/params", "params");
+  else if (!$is_CallToolRequestParams(p1, d + 1))
+    $va_CallToolRequestParams(p1, p + "/params", e, d + 1);
+  if (e.length >= $limit) return;
+  const p3 = v.id;
+  if (p3 === undefined) $missing(e, p + "/id", "id");
+  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
 }
 
 function $is_CallToolResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
-  const p2 = v.content;
-  if (!$is_CallToolResult_54(p2, d)) return false;
   const p3 = v.isError;
   if (p3 !== undefined && !(typeof p3 === "boolean")) return false;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  const p2 = v.content;
+  if (!$is$38(p2, d)) return false;
   return true;
 }
 
-function $va_CallToolResult(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CallToolResult(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v._meta;
-    if (p0 !== undefined) {
-      if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-    }
-  }
-  {
-    const p1 = v.resultType;
-    if (p1 !== undefined) {
-      if (!(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
-    }
-  }
-  {
-    const p2 = v.content;
-    if (p2 === undefined) $missing(e, p + "/content", "content");
-    else {
-      if (!$is_CallToolResult_56(p2, d)) $va_CallToolResult_58(p2, p + "/content", e, d);
-    }
-  }
-  {
-    const p3 = v.isError;
-    if (p3 !== undefined) {
-      if (!(typeof p3 === "boolean")) $expected(e, p + "/isError", "boolean", p3);
-    }
-  }
+  const p1 = v.resultType;
+  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
+  if (e.length >= $limit) return;
+  const p3 = v.isError;
+  if (p3 !== undefined && !(typeof p3 === "boolean")) $expected(e, p + "/isError", "boolean", p3);
+  if (e.length >= $limit) return;
+  const p0 = v._meta;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+  if (e.length >= $limit) return;
+  const p2 = v.content;
+  if (p2 === undefined) $missing(e, p + "/content", "content");
+  else if (!$is$38(p2, d)) $va$40(p2, p + "/content", e, d);
 }
 
 function $is_TextContent(v: any, d: number): boolean {
@@ -1074,25 +917,18 @@ function $is_TextContent(v: any, d: number): boolean {
   return true;
 }
 
-function $va_TextContent(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_TextContent(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.type;
-    if (p0 === undefined) $missing(e, p + "/type", "type");
-    else {
-      if (!(p0 === "text")) $expected(e, p + "/type", '"text"', p0);
-    }
-  }
-  {
-    const p1 = v.text;
-    if (p1 === undefined) $missing(e, p + "/text", "text");
-    else {
-      if (!(typeof p1 === "string")) $expected(e, p + "/text", "string", p1);
-    }
-  }
+  const p0 = v.type;
+  if (p0 === undefined) $missing(e, p + "/type", "type");
+  else if (!(p0 === "text")) $expected(e, p + "/type", '"text"', p0);
+  if (e.length >= $limit) return;
+  const p1 = v.text;
+  if (p1 === undefined) $missing(e, p + "/text", "text");
+  else if (!(typeof p1 === "string")) $expected(e, p + "/text", "string", p1);
 }
 
 function $is_ImageContent(v: any, d: number): boolean {
@@ -1100,30 +936,25 @@ function $is_ImageContent(v: any, d: number): boolean {
   const p0 = v.type;
   if (!(p0 === "image")) return false;
   const p1 = v.data;
-  if (!(typeof p1 === "string" && (typeof p1 !== "string" || $fmtByte(p1)))) return false;
+  if (!(typeof p1 === "string" && $fmtByte(p1))) return false;
   return true;
 }
 
-function $va_ImageContent(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ImageContent(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.type;
-    if (p0 === undefined) $missing(e, p + "/type", "type");
-    else {
-      if (!(p0 === "image")) $expected(e, p + "/type", '"image"', p0);
-    }
-  }
-  {
-    const p1 = v.data;
-    if (p1 === undefined) $missing(e, p + "/data", "data");
-    else {
-      if (!(typeof p1 === "string")) $expected(e, p + "/data", "string", p1);
-      if (!(typeof p1 !== "string" || $fmtByte(p1)))
-        $fail(e, p + "/data", "must be a valid byte, found " + $describe(p1), "format byte");
-    }
+  const p0 = v.type;
+  if (p0 === undefined) $missing(e, p + "/type", "type");
+  else if (!(p0 === "image")) $expected(e, p + "/type", '"image"', p0);
+  if (e.length >= $limit) return;
+  const p1 = v.data;
+  if (p1 === undefined) $missing(e, p + "/data", "data");
+  else {
+    if (!(typeof p1 === "string")) $expected(e, p + "/data", "string", p1);
+    if (!(typeof p1 !== "string" || $fmtByte(p1)))
+      $fail(e, p + "/data", "must be a valid byte, found " + $describe(p1), "format byte");
   }
 }
 
@@ -1131,81 +962,59 @@ function $is_ToolListChangedNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(p0 === "notifications/tools/list_changed")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is_ToolListChangedNotification_61(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$42(p1, d)) return false;
   return true;
 }
 
-function $va_ToolListChangedNotification(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ToolListChangedNotification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(p0 === "notifications/tools/list_changed"))
-        $expected(e, p + "/method", '"notifications/tools/list_changed"', p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 !== undefined) {
-      if (!$is_ToolListChangedNotification_62(p1, d))
-        $va_ToolListChangedNotification_63(p1, p + "/params", e, d);
-    }
-  }
-  {
-    const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(p0 === "notifications/tools/list_changed"))
+    $expected(e, p + "/method", '"notifications/tools/list_changed"', p0);
+  if (e.length >= $limit) return;
+  const p2 = v.jsonrpc;
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$42(p1, d)) $va$43(p1, p + "/params", e, d);
 }
 
 function $is_CancelledNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.method;
   if (!(p0 === "notifications/cancelled")) return false;
-  const p1 = v.params;
-  if (!$is_CancelledNotification_64(p1, d)) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
+  const p1 = v.params;
+  if (!$is$44(p1, d)) return false;
   return true;
 }
 
-function $va_CancelledNotification(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_CancelledNotification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(p0 === "notifications/cancelled"))
-        $expected(e, p + "/method", '"notifications/cancelled"', p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 === undefined) $missing(e, p + "/params", "params");
-    else {
-      if (!$is_CancelledNotification_65(p1, d))
-        $va_CancelledNotification_66(p1, p + "/params", e, d);
-    }
-  }
-  {
-    const p2 = v.jsonrpc;
-    if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(p0 === "notifications/cancelled"))
+    $expected(e, p + "/method", '"notifications/cancelled"', p0);
+  if (e.length >= $limit) return;
+  const p2 = v.jsonrpc;
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 === undefined) $missing(e, p + "/params", "params");
+  else if (!$is$44(p1, d)) $va$45(p1, p + "/params", e, d);
 }
 
 function $is_ElicitRequest(v: any, d: number): boolean {
@@ -1213,29 +1022,22 @@ function $is_ElicitRequest(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(p0 === "elicitation/create")) return false;
   const p1 = v.params;
-  if (!$is_ElicitRequest_67(p1, d)) return false;
+  if (!$is$46(p1, d)) return false;
   return true;
 }
 
-function $va_ElicitRequest(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ElicitRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.method;
-    if (p0 === undefined) $missing(e, p + "/method", "method");
-    else {
-      if (!(p0 === "elicitation/create")) $expected(e, p + "/method", '"elicitation/create"', p0);
-    }
-  }
-  {
-    const p1 = v.params;
-    if (p1 === undefined) $missing(e, p + "/params", "params");
-    else {
-      if (!$is_ElicitRequest_68(p1, d)) $va_ElicitRequest_69(p1, p + "/params", e, d);
-    }
-  }
+  const p0 = v.method;
+  if (p0 === undefined) $missing(e, p + "/method", "method");
+  else if (!(p0 === "elicitation/create")) $expected(e, p + "/method", '"elicitation/create"', p0);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 === undefined) $missing(e, p + "/params", "params");
+  else if (!$is$46(p1, d)) $va$47(p1, p + "/params", e, d);
 }
 
 function $is_ElicitResult(v: any, d: number): boolean {
@@ -1243,43 +1045,29 @@ function $is_ElicitResult(v: any, d: number): boolean {
   const p0 = v.action;
   if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel")) return false;
   const p1 = v.content;
-  if (p1 !== undefined && !$is_ElicitResult_70(p1, d)) return false;
+  if (p1 !== undefined && !$is$48(p1, d)) return false;
   return true;
 }
 
-function $va_ElicitResult(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ElicitResult(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.action;
-    if (p0 === undefined) $missing(e, p + "/action", "action");
-    else {
-      if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel"))
-        $anyOf(
-          e,
-          p + "/action",
-          p0,
-          d,
-          [$va_ElicitResult_72, $va_ElicitResult_73, $va_ElicitResult_74],
-          '"accept" | "decline" | "cancel"',
-        );
-    }
-  }
-  {
-    const p1 = v.content;
-    if (p1 !== undefined) {
-      if (!$is_ElicitResult_75(p1, d)) $va_ElicitResult_77(p1, p + "/content", e, d);
-    }
-  }
+  const p0 = v.action;
+  if (p0 === undefined) $missing(e, p + "/action", "action");
+  else if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel"))
+    $anyOf(e, p + "/action", p0, d, [$va$51, $va$52, $va$53], '"accept" | "decline" | "cancel"');
+  if (e.length >= $limit) return;
+  const p1 = v.content;
+  if (p1 !== undefined && !$is$48(p1, d)) $va$54(p1, p + "/content", e, d);
 }
 
 function $is_InputRequest(v: any, d: number): boolean {
   return $is_ElicitRequest(v, d + 1);
 }
 
-function $va_InputRequest(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_InputRequest(v: any, p: string, e: $Errors, d: number): void {
   if (!$is_ElicitRequest(v, d + 1)) $va_ElicitRequest(v, p, e, d + 1);
 }
 
@@ -1295,25 +1083,24 @@ function $is_ClientRequest(v: any, d: number): boolean {
   }
 }
 
-function $va_ClientRequest(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ClientRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  switch (v.method) {
-    case "ping": {
+  const t = v.method;
+  switch (t) {
+    case "ping":
       if (!$is_PingRequest(v, d + 1)) $va_PingRequest(v, p, e, d + 1);
       return;
-    }
-    case "tools/call": {
+    case "tools/call":
       if (!$is_CallToolRequest(v, d + 1)) $va_CallToolRequest(v, p, e, d + 1);
       return;
-    }
     case undefined:
       $missing(e, p + "/method", "method");
       return;
     default:
-      $expected(e, p + "/method", '"ping" | "tools/call"', v.method);
+      $expected(e, p + "/method", '"ping" | "tools/call"', t);
   }
 }
 
@@ -1321,7 +1108,7 @@ function $is_ClientNotification(v: any, d: number): boolean {
   return $is_CancelledNotification(v, d + 1);
 }
 
-function $va_ClientNotification(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ClientNotification(v: any, p: string, e: $Errors, d: number): void {
   if (!$is_CancelledNotification(v, d + 1)) $va_CancelledNotification(v, p, e, d + 1);
 }
 
@@ -1329,7 +1116,7 @@ function $is_ClientResult(v: any, d: number): boolean {
   return $is_EmptyResult(v, d + 1);
 }
 
-function $va_ClientResult(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ClientResult(v: any, p: string, e: $Errors, d: number): void {
   if (!$is_EmptyResult(v, d + 1)) $va_EmptyResult(v, p, e, d + 1);
 }
 
@@ -1337,7 +1124,7 @@ function $is_ServerRequest(v: any, d: number): boolean {
   return $is_PingRequest(v, d + 1);
 }
 
-function $va_ServerRequest(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ServerRequest(v: any, p: string, e: $Errors, d: number): void {
   if (!$is_PingRequest(v, d + 1)) $va_PingRequest(v, p, e, d + 1);
 }
 
@@ -1353,21 +1140,20 @@ function $is_ServerNotification(v: any, d: number): boolean {
   }
 }
 
-function $va_ServerNotification(v: any, p: string, e: ValidationError[], d: number): void {
+function $va_ServerNotification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  switch (v.method) {
-    case "notifications/cancelled": {
+  const t = v.method;
+  switch (t) {
+    case "notifications/cancelled":
       if (!$is_CancelledNotification(v, d + 1)) $va_CancelledNotification(v, p, e, d + 1);
       return;
-    }
-    case "notifications/tools/list_changed": {
+    case "notifications/tools/list_changed":
       if (!$is_ToolListChangedNotification(v, d + 1))
         $va_ToolListChangedNotification(v, p, e, d + 1);
       return;
-    }
     case undefined:
       $missing(e, p + "/method", "method");
       return;
@@ -1376,23 +1162,20 @@ function $va_ServerNotification(v: any, p: string, e: ValidationError[], d: numb
         e,
         p + "/method",
         '"notifications/cancelled" | "notifications/tools/list_changed"',
-        v.method,
+        t,
       );
   }
 }
 
 function $is_ServerResult(v: any, d: number): boolean {
-  return (
-    $is_EmptyResult(v, d + 1) || $is_CallToolResult(v, d + 1) || $is_InputRequiredResult(v, d + 1)
-  );
+  if ($is_EmptyResult(v, d + 1)) return true;
+  if ($is_CallToolResult(v, d + 1)) return true;
+  if ($is_InputRequiredResult(v, d + 1)) return true;
+  return false;
 }
 
-function $va_ServerResult(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!(
-    $is_EmptyResult(v, d + 1) ||
-    $is_CallToolResult(v, d + 1) ||
-    $is_InputRequiredResult(v, d + 1)
-  ))
+function $va_ServerResult(v: any, p: string, e: $Errors, d: number): void {
+  if (!$is$57(v, d))
     $anyOf(
       e,
       p,
@@ -1403,474 +1186,326 @@ function $va_ServerResult(v: any, p: string, e: ValidationError[], d: number): v
     );
 }
 
-function $va_JSONValue_1(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$1(v: any, p: string, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null))
     $expected(e, p, "string | integer | boolean | null", v);
 }
 
-function $is_RequestParams_2(v: any, d: number): boolean {
+function $is$2(v: any, d: number): boolean {
+  if (typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null)
+    return true;
+  if ($is_JSONObject(v, d + 1)) return true;
+  if ($is_JSONArray(v, d + 1)) return true;
+  return false;
+}
+
+function $is$3(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $is_RequestParams_3(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+function $va$4(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
   const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string")) return false;
-  return true;
+  if (p0 !== undefined && !(typeof p0 === "string"))
+    $expected(e, p + "/io.example~1trace", "string", p0);
 }
 
-function $va_RequestParams_4(v: any, p: string, e: ValidationError[], d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  {
-    const p0 = v["io.example/trace"];
-    if (p0 !== undefined) {
-      if (!(typeof p0 === "string")) $expected(e, p + "/io.example~1trace", "string", p0);
-    }
-  }
-}
-
-function $is_Request_5(v: any, d: number): boolean {
+function $is$5(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_Request_6(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
-}
-
-function $va_Request_7(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$6(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_Notification_8(v: any, d: number): boolean {
+function $is$7(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_Notification_9(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
-}
-
-function $va_Notification_10(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$8(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_JSONRPCRequest_11(v: any, d: number): boolean {
+function $is$9(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_JSONRPCRequest_12(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
-}
-
-function $va_JSONRPCRequest_13(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$10(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_JSONRPCNotification_14(v: any, d: number): boolean {
+function $is$11(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_JSONRPCNotification_15(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
-}
-
-function $va_JSONRPCNotification_16(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$12(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_NeedsCapabilityError_18(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.required;
-  if (!$is_ClientCapabilities(p0, d + 1)) return false;
-  return true;
+function $is$13(v: any, d: number): boolean {
+  if ($is_JSONRPCRequest(v, d + 1)) return true;
+  if ($is_JSONRPCNotification(v, d + 1)) return true;
+  if ($is_JSONRPCResultResponse(v, d + 1)) return true;
+  if ($is_JSONRPCErrorResponse(v, d + 1)) return true;
+  return false;
 }
 
-function $is_NeedsCapabilityError_17(v: any, d: number): boolean {
+function $is$14(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.code;
   if (!(p0 === -32021)) return false;
   const p1 = v.data;
-  if (!$is_NeedsCapabilityError_18(p1, d)) return false;
+  if (!$is$15(p1, d)) return false;
   return true;
 }
 
-function $is_NeedsCapabilityError_20(v: any, d: number): boolean {
+function $is$15(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.required;
   if (!$is_ClientCapabilities(p0, d + 1)) return false;
   return true;
 }
 
-function $is_NeedsCapabilityError_19(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+function $va$16(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
   const p0 = v.code;
-  if (!(p0 === -32021)) return false;
+  if (p0 === undefined) $missing(e, p + "/code", "code");
+  else if (!(p0 === -32021)) $expected(e, p + "/code", "-32021", p0);
+  if (e.length >= $limit) return;
   const p1 = v.data;
-  if (!$is_NeedsCapabilityError_20(p1, d)) return false;
-  return true;
+  if (p1 === undefined) $missing(e, p + "/data", "data");
+  else if (!$is$15(p1, d)) $va$17(p1, p + "/data", e, d);
 }
 
-function $is_NeedsCapabilityError_22(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+function $va$17(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
   const p0 = v.required;
-  if (!$is_ClientCapabilities(p0, d + 1)) return false;
-  return true;
+  if (p0 === undefined) $missing(e, p + "/required", "required");
+  else if (!$is_ClientCapabilities(p0, d + 1))
+    $va_ClientCapabilities(p0, p + "/required", e, d + 1);
 }
 
-function $va_NeedsCapabilityError_23(v: any, p: string, e: ValidationError[], d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  {
-    const p0 = v.required;
-    if (p0 === undefined) $missing(e, p + "/required", "required");
-    else {
-      if (!$is_ClientCapabilities(p0, d + 1)) $va_ClientCapabilities(p0, p + "/required", e, d + 1);
-    }
-  }
-}
-
-function $va_NeedsCapabilityError_21(v: any, p: string, e: ValidationError[], d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  {
-    const p0 = v.code;
-    if (p0 === undefined) $missing(e, p + "/code", "code");
-    else {
-      if (!(p0 === -32021)) $expected(e, p + "/code", "-32021", p0);
-    }
-  }
-  {
-    const p1 = v.data;
-    if (p1 === undefined) $missing(e, p + "/data", "data");
-    else {
-      if (!$is_NeedsCapabilityError_22(p1, d)) $va_NeedsCapabilityError_23(p1, p + "/data", e, d);
-    }
-  }
-}
-
-function $is_ClientCapabilities_24(v: any, d: number): boolean {
+function $is$18(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_JSONObject(x, d + 1)) return false;
   }
   return true;
 }
 
-function $is_ClientCapabilities_25(v: any, d: number): boolean {
+function $is$19(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.form;
   if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
   return true;
 }
 
-function $is_ClientCapabilities_26(v: any, d: number): boolean {
+function $is$20(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_ClientCapabilities_27(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    const x = v[k];
-    if (!$is_JSONObject(x, d + 1)) return false;
-  }
-  return true;
-}
-
-function $va_ClientCapabilities_28(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$21(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   for (const k in v) {
-    if (e.length >= MAX_ERRORS) return;
+    if (e.length >= $limit) return;
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_JSONObject(x, d + 1)) $va_JSONObject(x, p + "/" + $escape(k), e, d + 1);
   }
 }
 
-function $is_ClientCapabilities_29(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+function $va$22(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
   const p0 = v.form;
-  if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
-  return true;
+  if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) $va_JSONObject(p0, p + "/form", e, d + 1);
 }
 
-function $va_ClientCapabilities_30(v: any, p: string, e: ValidationError[], d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  {
-    const p0 = v.form;
-    if (p0 !== undefined) {
-      if (!$is_JSONObject(p0, d + 1)) $va_JSONObject(p0, p + "/form", e, d + 1);
-    }
-  }
-}
-
-function $is_ClientCapabilities_31(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
-}
-
-function $va_ClientCapabilities_32(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$23(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_ServerCapabilities_33(v: any, d: number): boolean {
+function $is$24(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.listChanged;
   if (p0 !== undefined && !(typeof p0 === "boolean")) return false;
   return true;
 }
 
-function $is_ServerCapabilities_34(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+function $va$25(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
   const p0 = v.listChanged;
-  if (p0 !== undefined && !(typeof p0 === "boolean")) return false;
-  return true;
+  if (p0 !== undefined && !(typeof p0 === "boolean"))
+    $expected(e, p + "/listChanged", "boolean", p0);
 }
 
-function $va_ServerCapabilities_35(v: any, p: string, e: ValidationError[], d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  {
-    const p0 = v.listChanged;
-    if (p0 !== undefined) {
-      if (!(typeof p0 === "boolean")) $expected(e, p + "/listChanged", "boolean", p0);
-    }
-  }
-}
-
-function $is_InputResponseRequestParams_36(v: any, d: number): boolean {
+function $is$26(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $is_InputResponseRequestParams_37(v: any, d: number): boolean {
+function $is$27(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) return false;
   }
   return true;
 }
 
-function $is_InputResponseRequestParams_38(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+function $va$28(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
   const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string")) return false;
-  return true;
+  if (p0 !== undefined && !(typeof p0 === "string"))
+    $expected(e, p + "/io.example~1trace", "string", p0);
 }
 
-function $va_InputResponseRequestParams_39(
-  v: any,
-  p: string,
-  e: ValidationError[],
-  d: number,
-): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  {
-    const p0 = v["io.example/trace"];
-    if (p0 !== undefined) {
-      if (!(typeof p0 === "string")) $expected(e, p + "/io.example~1trace", "string", p0);
-    }
-  }
-}
-
-function $is_InputResponseRequestParams_40(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    const x = v[k];
-    if (!$is_ElicitResult(x, d + 1)) return false;
-  }
-  return true;
-}
-
-function $va_InputResponseRequestParams_41(
-  v: any,
-  p: string,
-  e: ValidationError[],
-  d: number,
-): void {
+function $va$29(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   for (const k in v) {
-    if (e.length >= MAX_ERRORS) return;
+    if (e.length >= $limit) return;
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) $va_ElicitResult(x, p + "/" + $escape(k), e, d + 1);
   }
 }
 
-function $is_InputRequiredResult_42(v: any, d: number): boolean {
+function $is$30(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_InputRequest(x, d + 1)) return false;
   }
   return true;
 }
 
-function $is_InputRequiredResult_43(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    const x = v[k];
-    if (!$is_InputRequest(x, d + 1)) return false;
-  }
-  return true;
-}
-
-function $va_InputRequiredResult_44(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$31(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   for (const k in v) {
-    if (e.length >= MAX_ERRORS) return;
+    if (e.length >= $limit) return;
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_InputRequest(x, d + 1)) $va_InputRequest(x, p + "/" + $escape(k), e, d + 1);
   }
 }
 
-function $is_CallToolRequestParams_45(v: any, d: number): boolean {
+function $is$32(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string")) return false;
   return true;
 }
 
-function $is_CallToolRequestParams_46(v: any, d: number): boolean {
+function $is$33(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) return false;
   }
   return true;
 }
 
-function $is_CallToolRequestParams_47(v: any, d: number): boolean {
+function $is$34(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $is_CallToolRequestParams_48(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+function $va$35(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
   const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string")) return false;
-  return true;
+  if (p0 !== undefined && !(typeof p0 === "string"))
+    $expected(e, p + "/io.example~1trace", "string", p0);
 }
 
-function $va_CallToolRequestParams_49(v: any, p: string, e: ValidationError[], d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  {
-    const p0 = v["io.example/trace"];
-    if (p0 !== undefined) {
-      if (!(typeof p0 === "string")) $expected(e, p + "/io.example~1trace", "string", p0);
-    }
-  }
-}
-
-function $is_CallToolRequestParams_50(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    const x = v[k];
-    if (!$is_ElicitResult(x, d + 1)) return false;
-  }
-  return true;
-}
-
-function $va_CallToolRequestParams_51(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$36(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
   for (const k in v) {
-    if (e.length >= MAX_ERRORS) return;
+    if (e.length >= $limit) return;
+    if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is_ElicitResult(x, d + 1)) $va_ElicitResult(x, p + "/" + $escape(k), e, d + 1);
   }
 }
 
-function $is_CallToolRequestParams_52(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
-}
-
-function $va_CallToolRequestParams_53(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$37(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
 }
 
-function $is_CallToolResult_55(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  switch (v.type) {
-    case "text":
-      return $is_TextContent(v, d + 1);
-    case "image":
-      return $is_ImageContent(v, d + 1);
-    default:
-      return false;
-  }
-}
-
-function $is_CallToolResult_54(v: any, d: number): boolean {
+function $is$38(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    if (!$is_CallToolResult_55(x, d)) return false;
+    if (!$is$39(x, d)) return false;
   }
   return true;
 }
 
-function $is_CallToolResult_57(v: any, d: number): boolean {
+function $is$39(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   switch (v.type) {
     case "text":
@@ -1882,131 +1517,77 @@ function $is_CallToolResult_57(v: any, d: number): boolean {
   }
 }
 
-function $is_CallToolResult_56(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
+function $va$40(v: any, p: string, e: $Errors, d: number): void {
+  if (!Array.isArray(v)) {
+    $expected(e, p, "array", v);
+    return;
+  }
+  for (let i = 0; i < v.length && e.length < $limit; i++) {
     const x = v[i];
-    if (!$is_CallToolResult_57(x, d)) return false;
-  }
-  return true;
-}
-
-function $is_CallToolResult_59(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  switch (v.type) {
-    case "text":
-      return $is_TextContent(v, d + 1);
-    case "image":
-      return $is_ImageContent(v, d + 1);
-    default:
-      return false;
+    if (!$is$39(x, d)) $va$41(x, p + "/" + i, e, d);
   }
 }
 
-function $va_CallToolResult_60(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$41(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  switch (v.type) {
-    case "text": {
+  const t = v.type;
+  switch (t) {
+    case "text":
       if (!$is_TextContent(v, d + 1)) $va_TextContent(v, p, e, d + 1);
       return;
-    }
-    case "image": {
+    case "image":
       if (!$is_ImageContent(v, d + 1)) $va_ImageContent(v, p, e, d + 1);
       return;
-    }
     case undefined:
       $missing(e, p + "/type", "type");
       return;
     default:
-      $expected(e, p + "/type", '"text" | "image"', v.type);
+      $expected(e, p + "/type", '"text" | "image"', t);
   }
 }
 
-function $va_CallToolResult_58(v: any, p: string, e: ValidationError[], d: number): void {
-  if (!Array.isArray(v)) {
-    $expected(e, p, "array", v);
-    return;
-  }
-  for (let i = 0; i < v.length && e.length < MAX_ERRORS; i++) {
-    const x = v[i];
-    if (!$is_CallToolResult_59(x, d)) $va_CallToolResult_60(x, p + "/" + i, e, d);
-  }
-}
-
-function $is_ToolListChangedNotification_61(v: any, d: number): boolean {
+function $is$42(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
   if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   return true;
 }
 
-function $is_ToolListChangedNotification_62(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+function $va$43(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
+  }
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+}
+
+function $is$44(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const p1 = v.reason;
+  if (p1 !== undefined && !(typeof p1 === "string")) return false;
+  const p0 = v.requestId;
+  if (!$is_RequestId(p0, d + 1)) return false;
   return true;
 }
 
-function $va_ToolListChangedNotification_63(
-  v: any,
-  p: string,
-  e: ValidationError[],
-  d: number,
-): void {
+function $va$45(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v._meta;
-    if (p0 !== undefined) {
-      if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-    }
-  }
-}
-
-function $is_CancelledNotification_64(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.requestId;
-  if (!$is_RequestId(p0, d + 1)) return false;
   const p1 = v.reason;
-  if (p1 !== undefined && !(typeof p1 === "string")) return false;
-  return true;
-}
-
-function $is_CancelledNotification_65(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/reason", "string", p1);
+  if (e.length >= $limit) return;
   const p0 = v.requestId;
-  if (!$is_RequestId(p0, d + 1)) return false;
-  const p1 = v.reason;
-  if (p1 !== undefined && !(typeof p1 === "string")) return false;
-  return true;
+  if (p0 === undefined) $missing(e, p + "/requestId", "requestId");
+  else if (!$is_RequestId(p0, d + 1)) $va_RequestId(p0, p + "/requestId", e, d + 1);
 }
 
-function $va_CancelledNotification_66(v: any, p: string, e: ValidationError[], d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  {
-    const p0 = v.requestId;
-    if (p0 === undefined) $missing(e, p + "/requestId", "requestId");
-    else {
-      if (!$is_RequestId(p0, d + 1)) $va_RequestId(p0, p + "/requestId", e, d + 1);
-    }
-  }
-  {
-    const p1 = v.reason;
-    if (p1 !== undefined) {
-      if (!(typeof p1 === "string")) $expected(e, p + "/reason", "string", p1);
-    }
-  }
-}
-
-function $is_ElicitRequest_67(v: any, d: number): boolean {
+function $is$46(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.message;
   if (!(typeof p0 === "string")) return false;
@@ -2015,37 +1596,31 @@ function $is_ElicitRequest_67(v: any, d: number): boolean {
   return true;
 }
 
-function $is_ElicitRequest_68(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.message;
-  if (!(typeof p0 === "string")) return false;
-  const p1 = v.requestedSchema;
-  if (!$is_JSONObject(p1, d + 1)) return false;
-  return true;
-}
-
-function $va_ElicitRequest_69(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$47(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, p, "object", v);
     return;
   }
-  {
-    const p0 = v.message;
-    if (p0 === undefined) $missing(e, p + "/message", "message");
-    else {
-      if (!(typeof p0 === "string")) $expected(e, p + "/message", "string", p0);
-    }
-  }
-  {
-    const p1 = v.requestedSchema;
-    if (p1 === undefined) $missing(e, p + "/requestedSchema", "requestedSchema");
-    else {
-      if (!$is_JSONObject(p1, d + 1)) $va_JSONObject(p1, p + "/requestedSchema", e, d + 1);
-    }
-  }
+  const p0 = v.message;
+  if (p0 === undefined) $missing(e, p + "/message", "message");
+  else if (!(typeof p0 === "string")) $expected(e, p + "/message", "string", p0);
+  if (e.length >= $limit) return;
+  const p1 = v.requestedSchema;
+  if (p1 === undefined) $missing(e, p + "/requestedSchema", "requestedSchema");
+  else if (!$is_JSONObject(p1, d + 1)) $va_JSONObject(p1, p + "/requestedSchema", e, d + 1);
 }
 
-function $is_ElicitResult_71(v: any, d: number): boolean {
+function $is$48(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  for (const k in v) {
+    if (!$own(v, k)) continue;
+    const x = v[k];
+    if (!$is$50(x, d)) return false;
+  }
+  return true;
+}
+
+function $is$49(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
@@ -2054,105 +1629,59 @@ function $is_ElicitResult_71(v: any, d: number): boolean {
   return true;
 }
 
-function $is_ElicitResult_70(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    const x = v[k];
-    if (!(
-      typeof x === "string" ||
-      Number.isInteger(x) ||
-      typeof x === "boolean" ||
-      $is_ElicitResult_71(x, d)
-    ))
-      return false;
-  }
-  return true;
+function $is$50(v: any, d: number): boolean {
+  if (typeof v === "string" || Number.isInteger(v) || typeof v === "boolean") return true;
+  if ($is$49(v, d)) return true;
+  return false;
 }
 
-function $va_ElicitResult_72(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$51(v: any, p: string, e: $Errors, d: number): void {
   if (!(v === "accept")) $expected(e, p, '"accept"', v);
 }
 
-function $va_ElicitResult_73(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$52(v: any, p: string, e: $Errors, d: number): void {
   if (!(v === "decline")) $expected(e, p, '"decline"', v);
 }
 
-function $va_ElicitResult_74(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$53(v: any, p: string, e: $Errors, d: number): void {
   if (!(v === "cancel")) $expected(e, p, '"cancel"', v);
 }
 
-function $is_ElicitResult_76(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (!(typeof x === "string")) return false;
+function $va$54(v: any, p: string, e: $Errors, d: number): void {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    $expected(e, p, "object", v);
+    return;
   }
-  return true;
-}
-
-function $is_ElicitResult_75(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
+    if (e.length >= $limit) return;
+    if (!$own(v, k)) continue;
     const x = v[k];
-    if (!(
-      typeof x === "string" ||
-      Number.isInteger(x) ||
-      typeof x === "boolean" ||
-      $is_ElicitResult_76(x, d)
-    ))
-      return false;
+    if (!$is$50(x, d))
+      $anyOf(e, p + "/" + $escape(k), x, d, [$va$55, $va$56], "string | integer | boolean | array");
   }
-  return true;
 }
 
-function $va_ElicitResult_78(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$55(v: any, p: string, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean"))
     $expected(e, p, "string | integer | boolean", v);
 }
 
-function $va_ElicitResult_79(v: any, p: string, e: ValidationError[], d: number): void {
+function $va$56(v: any, p: string, e: $Errors, d: number): void {
   if (!Array.isArray(v)) {
     $expected(e, p, "array", v);
     return;
   }
-  for (let i = 0; i < v.length && e.length < MAX_ERRORS; i++) {
+  for (let i = 0; i < v.length && e.length < $limit; i++) {
     const x = v[i];
     if (!(typeof x === "string")) $expected(e, p + "/" + i, "string", x);
   }
 }
 
-function $is_ElicitResult_80(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (!(typeof x === "string")) return false;
-  }
-  return true;
-}
-
-function $va_ElicitResult_77(v: any, p: string, e: ValidationError[], d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
-    return;
-  }
-  for (const k in v) {
-    if (e.length >= MAX_ERRORS) return;
-    const x = v[k];
-    if (!(
-      typeof x === "string" ||
-      Number.isInteger(x) ||
-      typeof x === "boolean" ||
-      $is_ElicitResult_80(x, d)
-    ))
-      $anyOf(
-        e,
-        p + "/" + $escape(k),
-        x,
-        d,
-        [$va_ElicitResult_78, $va_ElicitResult_79],
-        "string | integer | boolean | array",
-      );
-  }
+function $is$57(v: any, d: number): boolean {
+  if ($is_EmptyResult(v, d + 1)) return true;
+  if ($is_CallToolResult(v, d + 1)) return true;
+  if ($is_InputRequiredResult(v, d + 1)) return true;
+  return false;
 }
 
 // ---- public validators ---------------------------------------------------------------
@@ -2167,11 +1696,14 @@ export function isJSONValue(value: unknown): value is T.JSONValue {
 }
 
 /** Validates `value` as a `JSONValue`: the value itself, or JSON-pointer errors. */
-export function validateJSONValue(value: unknown): ValidationResult<T.JSONValue> {
+export function validateJSONValue(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.JSONValue> {
   try {
-    if ($is_JSONValue(value, 0)) return { ok: true, value: value as T.JSONValue };
+    if (!options?.firstError && $is_JSONValue(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_JSONValue);
+  return $result(value, $va_JSONValue, options);
 }
 
 /** Whether `value` is a valid `JSONObject`. */
@@ -2184,11 +1716,14 @@ export function isJSONObject(value: unknown): value is T.JSONObject {
 }
 
 /** Validates `value` as a `JSONObject`: the value itself, or JSON-pointer errors. */
-export function validateJSONObject(value: unknown): ValidationResult<T.JSONObject> {
+export function validateJSONObject(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.JSONObject> {
   try {
-    if ($is_JSONObject(value, 0)) return { ok: true, value: value as T.JSONObject };
+    if (!options?.firstError && $is_JSONObject(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_JSONObject);
+  return $result(value, $va_JSONObject, options);
 }
 
 /** Whether `value` is a valid `JSONArray`. */
@@ -2201,11 +1736,14 @@ export function isJSONArray(value: unknown): value is T.JSONArray {
 }
 
 /** Validates `value` as a `JSONArray`: the value itself, or JSON-pointer errors. */
-export function validateJSONArray(value: unknown): ValidationResult<T.JSONArray> {
+export function validateJSONArray(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.JSONArray> {
   try {
-    if ($is_JSONArray(value, 0)) return { ok: true, value: value as T.JSONArray };
+    if (!options?.firstError && $is_JSONArray(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_JSONArray);
+  return $result(value, $va_JSONArray, options);
 }
 
 /** Whether `value` is a valid `MetaObject`. */
@@ -2218,11 +1756,14 @@ export function isMetaObject(value: unknown): value is T.MetaObject {
 }
 
 /** Validates `value` as a `MetaObject`: the value itself, or JSON-pointer errors. */
-export function validateMetaObject(value: unknown): ValidationResult<T.MetaObject> {
+export function validateMetaObject(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.MetaObject> {
   try {
-    if ($is_MetaObject(value, 0)) return { ok: true, value: value as T.MetaObject };
+    if (!options?.firstError && $is_MetaObject(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_MetaObject);
+  return $result(value, $va_MetaObject, options);
 }
 
 /** Whether `value` is a valid `RequestId`. */
@@ -2235,11 +1776,14 @@ export function isRequestId(value: unknown): value is T.RequestId {
 }
 
 /** Validates `value` as a `RequestId`: the value itself, or JSON-pointer errors. */
-export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
+export function validateRequestId(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.RequestId> {
   try {
-    if ($is_RequestId(value, 0)) return { ok: true, value: value as T.RequestId };
+    if (!options?.firstError && $is_RequestId(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_RequestId);
+  return $result(value, $va_RequestId, options);
 }
 
 /** Whether `value` is a valid `RequestParams`. */
@@ -2252,11 +1796,14 @@ export function isRequestParams(value: unknown): value is T.RequestParams {
 }
 
 /** Validates `value` as a `RequestParams`: the value itself, or JSON-pointer errors. */
-export function validateRequestParams(value: unknown): ValidationResult<T.RequestParams> {
+export function validateRequestParams(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.RequestParams> {
   try {
-    if ($is_RequestParams(value, 0)) return { ok: true, value: value as T.RequestParams };
+    if (!options?.firstError && $is_RequestParams(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_RequestParams);
+  return $result(value, $va_RequestParams, options);
 }
 
 /** Whether `value` is a valid `Request`. */
@@ -2269,11 +1816,14 @@ export function isRequest(value: unknown): value is T.Request {
 }
 
 /** Validates `value` as a `Request`: the value itself, or JSON-pointer errors. */
-export function validateRequest(value: unknown): ValidationResult<T.Request> {
+export function validateRequest(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.Request> {
   try {
-    if ($is_Request(value, 0)) return { ok: true, value: value as T.Request };
+    if (!options?.firstError && $is_Request(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_Request);
+  return $result(value, $va_Request, options);
 }
 
 /** Whether `value` is a valid `Notification`. */
@@ -2286,11 +1836,14 @@ export function isNotification(value: unknown): value is T.Notification {
 }
 
 /** Validates `value` as a `Notification`: the value itself, or JSON-pointer errors. */
-export function validateNotification(value: unknown): ValidationResult<T.Notification> {
+export function validateNotification(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.Notification> {
   try {
-    if ($is_Notification(value, 0)) return { ok: true, value: value as T.Notification };
+    if (!options?.firstError && $is_Notification(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_Notification);
+  return $result(value, $va_Notification, options);
 }
 
 /** Whether `value` is a valid `Result`. */
@@ -2303,11 +1856,14 @@ export function isResult(value: unknown): value is T.Result {
 }
 
 /** Validates `value` as a `Result`: the value itself, or JSON-pointer errors. */
-export function validateResult(value: unknown): ValidationResult<T.Result> {
+export function validateResult(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.Result> {
   try {
-    if ($is_Result(value, 0)) return { ok: true, value: value as T.Result };
+    if (!options?.firstError && $is_Result(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_Result);
+  return $result(value, $va_Result, options);
 }
 
 /** Whether `value` is a valid `Error`. */
@@ -2320,11 +1876,14 @@ export function isError(value: unknown): value is T.Error {
 }
 
 /** Validates `value` as a `Error`: the value itself, or JSON-pointer errors. */
-export function validateError(value: unknown): ValidationResult<T.Error> {
+export function validateError(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.Error> {
   try {
-    if ($is_Error(value, 0)) return { ok: true, value: value as T.Error };
+    if (!options?.firstError && $is_Error(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_Error);
+  return $result(value, $va_Error, options);
 }
 
 /** Whether `value` is a valid `JSONRPCRequest`. */
@@ -2337,11 +1896,14 @@ export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
 }
 
 /** Validates `value` as a `JSONRPCRequest`: the value itself, or JSON-pointer errors. */
-export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONRPCRequest> {
+export function validateJSONRPCRequest(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.JSONRPCRequest> {
   try {
-    if ($is_JSONRPCRequest(value, 0)) return { ok: true, value: value as T.JSONRPCRequest };
+    if (!options?.firstError && $is_JSONRPCRequest(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_JSONRPCRequest);
+  return $result(value, $va_JSONRPCRequest, options);
 }
 
 /** Whether `value` is a valid `JSONRPCNotification`. */
@@ -2356,12 +1918,12 @@ export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotific
 /** Validates `value` as a `JSONRPCNotification`: the value itself, or JSON-pointer errors. */
 export function validateJSONRPCNotification(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.JSONRPCNotification> {
   try {
-    if ($is_JSONRPCNotification(value, 0))
-      return { ok: true, value: value as T.JSONRPCNotification };
+    if (!options?.firstError && $is_JSONRPCNotification(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_JSONRPCNotification);
+  return $result(value, $va_JSONRPCNotification, options);
 }
 
 /** Whether `value` is a valid `JSONRPCResultResponse`. */
@@ -2376,12 +1938,12 @@ export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResul
 /** Validates `value` as a `JSONRPCResultResponse`: the value itself, or JSON-pointer errors. */
 export function validateJSONRPCResultResponse(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.JSONRPCResultResponse> {
   try {
-    if ($is_JSONRPCResultResponse(value, 0))
-      return { ok: true, value: value as T.JSONRPCResultResponse };
+    if (!options?.firstError && $is_JSONRPCResultResponse(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_JSONRPCResultResponse);
+  return $result(value, $va_JSONRPCResultResponse, options);
 }
 
 /** Whether `value` is a valid `JSONRPCMessage`. */
@@ -2394,11 +1956,14 @@ export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
 }
 
 /** Validates `value` as a `JSONRPCMessage`: the value itself, or JSON-pointer errors. */
-export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONRPCMessage> {
+export function validateJSONRPCMessage(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.JSONRPCMessage> {
   try {
-    if ($is_JSONRPCMessage(value, 0)) return { ok: true, value: value as T.JSONRPCMessage };
+    if (!options?.firstError && $is_JSONRPCMessage(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_JSONRPCMessage);
+  return $result(value, $va_JSONRPCMessage, options);
 }
 
 /** Whether `value` is a valid `JSONRPCErrorResponse`. */
@@ -2413,12 +1978,12 @@ export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorR
 /** Validates `value` as a `JSONRPCErrorResponse`: the value itself, or JSON-pointer errors. */
 export function validateJSONRPCErrorResponse(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.JSONRPCErrorResponse> {
   try {
-    if ($is_JSONRPCErrorResponse(value, 0))
-      return { ok: true, value: value as T.JSONRPCErrorResponse };
+    if (!options?.firstError && $is_JSONRPCErrorResponse(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_JSONRPCErrorResponse);
+  return $result(value, $va_JSONRPCErrorResponse, options);
 }
 
 /** Whether `value` is a valid `MethodNotFoundError`. */
@@ -2433,12 +1998,12 @@ export function isMethodNotFoundError(value: unknown): value is T.MethodNotFound
 /** Validates `value` as a `MethodNotFoundError`: the value itself, or JSON-pointer errors. */
 export function validateMethodNotFoundError(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.MethodNotFoundError> {
   try {
-    if ($is_MethodNotFoundError(value, 0))
-      return { ok: true, value: value as T.MethodNotFoundError };
+    if (!options?.firstError && $is_MethodNotFoundError(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_MethodNotFoundError);
+  return $result(value, $va_MethodNotFoundError, options);
 }
 
 /** Whether `value` is a valid `NeedsCapabilityError`. */
@@ -2453,12 +2018,12 @@ export function isNeedsCapabilityError(value: unknown): value is T.NeedsCapabili
 /** Validates `value` as a `NeedsCapabilityError`: the value itself, or JSON-pointer errors. */
 export function validateNeedsCapabilityError(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.NeedsCapabilityError> {
   try {
-    if ($is_NeedsCapabilityError(value, 0))
-      return { ok: true, value: value as T.NeedsCapabilityError };
+    if (!options?.firstError && $is_NeedsCapabilityError(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_NeedsCapabilityError);
+  return $result(value, $va_NeedsCapabilityError, options);
 }
 
 /** Whether `value` is a valid `EmptyResult`. */
@@ -2471,11 +2036,14 @@ export function isEmptyResult(value: unknown): value is T.EmptyResult {
 }
 
 /** Validates `value` as a `EmptyResult`: the value itself, or JSON-pointer errors. */
-export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyResult> {
+export function validateEmptyResult(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.EmptyResult> {
   try {
-    if ($is_EmptyResult(value, 0)) return { ok: true, value: value as T.EmptyResult };
+    if (!options?.firstError && $is_EmptyResult(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_EmptyResult);
+  return $result(value, $va_EmptyResult, options);
 }
 
 /** Whether `value` is a valid `ClientCapabilities`. */
@@ -2488,11 +2056,14 @@ export function isClientCapabilities(value: unknown): value is T.ClientCapabilit
 }
 
 /** Validates `value` as a `ClientCapabilities`: the value itself, or JSON-pointer errors. */
-export function validateClientCapabilities(value: unknown): ValidationResult<T.ClientCapabilities> {
+export function validateClientCapabilities(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ClientCapabilities> {
   try {
-    if ($is_ClientCapabilities(value, 0)) return { ok: true, value: value as T.ClientCapabilities };
+    if (!options?.firstError && $is_ClientCapabilities(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ClientCapabilities);
+  return $result(value, $va_ClientCapabilities, options);
 }
 
 /** Whether `value` is a valid `ServerCapabilities`. */
@@ -2505,11 +2076,14 @@ export function isServerCapabilities(value: unknown): value is T.ServerCapabilit
 }
 
 /** Validates `value` as a `ServerCapabilities`: the value itself, or JSON-pointer errors. */
-export function validateServerCapabilities(value: unknown): ValidationResult<T.ServerCapabilities> {
+export function validateServerCapabilities(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ServerCapabilities> {
   try {
-    if ($is_ServerCapabilities(value, 0)) return { ok: true, value: value as T.ServerCapabilities };
+    if (!options?.firstError && $is_ServerCapabilities(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ServerCapabilities);
+  return $result(value, $va_ServerCapabilities, options);
 }
 
 /** Whether `value` is a valid `InputResponseRequestParams`. */
@@ -2526,12 +2100,12 @@ export function isInputResponseRequestParams(
 /** Validates `value` as a `InputResponseRequestParams`: the value itself, or JSON-pointer errors. */
 export function validateInputResponseRequestParams(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.InputResponseRequestParams> {
   try {
-    if ($is_InputResponseRequestParams(value, 0))
-      return { ok: true, value: value as T.InputResponseRequestParams };
+    if (!options?.firstError && $is_InputResponseRequestParams(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_InputResponseRequestParams);
+  return $result(value, $va_InputResponseRequestParams, options);
 }
 
 /** Whether `value` is a valid `InputRequiredResult`. */
@@ -2546,12 +2120,12 @@ export function isInputRequiredResult(value: unknown): value is T.InputRequiredR
 /** Validates `value` as a `InputRequiredResult`: the value itself, or JSON-pointer errors. */
 export function validateInputRequiredResult(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.InputRequiredResult> {
   try {
-    if ($is_InputRequiredResult(value, 0))
-      return { ok: true, value: value as T.InputRequiredResult };
+    if (!options?.firstError && $is_InputRequiredResult(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_InputRequiredResult);
+  return $result(value, $va_InputRequiredResult, options);
 }
 
 /** Whether `value` is a valid `PingRequest`. */
@@ -2564,11 +2138,14 @@ export function isPingRequest(value: unknown): value is T.PingRequest {
 }
 
 /** Validates `value` as a `PingRequest`: the value itself, or JSON-pointer errors. */
-export function validatePingRequest(value: unknown): ValidationResult<T.PingRequest> {
+export function validatePingRequest(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.PingRequest> {
   try {
-    if ($is_PingRequest(value, 0)) return { ok: true, value: value as T.PingRequest };
+    if (!options?.firstError && $is_PingRequest(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_PingRequest);
+  return $result(value, $va_PingRequest, options);
 }
 
 /** Whether `value` is a valid `CallToolRequestParams`. */
@@ -2583,12 +2160,12 @@ export function isCallToolRequestParams(value: unknown): value is T.CallToolRequ
 /** Validates `value` as a `CallToolRequestParams`: the value itself, or JSON-pointer errors. */
 export function validateCallToolRequestParams(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.CallToolRequestParams> {
   try {
-    if ($is_CallToolRequestParams(value, 0))
-      return { ok: true, value: value as T.CallToolRequestParams };
+    if (!options?.firstError && $is_CallToolRequestParams(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_CallToolRequestParams);
+  return $result(value, $va_CallToolRequestParams, options);
 }
 
 /** Whether `value` is a valid `CallToolRequest`. */
@@ -2601,11 +2178,14 @@ export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
 }
 
 /** Validates `value` as a `CallToolRequest`: the value itself, or JSON-pointer errors. */
-export function validateCallToolRequest(value: unknown): ValidationResult<T.CallToolRequest> {
+export function validateCallToolRequest(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.CallToolRequest> {
   try {
-    if ($is_CallToolRequest(value, 0)) return { ok: true, value: value as T.CallToolRequest };
+    if (!options?.firstError && $is_CallToolRequest(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_CallToolRequest);
+  return $result(value, $va_CallToolRequest, options);
 }
 
 /** Whether `value` is a valid `CallToolResult`. */
@@ -2618,11 +2198,14 @@ export function isCallToolResult(value: unknown): value is T.CallToolResult {
 }
 
 /** Validates `value` as a `CallToolResult`: the value itself, or JSON-pointer errors. */
-export function validateCallToolResult(value: unknown): ValidationResult<T.CallToolResult> {
+export function validateCallToolResult(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.CallToolResult> {
   try {
-    if ($is_CallToolResult(value, 0)) return { ok: true, value: value as T.CallToolResult };
+    if (!options?.firstError && $is_CallToolResult(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_CallToolResult);
+  return $result(value, $va_CallToolResult, options);
 }
 
 /** Whether `value` is a valid `TextContent`. */
@@ -2635,11 +2218,14 @@ export function isTextContent(value: unknown): value is T.TextContent {
 }
 
 /** Validates `value` as a `TextContent`: the value itself, or JSON-pointer errors. */
-export function validateTextContent(value: unknown): ValidationResult<T.TextContent> {
+export function validateTextContent(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.TextContent> {
   try {
-    if ($is_TextContent(value, 0)) return { ok: true, value: value as T.TextContent };
+    if (!options?.firstError && $is_TextContent(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_TextContent);
+  return $result(value, $va_TextContent, options);
 }
 
 /** Whether `value` is a valid `ImageContent`. */
@@ -2652,11 +2238,14 @@ export function isImageContent(value: unknown): value is T.ImageContent {
 }
 
 /** Validates `value` as a `ImageContent`: the value itself, or JSON-pointer errors. */
-export function validateImageContent(value: unknown): ValidationResult<T.ImageContent> {
+export function validateImageContent(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ImageContent> {
   try {
-    if ($is_ImageContent(value, 0)) return { ok: true, value: value as T.ImageContent };
+    if (!options?.firstError && $is_ImageContent(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ImageContent);
+  return $result(value, $va_ImageContent, options);
 }
 
 /** Whether `value` is a valid `ToolListChangedNotification`. */
@@ -2673,12 +2262,12 @@ export function isToolListChangedNotification(
 /** Validates `value` as a `ToolListChangedNotification`: the value itself, or JSON-pointer errors. */
 export function validateToolListChangedNotification(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.ToolListChangedNotification> {
   try {
-    if ($is_ToolListChangedNotification(value, 0))
-      return { ok: true, value: value as T.ToolListChangedNotification };
+    if (!options?.firstError && $is_ToolListChangedNotification(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ToolListChangedNotification);
+  return $result(value, $va_ToolListChangedNotification, options);
 }
 
 /** Whether `value` is a valid `CancelledNotification`. */
@@ -2693,12 +2282,12 @@ export function isCancelledNotification(value: unknown): value is T.CancelledNot
 /** Validates `value` as a `CancelledNotification`: the value itself, or JSON-pointer errors. */
 export function validateCancelledNotification(
   value: unknown,
+  options?: ValidateOptions,
 ): ValidationResult<T.CancelledNotification> {
   try {
-    if ($is_CancelledNotification(value, 0))
-      return { ok: true, value: value as T.CancelledNotification };
+    if (!options?.firstError && $is_CancelledNotification(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_CancelledNotification);
+  return $result(value, $va_CancelledNotification, options);
 }
 
 /** Whether `value` is a valid `ElicitRequest`. */
@@ -2711,11 +2300,14 @@ export function isElicitRequest(value: unknown): value is T.ElicitRequest {
 }
 
 /** Validates `value` as a `ElicitRequest`: the value itself, or JSON-pointer errors. */
-export function validateElicitRequest(value: unknown): ValidationResult<T.ElicitRequest> {
+export function validateElicitRequest(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ElicitRequest> {
   try {
-    if ($is_ElicitRequest(value, 0)) return { ok: true, value: value as T.ElicitRequest };
+    if (!options?.firstError && $is_ElicitRequest(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ElicitRequest);
+  return $result(value, $va_ElicitRequest, options);
 }
 
 /** Whether `value` is a valid `ElicitResult`. */
@@ -2728,11 +2320,14 @@ export function isElicitResult(value: unknown): value is T.ElicitResult {
 }
 
 /** Validates `value` as a `ElicitResult`: the value itself, or JSON-pointer errors. */
-export function validateElicitResult(value: unknown): ValidationResult<T.ElicitResult> {
+export function validateElicitResult(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ElicitResult> {
   try {
-    if ($is_ElicitResult(value, 0)) return { ok: true, value: value as T.ElicitResult };
+    if (!options?.firstError && $is_ElicitResult(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ElicitResult);
+  return $result(value, $va_ElicitResult, options);
 }
 
 /** Whether `value` is a valid `InputRequest`. */
@@ -2745,11 +2340,14 @@ export function isInputRequest(value: unknown): value is T.InputRequest {
 }
 
 /** Validates `value` as a `InputRequest`: the value itself, or JSON-pointer errors. */
-export function validateInputRequest(value: unknown): ValidationResult<T.InputRequest> {
+export function validateInputRequest(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.InputRequest> {
   try {
-    if ($is_InputRequest(value, 0)) return { ok: true, value: value as T.InputRequest };
+    if (!options?.firstError && $is_InputRequest(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_InputRequest);
+  return $result(value, $va_InputRequest, options);
 }
 
 /** Whether `value` is a valid `ClientRequest`. */
@@ -2762,11 +2360,14 @@ export function isClientRequest(value: unknown): value is T.ClientRequest {
 }
 
 /** Validates `value` as a `ClientRequest`: the value itself, or JSON-pointer errors. */
-export function validateClientRequest(value: unknown): ValidationResult<T.ClientRequest> {
+export function validateClientRequest(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ClientRequest> {
   try {
-    if ($is_ClientRequest(value, 0)) return { ok: true, value: value as T.ClientRequest };
+    if (!options?.firstError && $is_ClientRequest(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ClientRequest);
+  return $result(value, $va_ClientRequest, options);
 }
 
 /** Whether `value` is a valid `ClientNotification`. */
@@ -2779,11 +2380,14 @@ export function isClientNotification(value: unknown): value is T.ClientNotificat
 }
 
 /** Validates `value` as a `ClientNotification`: the value itself, or JSON-pointer errors. */
-export function validateClientNotification(value: unknown): ValidationResult<T.ClientNotification> {
+export function validateClientNotification(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ClientNotification> {
   try {
-    if ($is_ClientNotification(value, 0)) return { ok: true, value: value as T.ClientNotification };
+    if (!options?.firstError && $is_ClientNotification(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ClientNotification);
+  return $result(value, $va_ClientNotification, options);
 }
 
 /** Whether `value` is a valid `ClientResult`. */
@@ -2796,11 +2400,14 @@ export function isClientResult(value: unknown): value is T.ClientResult {
 }
 
 /** Validates `value` as a `ClientResult`: the value itself, or JSON-pointer errors. */
-export function validateClientResult(value: unknown): ValidationResult<T.ClientResult> {
+export function validateClientResult(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ClientResult> {
   try {
-    if ($is_ClientResult(value, 0)) return { ok: true, value: value as T.ClientResult };
+    if (!options?.firstError && $is_ClientResult(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ClientResult);
+  return $result(value, $va_ClientResult, options);
 }
 
 /** Whether `value` is a valid `ServerRequest`. */
@@ -2813,11 +2420,14 @@ export function isServerRequest(value: unknown): value is T.ServerRequest {
 }
 
 /** Validates `value` as a `ServerRequest`: the value itself, or JSON-pointer errors. */
-export function validateServerRequest(value: unknown): ValidationResult<T.ServerRequest> {
+export function validateServerRequest(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ServerRequest> {
   try {
-    if ($is_ServerRequest(value, 0)) return { ok: true, value: value as T.ServerRequest };
+    if (!options?.firstError && $is_ServerRequest(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ServerRequest);
+  return $result(value, $va_ServerRequest, options);
 }
 
 /** Whether `value` is a valid `ServerNotification`. */
@@ -2830,11 +2440,14 @@ export function isServerNotification(value: unknown): value is T.ServerNotificat
 }
 
 /** Validates `value` as a `ServerNotification`: the value itself, or JSON-pointer errors. */
-export function validateServerNotification(value: unknown): ValidationResult<T.ServerNotification> {
+export function validateServerNotification(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ServerNotification> {
   try {
-    if ($is_ServerNotification(value, 0)) return { ok: true, value: value as T.ServerNotification };
+    if (!options?.firstError && $is_ServerNotification(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ServerNotification);
+  return $result(value, $va_ServerNotification, options);
 }
 
 /** Whether `value` is a valid `ServerResult`. */
@@ -2847,17 +2460,18 @@ export function isServerResult(value: unknown): value is T.ServerResult {
 }
 
 /** Validates `value` as a `ServerResult`: the value itself, or JSON-pointer errors. */
-export function validateServerResult(value: unknown): ValidationResult<T.ServerResult> {
+export function validateServerResult(
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<T.ServerResult> {
   try {
-    if ($is_ServerResult(value, 0)) return { ok: true, value: value as T.ServerResult };
+    if (!options?.firstError && $is_ServerResult(value, 0)) return $ok(value);
   } catch {}
-  return $result(value, $va_ServerResult);
+  return $result(value, $va_ServerResult, options);
 }
 
 /** The validator of every schema type, by type name. */
-export const VALIDATORS: {
-  readonly [name: string]: (value: unknown) => ValidationResult<unknown>;
-} = {
+export const VALIDATORS: { readonly [name: string]: Validator } = {
   JSONValue: validateJSONValue,
   JSONObject: validateJSONObject,
   JSONArray: validateJSONArray,
@@ -2901,8 +2515,6 @@ export const VALIDATORS: {
 
 // ---- messages --------------------------------------------------------------------------
 
-type $Validate = (value: unknown) => ValidationResult<unknown>;
-
 export type MessageKind = "request" | "notification" | "result" | "error";
 
 /** What a decoded JSON-RPC message is, judged by its shape alone. */
@@ -2919,7 +2531,7 @@ export type ClientNotificationMessage = T.JSONRPCNotification & T.ClientNotifica
 export type ServerRequestMessage = T.JSONRPCRequest & T.ServerRequest;
 export type ServerNotificationMessage = T.JSONRPCNotification & T.ServerNotification;
 
-const $REQUESTS: Record<Direction, Record<string, $Validate>> = {
+const $REQUESTS: Record<Direction, Record<string, Validator>> = {
   "client->server": {
     ping: validatePingRequest,
     "tools/call": validateCallToolRequest,
@@ -2929,7 +2541,7 @@ const $REQUESTS: Record<Direction, Record<string, $Validate>> = {
   },
 };
 
-const $NOTIFICATIONS: Record<Direction, Record<string, $Validate>> = {
+const $NOTIFICATIONS: Record<Direction, Record<string, Validator>> = {
   "client->server": {
     "notifications/cancelled": validateCancelledNotification,
   },
@@ -2939,7 +2551,7 @@ const $NOTIFICATIONS: Record<Direction, Record<string, $Validate>> = {
   },
 };
 
-const $RESULTS: Record<string, $Validate> = {
+const $RESULTS: Record<string, Validator> = {
   ping: validateEmptyResult,
   "tools/call": validateCallToolResult,
 };
@@ -2947,11 +2559,11 @@ const $RESULTS: Record<string, $Validate> = {
 /** Methods whose result may be an InputRequiredResult (multi round-trip). */
 const $INPUT_REQUIRED = new Set<string>(["tools/call"]);
 
-const $INPUT_RESULTS: Record<string, $Validate> = {
+const $INPUT_RESULTS: Record<string, Validator> = {
   "elicitation/create": validateElicitResult,
 };
 
-function $has(table: Record<string, $Validate>, method: unknown): method is string {
+function $has(table: Record<string, Validator>, method: unknown): method is string {
   return typeof method === "string" && Object.prototype.hasOwnProperty.call(table, method);
 }
 
@@ -2986,29 +2598,34 @@ export function classifyMessage(value: unknown): MessageInfo | undefined {
 /**
  * Validates a request by its `method`, against the request type of that method for the
  * sending side: only the matching branch is checked, so errors point into it.
+ * `{ firstError: true }` stops at the first error.
  */
 export function validateRequestMessage(
   value: unknown,
   direction: "client->server",
+  options?: ValidateOptions,
 ): ValidationResult<ClientRequestMessage>;
 export function validateRequestMessage(
   value: unknown,
   direction: "server->client",
+  options?: ValidateOptions,
 ): ValidationResult<ServerRequestMessage>;
 export function validateRequestMessage(
   value: unknown,
   direction: Direction,
+  options?: ValidateOptions,
 ): ValidationResult<ClientRequestMessage | ServerRequestMessage>;
 export function validateRequestMessage(
   value: unknown,
   direction: Direction,
+  options?: ValidateOptions,
 ): ValidationResult<any> {
-  const envelope = validateJSONRPCRequest(value);
+  const envelope = validateJSONRPCRequest(value, options);
   if (!envelope.ok) return envelope;
   const method = classifyMessage(value)?.method;
   const table = $REQUESTS[direction];
   return $has(table, method)
-    ? table[method]!(value)
+    ? table[method]!(value, options)
     : $unknownMethod(method, `${direction} requests`);
 }
 
@@ -3016,25 +2633,29 @@ export function validateRequestMessage(
 export function validateNotificationMessage(
   value: unknown,
   direction: "client->server",
+  options?: ValidateOptions,
 ): ValidationResult<ClientNotificationMessage>;
 export function validateNotificationMessage(
   value: unknown,
   direction: "server->client",
+  options?: ValidateOptions,
 ): ValidationResult<ServerNotificationMessage>;
 export function validateNotificationMessage(
   value: unknown,
   direction: Direction,
+  options?: ValidateOptions,
 ): ValidationResult<ClientNotificationMessage | ServerNotificationMessage>;
 export function validateNotificationMessage(
   value: unknown,
   direction: Direction,
+  options?: ValidateOptions,
 ): ValidationResult<any> {
-  const envelope = validateJSONRPCNotification(value);
+  const envelope = validateJSONRPCNotification(value, options);
   if (!envelope.ok) return envelope;
   const method = classifyMessage(value)?.method;
   const table = $NOTIFICATIONS[direction];
   return $has(table, method)
-    ? table[method]!(value)
+    ? table[method]!(value, options)
     : $unknownMethod(method, `${direction} notifications`);
 }
 
@@ -3042,7 +2663,11 @@ export function validateNotificationMessage(
  * Validates a result against the result type of the method it answers. A method that may
  * answer `input_required` is checked as an InputRequiredResult when it says so.
  */
-export function validateMethodResult(method: string, value: unknown): ValidationResult<unknown> {
+export function validateMethodResult(
+  method: string,
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<unknown> {
   if (!$has($RESULTS, method)) return $unknownMethod(method, "results");
   if (
     $INPUT_REQUIRED.has(method) &&
@@ -3050,17 +2675,23 @@ export function validateMethodResult(method: string, value: unknown): Validation
     value !== null &&
     (value as { resultType?: unknown }).resultType === "input_required"
   ) {
-    return validateInputRequiredResult(value);
+    return validateInputRequiredResult(value, options);
   }
-  return $RESULTS[method]!(value);
+  return $RESULTS[method]!(value, options);
 }
 
 /** Validates the answer to an input request (multi round-trip) by its method. */
-export function validateInputResult(method: string, value: unknown): ValidationResult<unknown> {
+export function validateInputResult(
+  method: string,
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<unknown> {
   return $has($INPUT_RESULTS, method)
-    ? $INPUT_RESULTS[method]!(value)
+    ? $INPUT_RESULTS[method]!(value, options)
     : $unknownMethod(method, "input requests");
 }
+
+type $MessageResult = ValidationResult<T.JSONRPCMessage>;
 
 /**
  * Validates any decoded JSON-RPC message sent by one side: requests and notifications by
@@ -3069,17 +2700,17 @@ export function validateInputResult(method: string, value: unknown): ValidationR
 export function validateMessage(
   value: unknown,
   direction: Direction,
-): ValidationResult<T.JSONRPCMessage> {
-  const info = classifyMessage(value);
-  switch (info?.kind) {
+  options?: ValidateOptions,
+): $MessageResult {
+  switch (classifyMessage(value)?.kind) {
     case "request":
-      return validateRequestMessage(value, direction) as ValidationResult<T.JSONRPCMessage>;
+      return validateRequestMessage(value, direction, options) as $MessageResult;
     case "notification":
-      return validateNotificationMessage(value, direction) as ValidationResult<T.JSONRPCMessage>;
+      return validateNotificationMessage(value, direction, options) as $MessageResult;
     case "result":
-      return validateJSONRPCResultResponse(value) as ValidationResult<T.JSONRPCMessage>;
+      return validateJSONRPCResultResponse(value, options) as $MessageResult;
     case "error":
-      return validateJSONRPCErrorResponse(value) as ValidationResult<T.JSONRPCMessage>;
+      return validateJSONRPCErrorResponse(value, options) as $MessageResult;
     default:
       return {
         ok: false,

@@ -1,0 +1,132 @@
+import type { Literal, ObjectProperty, VSchema } from "../schema/validation.js";
+import { num, str } from "./validator-layout.js";
+
+// The expressions and statements the validator writer (validator-code.ts) is built from:
+// checks with their top operator (so they print parenthesised as prettier prints them),
+// property reads, key loops, and the order properties are checked in.
+
+/** Property names Object.prototype has: read as own properties only, or `{}` would have them. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Inline checks longer than this become a helper function (keeps lines within the page). */
+export const INLINE_MAX = 60;
+
+export const lit = (value: Literal): string => (typeof value === "string" ? str(value) : typeof value === "number" ? num(value) : String(value));
+export const litText = (value: Literal): string => (typeof value === "string" ? JSON.stringify(value) : String(value));
+
+/** What a schema expects, for messages: `string`, `"tools/call"`, `object`... */
+export function describeSchema(s: VSchema, depth = 0): string {
+  switch (s.kind) {
+    case "any":
+      return "any value";
+    case "never":
+      return "no value";
+    case "ref":
+      return s.name;
+    case "types":
+      return s.types.join(" | ");
+    case "const":
+      return litText(s.value);
+    case "enum":
+      return s.values.map(litText).join(" | ");
+    case "object":
+      return "object";
+    case "array":
+      return "array";
+    case "anyOf":
+      return depth > 0 ? "union" : s.members.map((m) => describeSchema(m, depth + 1)).join(" | ");
+    case "allOf":
+      return s.members.map((m) => describeSchema(m, depth + 1)).join(" & ");
+    case "constrained":
+      return describeSchema(s.schema, depth);
+  }
+}
+
+/** An expression and its top operator, so it is parenthesised exactly as prettier prints it. */
+export interface Expr {
+  op: "atom" | "cmp" | "and" | "or";
+  code: string;
+}
+export const atom = (code: string): Expr => ({ op: "atom", code });
+export const cmp = (code: string): Expr => ({ op: "cmp", code });
+export const TRUE = atom("true");
+export const FALSE = atom("false");
+export function and(parts: Expr[]): Expr {
+  const kept = parts.filter((x) => x.code !== "true");
+  if (kept.length === 0) return TRUE;
+  if (kept.length === 1) return kept[0]!;
+  return { op: "and", code: kept.map((x) => (x.op === "or" ? `(${x.code})` : x.code)).join(" && ") };
+}
+export function or(parts: Expr[]): Expr {
+  if (parts.length === 1) return parts[0]!;
+  return { op: "or", code: parts.map((x) => (x.op === "and" ? `(${x.code})` : x.code)).join(" || ") };
+}
+export function not(x: Expr): Expr {
+  if (x.code === "true") return FALSE;
+  if (x.code === "false") return TRUE;
+  return atom(x.op === "atom" ? `!${x.code}` : `!(${x.code})`);
+}
+
+/** A statement of the error collector: `if (cond) action;`, or lines as they are. */
+export type Stmt = { cond: Expr; action: string } | { lines: string[] };
+export const lines = (stmts: Stmt[]): string[] => stmts.flatMap((s) => ("lines" in s ? s.lines : [`if (${s.cond.code}) ${s.action}`]));
+
+export interface Discriminant {
+  property: string;
+  cases: { value: Literal; member: VSchema }[];
+}
+
+export const NOT_OBJECT = 'typeof v !== "object" || v === null || Array.isArray(v)';
+
+export function typeCheck(t: string, v: string): Expr {
+  switch (t) {
+    case "string":
+    case "boolean":
+      return cmp(`typeof ${v} === "${t}"`);
+    case "null":
+      return cmp(`${v} === null`);
+    case "integer":
+      return atom(`Number.isInteger(${v})`);
+    case "number":
+      return atom(`Number.isFinite(${v})`);
+    default:
+      throw new Error(`unknown JSON type ${t}`);
+  }
+}
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+function access(name: string): string {
+  return IDENT.test(name) ? `.${name}` : `[${str(name)}]`;
+}
+
+/** Reads an own property: names Object.prototype also has are checked with hasOwnProperty. */
+export function read(v: string, name: string): string {
+  return INHERITED.has(name) ? `$own(${v}, ${str(name)}) ? ${v}${access(name)} : undefined` : `${v}${access(name)}`;
+}
+
+/** In a `for (const k in v)` loop: skip inherited keys and the declared properties. */
+export function skipDeclared(properties: ObjectProperty[]): string[] {
+  const out = ["if (!$own(v, k)) continue;"];
+  if (properties.length === 0) return out;
+  const test = properties.map((p) => `k === ${str(p.name)}`).join(" || ");
+  if (test.length <= INLINE_MAX) return [...out, `if (${test}) continue;`];
+  return [...out, "switch (k) {", ...properties.map((p) => `case ${str(p.name)}:`), "\tcontinue;", "}"];
+}
+
+/**
+ * The order properties are checked in (and errors reported in): those with an inline check
+ * of a primitive first, then the others, each group in declaration order. An invalid value
+ * is then usually rejected before any nested object is walked.
+ */
+export function checkOrder(properties: ObjectProperty[]): [ObjectProperty, number][] {
+  const cheap = (s: VSchema): boolean =>
+    s.kind === "const" || s.kind === "enum" || s.kind === "types" || (s.kind === "constrained" && cheap(s.schema));
+  const indexed = properties.map((p, i): [ObjectProperty, number] => [p, i]);
+  return [...indexed.filter(([p]) => cheap(p.schema)), ...indexed.filter(([p]) => !cheap(p.schema))];
+}
+
+/** RFC 6901: `~` and `/` in a key become `~0` and `~1`. */
+export function pointerEscape(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
