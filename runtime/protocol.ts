@@ -97,8 +97,17 @@ export interface MessageValidators {
     value: unknown,
   ): { kind: "request" | "notification" | "result" | "error" } | undefined;
   isRequestId(value: unknown): boolean;
-  validateRequestMessage(value: unknown, direction: Direction): ValidationResult<unknown>;
-  validateNotificationMessage(value: unknown, direction: Direction): ValidationResult<unknown>;
+  /** `firstError`: stop at the first error (cheaper on invalid input; the same first error). */
+  validateRequestMessage(
+    value: unknown,
+    direction: Direction,
+    options?: { firstError?: boolean },
+  ): ValidationResult<unknown>;
+  validateNotificationMessage(
+    value: unknown,
+    direction: Direction,
+    options?: { firstError?: boolean },
+  ): ValidationResult<unknown>;
   validateMethodResult(method: string, value: unknown): ValidationResult<unknown>;
   /** Revisions with multi round-trip only. */
   validateInputResult: ((method: string, value: unknown) => ValidationResult<unknown>) | null;

@@ -21,6 +21,11 @@ import {
 export interface DispatcherOptions<Capabilities = object, Implementation = object> {
   /** Validate results before sending them (default true): a handler bug never reaches the wire. */
   validateResults?: boolean;
+  /**
+   * Report every error of an invalid request in `data.errors` (default false: the first one,
+   * which costs far less on invalid input, so a flood of bad requests stays cheap).
+   */
+  allErrors?: boolean;
   /** Told about handler failures and invalid results; what the client sees stays generic. */
   onError?: (error: unknown, info: { method: string; id: string | number | undefined }) => void;
   /** Put into every result's `_meta` (revisions with a server info `_meta` key). */
@@ -58,6 +63,7 @@ export function createRouter(
   options: DispatcherOptions = {},
 ): Dispatcher {
   const validateResults = options.validateResults ?? true;
+  const validation = { firstError: options.allErrors !== true };
   const supported =
     options.supportedVersions ??
     (protocol.protocolVersion === null ? [] : [protocol.protocolVersion]);
@@ -144,7 +150,7 @@ export function createRouter(
     }
     const handler = own(handlers, method);
     if (!handler || !entryFor(method)) return undefined;
-    const checked = validators.validateNotificationMessage(message, direction);
+    const checked = validators.validateNotificationMessage(message, direction, validation);
     if (!checked.ok) {
       report(
         new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `invalid ${method} notification`, {
@@ -188,7 +194,7 @@ export function createRouter(
         });
       }
     }
-    const checked = validators.validateRequestMessage(message, direction);
+    const checked = validators.validateRequestMessage(message, direction, validation);
     if (!checked.ok) {
       return envelopeErrors(checked.errors)
         ? errorResponse(id, JSONRPC_ERRORS.INVALID_REQUEST, "Invalid request", {

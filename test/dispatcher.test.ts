@@ -82,6 +82,15 @@ describe("dispatcher 2026-07-28", () => {
       });
     });
 
+    it("reports the first error by default, every error with allErrors", async () => {
+      const bad = request("tools/call", { name: 5, arguments: "x" }, 1);
+      const first = await d.createServerDispatcher(echoTool).handle(bad);
+      expect(first.error.data.errors).toHaveLength(1);
+      const all = await d.createServerDispatcher(echoTool, { allErrors: true }).handle(bad);
+      expect(all.error.data.errors.length).toBeGreaterThan(1);
+      expect(all.error.data.errors).toContainEqual(first.error.data.errors[0]);
+    });
+
     it("-32602 when a required _meta field is missing", async () => {
       const reply = await d.createServerDispatcher(echoTool).handle({
         jsonrpc: "2.0",
