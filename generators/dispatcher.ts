@@ -120,6 +120,12 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
     w.doc("Dual-era servers: the legacy session open on a transport channel, and ending it.");
     w.line("session?(channel: object): { readonly version: string } | undefined;");
     w.line("endSession?(channel: object): void;");
+    w.doc("Dual-era servers: makes `send` a legacy session's stream for messages not tied to a request.");
+    w.line("attachStream?(channel: object, send: (message: object) => unknown): () => void;");
+    w.doc("Dual-era servers: a notification to every legacy session with an open stream; how many got it.");
+    w.line(`notifySessions?(notification: T.${env.notification}): number;`);
+    w.doc("Dual-era servers: notifications/resources/updated to the legacy sessions subscribed to `uri`.");
+    w.line("resourceUpdated?(uri: string): number;");
   });
   for (const side of receivingSides(loaded)) {
     w.line();

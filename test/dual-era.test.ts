@@ -17,6 +17,7 @@ type Any = any;
 const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
 let server: { url: string; close(): Promise<void> };
+let eraDispatcher: Any;
 let generated: { client: Any; http: Any; dispatcher: Any; httpClient: Any };
 
 beforeAll(async () => {
@@ -55,6 +56,7 @@ beforeAll(async () => {
     },
     { serverInfo: { name: "dual", version: "1.0.0" } },
   );
+  eraDispatcher = d;
   server = await http.serveHttp(d);
 });
 afterAll(() => server?.close());
@@ -116,6 +118,24 @@ describe("dual-era server over Streamable HTTP", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it("sends resource updates to subscribed sessions on their standalone GET stream", async () => {
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const post = (body: object, extra: Record<string, string> = {}) => fetch(server.url, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+    const opened = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+    const session = { "mcp-session-id": opened.headers.get("mcp-session-id")! };
+    expect((await opened.json()).result.capabilities.logging).toEqual({});
+    expect((await post({ jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "memo://a" } }, session)).status).toBe(200);
+    const stream = await fetch(server.url, { headers: { accept: "text/event-stream", ...session } });
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect(eraDispatcher.resourceUpdated("memo://other")).toBe(0);
+    expect(eraDispatcher.resourceUpdated("memo://a")).toBe(1);
+    let text = "";
+    while (!text.includes("resources/updated")) text += (await reader.read()).value ?? "";
+    expect(text).toContain('"params":{"uri":"memo://a"}');
+    await reader.cancel();
   });
 
   it("ends a session on DELETE", async () => {

@@ -65,6 +65,12 @@ export interface Dispatcher {
   /** Dual-era servers: the legacy session open on a transport channel, and ending it. */
   session?(channel: object): { readonly version: string } | undefined;
   endSession?(channel: object): void;
+  /** Dual-era servers: makes `send` a legacy session's stream for messages not tied to a request. */
+  attachStream?(channel: object, send: (message: object) => unknown): () => void;
+  /** Dual-era servers: a notification to every legacy session with an open stream; how many got it. */
+  notifySessions?(notification: T.JSONRPCNotification): number;
+  /** Dual-era servers: notifications/resources/updated to the legacy sessions subscribed to `uri`. */
+  resourceUpdated?(uri: string): number;
 }
 
 /** Handlers for what the server receives: one entry per request method, optional ones per notification. */
