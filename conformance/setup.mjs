@@ -1,7 +1,8 @@
 // Shared by the conformance runners: the suite (installed here, with its Node 22, apart
 // from the project's Node 20) and mcp-gen's generated code for 2026-07-28 as JavaScript.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transpileDir } from "../scripts/transpile-generated.mjs";
@@ -32,8 +33,9 @@ export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26"];
  * type-strips it to JavaScript; returns the folder.
  */
 export async function generatedJs() {
-  const out = join(HERE, ".generated", "ts");
-  rmSync(join(HERE, ".generated"), { recursive: true, force: true });
+  // A folder per run, so a client and a server run side by side never share one.
+  const work = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-"));
+  const out = join(work, "ts");
   const { generate } = await import(join(ROOT, "dist", "generators", "index.js"));
   const { loadRevision } = await import(join(ROOT, "dist", "schema", "index.js"));
   const legacy = LEGACY_REVISIONS.map((r) => loadRevision(SPEC, r));
@@ -41,7 +43,7 @@ export async function generatedJs() {
     mkdirSync(dirname(join(out, file.path)), { recursive: true });
     writeFileSync(join(out, file.path), file.content);
   }
-  return transpileDir(out, join(HERE, ".generated", "js"));
+  return transpileDir(out, join(work, "js"));
 }
 
 /** The "Passed: X/Y, F failed" line of a single-scenario run, as numbers. */

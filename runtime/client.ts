@@ -227,7 +227,7 @@ export function createSender(
         throw error;
       const offered = data["supported"] as unknown[];
       const pick = versions.find((v) => offered.includes(v));
-      if (pick === undefined || pick === version) throw error;
+      if (pick === undefined) throw error;
       version = pick;
       const meta = { ...(isObject(params["_meta"]) ? params["_meta"] : {}), [versionKey]: version };
       return send(method, { ...params, _meta: meta }, opts, progressToken);

@@ -1,6 +1,6 @@
 import { requestContext, type HandleContext } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
-import { isObject, own } from "./protocol.js";
+import { carriesModernMeta, isObject, own } from "./protocol.js";
 import {
   createRouter,
   type Dispatcher,
@@ -270,8 +270,13 @@ export function createEraDispatcher(
     };
   }
 
+  // A legacy client's initialize carries no modern per-request `_meta`; one that does is a
+  // modern request for a method the modern revision does not have (answered -32601).
   const isInitialize = (message: unknown): message is Record<string, unknown> =>
-    isObject(message) && message["method"] === INITIALIZE && message["id"] !== undefined;
+    isObject(message) &&
+    message["method"] === INITIALIZE &&
+    message["id"] !== undefined &&
+    !carriesModernMeta(eras.modern.protocol, message);
 
   const dispatcher: EraDispatcher = {
     supportedVersions,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { JSONRPC_ERRORS } from "./errors.js";
-import { isObject, type ProtocolDescriptor } from "./protocol.js";
+import { carriesModernMeta, isObject, type ProtocolDescriptor } from "./protocol.js";
 import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./http-headers.js";
 import { MemorySessionStore, newSessionId, type SessionStore } from "./http-sessions.js";
 
@@ -167,7 +167,11 @@ export function createHttpHandler(
       const read = await readMessage(req, res);
       if (!read) return;
       const { message } = read;
-      if (message["method"] === INITIALIZE && message["id"] !== undefined) {
+      if (
+        message["method"] === INITIALIZE &&
+        message["id"] !== undefined &&
+        !carriesModernMeta(protocol, message)
+      ) {
         return await initialize(res, message, principal);
       }
       if (typeof message["method"] !== "string") {

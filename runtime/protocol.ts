@@ -122,3 +122,14 @@ export function own<V>(record: { readonly [key: string]: V }, key: string): V | 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** Whether a message carries the modern per-request protocol version in `params._meta`. */
+export function carriesModernMeta(
+  protocol: ProtocolDescriptor,
+  message: Record<string, unknown>,
+): boolean {
+  const key = protocol.requestMeta.protocolVersion;
+  const params = isObject(message["params"]) ? message["params"] : {};
+  const meta = isObject(params["_meta"]) ? params["_meta"] : {};
+  return key !== null && own(meta, key) !== undefined;
+}

@@ -138,6 +138,16 @@ describe("dual-era server over Streamable HTTP", () => {
     await reader.cancel();
   });
 
+  it("serves an initialize carrying modern _meta as a modern request: 404, method not found", async () => {
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const body = { jsonrpc: "2.0", id: 9, method: "initialize", params: { _meta: meta } };
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-method": "initialize", "mcp-protocol-version": "2026-07-28" };
+    const response = await fetch(server.url, { method: "POST", headers, body: JSON.stringify(body) });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(await response.json()).toMatchObject({ id: 9, error: { code: -32601 } });
+  });
+
   it("ends a session on DELETE", async () => {
     const opened = await fetch(server.url, {
       method: "POST",
