@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import type { Transport, TransportRequestOptions } from "./transport.js";
+import type { ServerRequestHandler, Transport, TransportRequestOptions } from "./transport.js";
 
 // MCP over stdio (Node.js): newline-delimited JSON, one message per line. A client
 // transport that spawns the server process, and a loop that serves a dispatcher. Lines are
@@ -78,6 +78,8 @@ export function createStdioTransport(
   });
   const pending = new Map<string, Pending>();
   let closed: Error | undefined;
+  // Legacy sessions: the server's own requests (elicitation, sampling, roots, ping).
+  let answerServer: ServerRequestHandler | undefined;
 
   const fail = (error: Error) => {
     closed ??= error;
@@ -104,6 +106,15 @@ export function createStdioTransport(
       const p = pending.get(key);
       pending.delete(key);
       p?.resolve(message);
+    } else if (typeof message.method === "string" && message.id !== undefined) {
+      const reply = answerServer
+        ? answerServer(message)
+        : Promise.resolve({
+            jsonrpc: "2.0",
+            id: message.id,
+            error: { code: -32601, message: "Method not found" },
+          });
+      reply.then(write).catch(() => undefined);
     } else if (typeof message.method === "string" && message.id === undefined) {
       // stdio has no per-request stream: a notification goes to every request in flight
       // (the client matches progress by token) and to the transport's listener.
@@ -128,6 +139,13 @@ export function createStdioTransport(
 
   return {
     process: child,
+    // The process is the session: nothing to carry on messages, nothing to end but the process.
+    legacy: {
+      reset: () => undefined,
+      begin: () => undefined,
+      end: async () => undefined,
+      onServerRequest: (handler) => void (answerServer = handler),
+    },
     request(message, requestOptions: TransportRequestOptions = {}) {
       return new Promise<object>((resolve, reject) => {
         const key = JSON.stringify((message as { id: unknown }).id);
