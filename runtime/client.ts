@@ -221,7 +221,9 @@ export function createSender(
         send(method, params, signal ? { signal } : {}, undefined, false),
       answerInput: (method, params, key) => {
         const handler = own(inputHandlers, method);
-        return handler ? answerInput(handler, method, params, key, undefined) : undefined;
+        return handler
+          ? Promise.resolve(handler(params, { key, method, signal: undefined }))
+          : undefined;
       },
     });
     await legacy.open(signal);
@@ -368,7 +370,7 @@ export function createSender(
     });
     const answers = await Promise.all(
       entries.map(async ({ key, method, handler, params }) => {
-        const answer = await answerInput(handler, method, params, key, signal);
+        const answer = await handler(params, { key, method, signal });
         if (answer === DECLINE) return { key, method, answer };
         const checked = validators.validateInputResult?.(method, answer);
         if (checked && !checked.ok)
@@ -376,24 +378,12 @@ export function createSender(
             `the ${method} input handler returned an invalid answer for "${key}"`,
             checked.errors,
           );
-        return { key, method, answer };
+        return { key, method, answer: withElicitationDefaults(method, params, answer) };
       }),
     );
     const declined = answers.find((a) => a.answer === DECLINE);
     if (declined) throw new InputDeclinedError(declined.method, declined.key);
     return Object.fromEntries(answers.map((a) => [a.key, a.answer]));
-  }
-
-  /** An input handler's answer, with form defaults filled in (2025-11-25 client/elicitation). */
-  async function answerInput(
-    handler: InputHandler,
-    method: string,
-    params: unknown,
-    key: string,
-    signal: AbortSignal | undefined,
-  ): Promise<unknown> {
-    const answer = await handler(params, { key, method, signal });
-    return method === "elicitation/create" ? withElicitationDefaults(params, answer) : answer;
   }
 
   const api: Json = {

@@ -32,6 +32,8 @@ export interface HttpTransportOptions {
 /** Resumptions of one request's stream at most, and the delay when the server names none. */
 const MAX_RESUMES = 5;
 const DEFAULT_RETRY_MS = 1000;
+/** The id of no response: what the standalone stream waits for. */
+const NO_RESPONSE = Symbol("no response");
 
 /** The server answered with something that is not MCP. */
 export class HttpTransportError extends Error {
@@ -79,6 +81,8 @@ export function createHttpTransport(
   // the negotiated version, both sent on every later message. Undefined: modern era.
   let session: { id: string | undefined; version: string | undefined } | undefined;
   let answerServer: ServerRequestHandler | undefined;
+  // The standalone GET stream of the session, where the server sends what no request owns.
+  let standalone: AbortController | undefined;
 
   function sessionHeaders(): Record<string, string> {
     const headers: Record<string, string> = {};
@@ -144,9 +148,10 @@ export function createHttpTransport(
     body: ReadableStream<Uint8Array>,
     id: unknown,
     requestOptions: TransportRequestOptions,
-    resume: { lastEventId: string | undefined; retryMs: number | undefined },
+    resume: { lastEventId: string | undefined; retryMs: number | undefined; events?: number },
   ): Promise<object | undefined> {
     for await (const event of readSseEvents(body, limit)) {
+      if (resume.events !== undefined) resume.events++;
       if (event.id !== undefined) resume.lastEventId = event.id;
       if (event.retry !== undefined) resume.retryMs = event.retry;
       if (event.data === "") continue;
@@ -207,13 +212,56 @@ export function createHttpTransport(
     }
   }
 
+  /**
+   * Opens the session's standalone GET stream (2025-11-25 basic/transports "Listening for
+   * Messages from the Server"): server requests and notifications that belong to no request
+   * come on it (the v1 SDK sends elicitation there). A server without one answers 405. A
+   * stream that delivered events and closed is reopened after the server's retry delay.
+   */
+  async function listen(lastEventId: string | undefined): Promise<void> {
+    const controller = new AbortController();
+    standalone?.abort();
+    standalone = controller;
+    let response: Response;
+    try {
+      response = await fetchImpl(options.url, {
+        method: "GET",
+        headers: {
+          accept: "text/event-stream",
+          ...(lastEventId !== undefined ? { "last-event-id": lastEventId } : {}),
+          ...sessionHeaders(),
+          ...options.headers,
+        },
+        signal: controller.signal,
+      });
+    } catch {
+      return;
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.ok || !type.includes("text/event-stream") || !response.body) {
+      await response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    const resume = { lastEventId, retryMs: undefined as number | undefined, events: 0 };
+    void readStream(response.body, NO_RESPONSE, {}, resume)
+      .then(async () => {
+        if (standalone !== controller || session === undefined || resume.events === 0) return;
+        await delay(resume.retryMs ?? DEFAULT_RETRY_MS, controller.signal);
+        if (standalone === controller) await listen(resume.lastEventId);
+      })
+      .catch(() => undefined);
+  }
+
   const legacy: LegacySessionSupport = {
     reset: () => void (session = { id: undefined, version: undefined }),
     begin: (version) => void (session = { id: session?.id, version }),
+    listen: () => listen(undefined),
     async end() {
       const id = session?.id;
       const headers = sessionHeaders();
       session = undefined;
+      standalone?.abort();
+      standalone = undefined;
       if (id === undefined) return;
       // The server may refuse (405): the session then ends when it expires.
       await fetchImpl(options.url, {

@@ -98,6 +98,7 @@ export class LegacyClient {
     this.logLevel = undefined;
     support.begin(version);
     await transport.notify({ jsonrpc: "2.0", method: INITIALIZED });
+    await support.listen();
   }
 
   /** Whether the negotiated revision has `method` as a client request. */
@@ -183,8 +184,14 @@ export class LegacyClient {
       if (isObject(result)) delete result["resultType"];
       const checked = era.validators.validateMethodResult(method, result);
       if (!checked.ok)
-        return fail(JSONRPC_ERRORS.INTERNAL_ERROR, `the client's ${method} answer is invalid`);
-      return { jsonrpc: "2.0", id, result: result as Json };
+        return fail(
+          JSONRPC_ERRORS.INTERNAL_ERROR,
+          `the client's ${method} answer is invalid: ${checked.errors
+            .map((e) => `${e.path} ${e.message}`)
+            .join("; ")}`,
+        );
+      const completed = withElicitationDefaults(method, request["params"], result);
+      return { jsonrpc: "2.0", id, result: completed as Json };
     } catch (error) {
       return error instanceof McpError
         ? fail(error.code, error.message)
@@ -203,8 +210,12 @@ export class LegacyClient {
 /**
  * Form-mode elicitation (2025-11-25 client/elicitation, "Clients that support defaults SHOULD
  * pre-populate form fields"): fields an accepting answer leaves out take the schema's default.
+ * Applied after the handler's own answer is validated: the defaults are the server's values,
+ * typed by its requestedSchema (a `number` default such as 95.5 is valid there, while the
+ * schema's ElicitResult content allows integers only, following schema.json's conventions).
  */
-export function withElicitationDefaults(params: unknown, answer: unknown): unknown {
+export function withElicitationDefaults(method: string, params: unknown, answer: unknown): unknown {
+  if (method !== "elicitation/create") return answer;
   if (!isObject(params) || !isObject(answer) || answer["action"] !== "accept") return answer;
   if (params["mode"] !== undefined && params["mode"] !== "form") return answer;
   const schema = params["requestedSchema"];

@@ -143,6 +143,7 @@ export function createStdioTransport(
     legacy: {
       reset: () => undefined,
       begin: () => undefined,
+      listen: async () => undefined,
       end: async () => undefined,
       onServerRequest: (handler) => void (answerServer = handler),
     },

@@ -37,6 +37,8 @@ export interface LegacySessionSupport {
   reset(): void;
   /** initialize succeeded at `version`: later messages carry the session. */
   begin(version: string): void;
+  /** Opens what carries the server's own messages (HTTP: the standalone GET stream), once initialized. */
+  listen(): Promise<void>;
   /** Ends the session (HTTP: DELETE); never throws. */
   end(): Promise<void>;
   /** Who answers the server's requests; the transport sends back what it resolves to. */
