@@ -32,6 +32,8 @@ export interface HttpTransportOptions {
 /** Resumptions of one request's stream at most, and the delay when the server names none. */
 const MAX_RESUMES = 5;
 const DEFAULT_RETRY_MS = 1000;
+/** How long the start of a session waits for the server to open its standalone stream. */
+const LISTEN_WAIT_MS = 2000;
 /** The id of no response: what the standalone stream waits for. */
 const NO_RESPONSE = Symbol("no response");
 
@@ -255,7 +257,16 @@ export function createHttpTransport(
   const legacy: LegacySessionSupport = {
     reset: () => void (session = { id: undefined, version: undefined }),
     begin: (version) => void (session = { id: session?.id, version }),
-    listen: () => listen(undefined),
+    // The session may begin before the stream is open, but not much before: the v1 SDK sends
+    // requests without a related request there, and drops them when no stream is open.
+    async listen() {
+      const waited = new AbortController();
+      await Promise.race([
+        listen(undefined),
+        delay(LISTEN_WAIT_MS, waited.signal).catch(() => undefined),
+      ]);
+      waited.abort();
+    },
     async end() {
       const id = session?.id;
       const headers = sessionHeaders();
@@ -293,8 +304,15 @@ export function createHttpTransport(
       } catch {
         throw new HttpTransportError(response.status, body);
       }
-      // A JSON-RPC error comes with a 4xx status (header mismatch, unsupported version...): still MCP.
-      if (isObject(parsed) && ("result" in parsed || "error" in parsed)) return parsed;
+      // A JSON-RPC error comes with a 4xx status (header mismatch, unsupported version...): still
+      // MCP. One that answers no request (id null: "Server not initialized", ...) is the HTTP
+      // layer refusing the message, as an error the client can tell from a server's answer.
+      if (
+        isObject(parsed) &&
+        ("result" in parsed || "error" in parsed) &&
+        (response.ok || parsed["id"] === id)
+      )
+        return parsed;
       throw new HttpTransportError(response.status, body);
     },
     async notify(message) {

@@ -4,16 +4,19 @@
 // legacy (sessionful) wiring, and mcp-gen's own dual-era server. It finds each server's era
 // once per transport (server/discover), and never sends initialize to a modern server.
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { acceptedContent, createMcpHandler, inputRequired, McpServer as V2Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
 import { v1Server } from "./fixtures/v1-server.mjs";
-import { fixture, SPEC_DIR, writeGenerated } from "./helpers.js";
+import { fixture, SPEC_DIR, tempDir, writeGenerated } from "./helpers.js";
 
 type Any = any;
 const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
@@ -158,5 +161,165 @@ describe("against the v1 SDK 1.32.2 over stdio (legacy)", () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+/** A v2 SDK server: its tool asks for input the v2 way (input_required), whatever the era it serves. */
+function v2Server(): V2Server {
+  const server = new V2Server({ name: "v2-server", version: "2.4.0" });
+  const nameSchema = z.object({ name: z.string() });
+  server.registerTool("greet", { description: "Greets whoever answers", inputSchema: z.object({}) }, async (_args, ctx) => {
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, "who", nameSchema);
+    if (!answer) return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: "Your name?", requestedSchema: nameSchema }) } });
+    return { content: [{ type: "text", text: `Hello, ${answer.name}!` }] };
+  });
+  server.registerTool("plain", { description: "Answers", inputSchema: z.object({}) }, async () => ({ content: [{ type: "text", text: "plain" }] }));
+  return server;
+}
+
+/** Hands a node request to a web-standard handler and streams its response back (server requests ride mid-stream). */
+async function toWeb(req: IncomingMessage, res: ServerResponse, body: Any, fetchLike: (request: Request) => Promise<Response>): Promise<void> {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+  const init: RequestInit = { method: req.method!, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+  const response = await fetchLike(new Request(`http://${req.headers.host}${req.url}`, init));
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.flushHeaders(); // a stream may stay quiet for a while: its headers go now
+  if (response.body) for await (const chunk of response.body as Any) res.write(chunk);
+  res.end();
+}
+
+describe("against the v2 SDK 2.4.0", () => {
+  it("modern mode: the client stays modern, never initializes, and fulfils input_required with the same handlers", async () => {
+    const seen: Seen = [];
+    const handler = createMcpHandler(() => v2Server(), { legacy: "reject" });
+    const { url, server } = await listen((req, res, body) => toWeb(req, res, body, (r) => handler.fetch(r)), seen);
+    const handlers = inputHandlers();
+    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }), inputHandlers: handlers });
+    try {
+      expect(await c.era()).toBe("modern");
+      expect(await c.callTool({ name: "greet", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "Hello, Ada!" }] });
+      expect(handlers["elicitation/create"]).toHaveBeenCalledOnce();
+      expect(seen).not.toContain("POST initialize");
+      expect(seen.filter((s) => s === "POST server/discover")).toHaveLength(1);
+    } finally {
+      await c.close();
+      await handler.close();
+      await stop(server);
+    }
+  });
+
+  it("legacy (sessionful) wiring: the client initializes, and the same handlers answer the SDK's server-initiated elicitation", async () => {
+    const seen: Seen = [];
+    const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+    const { url, server } = await listen(async (req, res, body) => {
+      const id = req.headers["mcp-session-id"] as string | undefined;
+      let transport = id === undefined ? undefined : sessions.get(id);
+      if (id !== undefined && !transport) return void res.writeHead(404).end("unknown session");
+      if (!transport) {
+        const created = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
+        await v2Server().connect(created);
+        transport = created;
+      }
+      await toWeb(req, res, body, (r) => transport!.handleRequest(r));
+    }, seen);
+    const handlers = inputHandlers();
+    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }), inputHandlers: handlers });
+    try {
+      expect(await c.era()).toBe("legacy");
+      expect(await c.callTool({ name: "plain", arguments: {} })).toMatchObject({ resultType: "complete", content: [{ text: "plain" }] });
+      expect(await c.callTool({ name: "greet", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "Hello, Ada!" }] });
+      expect(handlers["elicitation/create"]).toHaveBeenCalledOnce();
+      expect(seen.filter((s) => s === "POST initialize")).toHaveLength(1);
+    } finally {
+      await c.close();
+      await stop(server);
+    }
+  });
+});
+
+describe("era detection", () => {
+  it("re-probes when the cached era stops holding (a modern server replaced by a legacy one)", async () => {
+    const seen: Seen = [];
+    const modern = createMcpHandler(() => v2Server(), { legacy: "reject" });
+    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    let legacy = false;
+    const { url, server } = await listen(async (req, res, body) => {
+      if (!legacy) return toWeb(req, res, body, (r) => modern.fetch(r));
+      const id = req.headers["mcp-session-id"] as string | undefined;
+      let transport = id === undefined ? undefined : sessions.get(id);
+      if (!transport) {
+        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
+        await v1Server().connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, body);
+    }, seen);
+    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }) });
+    try {
+      expect((await c.listTools()).tools.map((t: Any) => t.name)).toEqual(["greet", "plain"]);
+      legacy = true;
+      // The modern request is refused (400, no JSON-RPC answer to it): probe again, then initialize.
+      expect((await c.listTools()).tools.map((t: Any) => t.name)).toEqual(["ask", "draft", "echo"]);
+      expect(await c.era()).toBe("legacy");
+      expect(seen.filter((s) => s === "POST server/discover")).toHaveLength(2);
+    } finally {
+      await c.close();
+      await modern.close();
+      await stop(server);
+    }
+  });
+
+  it("stdio: a server that never answers the probe is legacy once the probe times out", async () => {
+    // A legacy server that ignores requests it does not know before initialize.
+    const script = join(tempDir(), "silent.mjs");
+    writeFileSync(
+      script,
+      `import { createInterface } from "node:readline";
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+for await (const line of createInterface({ input: process.stdin })) {
+  const m = JSON.parse(line);
+  if (m.method === "initialize") send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "silent", version: "1" } } });
+  else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t", inputSchema: { type: "object" } }] } });
+  else if (m.method) process.stderr.write(m.method + "\\n");
+}`,
+    );
+    const transport = stdio.createStdioTransport({ command: process.execPath, args: [script], stderr: "ignore" });
+    const c = client.createClient({ transport, probeTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      expect((await c.listTools()).tools).toHaveLength(1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect(await c.era()).toBe("legacy");
+      // The version the server chose among those offered (2025-06-18), answered from initialize.
+      expect((await c.discover()).supportedVersions).toEqual(["2025-06-18"]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a pinned era skips the probe; an unknown legacy version is refused up front", async () => {
+    const seen: Seen = [];
+    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    const { url, server } = await listen(async (req, res, body) => {
+      const id = req.headers["mcp-session-id"] as string | undefined;
+      let transport = id === undefined ? undefined : sessions.get(id);
+      if (!transport) {
+        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
+        await v1Server().connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, body);
+    }, seen);
+    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }), era: "legacy", legacyVersions: ["2025-06-18"] });
+    try {
+      await c.listTools();
+      expect(seen.slice(0, 2)).toEqual(["POST initialize", "POST notifications/initialized"]);
+      expect((await c.discover()).supportedVersions).toEqual(["2025-06-18"]);
+    } finally {
+      await c.close();
+      await stop(server);
+    }
+    expect(() => client.createClient({ transport: httpClient.createHttpTransport({ url }), legacyVersions: ["2024-11-05"] })).toThrow(/legacyVersions: 2024-11-05/);
   });
 });
