@@ -21,10 +21,12 @@ import type * as T from "./types.js";
 export { McpError } from "./runtime/errors.js";
 export {
   DECLINE,
+  EraUnsupportedError,
   InputDeclinedError,
   McpProtocolError,
   RequestTimeoutError,
   RoundLimitError,
+  SessionExpiredError,
 } from "./runtime/client-errors.js";
 export { createDirectTransport } from "./runtime/direct-transport.js";
 export type { Transport, TransportRequestOptions } from "./runtime/transport.js";
