@@ -1,4 +1,4 @@
-import { capabilityObject, hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
+import { hasCapability, JSONRPC_ERRORS, McpError, withCapabilities } from "./errors.js";
 import { isObject, own, type MessageValidators, type ProtocolDescriptor } from "./protocol.js";
 import { headerPlan, toolHeaders, type HeaderPlan } from "./tool-headers.js";
 import {
@@ -17,6 +17,7 @@ import {
   eraSettings,
   forgetEra,
   looksLegacy,
+  probeEra,
   type EraName,
 } from "./era-detect.js";
 import { LegacyClient, withElicitationDefaults } from "./legacy-client.js";
@@ -44,15 +45,6 @@ type InputHandler = (
   params: unknown,
   context: { key: string; method: string; signal: AbortSignal | undefined },
 ) => unknown;
-
-function merge(a: Json, b: Json): Json {
-  const out: Json = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const current = out[k];
-    out[k] = isObject(current) && isObject(v) ? merge(current, v) : v;
-  }
-  return out;
-}
 
 /** The names of the functions a sender has: method -> function name, per kind. */
 export interface SenderShape {
@@ -94,12 +86,11 @@ export function createSender(
     readonly [method: string]: InputHandler | undefined;
   };
   // Capabilities: what the caller declares, plus what each registered input handler implies.
-  let capabilities: Json = {};
-  for (const [method, handler] of Object.entries(inputHandlers)) {
+  const implied = Object.entries(inputHandlers).flatMap(([method, handler]) => {
     const path = own(protocol.inputRequests, method)?.capability;
-    if (handler && path) capabilities = merge(capabilities, capabilityObject(path));
-  }
-  capabilities = merge(capabilities, (options.capabilities ?? {}) as Json);
+    return handler && path ? [path] : [];
+  });
+  const capabilities = withCapabilities((options.capabilities ?? {}) as Json, implied);
   const legacyEras = eras?.legacy ?? [];
   const { mode, legacyVersions } = eraSettings(options, legacyEras);
   const probeTimeoutMs = positiveInteger(options.probeTimeoutMs, "probeTimeoutMs", 10_000);
@@ -231,27 +222,19 @@ export function createSender(
   }
 
   /** The era probe: server/discover, answered validly or with a modern error by modern servers only. */
-  async function probe(): Promise<EraName> {
-    const discover = wellKnown.discover;
-    if (discover === null) return "modern";
-    try {
-      const params: Json = {};
-      const meta = metaFor(params, {}, undefined);
-      if (meta) params["_meta"] = meta;
-      const result = await sendNegotiated(
-        discover,
-        params,
-        { timeoutMs: probeTimeoutMs },
-        undefined,
-      );
-      if (!validators.validateMethodResult(discover, result).ok) return "legacy";
-      const offered = result["supportedVersions"] as unknown[];
-      if (version !== undefined && !offered.includes(version))
-        version = versions.find((v) => offered.includes(v)) ?? version;
-      return "modern";
-    } catch (error) {
-      return eraOfProbeError(protocol, error);
-    }
+  function probe(): Promise<EraName> {
+    const params: Json = {};
+    const meta = metaFor(params, {}, undefined);
+    if (meta) params["_meta"] = meta;
+    return probeEra(
+      protocol,
+      validators,
+      (method) => sendNegotiated(method, params, { timeoutMs: probeTimeoutMs }, undefined),
+      (offered) => {
+        if (version !== undefined && !offered.includes(version))
+          version = versions.find((v) => offered.includes(v)) ?? version;
+      },
+    );
   }
 
   async function call(

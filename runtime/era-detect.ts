@@ -1,5 +1,5 @@
 import { McpError } from "./errors.js";
-import type { ProtocolDescriptor } from "./protocol.js";
+import type { MessageValidators, ProtocolDescriptor } from "./protocol.js";
 import type { LegacyEra } from "./session.js";
 import type { SenderOptions, Transport } from "./transport.js";
 
@@ -83,4 +83,28 @@ export function eraSettings(
   if (mode === "legacy" && legacyVersions.length === 0)
     throw new TypeError('era "legacy" needs an output generated with legacy revisions');
   return { mode, legacyVersions };
+}
+
+/**
+ * Probes with server/discover (sent by `send`, which retries once with an advertised version
+ * when ours is refused): a valid DiscoverResult is modern, and names the versions it speaks
+ * to `adopt`; a result that is not one (a legacy server answering any method with `{}`) is
+ * legacy; an error is judged by eraOfProbeError.
+ */
+export async function probeEra(
+  protocol: ProtocolDescriptor,
+  validators: MessageValidators,
+  send: (method: string) => Promise<Record<string, unknown>>,
+  adopt: (supportedVersions: unknown[]) => void,
+): Promise<EraName> {
+  const discover = protocol.wellKnown.discover;
+  if (discover === null) return "modern";
+  try {
+    const result = await send(discover);
+    if (!validators.validateMethodResult(discover, result).ok) return "legacy";
+    adopt(Array.isArray(result["supportedVersions"]) ? result["supportedVersions"] : []);
+    return "modern";
+  } catch (error) {
+    return eraOfProbeError(protocol, error);
+  }
 }
