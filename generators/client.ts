@@ -106,7 +106,9 @@ function clientFile(loaded: LoadedRevision, header: string): string {
   w.doc("`manual: true` hands an input_required answer to the caller instead of fulfilling it.");
   w.block("export interface ManualCallOptions extends CallOptions {", () => w.line("manual: true;"));
   w.line();
-  w.block('export interface SenderOptions extends Omit<RuntimeSenderOptions, "clientInfo" | "capabilities" | "inputHandlers"> {', () => {
+  w.block('export interface SenderOptions extends Omit<RuntimeSenderOptions, "clientInfo" | "capabilities" | "inputHandlers" | "onNotification"> {', () => {
+    w.doc("Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...).");
+    w.line(`onNotification?: (notification: ${notification}) => void;`);
     w.line(`clientInfo?: ${schemaType(loaded, "Implementation", "object")};`);
     w.doc("Declared capabilities, merged with those the registered input handlers imply.");
     w.line(`capabilities?: ${schemaType(loaded, "ClientCapabilities", "object")};`);

@@ -20,7 +20,11 @@ import {
   probeEra,
   type EraName,
 } from "./era-detect.js";
-import { LegacyClient, withElicitationDefaults } from "./legacy-client.js";
+import {
+  LegacyClient,
+  withElicitationDefaults,
+  type LegacyClientOptions,
+} from "./legacy-client.js";
 import type { Era, LegacyEra } from "./session.js";
 import type { CallOptions, SenderOptions, Transport } from "./transport.js";
 
@@ -208,6 +212,7 @@ export function createSender(
       transport,
       capabilities,
       clientInfo: options.clientInfo,
+      onNotification: options.onNotification as LegacyClientOptions["onNotification"],
       send: (method, params, signal) =>
         send(method, params, signal ? { signal } : {}, undefined, false),
       answerInput: (method, params, key) => {

@@ -83,6 +83,7 @@ export function createHttpTransport(
   // the negotiated version, both sent on every later message. Undefined: modern era.
   let session: { id: string | undefined; version: string | undefined } | undefined;
   let answerServer: ServerRequestHandler | undefined;
+  let sessionListener: ((notification: Record<string, unknown>) => void) | undefined;
   // The standalone GET stream of the session, where the server sends what no request owns.
   let standalone: AbortController | undefined;
 
@@ -166,7 +167,8 @@ export function createHttpTransport(
       if (!isObject(message)) continue;
       if (typeof message["method"] === "string") {
         if (message["id"] !== undefined) answer(message);
-        else (requestOptions.onNotification ?? options.onNotification)?.(message);
+        else if (requestOptions.onNotification) requestOptions.onNotification(message);
+        else (options.onNotification?.(message), sessionListener?.(message));
       } else if (("result" in message || "error" in message) && message["id"] === id) {
         return message;
       }
@@ -283,6 +285,7 @@ export function createHttpTransport(
         .catch(() => undefined);
     },
     onServerRequest: (handler) => void (answerServer = handler),
+    onNotification: (listener) => void (sessionListener = listener),
   };
 
   return {

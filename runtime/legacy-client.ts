@@ -36,6 +36,8 @@ export interface LegacyClientOptions {
   clientInfo: object | undefined;
   /** One request round through the sender (ids, timeout, cancellation, notifications). */
   send(method: string, params: Json, signal: AbortSignal | undefined): Promise<Json>;
+  /** The server's notifications that no call receives. */
+  onNotification: ((notification: Record<string, unknown>) => void) | undefined;
   /** Runs the input handler for `method` (DECLINE when it declines); undefined: none registered. */
   answerInput(method: string, params: unknown, key: string): Promise<unknown> | undefined;
 }
@@ -76,6 +78,7 @@ export class LegacyClient {
       throw new McpProtocolError("this transport cannot carry an initialize-based session");
     support.reset();
     support.onServerRequest((request) => this.answer(request));
+    support.onNotification(this.options.onNotification);
     const params = {
       protocolVersion: versions[0],
       capabilities: this.options.capabilities,

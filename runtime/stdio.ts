@@ -7,6 +7,8 @@ import type { ServerRequestHandler, Transport, TransportRequestOptions } from ".
 // bounded (default 16 MiB): a longer one is dropped, never buffered without end.
 
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Notifications about a call in flight (stdio has no per-request stream to tell them apart). */
+const CALL_NOTIFICATIONS = new Set(["notifications/progress", "notifications/message"]);
 
 /** Calls `onLine` for each line of `input`, dropping (and reporting) lines over `limit` bytes. */
 export function readLines(
@@ -80,6 +82,7 @@ export function createStdioTransport(
   let closed: Error | undefined;
   // Legacy sessions: the server's own requests (elicitation, sampling, roots, ping).
   let answerServer: ServerRequestHandler | undefined;
+  let sessionListener: ((notification: Record<string, unknown>) => void) | undefined;
 
   const fail = (error: Error) => {
     closed ??= error;
@@ -120,6 +123,8 @@ export function createStdioTransport(
       // (the client matches progress by token) and to the transport's listener.
       for (const p of pending.values()) p.onNotification?.(message);
       options.onNotification?.(message);
+      // What no call claims (all but progress and log messages while calls run) is the session's.
+      if (pending.size === 0 || !CALL_NOTIFICATIONS.has(message.method)) sessionListener?.(message);
     }
   };
   void readLines(
@@ -146,6 +151,7 @@ export function createStdioTransport(
       listen: async () => undefined,
       end: async () => undefined,
       onServerRequest: (handler) => void (answerServer = handler),
+      onNotification: (listener) => void (sessionListener = listener),
     },
     request(message, requestOptions: TransportRequestOptions = {}) {
       return new Promise<object>((resolve, reject) => {

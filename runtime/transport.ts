@@ -43,6 +43,8 @@ export interface LegacySessionSupport {
   end(): Promise<void>;
   /** Who answers the server's requests; the transport sends back what it resolves to. */
   onServerRequest(handler: ServerRequestHandler | undefined): void;
+  /** Who hears the server's notifications that no call in flight receives (list_changed, ...). */
+  onNotification(listener: ((notification: Record<string, unknown>) => void) | undefined): void;
 }
 
 export interface CallOptions {
@@ -86,6 +88,8 @@ export interface SenderOptions {
    */
   supportedVersions?: string[];
   clientInfo?: object;
+  /** Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...). */
+  onNotification?: (notification: never) => void;
   /** Declared capabilities, merged with those the registered input handlers imply. */
   capabilities?: object;
   /** Fulfil the server's input requests (multi round-trip). */

@@ -81,11 +81,12 @@ describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", ()
     seen.length = 0;
     const handlers = inputHandlers();
     const transport = httpClient.createHttpTransport({ url });
-    const c = client.createClient({ transport, clientInfo: { name: "eras-test", version: "1.0.0" }, inputHandlers: handlers });
+    const unrelated: string[] = [];
+    const c = client.createClient({ transport, clientInfo: { name: "eras-test", version: "1.0.0" }, inputHandlers: handlers, onNotification: (n: Any) => unrelated.push(n.method) });
     expect(await c.era()).toBe("legacy");
     const { tools } = await c.listTools();
     // The newest revision's shape: complete, not to be reused.
-    expect(tools.map((t: Any) => t.name)).toEqual(["ask", "draft", "echo"]);
+    expect(tools.map((t: Any) => t.name)).toEqual(["ask", "draft", "echo", "grow"]);
     const asked = await c.callTool({ name: "ask", arguments: {} });
     // The handler's answer, with the form default it left out (2025-11-25 client/elicitation).
     expect(asked).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "accept: Ada (calm)" }] });
@@ -98,6 +99,9 @@ describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", ()
     expect(echo.content).toEqual([{ type: "text", text: "hi" }]);
     expect(progress).toEqual([1]);
     expect(logs).toEqual(["echo hi"]);
+    // A notification no call receives reaches the client's listener (here on the GET stream).
+    expect((await c.callTool({ name: "grow", arguments: {} })).content).toEqual([{ type: "text", text: "grew" }]);
+    await vi.waitFor(() => expect(unrelated).toContain("notifications/tools/list_changed"));
     // server/discover is answered from what initialize said.
     const discovered = await c.discover();
     expect(discovered).toMatchObject({ supportedVersions: ["2025-11-25"], capabilities: { tools: expect.anything() } });
@@ -130,7 +134,7 @@ describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", ()
     const c = client.createClient({ transport: httpClient.createHttpTransport({ url }) });
     await c.listTools();
     sessions.clear();
-    expect((await c.listTools()).tools).toHaveLength(3);
+    expect((await c.listTools()).tools).toHaveLength(4);
     expect(seen.filter((s) => s === "POST initialize")).toHaveLength(2);
     await c.close();
   });
@@ -146,7 +150,8 @@ describe("against the v1 SDK 1.32.2 over stdio (legacy)", () => {
   it("probes with server/discover, falls back to initialize, and serves elicitation, sampling, progress and logs", async () => {
     const handlers = inputHandlers();
     const transport = stdio.createStdioTransport({ command: process.execPath, args: [fixture("v1-server.mjs")], stderr: "ignore" });
-    const c = client.createClient({ transport, inputHandlers: handlers, probeTimeoutMs: 5000 });
+    const unrelated: string[] = [];
+    const c = client.createClient({ transport, inputHandlers: handlers, probeTimeoutMs: 5000, onNotification: (n: Any) => unrelated.push(n.method) });
     try {
       expect(await c.era()).toBe("legacy");
       expect(await c.callTool({ name: "ask", arguments: {} })).toMatchObject({ content: [{ text: "accept: Ada (calm)" }] });
@@ -158,6 +163,8 @@ describe("against the v1 SDK 1.32.2 over stdio (legacy)", () => {
       expect(logs).toEqual(["echo x"]);
       expect(handlers["elicitation/create"]).toHaveBeenCalledOnce();
       expect(handlers["sampling/createMessage"]).toHaveBeenCalledOnce();
+      await c.callTool({ name: "grow", arguments: {} });
+      await vi.waitFor(() => expect(unrelated).toContain("notifications/tools/list_changed"));
     } finally {
       await c.close();
     }
@@ -260,7 +267,7 @@ describe("era detection", () => {
       expect((await c.listTools()).tools.map((t: Any) => t.name)).toEqual(["greet", "plain"]);
       legacy = true;
       // The modern request is refused (400, no JSON-RPC answer to it): probe again, then initialize.
-      expect((await c.listTools()).tools.map((t: Any) => t.name)).toEqual(["ask", "draft", "echo"]);
+      expect((await c.listTools()).tools.map((t: Any) => t.name)).toEqual(["ask", "draft", "echo", "grow"]);
       expect(await c.era()).toBe("legacy");
       expect(seen.filter((s) => s === "POST server/discover")).toHaveLength(2);
     } finally {
