@@ -1,7 +1,10 @@
 // The conformance suite's client driver: a small MCP client built on mcp-gen's generated
-// client (2026-07-28). Usage (the suite appends the server URL):
+// client (2026-07-28, with the legacy revisions reached through initialize). ONE driver for
+// both requirement sets: it is told only the server URL, and finds out the server's era by
+// itself (the client's era detection). Usage (the suite appends the server URL):
 //   node client-driver.mjs <folder of generated JavaScript> <server url>
-// The scenario comes in MCP_CONFORMANCE_SCENARIO, its parameters in MCP_CONFORMANCE_CONTEXT.
+// The scenario comes in MCP_CONFORMANCE_SCENARIO, its parameters in MCP_CONFORMANCE_CONTEXT;
+// MCP_CONFORMANCE_PROTOCOL_VERSION, when set, is only a preference among the versions offered.
 
 const [generated, url] = process.argv.slice(2);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
@@ -9,12 +12,21 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
 
 const { createClient, DECLINE } = await import(`${generated}/client.js`);
 const { createHttpTransport } = await import(`${generated}/http-client.js`);
+const { ERAS } = await import(`${generated}/eras.js`);
+
+// A preferred version, if the suite names one: first among the legacy versions offered at
+// initialize when it is legacy, the per-request version when it is modern.
+const preferred = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+const legacyVersions = ERAS.legacy.map((era) => era.protocol.protocolVersion);
+const modernVersion = ERAS.modern.protocol.protocolVersion;
 
 const client = createClient({
   transport: createHttpTransport({ url }),
   clientInfo: { name: "mcp-gen-conformance-client", version: "0.1.0" },
+  ...(legacyVersions.includes(preferred) ? { legacyVersions: [preferred, ...legacyVersions.filter((v) => v !== preferred)] } : {}),
+  ...(preferred === modernVersion ? { protocolVersion: preferred } : {}),
   inputHandlers: {
-    // Accept every form with the first value each field allows.
+    // Accept every form: a value for each field without a default (the client fills the defaults).
     "elicitation/create": (params) => ({ action: "accept", content: defaults(params.requestedSchema) }),
     "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "sampled" }, model: "driver" }),
     "roots/list": () => ({ roots: [] }),
@@ -24,6 +36,7 @@ const client = createClient({
 function defaults(schema) {
   const content = {};
   for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+    if (property.default !== undefined) continue;
     if (property.type === "boolean") content[name] = true;
     else if (property.type === "number" || property.type === "integer") content[name] = property.minimum ?? 1;
     else content[name] = Array.isArray(property.enum) ? property.enum[0] : "yes";
@@ -77,6 +90,19 @@ const scenarios = {
   async "json-schema-ref-no-deref"() {
     await client.listTools();
   },
+  async initialize() {
+    // Any request opens the session: the era probe, then initialize on a legacy server.
+    await client.listTools();
+  },
+  async "elicitation-sep1034-client-defaults"() {
+    const { tools } = await client.listTools();
+    for (const tool of tools) console.log(tool.name, JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })));
+  },
+  async "sse-retry"() {
+    // The server closes the tool's stream before the result: the client resumes it.
+    const { tools } = await client.listTools();
+    for (const tool of tools) console.log(tool.name, JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })));
+  },
   async "json-schema-2020-12-preservation"() {
     const { tools } = await client.listTools();
     const source = tools.find((t) => t.name === "json_schema_2020_12_tool");
@@ -91,6 +117,8 @@ if (!run) {
 }
 try {
   await run();
+  console.error(`era: ${await client.era()}`);
+  await client.close();
 } catch (error) {
   console.error(error);
   process.exit(1);

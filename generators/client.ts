@@ -6,6 +6,7 @@ import type { EmittedFile, Generator } from "./plugin.js";
 import { notificationFunctionName, requestFunctionName, uniqueNames } from "./names.js";
 import { CodeWriter, json, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
+import { eraFiles } from "./eras.js";
 import { runtimeFiles } from "./runtime.js";
 
 // client.ts: the typed face of the runtime's client engine (one function per request
@@ -52,7 +53,10 @@ function clientFile(loaded: LoadedRevision, header: string): string {
   const { envelopes } = loaded.protocol;
   const notification = envelopes.notification ? `T.${envelopes.notification}` : "Record<string, unknown>";
   const mrtr = facts.features.mrtr;
+  // Stateless revisions speak every era the output was generated for (eras.ts).
+  const eras = facts.features.perRequestVersion;
   const w = new CodeWriter();
+  if (eras) w.import("./eras.js", "ERAS");
   w.import("./types.js", "* as T", true);
   w.import("./methods.js", "InputRequestMethod", true);
   w.import("./methods.js", "InputRequestParamsMap", true);
@@ -68,7 +72,7 @@ function clientFile(loaded: LoadedRevision, header: string): string {
   w.line("// engine, which does the multi round-trip (input_required) dance where the revision has it.");
   w.line();
   w.line('export { McpError } from "./runtime/errors.js";');
-  w.line('export { DECLINE, InputDeclinedError, McpProtocolError, RequestTimeoutError, RoundLimitError } from "./runtime/client-errors.js";');
+  w.line('export { DECLINE, EraUnsupportedError, InputDeclinedError, McpProtocolError, RequestTimeoutError, RoundLimitError, SessionExpiredError } from "./runtime/client-errors.js";');
   w.line('export { createDirectTransport } from "./runtime/direct-transport.js";');
   w.line('export type { Transport, TransportRequestOptions } from "./runtime/transport.js";');
   w.line();
@@ -102,7 +106,9 @@ function clientFile(loaded: LoadedRevision, header: string): string {
   w.doc("`manual: true` hands an input_required answer to the caller instead of fulfilling it.");
   w.block("export interface ManualCallOptions extends CallOptions {", () => w.line("manual: true;"));
   w.line();
-  w.block('export interface SenderOptions extends Omit<RuntimeSenderOptions, "clientInfo" | "capabilities" | "inputHandlers"> {', () => {
+  w.block('export interface SenderOptions extends Omit<RuntimeSenderOptions, "clientInfo" | "capabilities" | "inputHandlers" | "onNotification"> {', () => {
+    w.doc("Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...).");
+    w.line(`onNotification?: (notification: ${notification}) => void;`);
     w.line(`clientInfo?: ${schemaType(loaded, "Implementation", "object")};`);
     w.doc("Declared capabilities, merged with those the registered input handlers imply.");
     w.line(`capabilities?: ${schemaType(loaded, "ClientCapabilities", "object")};`);
@@ -133,6 +139,10 @@ function clientFile(loaded: LoadedRevision, header: string): string {
       }
       w.doc("Any request of this side by method name.");
       w.line(`request<M extends keyof ${s.name}RequestMap>(method: M, params: CallParams<${s.name}RequestMap[M][0]>, options?: CallOptions): Promise<${s.name}RequestMap[M][1]>;`);
+      if (eras && s.direction === "client->server") {
+        w.doc("The era of the server: \"modern\" (per-request `_meta`) or \"legacy\" (initialize-based), probed once per transport.");
+        w.line('era(): Promise<"modern" | "legacy">;');
+      }
       w.line("close(): Promise<void>;");
     });
     w.line();
@@ -145,7 +155,8 @@ function clientFile(loaded: LoadedRevision, header: string): string {
     w.doc(`A typed client for what a ${s.side} sends.`);
     w.block(`export function create${s.name}(options: SenderOptions): ${s.name} {`, () => {
       w.line(`const shape = ${json(shape)};`);
-      w.line(`return createSender(PROTOCOL, MESSAGE_VALIDATORS, shape, options as RuntimeSenderOptions) as unknown as ${s.name};`);
+      const erasArg = eras && s.direction === "client->server" ? ", ERAS" : "";
+      w.line(`return createSender(PROTOCOL, MESSAGE_VALIDATORS, shape, options as RuntimeSenderOptions${erasArg}) as unknown as ${s.name};`);
     });
   }
   return w.toString(header);
@@ -177,7 +188,8 @@ export const clientGenerator: Generator = {
   name: "client",
   description: "client.ts: typed request functions with multi round-trip retries; stdio.ts; http-client.ts",
   requires: ["types", "methods", "validators"],
-  emit({ loaded, header }) {
+  emit(ctx) {
+    const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
     const files: EmittedFile[] = [
       { path: "client.ts", kind: "generated", code: clientFile(loaded, header) },
@@ -188,7 +200,7 @@ export const clientGenerator: Generator = {
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
-      files.push({ path: "http-client.ts", kind: "generated", code: httpClientFile(header) }, ...runtimeFiles(header, ["http-client"]));
+      files.push({ path: "http-client.ts", kind: "generated", code: httpClientFile(header) }, ...runtimeFiles(header, ["http-client"]), ...eraFiles(ctx));
     }
     return files;
   },

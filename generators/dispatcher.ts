@@ -6,10 +6,7 @@ import type { EmittedFile, Generator } from "./plugin.js";
 import { CodeWriter, lineCommentText, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { runtimeFiles } from "./runtime.js";
-import { erasFile, legacyFiles } from "./eras.js";
-import { typesGenerator } from "./types.js";
-import { methodsGenerator } from "./methods.js";
-import { validatorsGenerator } from "./validators.js";
+import { eraFiles } from "./eras.js";
 
 // dispatcher.ts: the typed face of the runtime's router for one revision (handler
 // interfaces per receiving side, the request context bound to the revision's types), and
@@ -219,8 +216,7 @@ export const dispatcherGenerator: Generator = {
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
       files.push({ path: "http-server.ts", kind: "generated", code: httpServerFile(header), nodeOnly: true }, ...runtimeFiles(header, ["http-server"]));
-      const wire = (c: typeof ctx) => [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));
-      files.push(erasFile(ctx), ...runtimeFiles(header, ["eras"]), ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire)));
+      files.push(...eraFiles(ctx), ...runtimeFiles(header, ["eras"]));
     }
     return files;
   },

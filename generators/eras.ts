@@ -3,6 +3,10 @@ import { Resolver } from "../schema/resolve.js";
 import { CodeWriter, json, str } from "./printer.js";
 import type { EmittedFile, GeneratorContext } from "./plugin.js";
 import { protocolFile } from "./protocol.js";
+import { runtimeFiles } from "./runtime.js";
+import { typesGenerator } from "./types.js";
+import { methodsGenerator } from "./methods.js";
+import { validatorsGenerator } from "./validators.js";
 
 // A server generated for several revisions serves every era from one handlers.ts written
 // against the newest: eras.ts lists the revisions it speaks, and each legacy revision gets
@@ -48,16 +52,17 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
   w.import("./protocol.js", "PROTOCOL");
-  w.import("./runtime/eras.js", "Eras", true);
+  w.import("./runtime/session.js", "Era", true);
+  w.import("./runtime/session.js", "LegacyEra", true);
   ctx.legacy.forEach((legacy, i) => {
     const from = `./${legacyDir(legacy.revision.name)}/protocol.js`;
     w.import(from, `MESSAGE_VALIDATORS as VALIDATORS_${i}`);
     w.import(from, `PROTOCOL as PROTOCOL_${i}`);
   });
-  w.line("// The revisions this server speaks: the newest (handlers are written against it) and the");
-  w.line("// legacy ones served through `initialize`, newest first.");
+  w.line("// The revisions this output speaks: the newest (handlers and the typed client are written");
+  w.line("// against it) and the legacy ones reached through `initialize`, newest first.");
   w.line();
-  w.block("export const ERAS: Eras = {", () => {
+  w.block("export const ERAS: { readonly modern: Era; readonly legacy: readonly LegacyEra[] } = {", () => {
     w.line("modern: { protocol: PROTOCOL, validators: MESSAGE_VALIDATORS },");
     w.block("legacy: [", () => {
       ctx.legacy.forEach((legacy, i) => {
@@ -67,4 +72,13 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
     }, "],");
   }, "};");
   return { path: "eras.ts", kind: "generated", code: w.toString(ctx.header) };
+}
+
+/**
+ * eras.ts, the runtime it names and legacy/<revision>/ for each legacy revision: emitted by
+ * the dispatcher and the client generators alike (generate() keeps one copy of each file).
+ */
+export function eraFiles(ctx: GeneratorContext): EmittedFile[] {
+  const wire = (c: GeneratorContext) => [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));
+  return [erasFile(ctx), ...runtimeFiles(ctx.header, ["session"]), ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire))];
 }

@@ -38,7 +38,7 @@ export function notificationFunctionName(method: string): string {
 }
 
 /** Members every generated client has besides its per-method functions. */
-export const RESERVED_CLIENT_MEMBERS: ReadonlySet<string> = new Set(["request", "close"]);
+export const RESERVED_CLIENT_MEMBERS: ReadonlySet<string> = new Set(["request", "close", "era"]);
 
 /**
  * Why `name` cannot be a client function, or undefined when it can. A method's name is

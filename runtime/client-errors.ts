@@ -48,3 +48,23 @@ export class RequestTimeoutError extends Error {
 
 /** Returned by an input handler that will not answer: the client then does not retry. */
 export const DECLINE: unique symbol = Symbol("mcp-gen.decline");
+
+/** The server no longer knows the legacy session (HTTP 404 to a request carrying its id). */
+export class SessionExpiredError extends Error {
+  constructor() {
+    super("the server ended the session (HTTP 404)");
+    this.name = "SessionExpiredError";
+  }
+}
+
+/** The method does not exist in the era of the server the client is connected to. */
+export class EraUnsupportedError extends Error {
+  readonly method: string;
+  readonly era: string;
+  constructor(method: string, era: string) {
+    super(`${method} does not exist for a server speaking MCP ${era}`);
+    this.name = "EraUnsupportedError";
+    this.method = method;
+    this.era = era;
+  }
+}

@@ -1,44 +1,54 @@
-import { capabilityObject, hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
+import { hasCapability, JSONRPC_ERRORS, McpError, withCapabilities } from "./errors.js";
 import { isObject, own, type MessageValidators, type ProtocolDescriptor } from "./protocol.js";
 import { headerPlan, toolHeaders, type HeaderPlan } from "./tool-headers.js";
 import {
   DECLINE,
+  EraUnsupportedError,
   InputDeclinedError,
   McpProtocolError,
   RequestTimeoutError,
   RoundLimitError,
+  SessionExpiredError,
 } from "./client-errors.js";
+import { createRoundSender, positiveInteger } from "./client-round.js";
+import {
+  eraOf,
+  eraOfProbeError,
+  eraSettings,
+  forgetEra,
+  looksLegacy,
+  probeEra,
+  type EraName,
+} from "./era-detect.js";
+import {
+  LegacyClient,
+  withElicitationDefaults,
+  type LegacyClientOptions,
+} from "./legacy-client.js";
+import type { Era, LegacyEra } from "./session.js";
 import type { CallOptions, SenderOptions, Transport } from "./transport.js";
 
 // The sending side of MCP: one function per request method, doing the multi round-trip
 // (input_required) dance where the revision has it: fulfil every input request, retry the
 // same request under a new id with the answers and the server's requestState, within a bound.
+// Given legacy eras, it also reaches initialize-based servers (legacy-client.ts), after
+// finding out once per transport which era the server speaks (era-detect.ts).
 
-export { DECLINE, InputDeclinedError, McpProtocolError, RequestTimeoutError, RoundLimitError };
+export {
+  DECLINE,
+  EraUnsupportedError,
+  InputDeclinedError,
+  McpProtocolError,
+  RequestTimeoutError,
+  RoundLimitError,
+  SessionExpiredError,
+};
 
 type Json = Record<string, unknown>;
 type InputHandler = (
   params: unknown,
   context: { key: string; method: string; signal: AbortSignal | undefined },
 ) => unknown;
-
-function merge(a: Json, b: Json): Json {
-  const out: Json = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const current = out[k];
-    out[k] = isObject(current) && isObject(v) ? merge(current, v) : v;
-  }
-  return out;
-}
-
-const abortError = (signal: AbortSignal): unknown => signal.reason ?? new Error("aborted");
-
-function positiveInteger(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
-  return value;
-}
 
 /** The names of the functions a sender has: method -> function name, per kind. */
 export interface SenderShape {
@@ -47,11 +57,18 @@ export interface SenderShape {
   readonly paginated: readonly string[];
 }
 
+/** The revisions a client speaks: the newest (its typed API) and legacy ones, newest first. */
+export interface ClientEras {
+  readonly modern: Era;
+  readonly legacy: readonly LegacyEra[];
+}
+
 export function createSender(
   protocol: ProtocolDescriptor,
   validators: MessageValidators,
   shape: SenderShape,
   options: SenderOptions,
+  eras?: ClientEras,
 ): Json {
   const transport: Transport = options.transport;
   const validateResults = options.validateResults ?? true;
@@ -63,7 +80,6 @@ export function createSender(
   // The version goes wherever the revision has the key, even without an unsupported-version
   // code (a draft may add the key first): the key is required, so leaving it out gets -32602.
   const versionKey = keys.protocolVersion;
-  let nextId = 0;
   let version =
     options.protocolVersion ??
     options.supportedVersions?.[0] ??
@@ -76,20 +92,25 @@ export function createSender(
     readonly [method: string]: InputHandler | undefined;
   };
   // Capabilities: what the caller declares, plus what each registered input handler implies.
-  let capabilities: Json = {};
-  for (const [method, handler] of Object.entries(inputHandlers)) {
+  const implied = Object.entries(inputHandlers).flatMap(([method, handler]) => {
     const path = own(protocol.inputRequests, method)?.capability;
-    if (handler && path) capabilities = merge(capabilities, capabilityObject(path));
-  }
-  capabilities = merge(capabilities, (options.capabilities ?? {}) as Json);
+    return handler && path ? [path] : [];
+  });
+  const capabilities = withCapabilities((options.capabilities ?? {}) as Json, implied);
+  const legacyEras = eras?.legacy ?? [];
+  const { mode, legacyVersions } = eraSettings(options, legacyEras);
+  const probeTimeoutMs = positiveInteger(options.probeTimeoutMs, "probeTimeoutMs", 10_000);
+  let legacy: LegacyClient | undefined;
 
   /** The `_meta` of one request: protocol fields, then the caller's (never dropped). */
   function metaFor(
     params: Json,
     opts: CallOptions,
     progressToken: string | undefined,
+    keys: ProtocolDescriptor["requestMeta"] = protocol.requestMeta,
   ): Json | undefined {
     const meta: Json = {};
+    const versionKey = keys.protocolVersion;
     if (versionKey !== null && version !== undefined) meta[versionKey] = version;
     if (keys.clientCapabilities !== null) meta[keys.clientCapabilities] = capabilities;
     if (keys.clientInfo !== null && options.clientInfo) meta[keys.clientInfo] = options.clientInfo;
@@ -105,18 +126,18 @@ export function createSender(
   }
 
   /** One round: a new id, the request, its response; cancellation on abort or timeout. */
-  async function send(
+  const round = createRoundSender(protocol, transport, defaultTimeout, maxTimeout);
+
+  /** One round; on the modern wire, tools/call carries the Mcp-Param headers tools/list announced. */
+  function send(
     method: string,
     params: Json,
     opts: CallOptions,
     progressToken: string | undefined,
+    modernWire = true,
   ): Promise<Json> {
-    const signal = opts.signal;
-    if (signal?.aborted) throw abortError(signal);
-    const id = ++nextId;
-    const message = { jsonrpc: "2.0", id, method, params };
     let headers: Record<string, string> | undefined;
-    if (protocol.features.toolHeaders && method === wellKnown.toolsCall) {
+    if (modernWire && protocol.features.toolHeaders && method === wellKnown.toolsCall) {
       const planned = toolHeaders(toolHeaderPlans.get(params["name"] as string), params);
       if (planned && "invalid" in planned) {
         throw new McpProtocolError(
@@ -125,84 +146,7 @@ export function createSender(
       }
       headers = planned;
     }
-    const timeoutMs = Math.min(
-      positiveInteger(opts.timeoutMs, "timeoutMs", defaultTimeout),
-      maxTimeout,
-    );
-    const started = Date.now();
-    const local = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      if (timer !== undefined) clearTimeout(timer);
-      // Progress restarts the clock, never past the maximum (basic/patterns/timeouts).
-      const left = Math.min(timeoutMs, maxTimeout - (Date.now() - started));
-      timer = setTimeout(
-        () => local.abort(new RequestTimeoutError(method, Date.now() - started)),
-        Math.max(left, 0),
-      );
-    };
-    arm();
-    const onNotification = (notification: Json) => {
-      const params = isObject(notification["params"]) ? notification["params"] : {};
-      if (
-        notification["method"] === wellKnown.progress &&
-        progressToken !== undefined &&
-        params["progressToken"] === progressToken
-      ) {
-        if (opts.resetTimeoutOnProgress !== false) arm();
-        return opts.onProgress?.(params as never);
-      }
-      if (notification["method"] === wellKnown.log && opts.onLog)
-        return opts.onLog(params as never);
-      opts.onNotification?.(notification as never);
-    };
-    const onAbort = () => local.abort(signal ? abortError(signal) : undefined);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const aborted = new Promise<never>((_, reject) => {
-      local.signal.addEventListener(
-        "abort",
-        () => {
-          // Tell the server to stop the request in flight; the reply no longer matters.
-          if (wellKnown.cancelled !== null) {
-            const reason =
-              local.signal.reason instanceof Error
-                ? local.signal.reason.message
-                : String(local.signal.reason ?? "cancelled");
-            const cancel = {
-              jsonrpc: "2.0",
-              method: wellKnown.cancelled,
-              params: { requestId: id, reason },
-            };
-            transport.notify(cancel).catch(() => undefined);
-          }
-          reject(local.signal.reason);
-        },
-        { once: true },
-      );
-    });
-    aborted.catch(() => undefined);
-    try {
-      const request = transport.request(message, {
-        signal: local.signal,
-        ...(headers ? { headers } : {}),
-        onNotification,
-      });
-      const response = (await Promise.race([request, aborted])) as Json;
-      if (response["id"] !== id)
-        throw new McpProtocolError(
-          `response id ${JSON.stringify(response["id"])} does not match request id ${id}`,
-        );
-      const error = response["error"];
-      if (isObject(error))
-        throw new McpError(Number(error["code"]), String(error["message"]), error["data"]);
-      const result = response["result"];
-      if (!isObject(result))
-        throw new McpProtocolError(`the ${method} response has no result object`);
-      return result;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    }
+    return round.send(method, params, opts, progressToken, headers);
   }
 
   /** send(), retrying once with a version both sides speak when the server refuses ours. */
@@ -256,16 +200,115 @@ export function createSender(
     return result;
   }
 
+  /** Which era the server speaks; the legacy session, opened, when it is legacy. */
+  async function connection(signal: AbortSignal | undefined): Promise<LegacyClient | undefined> {
+    if (legacyVersions.length === 0 || mode === "modern") return undefined;
+    // A transport that cannot carry a session (in-process) reaches modern servers only.
+    if (mode === "auto" && !transport.legacy) return undefined;
+    const era = mode === "legacy" ? "legacy" : await eraOf(transport, probe);
+    if (era === "modern") return undefined;
+    legacy ??= new LegacyClient({
+      modern: eras!.modern,
+      eras: legacyEras,
+      versions: legacyVersions,
+      transport,
+      capabilities,
+      clientInfo: options.clientInfo,
+      onNotification: options.onNotification as LegacyClientOptions["onNotification"],
+      send: (method, params, signal) =>
+        send(method, params, signal ? { signal } : {}, undefined, false),
+      answerInput: (method, params, key) => {
+        const handler = own(inputHandlers, method);
+        return handler
+          ? Promise.resolve(handler(params, { key, method, signal: undefined }))
+          : undefined;
+      },
+    });
+    await legacy.open(signal);
+    return legacy;
+  }
+
+  /** The era probe: server/discover, answered validly or with a modern error by modern servers only. */
+  function probe(): Promise<EraName> {
+    const params: Json = {};
+    const meta = metaFor(params, {}, undefined);
+    if (meta) params["_meta"] = meta;
+    return probeEra(
+      protocol,
+      validators,
+      (method) => sendNegotiated(method, params, { timeoutMs: probeTimeoutMs }, undefined),
+      (offered) => {
+        if (version !== undefined && !offered.includes(version))
+          version = versions.find((v) => offered.includes(v)) ?? version;
+      },
+    );
+  }
+
   async function call(
+    method: string,
+    rawParams: unknown,
+    opts: CallOptions & { manual?: boolean } = {},
+  ): Promise<Json> {
+    const session = await connection(opts.signal);
+    if (session) return legacyCall(session, method, rawParams, opts);
+    try {
+      return await modernCall(method, rawParams, opts);
+    } catch (error) {
+      // The era was a cached assumption and the server now answers like a legacy one: probe again.
+      if (
+        mode !== "auto" ||
+        legacyVersions.length === 0 ||
+        !transport.legacy ||
+        !looksLegacy(error)
+      )
+        throw error;
+      forgetEra(transport);
+      const again = await connection(opts.signal);
+      if (!again) throw error;
+      return legacyCall(again, method, rawParams, opts);
+    }
+  }
+
+  /** A call on a legacy session: the legacy wire shape out, the newest revision's shape back. */
+  async function legacyCall(
+    session: LegacyClient,
+    method: string,
+    rawParams: unknown,
+    opts: CallOptions,
+  ): Promise<Json> {
+    if (!session.has(method)) {
+      if (method === wellKnown.discover) return checkResult(method, session.discoverResult());
+      throw session.unsupported(method);
+    }
+    const params: Json = isObject(rawParams) ? { ...rawParams } : {};
+    delete params["inputResponses"];
+    delete params["requestState"];
+    const keys = session.era!.protocol.requestMeta;
+    const progressToken =
+      opts.onProgress && keys.progressToken !== null ? round.progressToken() : undefined;
+    const meta = metaFor(params, opts, progressToken, keys);
+    delete params["_meta"];
+    if (meta) params["_meta"] = meta;
+    if (opts.logLevel) await session.setLevel(opts.logLevel, opts.signal);
+    let raw: Json;
+    try {
+      raw = await send(method, params, opts, progressToken, false);
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError)) throw error;
+      await session.reopen(opts.signal);
+      raw = await send(method, params, opts, progressToken, false);
+    }
+    return checkResult(method, session.adapt(method, raw));
+  }
+
+  async function modernCall(
     method: string,
     rawParams: unknown,
     opts: CallOptions & { manual?: boolean } = {},
   ): Promise<Json> {
     const params: Json = isObject(rawParams) ? { ...rawParams } : {};
     const progressToken =
-      opts.onProgress && keys.progressToken !== null
-        ? `p${nextId + 1}-${Math.random().toString(36).slice(2, 10)}`
-        : undefined;
+      opts.onProgress && keys.progressToken !== null ? round.progressToken() : undefined;
     const meta = metaFor(params, opts, progressToken);
     const base: Json = { ...params };
     delete base["_meta"];
@@ -325,7 +368,7 @@ export function createSender(
             `the ${method} input handler returned an invalid answer for "${key}"`,
             checked.errors,
           );
-        return { key, method, answer };
+        return { key, method, answer: withElicitationDefaults(method, params, answer) };
       }),
     );
     const declined = answers.find((a) => a.answer === DECLINE);
@@ -336,7 +379,11 @@ export function createSender(
   const api: Json = {
     request: (method: string, params: unknown, callOptions?: CallOptions) =>
       call(method, params, callOptions),
-    close: async () => transport.close?.(),
+    era: async () => ((await connection(undefined)) ? "legacy" : "modern"),
+    close: async () => {
+      await legacy?.close();
+      await transport.close?.();
+    },
   };
   for (const [method, fn] of Object.entries(shape.functions))
     api[fn] = (params: unknown, callOptions?: CallOptions) => call(method, params, callOptions);

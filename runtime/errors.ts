@@ -43,3 +43,25 @@ export function capabilityObject(path: readonly string[]): Record<string, unknow
   for (let i = path.length - 1; i >= 0; i--) value = { [path[i]!]: value };
   return value;
 }
+
+/** `declared` capabilities, with each of `paths` added where they do not say more already. */
+export function withCapabilities(
+  declared: Record<string, unknown>,
+  paths: readonly (readonly string[])[],
+): Record<string, unknown> {
+  const merge = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+    const out: Record<string, unknown> = { ...a };
+    for (const [k, v] of Object.entries(b)) {
+      const current = out[k];
+      out[k] = isPlainObject(current) && isPlainObject(v) ? merge(current, v) : v;
+    }
+    return out;
+  };
+  let implied: Record<string, unknown> = {};
+  for (const path of paths) implied = merge(implied, capabilityObject(path));
+  return merge(implied, declared);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

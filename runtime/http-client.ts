@@ -1,11 +1,20 @@
+import { SessionExpiredError } from "./client-errors.js";
+import { JSONRPC_ERRORS } from "./errors.js";
 import { routingHeaders } from "./http-headers.js";
 import { isObject, type ProtocolDescriptor } from "./protocol.js";
-import { readSseMessages, SseLimitError } from "./sse.js";
-import type { Transport, TransportRequestOptions } from "./transport.js";
+import { readSseEvents, SseLimitError } from "./sse.js";
+import type {
+  LegacySessionSupport,
+  ServerRequestHandler,
+  Transport,
+  TransportRequestOptions,
+} from "./transport.js";
 
 // The client side of Streamable HTTP: every message is its own POST to one endpoint; a
 // request's reply is a JSON body, or an SSE stream of related notifications that ends
-// with the response. Uses fetch, so it runs in Node.js, browsers and edge runtimes.
+// with the response. Uses fetch, so it runs in Node.js, browsers and edge runtimes. In a
+// legacy session (2025-xx) the streams also carry the server's requests, answered by POSTs,
+// and a stream that closes before its response is resumed with Last-Event-ID.
 
 export interface HttpTransportOptions {
   /** The MCP endpoint. */
@@ -16,7 +25,17 @@ export interface HttpTransportOptions {
   fetch?: typeof fetch;
   /** Largest JSON response body, and largest single SSE event, in bytes (default 16 MiB). */
   maxMessageBytes?: number;
+  /** Notifications not tied to a request in flight. */
+  onNotification?: (notification: Record<string, unknown>) => void;
 }
+
+/** Resumptions of one request's stream at most, and the delay when the server names none. */
+const MAX_RESUMES = 5;
+const DEFAULT_RETRY_MS = 1000;
+/** How long the start of a session waits for the server to open its standalone stream. */
+const LISTEN_WAIT_MS = 2000;
+/** The id of no response: what the standalone stream waits for. */
+const NO_RESPONSE = Symbol("no response");
 
 /** The server answered with something that is not MCP. */
 export class HttpTransportError extends Error {
@@ -60,27 +79,217 @@ export function createHttpTransport(
 ): Transport {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
+  // A legacy session (2025-xx Streamable HTTP): its id, from the initialize response, and
+  // the negotiated version, both sent on every later message. Undefined: modern era.
+  let session: { id: string | undefined; version: string | undefined } | undefined;
+  let answerServer: ServerRequestHandler | undefined;
+  let sessionListener: ((notification: Record<string, unknown>) => void) | undefined;
+  // The standalone GET stream of the session, where the server sends what no request owns.
+  let standalone: AbortController | undefined;
+
+  function sessionHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (session?.id !== undefined) headers["mcp-session-id"] = session.id;
+    if (session?.version !== undefined) headers[protocol.http.versionHeader] = session.version;
+    return headers;
+  }
 
   async function post(
-    message: { method: string; params?: unknown },
+    message: { method?: unknown; params?: unknown },
     signal: AbortSignal | undefined,
     extra?: Record<string, string>,
   ): Promise<Response> {
-    return fetchImpl(options.url, {
+    // Routing headers are modern; a legacy session carries its id and version instead.
+    const routing =
+      session === undefined && typeof message.method === "string"
+        ? routingHeaders(protocol, message as { method: string })
+        : sessionHeaders();
+    const response = await fetchImpl(options.url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
-        ...routingHeaders(protocol, message),
+        ...routing,
         ...extra,
         ...options.headers,
       },
       body: JSON.stringify(message),
       ...(signal ? { signal } : {}),
     });
+    if (session !== undefined) {
+      if (session.id === undefined)
+        session.id = response.headers.get("mcp-session-id") ?? undefined;
+      else if (response.status === 404) {
+        await response.body?.cancel();
+        throw new SessionExpiredError();
+      }
+    }
+    return response;
   }
 
+  /** Answers a request the server sent on a stream: the handler's response goes back in a POST. */
+  function answer(request: Record<string, unknown>): void {
+    const reply = answerServer
+      ? answerServer(request)
+      : Promise.resolve({
+          jsonrpc: "2.0",
+          id: request["id"],
+          error: { code: JSONRPC_ERRORS.METHOD_NOT_FOUND, message: "Method not found" },
+        });
+    reply
+      .then((response) => post(response as { method?: unknown }, undefined))
+      .then((response) => response.body?.cancel())
+      .catch(() => undefined);
+  }
+
+  /**
+   * Reads one SSE stream until the response to `id`: notifications go to the request's
+   * listener, server requests are answered. Remembers the last event id and the retry delay
+   * for resumption.
+   */
+  async function readStream(
+    body: ReadableStream<Uint8Array>,
+    id: unknown,
+    requestOptions: TransportRequestOptions,
+    resume: { lastEventId: string | undefined; retryMs: number | undefined; events?: number },
+  ): Promise<object | undefined> {
+    for await (const event of readSseEvents(body, limit)) {
+      if (resume.events !== undefined) resume.events++;
+      if (event.id !== undefined) resume.lastEventId = event.id;
+      if (event.retry !== undefined) resume.retryMs = event.retry;
+      if (event.data === "") continue;
+      let message: unknown;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        continue; // Not JSON: not a message.
+      }
+      if (!isObject(message)) continue;
+      if (typeof message["method"] === "string") {
+        if (message["id"] !== undefined) answer(message);
+        else if (requestOptions.onNotification) requestOptions.onNotification(message);
+        else (options.onNotification?.(message), sessionListener?.(message));
+      } else if (("result" in message || "error" in message) && message["id"] === id) {
+        return message;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * The response to `id` from an SSE stream; when the stream closes first in a legacy session,
+   * resumes it (2025-11-25 basic/transports "Resumability and Redelivery"): waits the server's
+   * `retry` delay, then GETs the stream again with Last-Event-ID.
+   */
+  async function fromStream(
+    response: Response,
+    id: unknown,
+    requestOptions: TransportRequestOptions,
+  ): Promise<object> {
+    const resume = { lastEventId: undefined as string | undefined, retryMs: undefined };
+    let current = response;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const message = await readStream(current.body!, id, requestOptions, resume);
+        if (message) return message;
+      } catch (error) {
+        if (error instanceof SseLimitError)
+          throw new HttpTransportError(current.status, error.message);
+        throw error;
+      }
+      if (session === undefined || resume.lastEventId === undefined || attempt >= MAX_RESUMES)
+        throw new HttpTransportError(current.status, "the event stream ended without a response");
+      await delay(resume.retryMs ?? DEFAULT_RETRY_MS, requestOptions.signal);
+      current = await fetchImpl(options.url, {
+        method: "GET",
+        headers: {
+          accept: "text/event-stream",
+          "last-event-id": resume.lastEventId,
+          ...sessionHeaders(),
+          ...options.headers,
+        },
+        ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
+      });
+      const type = current.headers.get("content-type") ?? "";
+      if (!current.ok || !type.includes("text/event-stream") || !current.body)
+        throw new HttpTransportError(current.status, await boundedText(current, 64 * 1024));
+    }
+  }
+
+  /**
+   * Opens the session's standalone GET stream (2025-11-25 basic/transports "Listening for
+   * Messages from the Server"): server requests and notifications that belong to no request
+   * come on it (the v1 SDK sends elicitation there). A server without one answers 405. A
+   * stream that delivered events and closed is reopened after the server's retry delay.
+   */
+  async function listen(lastEventId: string | undefined): Promise<void> {
+    const controller = new AbortController();
+    standalone?.abort();
+    standalone = controller;
+    let response: Response;
+    try {
+      response = await fetchImpl(options.url, {
+        method: "GET",
+        headers: {
+          accept: "text/event-stream",
+          ...(lastEventId !== undefined ? { "last-event-id": lastEventId } : {}),
+          ...sessionHeaders(),
+          ...options.headers,
+        },
+        signal: controller.signal,
+      });
+    } catch {
+      return;
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.ok || !type.includes("text/event-stream") || !response.body) {
+      await response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    const resume = { lastEventId, retryMs: undefined as number | undefined, events: 0 };
+    void readStream(response.body, NO_RESPONSE, {}, resume)
+      .then(async () => {
+        if (standalone !== controller || session === undefined || resume.events === 0) return;
+        await delay(resume.retryMs ?? DEFAULT_RETRY_MS, controller.signal);
+        if (standalone === controller) await listen(resume.lastEventId);
+      })
+      .catch(() => undefined);
+  }
+
+  const legacy: LegacySessionSupport = {
+    reset: () => void (session = { id: undefined, version: undefined }),
+    begin: (version) => void (session = { id: session?.id, version }),
+    // The session may begin before the stream is open, but not much before: the v1 SDK sends
+    // requests without a related request there, and drops them when no stream is open.
+    async listen() {
+      const waited = new AbortController();
+      await Promise.race([
+        listen(undefined),
+        delay(LISTEN_WAIT_MS, waited.signal).catch(() => undefined),
+      ]);
+      waited.abort();
+    },
+    async end() {
+      const id = session?.id;
+      const headers = sessionHeaders();
+      session = undefined;
+      standalone?.abort();
+      standalone = undefined;
+      if (id === undefined) return;
+      // The server may refuse (405): the session then ends when it expires.
+      await fetchImpl(options.url, {
+        method: "DELETE",
+        headers: { ...headers, ...options.headers },
+      })
+        .then((response) => response.body?.cancel())
+        .catch(() => undefined);
+    },
+    onServerRequest: (handler) => void (answerServer = handler),
+    onNotification: (listener) => void (sessionListener = listener),
+  };
+
   return {
+    legacy,
     async request(message, requestOptions: TransportRequestOptions = {}) {
       const response = await post(
         message as { method: string },
@@ -89,21 +298,8 @@ export function createHttpTransport(
       );
       const type = response.headers.get("content-type") ?? "";
       const id = (message as { id?: unknown }).id;
-      if (type.includes("text/event-stream") && response.body) {
-        try {
-          for await (const event of readSseMessages(response.body, limit)) {
-            if (!isObject(event)) continue;
-            if (("result" in event || "error" in event) && event["id"] === id) return event;
-            if (typeof event["method"] === "string" && event["id"] === undefined)
-              requestOptions.onNotification?.(event);
-          }
-        } catch (error) {
-          if (error instanceof SseLimitError)
-            throw new HttpTransportError(response.status, error.message);
-          throw error;
-        }
-        throw new HttpTransportError(response.status, "the event stream ended without a response");
-      }
+      if (type.includes("text/event-stream") && response.body)
+        return fromStream(response, id, requestOptions);
       const body = await boundedText(response, limit);
       let parsed: unknown;
       try {
@@ -111,8 +307,15 @@ export function createHttpTransport(
       } catch {
         throw new HttpTransportError(response.status, body);
       }
-      // A JSON-RPC error comes with a 4xx status (header mismatch, unsupported version...): still MCP.
-      if (isObject(parsed) && ("result" in parsed || "error" in parsed)) return parsed;
+      // A JSON-RPC error comes with a 4xx status (header mismatch, unsupported version...): still
+      // MCP. One that answers no request (id null: "Server not initialized", ...) is the HTTP
+      // layer refusing the message, as an error the client can tell from a server's answer.
+      if (
+        isObject(parsed) &&
+        ("result" in parsed || "error" in parsed) &&
+        (response.ok || parsed["id"] === id)
+      )
+        return parsed;
       throw new HttpTransportError(response.status, body);
     },
     async notify(message) {
@@ -121,5 +324,16 @@ export function createHttpTransport(
         throw new HttpTransportError(response.status, await boundedText(response, 64 * 1024));
       await response.body?.cancel();
     },
+    close: () => legacy.end(),
   };
+}
+
+/** Waits `ms`, or rejects when `signal` aborts first. */
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => (clearTimeout(timer), reject(signal!.reason));
+    const timer = setTimeout(() => (signal?.removeEventListener("abort", onAbort), resolve()), ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

@@ -32,6 +32,7 @@ export async function* readSseEvents(
   let event: string | undefined;
   let retry: number | undefined;
   let afterCR = false; // a chunk ended in \r: a \n opening the next one ends no line
+  let finished = false;
   const line = function* (text: string): Generator<SseEvent> {
     if (text === "") {
       if (data.length > 0) yield { data: data.join("\n"), id, event, retry };
@@ -72,12 +73,16 @@ export async function* readSseEvents(
       pending += chunk.slice(start);
       if (pending.length + size > limit) throw new SseLimitError(limit);
       if (done) {
+        finished = true;
         if (pending !== "") yield* line(pending);
         yield* line("");
         return;
       }
     }
   } finally {
+    // A reader that stops early (the response came) lets go of the stream: a server may keep
+    // a resumed GET stream open, and an open body keeps its connection alive.
+    if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }

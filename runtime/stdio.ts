@@ -1,12 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import type { Transport, TransportRequestOptions } from "./transport.js";
+import type { ServerRequestHandler, Transport, TransportRequestOptions } from "./transport.js";
 
 // MCP over stdio (Node.js): newline-delimited JSON, one message per line. A client
 // transport that spawns the server process, and a loop that serves a dispatcher. Lines are
 // bounded (default 16 MiB): a longer one is dropped, never buffered without end.
 
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Notifications about a call in flight (stdio has no per-request stream to tell them apart). */
+const CALL_NOTIFICATIONS = new Set(["notifications/progress", "notifications/message"]);
 
 /** Calls `onLine` for each line of `input`, dropping (and reporting) lines over `limit` bytes. */
 export function readLines(
@@ -78,6 +80,9 @@ export function createStdioTransport(
   });
   const pending = new Map<string, Pending>();
   let closed: Error | undefined;
+  // Legacy sessions: the server's own requests (elicitation, sampling, roots, ping).
+  let answerServer: ServerRequestHandler | undefined;
+  let sessionListener: ((notification: Record<string, unknown>) => void) | undefined;
 
   const fail = (error: Error) => {
     closed ??= error;
@@ -104,11 +109,22 @@ export function createStdioTransport(
       const p = pending.get(key);
       pending.delete(key);
       p?.resolve(message);
+    } else if (typeof message.method === "string" && message.id !== undefined) {
+      const reply = answerServer
+        ? answerServer(message)
+        : Promise.resolve({
+            jsonrpc: "2.0",
+            id: message.id,
+            error: { code: -32601, message: "Method not found" },
+          });
+      reply.then(write).catch(() => undefined);
     } else if (typeof message.method === "string" && message.id === undefined) {
       // stdio has no per-request stream: a notification goes to every request in flight
       // (the client matches progress by token) and to the transport's listener.
       for (const p of pending.values()) p.onNotification?.(message);
       options.onNotification?.(message);
+      // What no call claims (all but progress and log messages while calls run) is the session's.
+      if (pending.size === 0 || !CALL_NOTIFICATIONS.has(message.method)) sessionListener?.(message);
     }
   };
   void readLines(
@@ -128,6 +144,15 @@ export function createStdioTransport(
 
   return {
     process: child,
+    // The process is the session: nothing to carry on messages, nothing to end but the process.
+    legacy: {
+      reset: () => undefined,
+      begin: () => undefined,
+      listen: async () => undefined,
+      end: async () => undefined,
+      onServerRequest: (handler) => void (answerServer = handler),
+      onNotification: (listener) => void (sessionListener = listener),
+    },
     request(message, requestOptions: TransportRequestOptions = {}) {
       return new Promise<object>((resolve, reject) => {
         const key = JSON.stringify((message as { id: unknown }).id);

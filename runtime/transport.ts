@@ -14,6 +14,37 @@ export interface Transport {
   request(message: object, options?: TransportRequestOptions): Promise<object>;
   notify(message: object): Promise<void>;
   close?(): Promise<void>;
+  /** Present on transports that can carry a legacy (initialize-based) session. */
+  legacy?: LegacySessionSupport;
+}
+
+/**
+ * Answers one request the server sent (legacy eras: elicitation/create, sampling/createMessage,
+ * roots/list, ping) with the response message to send back.
+ */
+export type ServerRequestHandler = (
+  request: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * A transport's part of a legacy session (2025-11-25 basic/lifecycle, basic/transports):
+ * on Streamable HTTP the Mcp-Session-Id the initialize response gave and the negotiated
+ * MCP-Protocol-Version on every later message, server requests on the streams, DELETE at
+ * the end; on stdio, server requests read from the process and answered on its stdin.
+ */
+export interface LegacySessionSupport {
+  /** Forgets any session (before initialize). */
+  reset(): void;
+  /** initialize succeeded at `version`: later messages carry the session. */
+  begin(version: string): void;
+  /** Opens what carries the server's own messages (HTTP: the standalone GET stream), once initialized. */
+  listen(): Promise<void>;
+  /** Ends the session (HTTP: DELETE); never throws. */
+  end(): Promise<void>;
+  /** Who answers the server's requests; the transport sends back what it resolves to. */
+  onServerRequest(handler: ServerRequestHandler | undefined): void;
+  /** Who hears the server's notifications that no call in flight receives (list_changed, ...). */
+  onNotification(listener: ((notification: Record<string, unknown>) => void) | undefined): void;
 }
 
 export interface CallOptions {
@@ -36,6 +67,16 @@ export interface CallOptions {
 
 export interface SenderOptions {
   transport: Transport;
+  /**
+   * Which era of server to speak to (outputs generated with legacy revisions): "auto"
+   * (default) probes once per transport with server/discover and falls back to initialize
+   * when the answer is not modern; "modern" or "legacy" skip the probe.
+   */
+  era?: "auto" | "modern" | "legacy";
+  /** Legacy versions offered at initialize, preferred first (default: every legacy revision, newest first). */
+  legacyVersions?: string[];
+  /** How long the era probe waits for an answer before taking the server for legacy, in ms (default 10,000). */
+  probeTimeoutMs?: number;
   /** Validate results before returning them (default true). */
   validateResults?: boolean;
   /** Sent with every request where the revision carries it per request (default this schema's version). */
@@ -47,6 +88,8 @@ export interface SenderOptions {
    */
   supportedVersions?: string[];
   clientInfo?: object;
+  /** Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...). */
+  onNotification?: (notification: never) => void;
   /** Declared capabilities, merged with those the registered input handlers imply. */
   capabilities?: object;
   /** Fulfil the server's input requests (multi round-trip). */

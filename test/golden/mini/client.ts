@@ -21,10 +21,12 @@ import type * as T from "./types.js";
 export { McpError } from "./runtime/errors.js";
 export {
   DECLINE,
+  EraUnsupportedError,
   InputDeclinedError,
   McpProtocolError,
   RequestTimeoutError,
   RoundLimitError,
+  SessionExpiredError,
 } from "./runtime/client-errors.js";
 export { createDirectTransport } from "./runtime/direct-transport.js";
 export type { Transport, TransportRequestOptions } from "./runtime/transport.js";
@@ -65,8 +67,10 @@ export interface ManualCallOptions extends CallOptions {
 
 export interface SenderOptions extends Omit<
   RuntimeSenderOptions,
-  "clientInfo" | "capabilities" | "inputHandlers"
+  "clientInfo" | "capabilities" | "inputHandlers" | "onNotification"
 > {
+  /** Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...). */
+  onNotification?: (notification: T.JSONRPCNotification) => void;
   clientInfo?: object;
   /** Declared capabilities, merged with those the registered input handlers imply. */
   capabilities?: T.ClientCapabilities;

@@ -1,0 +1,137 @@
+import { McpError } from "./errors.js";
+import { isObject, type ProtocolDescriptor } from "./protocol.js";
+import { McpProtocolError, RequestTimeoutError } from "./client-errors.js";
+import type { CallOptions, Transport } from "./transport.js";
+
+// One request round of the client engine: a new id, the request, its response; progress
+// and log notifications routed to the call; cancellation (notifications/cancelled) on abort
+// or timeout. The same in every era: legacy sessions use the same ids, timeouts and progress.
+
+type Json = Record<string, unknown>;
+
+const abortError = (signal: AbortSignal): unknown => signal.reason ?? new Error("aborted");
+
+export function positiveInteger(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
+export interface RoundSender {
+  send(
+    method: string,
+    params: Json,
+    opts: CallOptions,
+    progressToken: string | undefined,
+    headers: Record<string, string> | undefined,
+  ): Promise<Json>;
+  /** A progress token no other request of this sender uses. */
+  progressToken(): string;
+}
+
+export function createRoundSender(
+  protocol: ProtocolDescriptor,
+  transport: Transport,
+  defaultTimeout: number,
+  maxTimeout: number,
+): RoundSender {
+  const { wellKnown } = protocol;
+  let nextId = 0;
+
+  async function send(
+    method: string,
+    params: Json,
+    opts: CallOptions,
+    progressToken: string | undefined,
+    headers: Record<string, string> | undefined,
+  ): Promise<Json> {
+    const signal = opts.signal;
+    if (signal?.aborted) throw abortError(signal);
+    const id = ++nextId;
+    const message = { jsonrpc: "2.0", id, method, params };
+    const timeoutMs = Math.min(
+      positiveInteger(opts.timeoutMs, "timeoutMs", defaultTimeout),
+      maxTimeout,
+    );
+    const started = Date.now();
+    const local = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      // Progress restarts the clock, never past the maximum (basic/patterns/timeouts).
+      const left = Math.min(timeoutMs, maxTimeout - (Date.now() - started));
+      timer = setTimeout(
+        () => local.abort(new RequestTimeoutError(method, Date.now() - started)),
+        Math.max(left, 0),
+      );
+    };
+    arm();
+    const onNotification = (notification: Json) => {
+      const params = isObject(notification["params"]) ? notification["params"] : {};
+      if (
+        notification["method"] === wellKnown.progress &&
+        progressToken !== undefined &&
+        params["progressToken"] === progressToken
+      ) {
+        if (opts.resetTimeoutOnProgress !== false) arm();
+        return opts.onProgress?.(params as never);
+      }
+      if (notification["method"] === wellKnown.log && opts.onLog)
+        return opts.onLog(params as never);
+      opts.onNotification?.(notification as never);
+    };
+    const onAbort = () => local.abort(signal ? abortError(signal) : undefined);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const aborted = new Promise<never>((_, reject) => {
+      local.signal.addEventListener(
+        "abort",
+        () => {
+          // Tell the server to stop the request in flight; the reply no longer matters.
+          if (wellKnown.cancelled !== null) {
+            const reason =
+              local.signal.reason instanceof Error
+                ? local.signal.reason.message
+                : String(local.signal.reason ?? "cancelled");
+            const cancel = {
+              jsonrpc: "2.0",
+              method: wellKnown.cancelled,
+              params: { requestId: id, reason },
+            };
+            transport.notify(cancel).catch(() => undefined);
+          }
+          reject(local.signal.reason);
+        },
+        { once: true },
+      );
+    });
+    aborted.catch(() => undefined);
+    try {
+      const request = transport.request(message, {
+        signal: local.signal,
+        ...(headers ? { headers } : {}),
+        onNotification,
+      });
+      const response = (await Promise.race([request, aborted])) as Json;
+      if (response["id"] !== id)
+        throw new McpProtocolError(
+          `response id ${JSON.stringify(response["id"])} does not match request id ${id}`,
+        );
+      const error = response["error"];
+      if (isObject(error))
+        throw new McpError(Number(error["code"]), String(error["message"]), error["data"]);
+      const result = response["result"];
+      if (!isObject(result))
+        throw new McpProtocolError(`the ${method} response has no result object`);
+      return result;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  return {
+    send,
+    progressToken: () => `p${nextId + 1}-${Math.random().toString(36).slice(2, 10)}`,
+  };
+}

@@ -1,0 +1,84 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { RequestTimeoutError } from "../../runtime/client-errors.js";
+import { eraOfProbeError } from "../../runtime/era-detect.js";
+import { McpError } from "../../runtime/errors.js";
+import { createHttpTransport, HttpTransportError } from "../../runtime/http-client.js";
+import { withElicitationDefaults } from "../../runtime/legacy-client.js";
+import { PROTOCOL } from "./fixture.js";
+
+describe("era detection: what a failed probe says", () => {
+  it("a recognized modern error is modern; any other answer is legacy; no answer at all is thrown", () => {
+    const modern = PROTOCOL.errorCodes.unsupportedProtocolVersion!;
+    expect(eraOfProbeError(PROTOCOL, new McpError(modern, "unsupported"))).toBe("modern");
+    expect(eraOfProbeError(PROTOCOL, new McpError(-32601, "Method not found"))).toBe("legacy");
+    expect(eraOfProbeError(PROTOCOL, new HttpTransportError(400, "Bad Request"))).toBe("legacy");
+    expect(eraOfProbeError(PROTOCOL, new RequestTimeoutError("server/discover", 10))).toBe("legacy");
+    const offline = new TypeError("fetch failed");
+    expect(() => eraOfProbeError(PROTOCOL, offline)).toThrow(offline);
+  });
+});
+
+describe("form elicitation defaults", () => {
+  const params = {
+    message: "?",
+    requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" }, age: { type: "integer", default: 30 }, note: { type: "string" } } },
+  };
+  it("fill the fields an accepting answer leaves out, never the ones it gives", () => {
+    expect(withElicitationDefaults("elicitation/create", params, { action: "accept", content: { name: "Grace" } })).toEqual({
+      action: "accept",
+      content: { name: "Grace", age: 30 },
+    });
+  });
+  it("leave declines, URL mode and other methods alone", () => {
+    const decline = { action: "decline" };
+    expect(withElicitationDefaults("elicitation/create", params, decline)).toBe(decline);
+    const accept = { action: "accept", content: {} };
+    expect(withElicitationDefaults("elicitation/create", { ...params, mode: "url" }, accept)).toBe(accept);
+    expect(withElicitationDefaults("sampling/createMessage", params, accept)).toBe(accept);
+  });
+});
+
+describe("Streamable HTTP legacy session", () => {
+  it("keeps the session id, and resumes a stream that closed before its response after the server's retry delay", async () => {
+    const seen: { method: string; session?: string; version?: string; lastEventId?: string; at: number }[] = [];
+    let closedAt = 0;
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
+      const h = (name: string) => req.headers[name] as string | undefined;
+      seen.push({ method: body?.method ?? req.method!, session: h("mcp-session-id"), version: h("mcp-protocol-version"), lastEventId: h("last-event-id"), at: Date.now() });
+      if (body?.method === "initialize") {
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+        return res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: {} }));
+      }
+      if (req.method === "POST") {
+        // A priming event, then the stream closes without the response.
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write("id: e-1\nretry: 150\ndata: \n\n");
+        return setTimeout(() => ((closedAt = Date.now()), res.end()), 20);
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`id: e-2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { ok: true } })}\n\n`);
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const transport = createHttpTransport(PROTOCOL, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });
+    try {
+      transport.legacy!.reset();
+      await transport.request({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+      transport.legacy!.begin("2025-11-25");
+      expect(await transport.request({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } })).toEqual({ jsonrpc: "2.0", id: 2, result: { ok: true } });
+      const [post, get] = seen.slice(1);
+      expect(post).toMatchObject({ method: "tools/call", session: "s-1", version: "2025-11-25" });
+      expect(get).toMatchObject({ method: "GET", session: "s-1", lastEventId: "e-1" });
+      expect(get!.at - closedAt).toBeGreaterThanOrEqual(140);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
