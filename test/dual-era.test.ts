@@ -91,6 +91,16 @@ describe("dual-era server over Streamable HTTP", () => {
     await client.close();
   });
 
+  it("serves the v2 SDK client 2.4.0 in its auto mode (modern, statelessly)", async () => {
+    const client = new V2Client({ name: "v2-auto", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: "auto" } });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Hedy" } }));
+    await client.connect(new V2HttpTransport(new URL(server.url)));
+    const greet = await client.callTool({ name: "greet", arguments: {} });
+    // The handler saw the modern protocol version: no legacy session was opened.
+    expect(greet.content).toEqual([{ type: "text", text: "Hello, Hedy (2026-07-28)" }]);
+    await client.close();
+  });
+
   it("serves mcp-gen's modern client on the same endpoint, statelessly", async () => {
     const client = generated.client.createClient({
       transport: generated.httpClient.createHttpTransport({ url: server.url }),
