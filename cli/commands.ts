@@ -7,6 +7,7 @@ import { applyOutput, MANIFEST, planOutput } from "../generators/output.js";
 import { loadConfig, type Config } from "./config.js";
 import { diffMarkdown, diffRevisions } from "../schema/diff.js";
 import { initProject } from "../generators/project.js";
+import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
 import { describeFailure } from "./failure.js";
 
 export interface CommonOptions {
@@ -74,13 +75,13 @@ export function loadEras(spec: string, names: readonly string[]): { loaded: Load
   const sorted = unique.sort((a, b) => b.revision.name.localeCompare(a.revision.name));
   const [loaded, ...legacy] = sorted as [LoadedRevision, ...LoadedRevision[]];
   if (legacy.length === 0) return { loaded, legacy };
-  const stateless = (l: LoadedRevision) => l.protocol.conventions.requestMeta.protocolVersion !== undefined;
+  const stateless = (l: LoadedRevision) => isStateless(l.protocol);
   if (!stateless(loaded)) {
     throw new McpGenError("config", `serving several revisions needs a stateless newest revision (2026-07-28 or later) to write handlers against; ${loaded.revision.name} is initialize-based`);
   }
   const modern = legacy.find(stateless);
   if (modern) throw new McpGenError("config", `${modern.revision.name} is stateless like ${loaded.revision.name}: list only initialize-based revisions beside the newest`);
-  const tooOld = legacy.find((l) => !l.protocol.methods.some((m) => m.method === "initialize"));
+  const tooOld = legacy.find((l) => !isInitializeBased(l.protocol));
   if (tooOld) throw new McpGenError("config", `${tooOld.revision.name} has no initialize request; legacy revisions must be initialize-based`);
   return { loaded, legacy };
 }

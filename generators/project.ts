@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
-import { runtimeFacts } from "../schema/runtime-protocol.js";
+import { isInitializeBased, runtimeFacts } from "../schema/runtime-protocol.js";
 import { generate } from "./index.js";
 import { applyOutput, planOutput } from "./output.js";
 import { PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
@@ -27,7 +27,7 @@ function legacyRevisions(spec: string, newest: LoadedRevision): LoadedRevision[]
   return listRevisions(spec)
     .filter((r) => r.name >= OLDEST_LEGACY_REVISION && r.name < newest.revision.name)
     .map((r) => loadRevision(spec, r.name))
-    .filter((l) => l.protocol.methods.some((m) => m.method === "initialize") && l.protocol.conventions.requestMeta.protocolVersion === undefined)
+    .filter((l) => isInitializeBased(l.protocol))
     .reverse();
 }
 

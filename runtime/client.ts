@@ -1,12 +1,10 @@
-import { hasCapability, JSONRPC_ERRORS, McpError, withCapabilities } from "./errors.js";
+import { hasCapability, McpError, withCapabilities } from "./errors.js";
 import { isObject, own, type MessageValidators, type ProtocolDescriptor } from "./protocol.js";
 import { headerPlan, toolHeaders, type HeaderPlan } from "./tool-headers.js";
 import {
   DECLINE,
-  EraUnsupportedError,
   InputDeclinedError,
   McpProtocolError,
-  RequestTimeoutError,
   RoundLimitError,
   SessionExpiredError,
 } from "./client-errors.js";
@@ -33,16 +31,6 @@ import type { CallOptions, SenderOptions, Transport } from "./transport.js";
 // same request under a new id with the answers and the server's requestState, within a bound.
 // Given legacy eras, it also reaches initialize-based servers (legacy-client.ts), after
 // finding out once per transport which era the server speaks (era-detect.ts).
-
-export {
-  DECLINE,
-  EraUnsupportedError,
-  InputDeclinedError,
-  McpProtocolError,
-  RequestTimeoutError,
-  RoundLimitError,
-  SessionExpiredError,
-};
 
 type Json = Record<string, unknown>;
 type InputHandler = (
@@ -410,5 +398,3 @@ export function createSender(
   }
   return api;
 }
-
-export { JSONRPC_ERRORS };

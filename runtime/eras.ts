@@ -1,6 +1,6 @@
 import { requestContext, type HandleContext } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
-import { carriesModernMeta, isObject, own } from "./protocol.js";
+import { capabilitiesOf, carriesModernMeta, isObject, own } from "./protocol.js";
 import {
   createRouter,
   type Dispatcher,
@@ -146,12 +146,7 @@ export function createEraDispatcher(
 
   /** Capabilities implied by the handlers, for methods the legacy revision has. */
   function derivedCapabilities(era: LegacyEra): Record<string, object> {
-    const capabilities: Record<string, object> = {};
-    for (const [method, entry] of Object.entries(era.protocol.methods)) {
-      const gate = entry.capabilities["client->server"];
-      if (own(handlers, method) && gate?.side === "server" && gate.path[0] !== undefined)
-        capabilities[gate.path[0]] ??= {};
-    }
+    const capabilities = capabilitiesOf(era.protocol.methods, handlers, "client->server");
     if (capabilities["resources"]) capabilities["resources"] = { subscribe: true };
     return capabilities;
   }
@@ -343,10 +338,8 @@ export function createEraDispatcher(
       try {
         message = JSON.parse(text);
       } catch {
-        return {
-          jsonrpc: "2.0",
-          error: { code: JSONRPC_ERRORS.PARSE_ERROR, message: "Parse error" },
-        };
+        // Unparsable text belongs to no session: the modern router answers the parse error.
+        return modern.handleText(text, context);
       }
       return dispatcher.handle(message, context);
     },

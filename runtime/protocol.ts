@@ -133,3 +133,22 @@ export function carriesModernMeta(
   const meta = isObject(params["_meta"]) ? params["_meta"] : {};
   return key !== null && own(meta, key) !== undefined;
 }
+
+/**
+ * Server capabilities implied by handlers: a handler for any method a server capability gates
+ * (in `direction`) turns that capability on.
+ */
+export function capabilitiesOf(
+  methods: { readonly [method: string]: MethodEntry },
+  handlers: { readonly [method: string]: unknown },
+  direction: Direction,
+): Record<string, object> {
+  const capabilities: Record<string, object> = {};
+  for (const [method, entry] of Object.entries(methods)) {
+    const gate = entry.capabilities[direction];
+    if (own(handlers, method) && gate?.side === "server" && gate.path[0] !== undefined) {
+      capabilities[gate.path[0]] ??= {};
+    }
+  }
+  return capabilities;
+}

@@ -6,6 +6,7 @@ import {
 } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
 import {
+  capabilitiesOf,
   isObject,
   own,
   type Direction,
@@ -110,23 +111,12 @@ export function createRouter(
     if (method === protocol.wellKnown.discover) {
       return () => ({
         supportedVersions: supported,
-        capabilities: options.capabilities ?? derivedCapabilities(),
+        capabilities: options.capabilities ?? capabilitiesOf(protocol.methods, handlers, direction),
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         ...(options.discoverCache ?? { ttlMs: 0, cacheScope: "public" }),
       });
     }
     return undefined;
-  }
-
-  /** Capabilities implied by the handlers: a handler for any method a capability gates turns it on. */
-  function derivedCapabilities(): Record<string, object> {
-    const capabilities: Record<string, object> = {};
-    for (const [method, entry] of Object.entries(protocol.methods)) {
-      const gate = entry.capabilities[direction];
-      if (own(handlers, method) && gate && gate.side === "server" && gate.path[0] !== undefined)
-        capabilities[gate.path[0]] ??= {};
-    }
-    return capabilities;
   }
 
   function channelRequests(context: HandleContext): Map<string, AbortController> {

@@ -86,3 +86,13 @@ export function runtimeFacts(revision: string, protocol: ProtocolModel): Runtime
     },
   };
 }
+
+/** Stateless: requests carry their protocol version in `_meta` (2026-07-28 on). */
+export function isStateless(protocol: ProtocolModel): boolean {
+  return protocol.conventions.requestMeta.protocolVersion !== undefined;
+}
+
+/** Initialize-based (legacy): opens with `initialize` and carries no per-request version. */
+export function isInitializeBased(protocol: ProtocolModel): boolean {
+  return !isStateless(protocol) && protocol.methods.some((m) => m.method === "initialize");
+}
