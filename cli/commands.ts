@@ -77,7 +77,10 @@ export function loadEras(spec: string, names: readonly string[]): { loaded: Load
   if (legacy.length === 0) return { loaded, legacy };
   const stateless = (l: LoadedRevision) => isStateless(l.protocol);
   if (!stateless(loaded)) {
-    throw new McpGenError("config", `serving several revisions needs a stateless newest revision (2026-07-28 or later) to write handlers against; ${loaded.revision.name} is initialize-based`);
+    const why = isInitializeBased(loaded.protocol)
+      ? "is initialize-based"
+      : "is not stateless (its requests carry no protocol version in _meta, or it has no UNSUPPORTED_PROTOCOL_VERSION error to refuse one with)";
+    throw new McpGenError("config", `serving several revisions needs a stateless newest revision (2026-07-28 or later) to write handlers against; ${loaded.revision.name} ${why}`);
   }
   const modern = legacy.find(stateless);
   if (modern) throw new McpGenError("config", `${modern.revision.name} is stateless like ${loaded.revision.name}: list only initialize-based revisions beside the newest`);

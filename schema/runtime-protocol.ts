@@ -42,7 +42,7 @@ export function runtimeFacts(revision: string, protocol: ProtocolModel): Runtime
   const code = (name: string) => protocol.errors.find((e) => e.name === name)?.code ?? null;
   const meta = protocol.conventions.requestMeta;
   const unsupportedProtocolVersion = code("UNSUPPORTED_PROTOCOL_VERSION");
-  const perRequestVersion = meta.protocolVersion !== undefined && unsupportedProtocolVersion !== null;
+  const perRequestVersion = isStateless(protocol);
   const progress = meta.progressToken !== undefined ? wellKnown(WELL_KNOWN_METHODS.progress) : null;
   return {
     revision,
@@ -87,9 +87,18 @@ export function runtimeFacts(revision: string, protocol: ProtocolModel): Runtime
   };
 }
 
-/** Stateless: requests carry their protocol version in `_meta` (2026-07-28 on). */
+/**
+ * Stateless: requests carry their protocol version in `_meta` (2026-07-28 on), and the schema
+ * has the error that refuses a version (without it the runtime could not answer one). The one
+ * predicate for both the config check (which revisions may be served together) and the
+ * generators (whether the era router is emitted), so a draft with only half of it is refused
+ * up front instead of silently generating a modern-only output.
+ */
 export function isStateless(protocol: ProtocolModel): boolean {
-  return protocol.conventions.requestMeta.protocolVersion !== undefined;
+  return (
+    protocol.conventions.requestMeta.protocolVersion !== undefined &&
+    protocol.errors.some((e) => e.name === "UNSUPPORTED_PROTOCOL_VERSION")
+  );
 }
 
 /** Initialize-based (legacy): opens with `initialize` and carries no per-request version. */
