@@ -57,7 +57,9 @@ async function start(kind, dir) {
 
 // ---- the load ---------------------------------------------------------------------------
 
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+// A fresh keep-alive agent per sample: a connection left idle while the other servers are
+// measured would meet the server's keep-alive timeout (5 s) and reset mid-request.
+let agent;
 
 function post(url, headers, body) {
   return new Promise((resolve, reject) => {
@@ -110,6 +112,7 @@ let nextId = 1;
 
 /** Requests/s of one server in one era, and the server CPU microseconds per request. */
 async function sample(server, era) {
+  agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const lanes = await Promise.all(Array.from({ length: CONCURRENCY }, () => openLane(server.url, era)));
   const before = await server.stats();
   let requests = 0;
@@ -121,7 +124,7 @@ async function sample(server, era) {
     lanes.map(async ({ headers }) => {
       while (performance.now() < deadline) {
         const id = nextId++;
-        const reply = await post(server.url, headers, callBody(id, era));
+        const reply = await post(server.url, headers, callBody(id, era)).catch((error) => ({ status: error.code ?? "error", text: String(error) }));
         const message = reply.status === 200 ? replyTo(id, reply) : undefined;
         if (message?.result?.content?.[0]?.text !== "hi") {
           failed++;
@@ -134,6 +137,7 @@ async function sample(server, era) {
   const seconds = (performance.now() - started) / 1000;
   const after = await server.stats();
   await Promise.all(lanes.filter((l) => l.session).map((l) => post(server.url, l.headers, undefined)));
+  agent.destroy();
   if (failed > 0) throw new Error(`${SERVERS[server.kind]}, ${era}: ${failed} of ${requests} replies wrong; first: ${firstFailure}`);
   return { rps: requests / seconds, cpuPerRequest: (after.cpuMicros - before.cpuMicros) / requests, rss: after.rss };
 }
@@ -200,7 +204,7 @@ export async function benchHttp() {
     console.log(`  table ratios are to "${SERVERS[BASELINE]}"; CPU ratio: the SDK's CPU per request / mcp-gen's. Goal: mcp-gen >= 2x on both eras`);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
-    agent.destroy();
+    agent?.destroy();
     rmSync(work, { recursive: true, force: true });
   }
 }
