@@ -17,6 +17,8 @@ export interface JwtVerifierOptions {
   clockToleranceSeconds?: number;
   /** Accepted signature algorithms (default: the asymmetric ones, never `none` or HMAC). */
   algorithms?: readonly string[];
+  /** Require this `typ` header, e.g. "at+jwt" (RFC 9068); default any (Keycloak and Auth0 send "JWT"). */
+  typ?: string;
   /** Another key source instead of jwksUrl's (jose's createLocalJWKSet, tests). */
   keys?: JWTVerifyGetKey;
 }
@@ -68,6 +70,7 @@ export function createJwtVerifier(
     algorithms: [...(options.algorithms ?? ASYMMETRIC)],
     clockTolerance: options.clockToleranceSeconds ?? 30,
     requiredClaims: ["exp", "sub", "aud"],
+    ...(options.typ !== undefined ? { typ: options.typ } : {}),
   };
   return async (token) => {
     let payload: JWTPayload;

@@ -133,6 +133,14 @@ describe("bearer challenges", () => {
     expect(seen.every((p) => p === `${as.issuer} alice`)).toBe(true);
   });
 
+  it("the JWT verifier requires a typ header when told to", async () => {
+    const jwt = await token();
+    const strict = createJwtVerifier({ jwksUrl: as.jwksUri, issuer: as.issuer, resource, typ: "JWT" });
+    await expect(strict(jwt)).rejects.toThrow(InvalidTokenError);
+    const rfc9068 = createJwtVerifier({ jwksUrl: as.jwksUri, issuer: as.issuer, resource, typ: "at+jwt" });
+    expect((await rfc9068(jwt)).scopes).toEqual(["mcp:tools"]);
+  });
+
   it("accepts a token that expired within the clock tolerance", async () => {
     expect((await post(call("echo"), bearer(await token("mcp:tools", { expiresIn: -5 })))).status).toBe(200);
   });
