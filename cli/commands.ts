@@ -29,7 +29,7 @@ function specOf(options: CommonOptions, config: Config): string {
 }
 
 function settings(
-  options: CommonOptions & { out?: string; generators?: string; revisions?: string },
+  options: CommonOptions & { out?: string; generators?: string; revisions?: string; auth?: boolean },
 ): Required<Omit<Config, "generators" | "revisions">> & { generators: string[] | undefined; revisions: string[] | undefined } {
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
@@ -43,6 +43,7 @@ function settings(
     revision: options.revision ?? config.revision ?? "latest",
     out: options.out ?? config.out ?? "out",
     generators: options.generators?.split(",").map((s) => s.trim()).filter(Boolean) ?? config.generators,
+    auth: options.auth ?? config.auth ?? false,
   };
 }
 
@@ -54,12 +55,12 @@ function display(path: string): string {
 }
 
 export async function generateCommand(
-  options: CommonOptions & { out?: string; check?: boolean; generators?: string; revisions?: string },
+  options: CommonOptions & { out?: string; check?: boolean; generators?: string; revisions?: string; auth?: boolean },
   io: Io,
 ): Promise<number> {
   const s = settings(options);
   const { loaded, legacy } = loadEras(s.spec, s.revisions ?? [s.revision]);
-  const files = await generate(loaded, s.generators, { legacy });
+  const files = await generate(loaded, s.generators, { legacy, auth: s.auth });
   const names = [loaded, ...legacy].map((l) => l.revision.name).join(" + ");
   return writeOutput(s.out, files, { revision: names, check: options.check === true }, io);
 }
@@ -229,7 +230,7 @@ export function diffCommand(options: CommonOptions & { from: string; to: string;
   return 0;
 }
 
-export async function initCommand(dir: string, options: CommonOptions & { force?: boolean; modernOnly?: boolean }, io: Io): Promise<number> {
+export async function initCommand(dir: string, options: CommonOptions & { force?: boolean; modernOnly?: boolean; auth?: boolean }, io: Io): Promise<number> {
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
   const result = await initProject(dir, {
@@ -237,6 +238,7 @@ export async function initCommand(dir: string, options: CommonOptions & { force?
     revision: options.revision ?? config.revision ?? "latest",
     ...(options.force ? { force: true } : {}),
     ...(options.modernOnly ? { modernOnly: true } : {}),
+    ...(options.auth ? { auth: true } : {}),
   });
   io.out(`mcp-gen: created an MCP server project in ${display(dir)} (${result.written.length} files written${result.kept.length ? `, ${result.kept.length} existing kept` : ""})`);
   io.out(`next: cd ${display(dir)} && npm install && npm test && npm start`);

@@ -15,14 +15,17 @@ export interface Config {
   revisions?: string[];
   out?: string;
   generators?: string[];
+  /** Also emit the JWT verifier for the HTTP server's resource-server options (needs `jose`). */
+  auth?: boolean;
 }
 
-const KEYS: Record<keyof Config, "string" | "string[]"> = {
+const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
   spec: "string",
   revision: "string",
   revisions: "string[]",
   out: "string",
   generators: "string[]",
+  auth: "boolean",
 };
 
 /** Loads the given config file, or ./mcp-gen.config.json when there is one. */
@@ -46,8 +49,8 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): C
     if (key === "$schema") continue;
     const kind = KEYS[key as keyof Config];
     if (!kind) throw new McpGenError("config", `${path}: unknown key '${key}'; known keys: ${Object.keys(KEYS).join(", ")}`);
-    const ok = kind === "string" ? typeof value === "string" : Array.isArray(value) && value.every((v) => typeof v === "string");
-    if (!ok) throw new McpGenError("config", `${path}: '${key}' must be ${kind === "string" ? "a string" : "an array of strings"}`);
+    const ok = kind === "string" || kind === "boolean" ? typeof value === kind : Array.isArray(value) && value.every((v) => typeof v === "string");
+    if (!ok) throw new McpGenError("config", `${path}: '${key}' must be ${kind === "string" ? "a string" : kind === "boolean" ? "true or false" : "an array of strings"}`);
     (config as Record<string, unknown>)[key] = value;
   }
   if (config.revision !== undefined && config.revisions !== undefined) {

@@ -36,6 +36,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
     .option("--check", "write nothing; exit 1 listing stale files if the output differs from what would be generated")
     .option("--watch", "regenerate whenever the revision's schema.ts changes, until interrupted")
+    .option("--auth", "also emit runtime/auth-jwt.ts, a JWT verifier for the HTTP server's resource-server options (needs jose; config: auth)")
     .addOption(config())
     .exitOverride()
     .action(async (opts) => {
@@ -71,6 +72,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .addOption(revision())
     .option("--force", "write into a folder that is not empty (existing files are kept)")
     .option("--modern-only", "serve only the chosen revision (default: also every initialize-based revision from 2025-03-26 on)")
+    .option("--auth", "an OAuth-protected HTTP server: resource-server options from the environment, a JWT verifier (jose)")
     .addOption(config())
     .exitOverride()
     .action(async (dir: string, opts) => setExit(await (await commands()).initCommand(dir, opts, io)));

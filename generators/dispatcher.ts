@@ -217,6 +217,8 @@ export const dispatcherGenerator: Generator = {
     if (facts.features.perRequestVersion) {
       files.push({ path: "http-server.ts", kind: "generated", code: httpServerFile(header), nodeOnly: true }, ...runtimeFiles(header, ["http-server"]));
       files.push(...eraFiles(ctx), ...runtimeFiles(header, ["eras"]));
+      // The JWT verifier imports jose: only when asked (config `auth`, --auth).
+      if (ctx.auth) files.push(...runtimeFiles(header, ["auth-jwt"]));
     }
     return files;
   },
@@ -229,6 +231,7 @@ function httpServerFile(header: string): string {
   w.line("// Streamable HTTP on node:http for this revision (Node.js only).");
   w.line();
   w.line('export type { HttpHandlerOptions, MessageHandler, ServeHttpOptions } from "./runtime/http-server.js";');
+  w.line('export { InvalidTokenError, type Principal, type ResourceServerOptions } from "./runtime/resource-server.js";');
   w.line();
   w.doc("A node:http request listener serving MCP at `options.path` (default /mcp).");
   w.block("export function createHttpHandler(dispatcher: http.MessageHandler, options: http.HttpHandlerOptions = {}) {", () =>

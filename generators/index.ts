@@ -47,9 +47,9 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
 export async function generate(
   loaded: LoadedRevision,
   names: readonly string[] = GENERATOR_NAMES,
-  options: { legacy?: LoadedRevision[] } = {},
+  options: { legacy?: LoadedRevision[]; auth?: boolean } = {},
 ): Promise<OutputFile[]> {
-  const ctx: GeneratorContext = { loaded, header: headerFor(loaded), legacy: options.legacy ?? [], headerFor };
+  const ctx: GeneratorContext = { loaded, header: headerFor(loaded), legacy: options.legacy ?? [], auth: options.auth === true, headerFor };
   // Files several generators share (protocol.ts, runtime/) are emitted once.
   const byPath = new Map<string, EmittedFile>();
   for (const file of resolveGenerators(names).flatMap((g) => g.emit(ctx))) {

@@ -6,6 +6,8 @@ export interface GeneratorContext {
   header: string;
   /** Older revisions the output also speaks (servers: through `initialize`), newest first. */
   legacy: LoadedRevision[];
+  /** Also emit the auth modules (runtime/auth-jwt.ts), whose library is a peer dependency of the output. */
+  auth: boolean;
   /** The header of a file generated from `revision`. */
   headerFor(revision: LoadedRevision): string;
 }

@@ -17,6 +17,8 @@ export interface InitOptions {
   force?: boolean;
   /** Serve only the chosen (stateless) revision: legacy clients get an error naming it. */
   modernOnly?: boolean;
+  /** An OAuth-protected HTTP server: resource-server options from the environment, the JWT verifier, jose. */
+  auth?: boolean;
 }
 
 /** The oldest revision a dual-era project serves by default: the first of the clients in use today. */
@@ -49,6 +51,9 @@ const PROJECT_FILES: [template: string, path: string][] = [
   ["http-main.ts.hbs", "src/http.ts"],
   ["server.test.ts.hbs", "src/test/server.test.ts"],
 ];
+
+/** The files only an `--auth` project has. */
+const AUTH_FILES: [template: string, path: string][] = [["auth.ts.hbs", "src/auth.ts"]];
 
 /**
  * How the project depends on mcp-gen: the version range of the published package when
@@ -93,12 +98,14 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     mcpGenSpec: mcpGenDependency(target),
     typescriptVersion: devVersion("typescript"),
     typesNodeVersion: devVersion("@types/node"),
+    auth: options.auth === true,
+    joseVersion: `^${devVersion("jose")}`,
   };
   const result: InitResult = { written: [], kept: [] };
   // Everything is prepared and checked before the first write: a failure (a user-owned
   // file where a generated one goes, say) leaves the folder as it was.
   const files: { path: string; text: string }[] = [];
-  for (const [template, path] of PROJECT_FILES) {
+  for (const [template, path] of [...PROJECT_FILES, ...(project.auth ? AUTH_FILES : [])]) {
     if (existsSync(join(target, path))) {
       result.kept.push(path);
       continue;
@@ -109,7 +116,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   // The generated protocol code. The project brings its own handlers.ts, so the generated
   // skeleton is left out.
   const out = join(target, "src", "mcp");
-  const generated = (await generate(loaded, undefined, { legacy })).filter((f) => !(f.kind === "scaffold" && f.path === "handlers.ts"));
+  const generated = (await generate(loaded, undefined, { legacy, auth: project.auth })).filter((f) => !(f.kind === "scaffold" && f.path === "handlers.ts"));
   const plan = planOutput(out, generated);
   for (const { path, text } of files) {
     mkdirSync(dirname(join(target, path)), { recursive: true });

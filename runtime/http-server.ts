@@ -3,6 +3,11 @@ import { JSONRPC_ERRORS } from "./errors.js";
 import { carriesModernMeta, isObject, type ProtocolDescriptor } from "./protocol.js";
 import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./http-headers.js";
 import { MemorySessionStore, newSessionId, type SessionStore } from "./http-sessions.js";
+import {
+  AuthChallenge,
+  createResourceServer,
+  type ResourceServerOptions,
+} from "./resource-server.js";
 
 // The server side of Streamable HTTP (Node.js, node:http): one endpoint; a request gets a
 // JSON body, or an SSE stream when the handler sends related messages before its answer.
@@ -53,6 +58,12 @@ export interface HttpHandlerOptions {
   sessionIdleTimeoutMs?: number;
   /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
   authenticate?: (request: IncomingMessage) => string | undefined | Promise<string | undefined>;
+  /**
+   * Serve as an OAuth resource server (resource-server.ts): bearer tokens checked by
+   * `auth.verifyToken`, challenges on 401/403, protected resource metadata. Instead of
+   * `authenticate`: the verified principal is the request's principal.
+   */
+  auth?: ResourceServerOptions;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -119,6 +130,9 @@ export function createHttpHandler(
   options: HttpHandlerOptions = {},
 ) {
   const path = options.path ?? "/mcp";
+  if (options.auth && options.authenticate) throw new Error("pass either auth or authenticate");
+  const auth = options.auth && createResourceServer(options.auth, path);
+  const authenticate = auth?.authenticate ?? options.authenticate;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const store =
@@ -142,8 +156,10 @@ export function createHttpHandler(
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
-      if (url.pathname !== path)
+      if (url.pathname !== path) {
+        if (auth?.serveMetadata(url.pathname, req, res)) return;
         return send(res, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Not found"));
+      }
       const host = req.headers.host;
       if (
         host === undefined ||
@@ -167,6 +183,8 @@ export function createHttpHandler(
       const read = await readMessage(req, res);
       if (!read) return;
       const { message } = read;
+      const refusal = auth?.authorize(req, message);
+      if (refusal) return refuse(res, refusal, message["id"]);
       if (
         message["method"] === INITIALIZE &&
         message["id"] !== undefined &&
@@ -246,11 +264,22 @@ export function createHttpHandler(
     res: ServerResponse,
   ): Promise<{ principal: string | undefined } | false> {
     try {
-      return { principal: await options.authenticate?.(req) };
-    } catch {
-      send(res, 401, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Unauthorized"));
+      return { principal: await authenticate?.(req) };
+    } catch (error) {
+      refuse(res, error);
       return false;
     }
+  }
+
+  /** Answers a refused request: an AuthChallenge with its status and challenge, else 401. */
+  function refuse(res: ServerResponse, error: unknown, id?: unknown) {
+    const challenge = error instanceof AuthChallenge ? error : undefined;
+    const body = errorBody(
+      JSONRPC_ERRORS.INVALID_REQUEST,
+      challenge?.message ?? "Unauthorized",
+      id,
+    );
+    send(res, challenge?.status ?? 401, body, challenge?.headers);
   }
 
   /** `initialize` from a legacy client: a new session when the dispatcher serves legacy eras. */
@@ -318,6 +347,8 @@ export function createHttpHandler(
     const read = await readMessage(req, res);
     if (!read) return;
     const { message } = read;
+    const refusal = auth?.authorize(req, message);
+    if (refusal) return refuse(res, refusal, message["id"]);
     const version = req.headers["mcp-protocol-version"];
     if (typeof version === "string" && version !== session.version) {
       const error = errorBody(

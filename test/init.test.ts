@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -8,6 +9,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
+import { startTestAuthorizationServer } from "./support/oauth-server.js";
 
 type Any = any;
 
@@ -20,6 +22,7 @@ function npm(args: string[], cwd: string) {
 // installed into a folder of its own, runs init; the project installs and builds from it.
 describe("mcp-gen init, from an installed mcp-gen", () => {
   let project: string;
+  let authProject: string;
   let tarball: string;
   let installedCli: string;
   const children: Any[] = [];
@@ -44,6 +47,12 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
     expect(pkg.devDependencies["@mcp-gen/cli"]).toBe(`^${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}`);
     expect(pkg.devDependencies["mcp-gen"]).toBeUndefined();
+    // Without --auth nothing depends on a library, and the JWT verifier is not there.
+    expect(pkg.dependencies).toBeUndefined();
+    expect(existsSync(join(project, "src", "mcp", "runtime", "auth-jwt.ts"))).toBe(false);
+    authProject = join(tempDir(), "my-protected-server");
+    const a = spawnSync(process.execPath, [installedCli, "init", authProject, "--auth", "--spec", SPEC_DIR, "--revision", "2026-07-28"], { encoding: "utf8" });
+    expect(a.status, a.stderr).toBe(0);
   }, 300_000);
 
   afterAll(() => {
@@ -145,6 +154,77 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     expect((await client.callTool({ name: "greet", arguments: {} })).content).toEqual([{ type: "text", text: "Hello, whoever you are!" }]);
     await client.close();
   };
+
+  it("an --auth project: 401 with a challenge without a token, tools with one, 403 insufficient_scope for a tool needing more, 401 for another resource's token", async () => {
+    const pkg = JSON.parse(readFileSync(join(authProject, "package.json"), "utf8"));
+    expect(pkg.dependencies).toEqual({ jose: expect.stringMatching(/^\^6\./) });
+    const install = npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], authProject);
+    expect(install.status, install.output).toBe(0);
+    const test = npm(["test"], authProject);
+    expect(test.status, test.output).toBe(0);
+    expect(test.output).toMatch(/# pass 4/);
+    const as = await startTestAuthorizationServer();
+    const port = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    // No OAUTH_JWKS_URL: the server finds the JWKS in the issuer's metadata.
+    const env = { ...process.env, PORT: String(port), OAUTH_ISSUER: as.issuer, MCP_RESOURCE_URL: resource };
+    const child = spawn(process.execPath, [join(authProject, "dist", "http.js")], { cwd: authProject, env });
+    children.push(child);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (b) => ((out += b), out.includes("listening on") && resolve()));
+        child.stderr.on("data", (b) => (out += b));
+        child.on("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
+      });
+      const post = (message: object, token?: string) =>
+        fetch(resource, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(message),
+        });
+      const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+      const anonymous = await post(initialize);
+      expect(anonymous.status).toBe(401);
+      const metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
+      expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer scope="mcp:tools", resource_metadata="${metadataUrl}"`);
+      expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource, authorization_servers: [as.issuer], scopes_supported: ["mcp:tools"] });
+
+      const token = await as.mintToken({ aud: resource, scope: "mcp:tools" });
+      const { createClient } = await import(join(authProject, "dist", "mcp", "client.js"));
+      const { createHttpTransport } = await import(join(authProject, "dist", "mcp", "http-client.js"));
+      const client = createClient({ transport: createHttpTransport({ url: resource, headers: { authorization: `Bearer ${token}` } }) });
+      expect((await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })).content).toEqual([{ type: "text", text: "5" }]);
+      await client.close();
+
+      const whoami = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } };
+      const refused = await post(initialize, token).then(async (r) => {
+        const session = r.headers.get("mcp-session-id")!;
+        return fetch(resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify(whoami) });
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="mcp:tools mcp:profile", error_description="[^"]+", resource_metadata="[^"]+"$/);
+
+      // Stepped up, the v1 SDK (a legacy client, given the token as a header) calls it.
+      const stepped = await as.mintToken({ aud: resource, scope: "mcp:tools mcp:profile" });
+      const v1 = new V1Client({ name: "v1-host", version: "1.0.0" });
+      await v1.connect(new V1HttpTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${stepped}` } } }));
+      expect((await v1.callTool({ name: "whoami", arguments: {} })).content).toEqual([{ type: "text", text: `${as.issuer} alice` }]);
+      await v1.close();
+
+      const foreign = await post(initialize, await as.mintToken({ aud: "http://127.0.0.1:1/other", scope: "mcp:tools mcp:profile" }));
+      expect(foreign.status).toBe(401);
+      expect(foreign.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+    } finally {
+      child.kill();
+      await as.close();
+    }
+  }, 300_000);
 
   it("regenerating after a revision change rewrites only generated files", () => {
     const userFiles = ["src/mcp/handlers.ts", "src/server.ts", "src/http.ts", "src/stdio.ts", "src/test/server.test.ts", "package.json", "README.md", "tsconfig.json"];
