@@ -15,7 +15,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import ts from "typescript";
 import { ROOT, SPEC, median, transpileDir, workDir } from "./common.mjs";
-import { REVISION, callTools, clientRequests, corpus, invalidCallTools, invalidCorpus, messages, toolList } from "./validator-inputs.mjs";
+import { REVISION, callTools, clientRequests, corpus, invalidCallTools, invalidCorpus, messages, toolList, toolListInvalidLast } from "./validator-inputs.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TIME_PER_SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 150);
@@ -154,6 +154,18 @@ export async function benchValidators() {
         ...(typia.module ? { "typia is": typia.module.isListToolsResultResponse } : {}),
         "zod (SDK ListToolsResultSchema)": ((s) => (v) => s.safeParse(v.result).success)(zodFor("ListToolsResult")),
       },
+    })),
+    ...[1000, 10000].map((count) => ({
+      name: `ListToolsResultResponse, ${count.toLocaleString("en-US")} tools, the last invalid (x${count === 1000 ? 4 : 1} lists)`,
+      inputs: Array.from({ length: count === 1000 ? 4 : 1 }, (_, i) => toolListInvalidLast(count, i)),
+      perItem: count,
+      contestants: {
+        "mcp-gen validate* (all errors)": oursRejects(ours.validateListToolsResultResponse),
+        "ajv (allErrors: true)": ajvRejects(ajvFor("ListToolsResultResponse")),
+        "mcp-gen validate* firstError": oursRejects(ours.validateListToolsResultResponse, FIRST),
+        "ajv (allErrors: false)": ajvRejects(ajvFirstFor("ListToolsResultResponse")),
+      },
+      ratios: { "mcp-gen validate* (all errors)": "ajv (allErrors: true)", "mcp-gen validate* firstError": "ajv (allErrors: false)" },
     })),
     {
       name: "CallToolRequest (64 varied)",
