@@ -42,6 +42,15 @@ export const FORMAT_FUNCTIONS: Record<string, string> = {
   "uri-template": "$fmtUriTemplate",
 };
 
+/** `$expected(...)` with its message prefix written here rather than built on every failure. */
+function expectedCall(p: string, expected: string, v: string): string {
+  return `$expected(e, ${p}, ${str(expected)}, ${str(`expected ${expected}, found `)}, ${v});`;
+}
+
+function missingCall(path: string, name: string): string {
+  return `$missing(e, ${path}, ${str(`required property "${name}" is missing`)});`;
+}
+
 export class ValidatorWriter {
   /** Hoisted helper functions, laid out, in creation order (deterministic). */
   readonly helpers: string[] = [];
@@ -187,7 +196,7 @@ export class ValidatorWriter {
 
   private objectIsBody(s: Extract<VSchema, { kind: "object" }>): string[] {
     const out = [`if (${NOT_OBJECT}) return false;`];
-    checkOrder(s.properties).forEach(([p, i]) => {
+    checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
       const x = `p${i}`;
       out.push(`const ${x} = ${read("v", p.name)};`);
       const check = this.isExpr(p.schema, x);
@@ -262,7 +271,7 @@ export class ValidatorWriter {
       case "types":
       case "const":
       case "enum":
-        return [{ cond: not(this.isExpr(s, v)), action: `$expected(e, ${p}, ${str(describeSchema(s))}, ${v});` }];
+        return [{ cond: not(this.isExpr(s, v)), action: expectedCall(p, describeSchema(s), v) }];
       case "allOf":
         return s.members.flatMap((m) => this.vaStatements(m, v, p));
       case "anyOf": {
@@ -300,15 +309,15 @@ export class ValidatorWriter {
   }
 
   private objectVaBody(s: Extract<VSchema, { kind: "object" }>): string[] {
-    const out = [`if (${NOT_OBJECT}) {`, '$expected(e, p, "object", v);', "return;", "}"];
-    checkOrder(s.properties).forEach(([p, i], order) => {
+    const out = [`if (${NOT_OBJECT}) {`, expectedCall("p", "object", "v"), "return;", "}"];
+    checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i], order) => {
       const x = `p${i}`;
       const path = `p + ${str("/" + pointerEscape(p.name))}`;
       const checks = this.vaStatements(p.schema, x, path);
       // First-error mode (a limit of 1) returns as soon as it has its error.
       if (order > 0) out.push("if (e.length >= $limit) return;");
       out.push(`const ${x} = ${read("v", p.name)};`);
-      const missing = `$missing(e, ${path}, ${str(p.name)});`;
+      const missing = missingCall(path, p.name);
       const single = checks.length === 1 && "cond" in checks[0]! ? checks[0] : undefined;
       if (p.required) {
         out.push(`if (${x} === undefined) ${missing}`);
@@ -330,7 +339,7 @@ export class ValidatorWriter {
   }
 
   private arrayVaBody(s: Extract<VSchema, { kind: "array" }>, constraints: Constraints | undefined): string[] {
-    const out = ["if (!Array.isArray(v)) {", '$expected(e, p, "array", v);', "return;", "}"];
+    const out = ["if (!Array.isArray(v)) {", expectedCall("p", "array", "v"), "return;", "}"];
     const { maxItems, minItems } = constraints ?? {};
     if (maxItems !== undefined) {
       out.push(`if (v.length > ${num(maxItems)}) $fail(e, p, ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`);
@@ -345,12 +354,12 @@ export class ValidatorWriter {
 
   private discriminatedVaBody(disc: Discriminant): string[] {
     const path = `p + ${str("/" + pointerEscape(disc.property))}`;
-    const expected = str(disc.cases.map((c) => litText(c.value)).join(" | "));
-    const out = [`if (${NOT_OBJECT}) {`, '$expected(e, p, "object", v);', "return;", "}", `const t = ${read("v", disc.property)};`, "switch (t) {"];
+    const expected = disc.cases.map((c) => litText(c.value)).join(" | ");
+    const out = [`if (${NOT_OBJECT}) {`, expectedCall("p", "object", "v"), "return;", "}", `const t = ${read("v", disc.property)};`, "switch (t) {"];
     for (const c of disc.cases) {
       out.push(`case ${lit(c.value)}:`, ...lines(this.vaStatements(c.member, "v", "p")).map((l) => `\t${l}`), "\treturn;");
     }
-    out.push("case undefined:", `\t$missing(e, ${path}, ${str(disc.property)});`, "\treturn;", "default:", `\t$expected(e, ${path}, ${expected}, t);`, "}");
+    out.push("case undefined:", `\t${missingCall(path, disc.property)}`, "\treturn;", "default:", `\t${expectedCall(path, expected, "t")}`, "}");
     return out;
   }
 
@@ -381,7 +390,7 @@ export class ValidatorWriter {
     }
     const format = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
     if (format) {
-      out.push({ keyword: "format", value: c.format!, pass: ifString(atom(`${format}(${v})`)), message: `${str(`must be a valid ${c.format}, found `)} + $describe(${v})` });
+      out.push({ keyword: "format", value: c.format!, pass: ifString(atom(`${format}(${v})`)), message: `$found(${str(`must be a valid ${c.format}, found `)}, ${v})` });
     }
     if (c.minLength !== undefined) {
       out.push({ keyword: "minLength", value: String(c.minLength), pass: ifString(cmp(`$length(${v}) >= ${num(c.minLength)}`)), message: str(`must have at least ${c.minLength} characters`) });

@@ -116,12 +116,19 @@ export function skipDeclared(properties: ObjectProperty[]): string[] {
 
 /**
  * The order properties are checked in (and errors reported in): those with an inline check
- * of a primitive first, then the others, each group in declaration order. An invalid value
- * is then usually rejected before any nested object is walked.
+ * of a primitive (or a reference to one, `id: RequestId`) first, then the others, each group
+ * in declaration order. An invalid value is then usually rejected before any nested object
+ * is walked, and first-error mode stops early as ajv(allErrors: false) does.
  */
-export function checkOrder(properties: ObjectProperty[]): [ObjectProperty, number][] {
-  const cheap = (s: VSchema): boolean =>
-    s.kind === "const" || s.kind === "enum" || s.kind === "types" || (s.kind === "constrained" && cheap(s.schema));
+export function checkOrder(properties: ObjectProperty[], resolve: (name: string) => VSchema | undefined): [ObjectProperty, number][] {
+  // `seen` stops alias cycles (type A = B; type B = A).
+  const cheap = (s: VSchema, seen = new Set<string>()): boolean => {
+    if (s.kind === "ref") {
+      const target = seen.has(s.name) ? undefined : resolve(s.name);
+      return target !== undefined && cheap(target, seen.add(s.name));
+    }
+    return s.kind === "const" || s.kind === "enum" || s.kind === "types" || (s.kind === "constrained" && cheap(s.schema, seen));
+  };
   const indexed = properties.map((p, i): [ObjectProperty, number] => [p, i]);
   return [...indexed.filter(([p]) => cheap(p.schema)), ...indexed.filter(([p]) => !cheap(p.schema))];
 }

@@ -49,23 +49,36 @@ function $own(v: object, k: string): boolean {
   return $hasOwn.call(v, k);
 }
 
-/** A short string as JSON quotes it; plain ASCII without building the JSON (the error path is hot). */
-function $quote(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return JSON.stringify(s);
+/**
+ * `prefix` followed by a description of the value found (`string "x"`, `number 7`, `object`).
+ * The error path is hot (invalid input, abuse): messages are built with as few string
+ * operations as possible, prefixes are literals written at generation time.
+ */
+function $found(prefix: string, v: unknown): string {
+  switch (typeof v) {
+    case "string":
+      if (v.length > 40) return prefix + "string " + JSON.stringify(v.slice(0, 40)) + "...";
+      for (let i = 0; i < v.length; i++) {
+        const c = v.charCodeAt(i);
+        if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e)
+          return prefix + "string " + JSON.stringify(v);
+      }
+      return prefix + 'string "' + v + '"';
+    case "number":
+      return v === 0 && 1 / v < 0 ? prefix + "number -0" : prefix + "number " + v;
+    case "object":
+      return prefix + (v === null ? "null" : Array.isArray(v) ? "array" : "object");
+    case "boolean":
+      return prefix + (v ? "boolean true" : "boolean false");
+    case "undefined":
+      return prefix + "nothing";
+    default:
+      return prefix + typeof v;
   }
-  return '"' + s + '"';
 }
 
 function $describe(v: unknown): string {
-  const t = typeof v;
-  if (typeof v === "string")
-    return v.length > 40 ? `string ${$quote(v.slice(0, 40))}...` : `string ${$quote(v)}`;
-  if (typeof v === "number") return v === 0 && 1 / v < 0 ? "number -0" : `number ${v}`;
-  if (typeof v === "object") return v === null ? "null" : Array.isArray(v) ? "array" : "object";
-  if (typeof v === "boolean") return v ? "boolean true" : "boolean false";
-  return t === "undefined" ? "nothing" : t;
+  return $found("", v);
 }
 
 function $escape(key: string): string {
@@ -76,14 +89,14 @@ function $push(e: $Errors, error: ValidationError): void {
   if (e.length < $limit) e.push(error);
 }
 
-function $expected(e: $Errors, p: string, expected: string, v: unknown): void {
-  if (e.length < $limit)
-    e.push({ path: p, message: `expected ${expected}, found ${$describe(v)}`, expected });
+/** `prefix` is `expected <expected>, found `, written at generation time. */
+function $expected(e: $Errors, p: string, expected: string, prefix: string, v: unknown): void {
+  if (e.length < $limit) e.push({ path: p, message: $found(prefix, v), expected });
 }
 
-/** `path` is the missing property's own pointer, built at generation time. */
-function $missing(e: $Errors, path: string, name: string): void {
-  if (e.length < $limit) e.push({ path, message: `required property "${name}" is missing` });
+/** `path` (the missing property's own pointer) and `message` are written at generation time. */
+function $missing(e: $Errors, path: string, message: string): void {
+  if (e.length < $limit) e.push({ path, message });
 }
 
 function $fail(e: $Errors, p: string, message: string, expected: string | undefined): void {
@@ -138,7 +151,8 @@ function $anyOf(
   } finally {
     $limit = limit;
   }
-  if (best === undefined || bestScore >= 1e6) $expected(e, p, expected, v);
+  if (best === undefined || bestScore >= 1e6)
+    $expected(e, p, expected, "expected " + expected + ", found ", v);
   else for (const error of best) $push(e, error);
 }
 
@@ -212,32 +226,39 @@ function $ok<V>(value: unknown): ValidationResult<V> {
   return { ok: true, value: value as V };
 }
 
+/** The reason a getter or proxy threw, as an error; never throws itself. */
+function $thrown(e: $Errors, error: unknown): void {
+  let reason: string;
+  try {
+    reason = error instanceof Error ? error.message : String(error);
+  } catch {
+    reason = "an exception";
+  }
+  if (e.length < $limit) e.push({ path: "", message: "could not be read: " + reason });
+}
+
 /** The errors of a value the fast check rejected (all of them), or the first error, if any. */
 function $result<V>(
   value: unknown,
   collect: $Collector,
   options: ValidateOptions | undefined,
 ): ValidationResult<V> {
+  const first = options !== undefined && options.firstError === true;
   const errors: ValidationError[] = [];
   const outer = $limit;
-  $limit = options?.firstError ? 1 : MAX_ERRORS;
+  $limit = first ? 1 : MAX_ERRORS;
+  // No `finally`: neither block can throw, and the error path is hot.
   try {
     collect(value, "", errors, 0);
   } catch (error) {
-    if (errors.length < $limit)
-      errors.push({
-        path: "",
-        message: `could not be read: ${error instanceof Error ? error.message : String(error)}`,
-      });
-  } finally {
-    $limit = outer;
+    $thrown(errors, error);
   }
+  $limit = outer;
+  if (errors.length > 0) return { ok: false, errors };
   // First-error mode skips the fast check: no error means valid. Otherwise the fast check
   // failed, so no error would be a bug; it still gives { ok: false }.
-  if (errors.length === 0) {
-    if (options?.firstError) return $ok(value);
-    errors.push({ path: "", message: "is not valid" });
-  }
+  if (first) return $ok(value);
+  errors.push({ path: "", message: "is not valid" });
   return { ok: false, errors };
 }
 
@@ -279,7 +300,7 @@ function $is_JSONObject(v: any, d: number): boolean {
 function $va_JSONObject(v: any, p: string, e: $Errors, d: number): void {
   if (d > MAX_DEPTH) return $tooDeep(e, p);
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
@@ -303,7 +324,7 @@ function $is_JSONArray(v: any, d: number): boolean {
 function $va_JSONArray(v: any, p: string, e: $Errors, d: number): void {
   if (d > MAX_DEPTH) return $tooDeep(e, p);
   if (!Array.isArray(v)) {
-    $expected(e, p, "array", v);
+    $expected(e, p, "array", "expected array, found ", v);
     return;
   }
   for (let i = 0; i < v.length && e.length < $limit; i++) {
@@ -319,7 +340,7 @@ function $is_MetaObject(v: any, d: number): boolean {
 
 function $va_MetaObject(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
 }
@@ -329,7 +350,8 @@ function $is_RequestId(v: any, d: number): boolean {
 }
 
 function $va_RequestId(v: any, p: string, e: $Errors, d: number): void {
-  if (!(typeof v === "string" || Number.isInteger(v))) $expected(e, p, "string | integer", v);
+  if (!(typeof v === "string" || Number.isInteger(v)))
+    $expected(e, p, "string | integer", "expected string | integer, found ", v);
 }
 
 function $is_RequestParams(v: any, d: number): boolean {
@@ -341,7 +363,7 @@ function $is_RequestParams(v: any, d: number): boolean {
 
 function $va_RequestParams(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v._meta;
@@ -362,12 +384,13 @@ function $is_Request(v: any, d: number): boolean {
 
 function $va_Request(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
-  else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  else if (!(typeof p0 === "string"))
+    $expected(e, p + "/method", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined && !$is$5(p1, d)) $va$6(p1, p + "/params", e, d);
@@ -384,12 +407,13 @@ function $is_Notification(v: any, d: number): boolean {
 
 function $va_Notification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
-  else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  else if (!(typeof p0 === "string"))
+    $expected(e, p + "/method", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined && !$is$7(p1, d)) $va$8(p1, p + "/params", e, d);
@@ -406,11 +430,12 @@ function $is_Result(v: any, d: number): boolean {
 
 function $va_Result(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p1 = v.resultType;
-  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
+  if (p1 !== undefined && !(typeof p1 === "string"))
+    $expected(e, p + "/resultType", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p0 = v._meta;
   if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
@@ -428,16 +453,18 @@ function $is_Error(v: any, d: number): boolean {
 
 function $va_Error(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, p + "/code", "code");
-  else if (!Number.isInteger(p0)) $expected(e, p + "/code", "integer", p0);
+  if (p0 === undefined) $missing(e, p + "/code", 'required property "code" is missing');
+  else if (!Number.isInteger(p0))
+    $expected(e, p + "/code", "integer", "expected integer, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.message;
-  if (p1 === undefined) $missing(e, p + "/message", "message");
-  else if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
+  if (p1 === undefined) $missing(e, p + "/message", 'required property "message" is missing');
+  else if (!(typeof p1 === "string"))
+    $expected(e, p + "/message", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p2 = v.data;
 }
@@ -448,32 +475,33 @@ function $is_JSONRPCRequest(v: any, d: number): boolean {
   if (!(typeof p0 === "string")) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$9(p1, d)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is$9(p1, d)) return false;
   return true;
 }
 
 function $va_JSONRPCRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
-  else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  else if (!(typeof p0 === "string"))
+    $expected(e, p + "/method", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  if (e.length >= $limit) return;
+  const p3 = v.id;
+  if (p3 === undefined) $missing(e, p + "/id", 'required property "id" is missing');
+  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
   if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined && !$is$9(p1, d)) $va$10(p1, p + "/params", e, d);
-  if (e.length >= $limit) return;
-  const p3 = v.id;
-  if (p3 === undefined) $missing(e, p + "/id", "id");
-  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
 }
 
 function $is_JSONRPCNotification(v: any, d: number): boolean {
@@ -489,16 +517,17 @@ function $is_JSONRPCNotification(v: any, d: number): boolean {
 
 function $va_JSONRPCNotification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
-  else if (!(typeof p0 === "string")) $expected(e, p + "/method", "string", p0);
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  else if (!(typeof p0 === "string"))
+    $expected(e, p + "/method", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined && !$is$11(p1, d)) $va$12(p1, p + "/params", e, d);
@@ -517,19 +546,19 @@ function $is_JSONRPCResultResponse(v: any, d: number): boolean {
 
 function $va_JSONRPCResultResponse(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (p0 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.id;
-  if (p1 === undefined) $missing(e, p + "/id", "id");
+  if (p1 === undefined) $missing(e, p + "/id", 'required property "id" is missing');
   else if (!$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
   if (e.length >= $limit) return;
   const p2 = v.result;
-  if (p2 === undefined) $missing(e, p + "/result", "result");
+  if (p2 === undefined) $missing(e, p + "/result", 'required property "result" is missing');
   else if (!$is_Result(p2, d + 1)) $va_Result(p2, p + "/result", e, d + 1);
 }
 
@@ -571,18 +600,18 @@ function $is_JSONRPCErrorResponse(v: any, d: number): boolean {
 
 function $va_JSONRPCErrorResponse(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (p0 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
   if (e.length >= $limit) return;
   const p2 = v.error;
-  if (p2 === undefined) $missing(e, p + "/error", "error");
+  if (p2 === undefined) $missing(e, p + "/error", 'required property "error" is missing');
   else if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
 }
 
@@ -598,16 +627,17 @@ function $is_MethodNotFoundError(v: any, d: number): boolean {
 
 function $va_MethodNotFoundError(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, p + "/code", "code");
-  else if (!(p0 === -32601)) $expected(e, p + "/code", "-32601", p0);
+  if (p0 === undefined) $missing(e, p + "/code", 'required property "code" is missing');
+  else if (!(p0 === -32601)) $expected(e, p + "/code", "-32601", "expected -32601, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.message;
-  if (p1 === undefined) $missing(e, p + "/message", "message");
-  else if (!(typeof p1 === "string")) $expected(e, p + "/message", "string", p1);
+  if (p1 === undefined) $missing(e, p + "/message", 'required property "message" is missing');
+  else if (!(typeof p1 === "string"))
+    $expected(e, p + "/message", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p2 = v.data;
 }
@@ -625,18 +655,18 @@ function $is_NeedsCapabilityError(v: any, d: number): boolean {
 
 function $va_NeedsCapabilityError(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p0);
+  if (p0 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
   if (e.length >= $limit) return;
   const p2 = v.error;
-  if (p2 === undefined) $missing(e, p + "/error", "error");
+  if (p2 === undefined) $missing(e, p + "/error", 'required property "error" is missing');
   else {
     if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
     if (!$is$14(p2, d)) $va$16(p2, p + "/error", e, d);
@@ -664,7 +694,7 @@ function $is_ClientCapabilities(v: any, d: number): boolean {
 
 function $va_ClientCapabilities(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.experimental;
@@ -686,7 +716,7 @@ function $is_ServerCapabilities(v: any, d: number): boolean {
 
 function $va_ServerCapabilities(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.tools;
@@ -706,12 +736,12 @@ function $is_InputResponseRequestParams(v: any, d: number): boolean {
 
 function $va_InputResponseRequestParams(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string"))
-    $expected(e, p + "/requestState", "string", p2);
+    $expected(e, p + "/requestState", "string", "expected string, found ", p2);
   if (e.length >= $limit) return;
   const p0 = v._meta;
   if (p0 !== undefined) {
@@ -738,15 +768,16 @@ function $is_InputRequiredResult(v: any, d: number): boolean {
 
 function $va_InputRequiredResult(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p1 = v.resultType;
-  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
+  if (p1 !== undefined && !(typeof p1 === "string"))
+    $expected(e, p + "/resultType", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p3 = v.requestState;
   if (p3 !== undefined && !(typeof p3 === "string"))
-    $expected(e, p + "/requestState", "string", p3);
+    $expected(e, p + "/requestState", "string", "expected string, found ", p3);
   if (e.length >= $limit) return;
   const p0 = v._meta;
   if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
@@ -761,33 +792,33 @@ function $is_PingRequest(v: any, d: number): boolean {
   if (!(p0 === "ping")) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is_RequestParams(p1, d + 1)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
+  const p1 = v.params;
+  if (p1 !== undefined && !$is_RequestParams(p1, d + 1)) return false;
   return true;
 }
 
 function $va_PingRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
-  else if (!(p0 === "ping")) $expected(e, p + "/method", '"ping"', p0);
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  else if (!(p0 === "ping")) $expected(e, p + "/method", '"ping"', 'expected "ping", found ', p0);
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  if (e.length >= $limit) return;
+  const p3 = v.id;
+  if (p3 === undefined) $missing(e, p + "/id", 'required property "id" is missing');
+  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
   if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined && !$is_RequestParams(p1, d + 1))
     $va_RequestParams(p1, p + "/params", e, d + 1);
-  if (e.length >= $limit) return;
-  const p3 = v.id;
-  if (p3 === undefined) $missing(e, p + "/id", "id");
-  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
 }
 
 function $is_CallToolRequestParams(v: any, d: number): boolean {
@@ -809,20 +840,21 @@ function $is_CallToolRequestParams(v: any, d: number): boolean {
 
 function $va_CallToolRequestParams(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string"))
-    $expected(e, p + "/requestState", "string", p2);
+    $expected(e, p + "/requestState", "string", "expected string, found ", p2);
   if (e.length >= $limit) return;
   const p3 = v.name;
-  if (p3 === undefined) $missing(e, p + "/name", "name");
-  else if (!(typeof p3 === "string")) $expected(e, p + "/name", "string", p3);
+  if (p3 === undefined) $missing(e, p + "/name", 'required property "name" is missing');
+  else if (!(typeof p3 === "string"))
+    $expected(e, p + "/name", "string", "expected string, found ", p3);
   if (e.length >= $limit) return;
   const p4 = v.weight;
   if (p4 !== undefined) {
-    if (!Number.isFinite(p4)) $expected(e, p + "/weight", "number", p4);
+    if (!Number.isFinite(p4)) $expected(e, p + "/weight", "number", "expected number, found ", p4);
     if (!(typeof p4 !== "number" || p4 >= 0))
       $fail(e, p + "/weight", "must be >= 0, found " + p4, "minimum 0");
   }
@@ -846,34 +878,35 @@ function $is_CallToolRequest(v: any, d: number): boolean {
   if (!(p0 === "tools/call")) return false;
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
-  const p1 = v.params;
-  if (!$is_CallToolRequestParams(p1, d + 1)) return false;
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
+  const p1 = v.params;
+  if (!$is_CallToolRequestParams(p1, d + 1)) return false;
   return true;
 }
 
 function $va_CallToolRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
-  else if (!(p0 === "tools/call")) $expected(e, p + "/method", '"tools/call"', p0);
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  else if (!(p0 === "tools/call"))
+    $expected(e, p + "/method", '"tools/call"', 'expected "tools/call", found ', p0);
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
-  if (e.length >= $limit) return;
-  const p1 = v.params;
-  if (p1 === undefined) $missing(e, p + "/params", "params");
-  else if (!$is_CallToolRequestParams(p1, d + 1))
-    $va_CallToolRequestParams(p1, p + "/params", e, d + 1);
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p3 = v.id;
-  if (p3 === undefined) $missing(e, p + "/id", "id");
+  if (p3 === undefined) $missing(e, p + "/id", 'required property "id" is missing');
   else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
+  if (e.length >= $limit) return;
+  const p1 = v.params;
+  if (p1 === undefined) $missing(e, p + "/params", 'required property "params" is missing');
+  else if (!$is_CallToolRequestParams(p1, d + 1))
+    $va_CallToolRequestParams(p1, p + "/params", e, d + 1);
 }
 
 function $is_CallToolResult(v: any, d: number): boolean {
@@ -891,20 +924,22 @@ function $is_CallToolResult(v: any, d: number): boolean {
 
 function $va_CallToolResult(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p1 = v.resultType;
-  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/resultType", "string", p1);
+  if (p1 !== undefined && !(typeof p1 === "string"))
+    $expected(e, p + "/resultType", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p3 = v.isError;
-  if (p3 !== undefined && !(typeof p3 === "boolean")) $expected(e, p + "/isError", "boolean", p3);
+  if (p3 !== undefined && !(typeof p3 === "boolean"))
+    $expected(e, p + "/isError", "boolean", "expected boolean, found ", p3);
   if (e.length >= $limit) return;
   const p0 = v._meta;
   if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
   if (e.length >= $limit) return;
   const p2 = v.content;
-  if (p2 === undefined) $missing(e, p + "/content", "content");
+  if (p2 === undefined) $missing(e, p + "/content", 'required property "content" is missing');
   else if (!$is$38(p2, d)) $va$40(p2, p + "/content", e, d);
 }
 
@@ -919,16 +954,17 @@ function $is_TextContent(v: any, d: number): boolean {
 
 function $va_TextContent(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.type;
-  if (p0 === undefined) $missing(e, p + "/type", "type");
-  else if (!(p0 === "text")) $expected(e, p + "/type", '"text"', p0);
+  if (p0 === undefined) $missing(e, p + "/type", 'required property "type" is missing');
+  else if (!(p0 === "text")) $expected(e, p + "/type", '"text"', 'expected "text", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.text;
-  if (p1 === undefined) $missing(e, p + "/text", "text");
-  else if (!(typeof p1 === "string")) $expected(e, p + "/text", "string", p1);
+  if (p1 === undefined) $missing(e, p + "/text", 'required property "text" is missing');
+  else if (!(typeof p1 === "string"))
+    $expected(e, p + "/text", "string", "expected string, found ", p1);
 }
 
 function $is_ImageContent(v: any, d: number): boolean {
@@ -942,19 +978,20 @@ function $is_ImageContent(v: any, d: number): boolean {
 
 function $va_ImageContent(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.type;
-  if (p0 === undefined) $missing(e, p + "/type", "type");
-  else if (!(p0 === "image")) $expected(e, p + "/type", '"image"', p0);
+  if (p0 === undefined) $missing(e, p + "/type", 'required property "type" is missing');
+  else if (!(p0 === "image")) $expected(e, p + "/type", '"image"', 'expected "image", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.data;
-  if (p1 === undefined) $missing(e, p + "/data", "data");
+  if (p1 === undefined) $missing(e, p + "/data", 'required property "data" is missing');
   else {
-    if (!(typeof p1 === "string")) $expected(e, p + "/data", "string", p1);
+    if (!(typeof p1 === "string"))
+      $expected(e, p + "/data", "string", "expected string, found ", p1);
     if (!(typeof p1 !== "string" || $fmtByte(p1)))
-      $fail(e, p + "/data", "must be a valid byte, found " + $describe(p1), "format byte");
+      $fail(e, p + "/data", $found("must be a valid byte, found ", p1), "format byte");
   }
 }
 
@@ -971,17 +1008,23 @@ function $is_ToolListChangedNotification(v: any, d: number): boolean {
 
 function $va_ToolListChangedNotification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
   else if (!(p0 === "notifications/tools/list_changed"))
-    $expected(e, p + "/method", '"notifications/tools/list_changed"', p0);
+    $expected(
+      e,
+      p + "/method",
+      '"notifications/tools/list_changed"',
+      'expected "notifications/tools/list_changed", found ',
+      p0,
+    );
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined && !$is$42(p1, d)) $va$43(p1, p + "/params", e, d);
@@ -1000,20 +1043,26 @@ function $is_CancelledNotification(v: any, d: number): boolean {
 
 function $va_CancelledNotification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
   else if (!(p0 === "notifications/cancelled"))
-    $expected(e, p + "/method", '"notifications/cancelled"', p0);
+    $expected(
+      e,
+      p + "/method",
+      '"notifications/cancelled"',
+      'expected "notifications/cancelled", found ',
+      p0,
+    );
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", "jsonrpc");
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', p2);
+  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 === undefined) $missing(e, p + "/params", "params");
+  if (p1 === undefined) $missing(e, p + "/params", 'required property "params" is missing');
   else if (!$is$44(p1, d)) $va$45(p1, p + "/params", e, d);
 }
 
@@ -1028,15 +1077,22 @@ function $is_ElicitRequest(v: any, d: number): boolean {
 
 function $va_ElicitRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", "method");
-  else if (!(p0 === "elicitation/create")) $expected(e, p + "/method", '"elicitation/create"', p0);
+  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  else if (!(p0 === "elicitation/create"))
+    $expected(
+      e,
+      p + "/method",
+      '"elicitation/create"',
+      'expected "elicitation/create", found ',
+      p0,
+    );
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 === undefined) $missing(e, p + "/params", "params");
+  if (p1 === undefined) $missing(e, p + "/params", 'required property "params" is missing');
   else if (!$is$46(p1, d)) $va$47(p1, p + "/params", e, d);
 }
 
@@ -1051,11 +1107,11 @@ function $is_ElicitResult(v: any, d: number): boolean {
 
 function $va_ElicitResult(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.action;
-  if (p0 === undefined) $missing(e, p + "/action", "action");
+  if (p0 === undefined) $missing(e, p + "/action", 'required property "action" is missing');
   else if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel"))
     $anyOf(e, p + "/action", p0, d, [$va$51, $va$52, $va$53], '"accept" | "decline" | "cancel"');
   if (e.length >= $limit) return;
@@ -1085,7 +1141,7 @@ function $is_ClientRequest(v: any, d: number): boolean {
 
 function $va_ClientRequest(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const t = v.method;
@@ -1097,10 +1153,16 @@ function $va_ClientRequest(v: any, p: string, e: $Errors, d: number): void {
       if (!$is_CallToolRequest(v, d + 1)) $va_CallToolRequest(v, p, e, d + 1);
       return;
     case undefined:
-      $missing(e, p + "/method", "method");
+      $missing(e, p + "/method", 'required property "method" is missing');
       return;
     default:
-      $expected(e, p + "/method", '"ping" | "tools/call"', t);
+      $expected(
+        e,
+        p + "/method",
+        '"ping" | "tools/call"',
+        'expected "ping" | "tools/call", found ',
+        t,
+      );
   }
 }
 
@@ -1142,7 +1204,7 @@ function $is_ServerNotification(v: any, d: number): boolean {
 
 function $va_ServerNotification(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const t = v.method;
@@ -1155,13 +1217,14 @@ function $va_ServerNotification(v: any, p: string, e: $Errors, d: number): void 
         $va_ToolListChangedNotification(v, p, e, d + 1);
       return;
     case undefined:
-      $missing(e, p + "/method", "method");
+      $missing(e, p + "/method", 'required property "method" is missing');
       return;
     default:
       $expected(
         e,
         p + "/method",
         '"notifications/cancelled" | "notifications/tools/list_changed"',
+        'expected "notifications/cancelled" | "notifications/tools/list_changed", found ',
         t,
       );
   }
@@ -1188,7 +1251,13 @@ function $va_ServerResult(v: any, p: string, e: $Errors, d: number): void {
 
 function $va$1(v: any, p: string, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null))
-    $expected(e, p, "string | integer | boolean | null", v);
+    $expected(
+      e,
+      p,
+      "string | integer | boolean | null",
+      "expected string | integer | boolean | null, found ",
+      v,
+    );
 }
 
 function $is$2(v: any, d: number): boolean {
@@ -1208,12 +1277,12 @@ function $is$3(v: any, d: number): boolean {
 
 function $va$4(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string"))
-    $expected(e, p + "/io.example~1trace", "string", p0);
+    $expected(e, p + "/io.example~1trace", "string", "expected string, found ", p0);
 }
 
 function $is$5(v: any, d: number): boolean {
@@ -1223,7 +1292,7 @@ function $is$5(v: any, d: number): boolean {
 
 function $va$6(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
 }
@@ -1235,7 +1304,7 @@ function $is$7(v: any, d: number): boolean {
 
 function $va$8(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
 }
@@ -1247,7 +1316,7 @@ function $is$9(v: any, d: number): boolean {
 
 function $va$10(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
 }
@@ -1259,7 +1328,7 @@ function $is$11(v: any, d: number): boolean {
 
 function $va$12(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
 }
@@ -1290,25 +1359,25 @@ function $is$15(v: any, d: number): boolean {
 
 function $va$16(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, p + "/code", "code");
-  else if (!(p0 === -32021)) $expected(e, p + "/code", "-32021", p0);
+  if (p0 === undefined) $missing(e, p + "/code", 'required property "code" is missing');
+  else if (!(p0 === -32021)) $expected(e, p + "/code", "-32021", "expected -32021, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.data;
-  if (p1 === undefined) $missing(e, p + "/data", "data");
+  if (p1 === undefined) $missing(e, p + "/data", 'required property "data" is missing');
   else if (!$is$15(p1, d)) $va$17(p1, p + "/data", e, d);
 }
 
 function $va$17(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.required;
-  if (p0 === undefined) $missing(e, p + "/required", "required");
+  if (p0 === undefined) $missing(e, p + "/required", 'required property "required" is missing');
   else if (!$is_ClientCapabilities(p0, d + 1))
     $va_ClientCapabilities(p0, p + "/required", e, d + 1);
 }
@@ -1337,7 +1406,7 @@ function $is$20(v: any, d: number): boolean {
 
 function $va$21(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
@@ -1350,7 +1419,7 @@ function $va$21(v: any, p: string, e: $Errors, d: number): void {
 
 function $va$22(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.form;
@@ -1359,7 +1428,7 @@ function $va$22(v: any, p: string, e: $Errors, d: number): void {
 
 function $va$23(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
 }
@@ -1373,12 +1442,12 @@ function $is$24(v: any, d: number): boolean {
 
 function $va$25(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.listChanged;
   if (p0 !== undefined && !(typeof p0 === "boolean"))
-    $expected(e, p + "/listChanged", "boolean", p0);
+    $expected(e, p + "/listChanged", "boolean", "expected boolean, found ", p0);
 }
 
 function $is$26(v: any, d: number): boolean {
@@ -1400,17 +1469,17 @@ function $is$27(v: any, d: number): boolean {
 
 function $va$28(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string"))
-    $expected(e, p + "/io.example~1trace", "string", p0);
+    $expected(e, p + "/io.example~1trace", "string", "expected string, found ", p0);
 }
 
 function $va$29(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
@@ -1433,7 +1502,7 @@ function $is$30(v: any, d: number): boolean {
 
 function $va$31(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
@@ -1468,17 +1537,17 @@ function $is$34(v: any, d: number): boolean {
 
 function $va$35(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string"))
-    $expected(e, p + "/io.example~1trace", "string", p0);
+    $expected(e, p + "/io.example~1trace", "string", "expected string, found ", p0);
 }
 
 function $va$36(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
@@ -1491,7 +1560,7 @@ function $va$36(v: any, p: string, e: $Errors, d: number): void {
 
 function $va$37(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
 }
@@ -1519,7 +1588,7 @@ function $is$39(v: any, d: number): boolean {
 
 function $va$40(v: any, p: string, e: $Errors, d: number): void {
   if (!Array.isArray(v)) {
-    $expected(e, p, "array", v);
+    $expected(e, p, "array", "expected array, found ", v);
     return;
   }
   for (let i = 0; i < v.length && e.length < $limit; i++) {
@@ -1530,7 +1599,7 @@ function $va$40(v: any, p: string, e: $Errors, d: number): void {
 
 function $va$41(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const t = v.type;
@@ -1542,10 +1611,10 @@ function $va$41(v: any, p: string, e: $Errors, d: number): void {
       if (!$is_ImageContent(v, d + 1)) $va_ImageContent(v, p, e, d + 1);
       return;
     case undefined:
-      $missing(e, p + "/type", "type");
+      $missing(e, p + "/type", 'required property "type" is missing');
       return;
     default:
-      $expected(e, p + "/type", '"text" | "image"', t);
+      $expected(e, p + "/type", '"text" | "image"', 'expected "text" | "image", found ', t);
   }
 }
 
@@ -1558,7 +1627,7 @@ function $is$42(v: any, d: number): boolean {
 
 function $va$43(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v._meta;
@@ -1567,24 +1636,25 @@ function $va$43(v: any, p: string, e: $Errors, d: number): void {
 
 function $is$44(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p1 = v.reason;
-  if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p0 = v.requestId;
   if (!$is_RequestId(p0, d + 1)) return false;
+  const p1 = v.reason;
+  if (p1 !== undefined && !(typeof p1 === "string")) return false;
   return true;
 }
 
 function $va$45(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
-  const p1 = v.reason;
-  if (p1 !== undefined && !(typeof p1 === "string")) $expected(e, p + "/reason", "string", p1);
-  if (e.length >= $limit) return;
   const p0 = v.requestId;
-  if (p0 === undefined) $missing(e, p + "/requestId", "requestId");
+  if (p0 === undefined) $missing(e, p + "/requestId", 'required property "requestId" is missing');
   else if (!$is_RequestId(p0, d + 1)) $va_RequestId(p0, p + "/requestId", e, d + 1);
+  if (e.length >= $limit) return;
+  const p1 = v.reason;
+  if (p1 !== undefined && !(typeof p1 === "string"))
+    $expected(e, p + "/reason", "string", "expected string, found ", p1);
 }
 
 function $is$46(v: any, d: number): boolean {
@@ -1598,15 +1668,17 @@ function $is$46(v: any, d: number): boolean {
 
 function $va$47(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   const p0 = v.message;
-  if (p0 === undefined) $missing(e, p + "/message", "message");
-  else if (!(typeof p0 === "string")) $expected(e, p + "/message", "string", p0);
+  if (p0 === undefined) $missing(e, p + "/message", 'required property "message" is missing');
+  else if (!(typeof p0 === "string"))
+    $expected(e, p + "/message", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.requestedSchema;
-  if (p1 === undefined) $missing(e, p + "/requestedSchema", "requestedSchema");
+  if (p1 === undefined)
+    $missing(e, p + "/requestedSchema", 'required property "requestedSchema" is missing');
   else if (!$is_JSONObject(p1, d + 1)) $va_JSONObject(p1, p + "/requestedSchema", e, d + 1);
 }
 
@@ -1636,20 +1708,20 @@ function $is$50(v: any, d: number): boolean {
 }
 
 function $va$51(v: any, p: string, e: $Errors, d: number): void {
-  if (!(v === "accept")) $expected(e, p, '"accept"', v);
+  if (!(v === "accept")) $expected(e, p, '"accept"', 'expected "accept", found ', v);
 }
 
 function $va$52(v: any, p: string, e: $Errors, d: number): void {
-  if (!(v === "decline")) $expected(e, p, '"decline"', v);
+  if (!(v === "decline")) $expected(e, p, '"decline"', 'expected "decline", found ', v);
 }
 
 function $va$53(v: any, p: string, e: $Errors, d: number): void {
-  if (!(v === "cancel")) $expected(e, p, '"cancel"', v);
+  if (!(v === "cancel")) $expected(e, p, '"cancel"', 'expected "cancel", found ', v);
 }
 
 function $va$54(v: any, p: string, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", v);
+    $expected(e, p, "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
@@ -1663,17 +1735,17 @@ function $va$54(v: any, p: string, e: $Errors, d: number): void {
 
 function $va$55(v: any, p: string, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean"))
-    $expected(e, p, "string | integer | boolean", v);
+    $expected(e, p, "string | integer | boolean", "expected string | integer | boolean, found ", v);
 }
 
 function $va$56(v: any, p: string, e: $Errors, d: number): void {
   if (!Array.isArray(v)) {
-    $expected(e, p, "array", v);
+    $expected(e, p, "array", "expected array, found ", v);
     return;
   }
   for (let i = 0; i < v.length && e.length < $limit; i++) {
     const x = v[i];
-    if (!(typeof x === "string")) $expected(e, p + "/" + i, "string", x);
+    if (!(typeof x === "string")) $expected(e, p + "/" + i, "string", "expected string, found ", x);
   }
 }
 
