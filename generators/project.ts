@@ -45,6 +45,7 @@ const PROJECT_FILES: [template: string, path: string][] = [
   ["README.md.hbs", "README.md"],
   ["handlers.ts.hbs", "src/mcp/handlers.ts"],
   ["server.ts.hbs", "src/server.ts"],
+  ["request-state.ts.hbs", "src/request-state.ts"],
   ["stdio-main.ts.hbs", "src/stdio.ts"],
   ["http-main.ts.hbs", "src/http.ts"],
   ["server.test.ts.hbs", "src/test/server.test.ts"],

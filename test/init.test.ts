@@ -1,20 +1,27 @@
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installSuite, NODE22 } from "../conformance/setup.mjs";
 import { cli, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
 
 type Any = any;
 
-function npm(args: string[], cwd: string) {
-  const r = spawnSync("npm", args, { cwd, encoding: "utf8", timeout: 300_000 });
+function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  const r = spawnSync("npm", args, { cwd, encoding: "utf8", timeout: 300_000, env });
   return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
 }
+
+/** The environment that runs `node` (and npm itself) as Node 22: its folder first on PATH. */
+const node22Env = () => ({ ...process.env, PATH: `${dirname(NODE22)}${delimiter}${process.env["PATH"]}` });
+
+const SECRET = "shared-secret-0123456789abcdefghijklmnopqrstuvw";
+const OTHER_SECRET = "other-secret-0123456789abcdefghijklmnopqrstuvwxy";
 
 // The path a user takes: mcp-gen as a packed tarball (what the registry would serve),
 // installed into a folder of its own, runs init; the project installs and builds from it.
@@ -71,7 +78,22 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], project);
     expect(test.status, test.output).toBe(0);
-    expect(test.output).toMatch(/# pass 3/);
+    expect(test.output).toMatch(/# pass 5/);
+    expect(test.output).toMatch(/# fail 0/);
+  }, 300_000);
+
+  // The Node 22 the conformance setup installs (its node --test takes no folder, and would
+  // run src/**/*.test.ts itself since it strips types: the script names the compiled files).
+  it("builds and passes its own tests on Node 22 too", () => {
+    installSuite();
+    const env = node22Env();
+    expect(spawnSync("node", ["-p", "process.version"], { env, encoding: "utf8" }).stdout).toMatch(/^v22\./);
+    // `npm test` is `npm run build` then the tests: dist/ is rebuilt by Node 22's tsc run.
+    rmSync(join(project, "dist"), { recursive: true, force: true });
+    const test = npm(["test"], project, env);
+    expect(test.status, test.output).toBe(0);
+    expect(test.output).toContain("> tsc -p tsconfig.json");
+    expect(test.output).toMatch(/# pass 5/);
     expect(test.output).toMatch(/# fail 0/);
   }, 300_000);
 
@@ -98,31 +120,79 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
 
   it("starts on stdio, and the generated client runs the example tool's round trip", async () => {
     const { createStdioTransport } = await import(join(project, "dist", "mcp", "stdio.js"));
-    await greetOver(createStdioTransport({ command: process.execPath, args: [join(project, "dist", "stdio.js")], cwd: project }));
+    await greetOver(createStdioTransport({ command: process.execPath, args: [join(project, "dist", "stdio.js")], cwd: project, stderr: "ignore" }));
   });
 
-  it("starts on HTTP (127.0.0.1), and the generated client runs the example tool's round trip", async () => {
-    const child = spawn(process.execPath, [join(project, "dist", "http.js")], { cwd: project, env: { ...process.env, PORT: "0" } });
+  /** Starts the project's HTTP server; resolves to its URL and what it wrote on stderr so far. */
+  const startHttp = (env: NodeJS.ProcessEnv, node = process.execPath) => {
+    const child = spawn(node, [join(project, "dist", "http.js")], { cwd: project, env: { ...env, PORT: "0" } });
     children.push(child);
-    const url = await new Promise<string>((resolve, reject) => {
+    let stderr = "";
+    child.stderr.on("data", (b) => (stderr += b));
+    return new Promise<{ url: string; stderr: () => string; child: Any }>((resolve, reject) => {
       let out = "";
       child.stdout.on("data", (b) => {
         out += b;
         const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
-        if (m) resolve(m[1]!);
+        if (m) resolve({ url: m[1]!, stderr: () => stderr, child });
       });
-      child.on("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
+      child.on("exit", (code) => reject(new Error(`server exited ${code}: ${out}${stderr}`)));
     });
+  };
+
+  it("starts on HTTP (127.0.0.1), and the generated client runs the example tool's round trip", async () => {
+    const { NODE_ENV: _unset, MCP_REQUEST_STATE_SECRETS: _none, ...devEnv } = process.env;
+    const server = await startHttp(devEnv);
     const { createHttpTransport } = await import(join(project, "dist", "mcp", "http-client.js"));
-    await greetOver(createHttpTransport({ url }));
+    await greetOver(createHttpTransport({ url: server.url }));
     // The same process serves legacy clients: the v1 SDK (what most hosts embed) and the v2
     // SDK in its default mode, concurrently with each other.
-    await Promise.all([v1Greets(new V1HttpTransport(new URL(url))), v2Greets(url)]);
-    child.kill();
+    await Promise.all([v1Greets(new V1HttpTransport(new URL(server.url))), v2Greets(server.url)]);
+    // Development without secrets: a random one, said once on stderr, whatever the traffic.
+    expect(server.stderr().match(/MCP_REQUEST_STATE_SECRETS is not set: .*random secret for this process only/g)).toHaveLength(1);
+    server.child.kill();
   });
 
-  it("serves the v1 SDK client over stdio (a legacy session for the process)", async () => {
-    await v1Greets(new V1StdioTransport({ command: process.execPath, args: [join(project, "dist", "stdio.js")], cwd: project }));
+  it("outside development, refuses to start without MCP_REQUEST_STATE_SECRETS: one line, exit 1", () => {
+    const { MCP_REQUEST_STATE_SECRETS: _none, ...env } = process.env;
+    for (const entry of ["http.js", "stdio.js"]) {
+      const r = spawnSync(process.execPath, [join(project, "dist", entry)], { cwd: project, env: { ...env, NODE_ENV: "production", PORT: "0" }, encoding: "utf8", input: "" });
+      expect(r.status, entry).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^error: MCP_REQUEST_STATE_SECRETS is not set \(NODE_ENV=production\): .*\n$/);
+    }
+  });
+
+  // A round's retry may reach another instance (no sticky sessions for modern clients): it
+  // opens the state there only when both were started with the same MCP_REQUEST_STATE_SECRETS.
+  it("instances (on Node 22) sharing MCP_REQUEST_STATE_SECRETS serve each other's rounds; others refuse them", async () => {
+    installSuite();
+    const env = (secrets: string) => ({ ...process.env, NODE_ENV: "production", MCP_REQUEST_STATE_SECRETS: secrets });
+    const [a, b, c] = await Promise.all([startHttp(env(SECRET), NODE22), startHttp(env(`${OTHER_SECRET},${SECRET}`), NODE22), startHttp(env(OTHER_SECRET), NODE22)]);
+    const { createClient } = await import(join(project, "dist", "mcp", "client.js"));
+    const { createHttpTransport } = await import(join(project, "dist", "mcp", "http-client.js"));
+    const balanced = (...urls: string[]) => {
+      const transports = urls.map((url) => createHttpTransport({ url }));
+      let next = 0;
+      return createClient({
+        era: "modern",
+        transport: { request: (m: Any, o: Any) => transports[next++ % transports.length].request(m, o), notify: (m: Any) => transports[0].notify(m) },
+        inputHandlers: { "elicitation/create": () => ({ action: "accept", content: { name: "Lin" } }) },
+      });
+    };
+    const hello = [{ type: "text", text: "Hello, Lin!" }];
+    // b lists a's secret second (a rotation in progress): it opens what a sealed.
+    expect((await balanced(a.url, b.url).callTool({ name: "greet" })).content).toEqual(hello);
+    await expect(balanced(a.url, c.url).callTool({ name: "greet" })).rejects.toThrow(/invalid requestState: signature mismatch/);
+    for (const server of [a, b, c]) {
+      expect(server.stderr()).not.toMatch(/random secret/);
+      server.child.kill();
+    }
+  });
+
+  it("serves the v1 SDK client over stdio on Node 22 (a legacy session for the process)", async () => {
+    installSuite();
+    await v1Greets(new V1StdioTransport({ command: NODE22, args: [join(project, "dist", "stdio.js")], cwd: project, stderr: "ignore" }));
   });
 
   const v1Greets = async (transport: Any) => {
@@ -147,7 +217,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
   };
 
   it("regenerating after a revision change rewrites only generated files", () => {
-    const userFiles = ["src/mcp/handlers.ts", "src/server.ts", "src/http.ts", "src/stdio.ts", "src/test/server.test.ts", "package.json", "README.md", "tsconfig.json"];
+    const userFiles = ["src/mcp/handlers.ts", "src/server.ts", "src/request-state.ts", "src/http.ts", "src/stdio.ts", "src/test/server.test.ts", "package.json", "README.md", "tsconfig.json"];
     const before = snapshotTree(project);
     const config = JSON.parse(readFileSync(join(project, "mcp-gen.config.json"), "utf8"));
     expect(config.revisions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
