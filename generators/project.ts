@@ -75,7 +75,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     throw new McpGenError("output-conflict", `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`);
   }
   const loaded = loadRevision(options.spec, options.revision);
-  const { features } = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const { features } = runtimeFacts(loaded);
   if (!features.perRequestVersion || !features.mrtr) {
     throw new McpGenError(
       "usage",
