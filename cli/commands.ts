@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
-import { findRevision, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
+import { findRevision, listRevisions, loadRevision, SPEC_CLONE_HINT, type LoadedRevision } from "../schema/index.js";
 import { generate, type OutputFile } from "../generators/index.js";
 import { applyOutput, MANIFEST, planOutput } from "../generators/output.js";
 import { loadConfig, type Config } from "./config.js";
@@ -24,7 +24,7 @@ export interface Io {
 /** The spec folder from the flag or the config; every command needs one. */
 function specOf(options: CommonOptions, config: Config): string {
   const spec = options.spec ?? config.spec;
-  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json`);
+  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json (a checkout of the MCP specification repository: ${SPEC_CLONE_HINT})`);
   return spec;
 }
 

@@ -49,7 +49,7 @@ function senders(loaded: LoadedRevision) {
 }
 
 function clientFile(loaded: LoadedRevision, header: string): string {
-  const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const facts = runtimeFacts(loaded);
   const { envelopes } = loaded.protocol;
   const notification = envelopes.notification ? `T.${envelopes.notification}` : "Record<string, unknown>";
   const mrtr = facts.features.mrtr;
@@ -190,7 +190,7 @@ export const clientGenerator: Generator = {
   requires: ["types", "methods", "validators"],
   emit(ctx) {
     const { loaded, header } = ctx;
-    const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+    const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
       { path: "client.ts", kind: "generated", code: clientFile(loaded, header) },
       protocolFile(loaded, header),

@@ -47,7 +47,7 @@ function requireEnvelopes(loaded: LoadedRevision): { result: string; error: stri
 
 function dispatcherFile(loaded: LoadedRevision, header: string): string {
   const env = requireEnvelopes(loaded);
-  const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const facts = runtimeFacts(loaded);
   const mrtr = facts.features.mrtr;
   const w = new CodeWriter();
   w.import("./types.js", "* as T", true);
@@ -168,7 +168,7 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
 
 /** handlers.ts: a skeleton of every handler, written once (the user's from then on). */
 function handlersFile(loaded: LoadedRevision): string {
-  const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const facts = runtimeFacts(loaded);
   const builtIn = [facts.wellKnown.ping, facts.wellKnown.discover].filter((m): m is string => m !== null);
   const sides = receivingSides(loaded);
   const w = new CodeWriter();
@@ -206,7 +206,7 @@ export const dispatcherGenerator: Generator = {
   requires: ["types", "methods", "validators"],
   emit(ctx) {
     const { loaded, header } = ctx;
-    const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+    const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
       { path: "dispatcher.ts", kind: "generated", code: dispatcherFile(loaded, header) },
       { path: "handlers.ts", kind: "scaffold", code: handlersFile(loaded) },

@@ -47,6 +47,7 @@ const PROJECT_FILES: [template: string, path: string][] = [
   ["README.md.hbs", "README.md"],
   ["handlers.ts.hbs", "src/mcp/handlers.ts"],
   ["server.ts.hbs", "src/server.ts"],
+  ["request-state.ts.hbs", "src/request-state.ts"],
   ["stdio-main.ts.hbs", "src/stdio.ts"],
   ["http-main.ts.hbs", "src/http.ts"],
   ["server.test.ts.hbs", "src/test/server.test.ts"],
@@ -79,7 +80,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     throw new McpGenError("output-conflict", `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`);
   }
   const loaded = loadRevision(options.spec, options.revision);
-  const { features } = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const { features } = runtimeFacts(loaded);
   if (!features.perRequestVersion || !features.mrtr) {
     throw new McpGenError(
       "usage",

@@ -12,7 +12,7 @@ export function schemaType(loaded: LoadedRevision, name: string, fallback: strin
 }
 
 export function protocolFile(loaded: LoadedRevision, header: string, runtime = "./runtime"): EmittedFile {
-  const facts = runtimeFacts(loaded.revision.name, loaded.protocol);
+  const facts = runtimeFacts(loaded);
   const w = new CodeWriter();
   w.import("./methods.js", "INPUT_REQUESTS");
   w.import("./methods.js", "METHODS");

@@ -70,6 +70,8 @@ export interface ProtocolDescriptor {
     readonly perRequestVersion: boolean;
     /** Mcp-Param-* headers mirror annotated tool arguments (stateless Streamable HTTP). */
     readonly toolHeaders: boolean;
+    /** The server/discover result declares the caching hints `ttlMs` and `cacheScope`. */
+    readonly discoverCacheHints: boolean;
   };
   /** Streamable HTTP routing headers (transport spec facts, not schema facts). */
   readonly http: {

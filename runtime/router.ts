@@ -36,7 +36,7 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
   /** Advertised by server/discover; derived from the registered handlers when left out. */
   capabilities?: Capabilities;
   instructions?: string;
-  /** Caching hints of the server/discover result. */
+  /** Caching hints of the server/discover result (where the revision's result has them). */
   discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
 }
 
@@ -113,7 +113,9 @@ export function createRouter(
         supportedVersions: supported,
         capabilities: options.capabilities ?? capabilitiesOf(protocol.methods, handlers, direction),
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-        ...(options.discoverCache ?? { ttlMs: 0, cacheScope: "public" }),
+        ...(protocol.features.discoverCacheHints
+          ? (options.discoverCache ?? { ttlMs: 0, cacheScope: "public" })
+          : {}),
       });
     }
     return undefined;

@@ -16,7 +16,7 @@ export function loadRevision(specDir: string, name = "latest"): LoadedRevision {
   return { revision, model, protocol: buildProtocol(model) };
 }
 
-export { findRevision, listRevisions, type Revision } from "./revisions.js";
+export { findRevision, listRevisions, SPEC_CLONE_HINT, type Revision } from "./revisions.js";
 export { McpGenError, type IssueCode } from "./diagnostics.js";
 export type { ProtocolModel, MethodInfo, Direction, Side } from "./protocol.js";
 export type { SchemaModel } from "./model.js";

@@ -13,12 +13,15 @@ export interface Revision {
 
 const DATED = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Where a spec checkout comes from, for the messages that ask for one. */
+export const SPEC_CLONE_HINT = "git clone https://github.com/modelcontextprotocol/modelcontextprotocol";
+
 function schemaRoot(specDir: string): string {
   const root = join(specDir, "schema");
   if (!existsSync(root) || !statSync(root).isDirectory()) {
     throw new McpGenError(
       "spec-not-found",
-      `spec folder not found: ${resolve(specDir)} has no schema/ folder (expected a checkout of the MCP specification repository)`,
+      `spec folder not found: ${resolve(specDir)} has no schema/ folder (expected a checkout of the MCP specification repository: ${SPEC_CLONE_HINT})`,
     );
   }
   return root;

@@ -1,5 +1,7 @@
 import type { ProtocolDescriptor } from "../runtime/protocol.js";
+import type { LoadedRevision } from "./index.js";
 import type { ProtocolModel } from "./protocol.js";
+import { Resolver } from "./resolve.js";
 
 // The facts the runtime reads, derived from the protocol model: what differs between
 // revisions is this data (printed into protocol.ts), never code left in or out.
@@ -30,13 +32,21 @@ export const HTTP_HEADERS = {
   nameParams: { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" } as Record<string, string>,
 };
 
+/**
+ * The caching hints a server/discover result may carry (2026-07-28 `CacheableResult`); the
+ * router adds them only where the revision's result type declares them all.
+ */
+const DISCOVER_CACHE_HINTS = ["ttlMs", "cacheScope"];
+
 /** Schema error codes the HTTP transport answers with 400 Bad Request, where the schema has them. */
 const BAD_REQUEST_ERRORS = ["HEADER_MISMATCH", "UNSUPPORTED_PROTOCOL_VERSION", "MISSING_REQUIRED_CLIENT_CAPABILITY"];
 
 /** The descriptor without `methods` and `inputRequests`, which protocol.ts takes from methods.ts. */
 export type RuntimeFacts = Omit<ProtocolDescriptor, "methods" | "inputRequests">;
 
-export function runtimeFacts(revision: string, protocol: ProtocolModel): RuntimeFacts {
+export function runtimeFacts(loaded: Pick<LoadedRevision, "revision" | "model" | "protocol">): RuntimeFacts {
+  const { protocol } = loaded;
+  const revision = loaded.revision.name;
   const has = (method: string) => protocol.methods.some((m) => m.method === method);
   const wellKnown = (method: string) => (has(method) ? method : null);
   const code = (name: string) => protocol.errors.find((e) => e.name === name)?.code ?? null;
@@ -44,6 +54,8 @@ export function runtimeFacts(revision: string, protocol: ProtocolModel): Runtime
   const unsupportedProtocolVersion = code("UNSUPPORTED_PROTOCOL_VERSION");
   const perRequestVersion = isStateless(protocol);
   const progress = meta.progressToken !== undefined ? wellKnown(WELL_KNOWN_METHODS.progress) : null;
+  const discoverResult = protocol.methods.find((m) => m.method === WELL_KNOWN_METHODS.discover)?.result;
+  const discoverFields = discoverResult ? new Resolver(loaded.model).objectOf(discoverResult)?.properties : undefined;
   return {
     revision,
     protocolVersion: protocol.protocolVersion ?? null,
@@ -78,6 +90,7 @@ export function runtimeFacts(revision: string, protocol: ProtocolModel): Runtime
       mrtr: protocol.inputRequiredResult !== undefined && meta.clientCapabilities !== undefined,
       perRequestVersion,
       toolHeaders: perRequestVersion && has(WELL_KNOWN_METHODS.toolsCall) && has(WELL_KNOWN_METHODS.toolsList),
+      discoverCacheHints: discoverFields !== undefined && DISCOVER_CACHE_HINTS.every((f) => discoverFields.has(f)),
     },
     http: {
       ...HTTP_HEADERS,

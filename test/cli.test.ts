@@ -53,7 +53,7 @@ const fixtureLines = readFixture("mini-schema.ts").split("\n").length;
 describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () => {
   it("a missing spec folder (the built CLI)", async () => {
     const out = join(tempDir(), "out");
-    await expectCleanFailure(["generate", "--spec", "/no/such/spec"], 1, /^mcp-gen: spec folder not found: \/no\/such\/spec/, out, true);
+    await expectCleanFailure(["generate", "--spec", "/no/such/spec"], 1, /^mcp-gen: spec folder not found: \/no\/such\/spec.*: git clone https:\/\/github\.com\/modelcontextprotocol\/modelcontextprotocol\)$/m, out, true);
     expect(existsSync(out)).toBe(false);
   });
 

@@ -255,7 +255,9 @@ async function roundTrip(files: OutputFile[], on: FeatureSet): Promise<void> {
     const discovered = await client.discover();
     expect(discovered.supportedVersions).toEqual([FIXTURE_VERSION]);
     expect(discovered.capabilities).toEqual({ tools: {}, ...(on.subscriptions && { resources: {} }), ...(on.logging && { logging: {} }) });
+    // The hints come from the model: added only where the revision's DiscoverResult declares them.
     if (on.cacheHints) expect(discovered).toMatchObject({ ttlMs: 0, cacheScope: "public" });
+    else expect(Object.keys(discovered).filter((k) => k === "ttlMs" || k === "cacheScope")).toEqual([]);
   } else {
     expect(await server.handle(rawRequest(on, "server/discover", 8))).toMatchObject({ id: 8, error: { code: -32601 } });
   }

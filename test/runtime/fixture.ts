@@ -31,7 +31,7 @@ export const PROTOCOL: ProtocolDescriptor = {
     toolsList: "tools/list",
   },
   errorCodes: { unsupportedProtocolVersion: -32022, missingClientCapability: -32021, headerMismatch: -32020 },
-  features: { mrtr: true, perRequestVersion: true, toolHeaders: true },
+  features: { mrtr: true, perRequestVersion: true, toolHeaders: true, discoverCacheHints: true },
   http: {
     versionHeader: "MCP-Protocol-Version",
     methodHeader: "Mcp-Method",

@@ -17,7 +17,7 @@ const LEGACY: ProtocolDescriptor = {
   },
   requestMeta: { protocolVersion: null, clientCapabilities: null, clientInfo: null, logLevel: null, progressToken: "progressToken" },
   resultType: false,
-  features: { mrtr: false, perRequestVersion: false, toolHeaders: false },
+  features: { mrtr: false, perRequestVersion: false, toolHeaders: false, discoverCacheHints: false },
 };
 
 describe("legacy HTTP sessions", () => {

@@ -35,7 +35,12 @@ export const PROTOCOL: ProtocolDescriptor = {
     missingClientCapability: null,
     headerMismatch: null,
   },
-  features: { mrtr: false, perRequestVersion: false, toolHeaders: false },
+  features: {
+    mrtr: false,
+    perRequestVersion: false,
+    toolHeaders: false,
+    discoverCacheHints: false,
+  },
   http: {
     versionHeader: "MCP-Protocol-Version",
     methodHeader: "Mcp-Method",
