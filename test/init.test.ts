@@ -241,7 +241,8 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], authProject);
     expect(test.status, test.output).toBe(0);
-    expect(test.output).toMatch(/# pass 4/);
+    // The default project's five tests and the authorization one.
+    expect(test.output).toMatch(/# pass 6\n# fail 0/);
     const as = await startTestAuthorizationServer();
     const port = await new Promise<number>((resolve) => {
       const probe = createNetServer().listen(0, "127.0.0.1", () => {
