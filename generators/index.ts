@@ -2,7 +2,8 @@ import type { LoadedRevision } from "../schema/index.js";
 import { generatedCodeError, McpGenError } from "../schema/diagnostics.js";
 import { VERSION } from "./package-info.js";
 import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
-import { formatTypeScript, renderTemplate } from "./render.js";
+import { formatTypeScript } from "./render.js";
+import { str } from "./printer.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
 import { validatorsGenerator } from "./validators.js";
@@ -61,7 +62,9 @@ export async function generate(
   const modules = emitted
     .filter((f) => f.kind === "generated" && !f.nodeOnly && !f.path.includes("/"))
     .map((f) => f.path.replace(/\.ts$/, ""));
-  emitted.push({ path: "index.ts", kind: "generated", code: renderTemplate("index.ts.hbs", { header: ctx.header, modules }) });
+  const exports = modules.map((m) => `export * from ${str(`./${m}.js`)};`);
+  const index = [ctx.header, ...(exports.length > 0 ? ["", ...exports] : []), ""].join("\n");
+  emitted.push({ path: "index.ts", kind: "generated", code: index, preformatted: true });
   return Promise.all(
     emitted.map(async (f) => ({
       path: f.path,
