@@ -1,5 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { generatedCodeError, McpGenError } from "../schema/diagnostics.js";
+import { stackOverflowError } from "../schema/nesting.js";
 import { VERSION } from "./package-info.js";
 import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
 import { formatTypeScript } from "./render.js";
@@ -53,7 +54,13 @@ export async function generate(
   const ctx: GeneratorContext = { loaded, header: headerFor(loaded), legacy: options.legacy ?? [], auth: options.auth === true, headerFor };
   // Files several generators share (protocol.ts, runtime/) are emitted once.
   const byPath = new Map<string, EmittedFile>();
-  for (const file of resolveGenerators(names).flatMap((g) => g.emit(ctx))) {
+  let files: EmittedFile[];
+  try {
+    files = resolveGenerators(names).flatMap((g) => g.emit(ctx));
+  } catch (error) {
+    throw stackOverflowError(error, loaded.model.file, "generating code");
+  }
+  for (const file of files) {
     const earlier = byPath.get(file.path);
     if (earlier && earlier.code !== file.code) throw new Error(`internal: two generators emit different ${file.path}`);
     byPath.set(file.path, file);

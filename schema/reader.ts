@@ -4,6 +4,7 @@ import { Node, Project, SyntaxKind, ts, type SourceFile, type TypeNode } from "t
 import { McpGenError } from "./diagnostics.js";
 import { parseDoc } from "./jsdoc.js";
 import { mergeDeclarations } from "./merge.js";
+import { checkBracketNesting, checkTypeNesting, stackOverflowError } from "./nesting.js";
 import { checkSchemaWithTsc, MINI_LIB, MINI_LIB_PATH, SCHEMA_COMPILER_OPTIONS } from "./tsc-check.js";
 import type {
   Declaration,
@@ -46,6 +47,15 @@ export function readSchemaFile(file: string): SchemaModel {
  * schema tsc rejects fails with tsc's own location and message.
  */
 export function readSchemaText(file: string, text: string): SchemaModel {
+  try {
+    return readChecked(file, text);
+  } catch (error) {
+    throw stackOverflowError(error, file, "reading the schema");
+  }
+}
+
+function readChecked(file: string, text: string): SchemaModel {
+  checkBracketNesting(file, text);
   const project = new Project({
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,
@@ -55,6 +65,7 @@ export function readSchemaText(file: string, text: string): SchemaModel {
   project.createSourceFile(MINI_LIB_PATH, MINI_LIB);
   const reader = new SchemaReader(file, sourceFile);
   reader.checkSyntax(project);
+  checkTypeNesting(sourceFile.compilerNode, (pos) => reader.position(pos));
   // Constructs mcp-gen does not support are named as such before tsc would (for a lib
   // generic such as Partial) complain about them in its own words.
   const read = reader.readDeclarations();
