@@ -1,4 +1,5 @@
-import { ts } from "ts-morph";
+import type * as M from "ts-morph";
+import { ts } from "./ts-morph.js";
 import { McpGenError } from "./diagnostics.js";
 import type { SourceLocation } from "./model.js";
 
@@ -40,7 +41,7 @@ function locateIn(file: string, text: string, pos: number): SourceLocation {
 }
 
 /** Type nodes that hold no other type (keywords, literals, `typeof X`, a bare name): they add no level. */
-function isLeaf(node: ts.Node): boolean {
+function isLeaf(node: M.ts.Node): boolean {
   if (node.kind >= ts.SyntaxKind.FirstKeyword && node.kind <= ts.SyntaxKind.LastKeyword) return true;
   if (ts.isTypeReferenceNode(node)) return node.typeArguments === undefined;
   return ts.isLiteralTypeNode(node) || ts.isTypeQueryNode(node) || ts.isThisTypeNode(node);
@@ -50,8 +51,8 @@ function isLeaf(node: ts.Node): boolean {
  * After parsing: type nodes nested more than MAX_NESTING deep inside a declaration, walked
  * with an explicit stack. This catches what brackets do not show (`string[][]...[]`).
  */
-export function checkTypeNesting(sourceFile: ts.SourceFile, locate: (pos: number) => SourceLocation): void {
-  const stack: [ts.Node, number][] = sourceFile.statements.map((s) => [s, 0]);
+export function checkTypeNesting(sourceFile: M.ts.SourceFile, locate: (pos: number) => SourceLocation): void {
+  const stack: [M.ts.Node, number][] = sourceFile.statements.map((s) => [s, 0]);
   while (stack.length > 0) {
     const [node, outer] = stack.pop()!;
     const level = ts.isTypeNode(node) && !isLeaf(node) ? outer + 1 : outer;
