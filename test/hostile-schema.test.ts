@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { McpGenError } from "../schema/diagnostics.js";
 import { loadRevision } from "../schema/index.js";
 import { MAX_NESTING } from "../schema/nesting.js";
 import { readSchemaText } from "../schema/reader.js";
-import { cli, fakeSpec, readFixture, tempDir, typecheck, writeGenerated } from "./helpers.js";
+import { cli, fakeSpec, readFixture, tempDir, typecheck, writeFiles, writeGenerated } from "./helpers.js";
 
 // Schema text written by whoever wrote a draft reaches types.ts and methods.ts as method
 // names, literal types, property names, type names, constants and docs. Each payload below
@@ -74,7 +74,7 @@ describe("hostile text in a schema that generates", () => {
 
   it("compiles under --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes", () => {
     const dir = tempDir();
-    for (const f of files) writeFileSync(join(dir, f.path), f.content);
+    writeFiles(dir, files);
     expect(typecheck(files.map((f) => join(dir, f.path)))).toEqual([]);
   });
 
