@@ -4,7 +4,8 @@
 // type-checks its bundled lib files too and runs about 1.5x slower, byte-identical output).
 // Both run as fresh processes from the same empty folder, so neither picks up this
 // project's tsconfig; a warm-up round of each first (disk cache), then interleaved rounds.
-// Peak RSS comes from a probe loaded into each child (process.resourceUsage().maxRSS).
+// Peak RSS and CPU time (user + system, all threads) come from a probe loaded into each child
+// (process.resourceUsage()): on a machine other work shares, CPU time moves less than wall time.
 // Then a scale table: the schema copied 5x and 20x (declarations renamed per copy).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,7 +22,7 @@ const MCP_GEN = join(ROOT, "dist", "cli", "main.js");
 const TJS = join(ROOT, "node_modules", "typescript-json-schema", "bin", "typescript-json-schema");
 const TJS_FLAGS = ["--defaultNumberType", "integer", "--required", "--skipLibCheck"];
 
-/** Runs `node script args` in `cwd`; returns wall milliseconds and the child's peak RSS in MB. */
+/** Runs `node script args` in `cwd`; returns wall and CPU milliseconds and the child's peak RSS in MB. */
 function run(script, args, cwd, probe) {
   const rssFile = join(cwd, "rss.txt");
   const start = process.hrtime.bigint();
@@ -32,8 +33,9 @@ function run(script, args, cwd, probe) {
   });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${script} ${args.join(" ")} failed:\n${r.stderr}`);
-  // maxRSS is in kilobytes.
-  return { ms, rssMb: Number(readFileSync(rssFile, "utf8")) / 1024 };
+  // maxRSS is in kilobytes, CPU times in microseconds.
+  const [rssKb, cpuUs] = readFileSync(rssFile, "utf8").split(" ").map(Number);
+  return { ms, cpuMs: cpuUs / 1000, rssMb: rssKb / 1024 };
 }
 
 function writeProbe(dir) {
@@ -41,7 +43,7 @@ function writeProbe(dir) {
   writeFileSync(
     probe,
     'import { writeFileSync } from "node:fs";\n' +
-      'process.on("exit", () => writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n',
+      "process.on(\"exit\", () => { const u = process.resourceUsage(); writeFileSync(process.env.BENCH_RSS_FILE, `${u.maxRSS} ${u.userCPUTime + u.systemCPUTime}`); });\n",
   );
   return pathToFileURL(probe).href;
 }
@@ -118,29 +120,32 @@ export function benchGenerate() {
     console.log(`  (fresh processes from an empty folder; one warm-up round, then ${ROUNDS} interleaved rounds; load average ${loadAverage()})`);
     const { ours, theirs } = compare(work, probe, SPEC, ROUNDS, true);
     const t = [summary(ours, "ms"), summary(theirs, "ms")];
+    const c = [summary(ours, "cpuMs"), summary(theirs, "cpuMs")];
     const m = [summary(ours, "rssMb"), summary(theirs, "rssMb")];
-    console.log(`  mcp-gen generate        ${fmt(t[0], "ms")}   peak RSS ${fmt(m[0], "MB")}`);
-    console.log(`  typescript-json-schema  ${fmt(t[1], "ms")}   peak RSS ${fmt(m[1], "MB")}`);
-    const ratio = t[1].median / t[0].median;
-    console.log(`  ratio (medians): mcp-gen is ${ratio >= 1 ? `${ratio.toFixed(2)}x faster` : `${(1 / ratio).toFixed(2)}x slower`} (goal: >= 2x faster)`);
+    console.log(`  mcp-gen generate        ${fmt(t[0], "ms")}   CPU ${fmt(c[0], "ms")}   peak RSS ${fmt(m[0], "MB")}`);
+    console.log(`  typescript-json-schema  ${fmt(t[1], "ms")}   CPU ${fmt(c[1], "ms")}   peak RSS ${fmt(m[1], "MB")}`);
+    const faster = (a, b) => (b / a >= 1 ? `${(b / a).toFixed(2)}x faster` : `${(a / b).toFixed(2)}x slower`);
+    console.log(`  ratio (medians): mcp-gen is ${faster(t[0].median, t[1].median)} in wall time (goal: >= 2x faster), ${faster(c[0].median, c[1].median)} in CPU time`);
 
     console.log(`\n  scale: the schema copied n times (declarations renamed per copy), median of ${SCALE_ROUNDS} interleaved rounds (disk cache warm from the rounds above)`);
-    console.log("  | copies | schema.ts | mcp-gen ms | mcp-gen MB | tjs ms | tjs MB |");
-    console.log("  | ---: | ---: | ---: | ---: | ---: | ---: |");
+    console.log("  | copies | schema.ts | mcp-gen ms | mcp-gen CPU ms | mcp-gen MB | tjs ms | tjs CPU ms | tjs MB |");
+    console.log("  | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     const rows = [];
     for (const copies of SCALES) {
       const spec = copies === 1 ? SPEC : scaledSpec(work, copies);
       const size = readFileSync(join(spec, "schema", REVISION, "schema.ts")).length;
       const r = copies === 1 ? { ours, theirs } : compare(work, probe, spec, SCALE_ROUNDS, false);
-      const row = { copies, ours: summary(r.ours, "ms").median, oursMb: summary(r.ours, "rssMb").median, tjs: summary(r.theirs, "ms").median, tjsMb: summary(r.theirs, "rssMb").median };
+      const med = (runs, key) => summary(runs, key).median;
+      const row = { copies, ours: med(r.ours, "ms"), oursCpu: med(r.ours, "cpuMs"), oursMb: med(r.ours, "rssMb"), tjs: med(r.theirs, "ms"), tjsCpu: med(r.theirs, "cpuMs"), tjsMb: med(r.theirs, "rssMb") };
       rows.push(row);
-      console.log(`  | ${copies} | ${(size / 1024).toFixed(0)} KB | ${row.ours.toFixed(0)} | ${row.oursMb.toFixed(0)} | ${row.tjs.toFixed(0)} | ${row.tjsMb.toFixed(0)} |`);
+      const cells = [row.ours, row.oursCpu, row.oursMb, row.tjs, row.tjsCpu, row.tjsMb].map((x) => x.toFixed(0));
+      console.log(`  | ${copies} | ${(size / 1024).toFixed(0)} KB | ${cells.join(" | ")} |`);
     }
     // Cost of each extra copy, from the smallest to the largest scale: the growth the goal bounds.
     const [first, last] = [rows[0], rows[rows.length - 1]];
     if (first && last && last.copies > first.copies) {
       const per = (a, b) => ((last[a] - first[a]) / (last.copies - first.copies)).toFixed(0) + (b ? ` ${b}` : "");
-      console.log(`  per extra copy: mcp-gen +${per("ours", "ms")} +${per("oursMb", "MB")}; typescript-json-schema +${per("tjs", "ms")} +${per("tjsMb", "MB")}`);
+      console.log(`  per extra copy: mcp-gen +${per("ours", "ms")} (CPU +${per("oursCpu", "ms")}) +${per("oursMb", "MB")}; typescript-json-schema +${per("tjs", "ms")} (CPU +${per("tjsCpu", "ms")}) +${per("tjsMb", "MB")}`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

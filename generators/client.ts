@@ -4,7 +4,7 @@ import { Resolver } from "../schema/resolve.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { notificationFunctionName, requestFunctionName, uniqueNames } from "./names.js";
-import { CodeWriter, json, str } from "./printer.js";
+import { CodeWriter, prettierKey, quote, type Value } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { eraFiles } from "./eras.js";
 import { runtimeFiles } from "./runtime.js";
@@ -48,7 +48,7 @@ function senders(loaded: LoadedRevision) {
   }).filter((s) => s.requests.length > 0);
 }
 
-function clientFile(loaded: LoadedRevision, header: string): string {
+function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
   const facts = runtimeFacts(loaded);
   const { envelopes } = loaded.protocol;
   const notification = envelopes.notification ? `T.${envelopes.notification}` : "Record<string, unknown>";
@@ -72,7 +72,8 @@ function clientFile(loaded: LoadedRevision, header: string): string {
   w.line("// engine, which does the multi round-trip (input_required) dance where the revision has it.");
   w.line();
   w.line('export { McpError } from "./runtime/errors.js";');
-  w.line('export { DECLINE, EraUnsupportedError, InputDeclinedError, McpProtocolError, RequestTimeoutError, RoundLimitError, SessionExpiredError } from "./runtime/client-errors.js";');
+  const errors = ["DECLINE", "EraUnsupportedError", "InputDeclinedError", "McpProtocolError", "RequestTimeoutError", "RoundLimitError", "SessionExpiredError"];
+  w.list("export {", errors, '} from "./runtime/client-errors.js";', true);
   w.line('export { createDirectTransport } from "./runtime/direct-transport.js";');
   w.line('export type { Transport, TransportRequestOptions } from "./runtime/transport.js";');
   w.line();
@@ -84,15 +85,26 @@ function clientFile(loaded: LoadedRevision, header: string): string {
   w.line();
   w.line("export type InputHandlers = { [M in InputRequestMethod]?: InputHandler<M> };");
   w.line();
-  const omitted = mrtr ? '"_meta" | "inputResponses" | "requestState"' : '"_meta"';
   w.doc("Params as a caller writes them: the client adds the protocol's `_meta` fields.");
   w.line("export type CallParams<P> = P extends object");
-  w.line(`  ? { [K in keyof P as K extends ${omitted} ? never : K]: P[K] } & { _meta?: { [key: string]: unknown } }`);
+  // Laid out as prettier lays out each of the two (the longer mapped type breaks first).
+  if (mrtr) {
+    w.line("  ? {");
+    w.line('      [K in keyof P as K extends "_meta" | "inputResponses" | "requestState" ? never : K]: P[K];');
+    w.line("    } & { _meta?: { [key: string]: unknown } }");
+  } else {
+    w.line('  ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & {');
+    w.line("      _meta?: { [key: string]: unknown };");
+    w.line("    }");
+  }
   w.line("  : P;");
   w.line();
   const paramsOf = (method: string | null) =>
-    method !== null && loaded.protocol.methods.some((m) => m.method === method && m.params) ? `NotificationParamsMap[${str(method)}]` : "never";
-  w.block('export interface CallOptions extends Omit<RuntimeCallOptions, "onProgress" | "onLog" | "logLevel" | "onNotification"> {', () => {
+    method !== null && loaded.protocol.methods.some((m) => m.method === method && m.params) ? `NotificationParamsMap[${quote(method)}]` : "never";
+  w.line("export interface CallOptions extends Omit<");
+  w.line("  RuntimeCallOptions,");
+  w.line('  "onProgress" | "onLog" | "logLevel" | "onNotification"');
+  w.block("> {", () => {
     w.doc("Progress of this call (a progress token is sent when given).");
     w.line(`onProgress?: (params: ${paramsOf(facts.wellKnown.progress)}) => void;`);
     w.doc("Log messages about this call.");
@@ -106,7 +118,10 @@ function clientFile(loaded: LoadedRevision, header: string): string {
   w.doc("`manual: true` hands an input_required answer to the caller instead of fulfilling it.");
   w.block("export interface ManualCallOptions extends CallOptions {", () => w.line("manual: true;"));
   w.line();
-  w.block('export interface SenderOptions extends Omit<RuntimeSenderOptions, "clientInfo" | "capabilities" | "inputHandlers" | "onNotification"> {', () => {
+  w.line("export interface SenderOptions extends Omit<");
+  w.line("  RuntimeSenderOptions,");
+  w.line('  "clientInfo" | "capabilities" | "inputHandlers" | "onNotification"');
+  w.block("> {", () => {
     w.doc("Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...).");
     w.line(`onNotification?: (notification: ${notification}) => void;`);
     w.line(`clientInfo?: ${schemaType(loaded, "Implementation", "object")};`);
@@ -124,21 +139,23 @@ function clientFile(loaded: LoadedRevision, header: string): string {
         const fn = s.functions.get(m.method)!;
         const opt = s.optional.has(m.method) ? "?" : "";
         w.doc(`\`${m.method}\`${m.deprecated !== undefined ? " (deprecated)" : ""}`);
-        w.line(`${fn}(params${opt}: CallParams<${params(m)}>, options?: CallOptions): Promise<T.${m.result}>;`);
+        const callParams = `params${opt}: CallParams<${params(m)}>`;
+        w.list(`${fn}(`, [callParams, "options?: CallOptions"], `): Promise<T.${m.result}>;`);
         if (m.inputRequired && mrtr) {
-          w.line(`${fn}(params${opt}: CallParams<${params(m)}>, options: ManualCallOptions): Promise<T.${m.result} | T.InputRequiredResult>;`);
+          w.list(`${fn}(`, [callParams, "options: ManualCallOptions"], `): Promise<T.${m.result} | T.InputRequiredResult>;`);
         }
         if (s.paginated.includes(m.method)) {
           w.doc(`Every page of \`${m.method}\`, following nextCursor.`);
-          w.line(`${fn}Pages(params?: CallParams<${params(m)}>, options?: CallOptions): AsyncGenerator<T.${m.result}, void, undefined>;`);
+          w.list(`${fn}Pages(`, [`params?: CallParams<${params(m)}>`, "options?: CallOptions"], `): AsyncGenerator<T.${m.result}, void, undefined>;`);
         }
       }
       for (const m of s.notifications) {
         w.doc(`Sends \`${m.method}\`.`);
-        w.line(`${s.notificationFunctions.get(m.method)!}(params${m.paramsOptional || !m.params ? "?" : ""}: ${params(m)}): Promise<void>;`);
+        w.list(`${s.notificationFunctions.get(m.method)!}(`, [`params${m.paramsOptional || !m.params ? "?" : ""}: ${params(m)}`], "): Promise<void>;");
       }
       w.doc("Any request of this side by method name.");
-      w.line(`request<M extends keyof ${s.name}RequestMap>(method: M, params: CallParams<${s.name}RequestMap[M][0]>, options?: CallOptions): Promise<${s.name}RequestMap[M][1]>;`);
+      const map = `${s.name}RequestMap`;
+      w.list(`request<M extends keyof ${map}>(`, ["method: M", `params: CallParams<${map}[M][0]>`, "options?: CallOptions"], `): Promise<${map}[M][1]>;`);
       if (eras && s.direction === "client->server") {
         w.doc("The era of the server: \"modern\" (per-request `_meta`) or \"legacy\" (initialize-based), probed once per transport.");
         w.line('era(): Promise<"modern" | "legacy">;');
@@ -148,21 +165,23 @@ function clientFile(loaded: LoadedRevision, header: string): string {
     w.line();
     w.doc(`Params and result of each request a ${s.side} sends.`);
     w.block(`export interface ${s.name}RequestMap {`, () => {
-      for (const m of s.requests) w.line(`${str(m.method)}: [${m.paramsOptional && m.params ? `${params(m)} | undefined` : params(m)}, T.${m.result}];`);
+      for (const m of s.requests) {
+        w.list(`${prettierKey(m.method)}: [`, [m.paramsOptional && m.params ? `${params(m)} | undefined` : params(m), `T.${m.result}`], "];");
+      }
     });
     w.line();
     const shape = { functions: Object.fromEntries(s.functions), notifications: Object.fromEntries(s.notificationFunctions), paginated: s.paginated };
     w.doc(`A typed client for what a ${s.side} sends.`);
     w.block(`export function create${s.name}(options: SenderOptions): ${s.name} {`, () => {
-      w.line(`const shape = ${json(shape)};`);
-      const erasArg = eras && s.direction === "client->server" ? ", ERAS" : "";
-      w.line(`return createSender(PROTOCOL, MESSAGE_VALIDATORS, shape, options as RuntimeSenderOptions${erasArg}) as unknown as ${s.name};`);
+      w.value("const shape = ", shape as Value, ";");
+      const args = ["PROTOCOL", "MESSAGE_VALIDATORS", "shape", "options as RuntimeSenderOptions", ...(eras && s.direction === "client->server" ? ["ERAS"] : [])];
+      w.list("return createSender(", args, `) as unknown as ${s.name};`);
     });
   }
-  return w.toString(header);
+  return { path: "client.ts", kind: "generated", code: w.toString(header), preformatted: w.exact };
 }
 
-function httpClientFile(header: string): string {
+function httpClientFile(header: string): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "PROTOCOL");
   w.import("./runtime/http-client.js", "* as http");
@@ -177,10 +196,12 @@ function httpClientFile(header: string): string {
   );
   w.line();
   w.doc("The headers that repeat a message's routing facts (Mcp-Method, MCP-Protocol-Version, Mcp-Name).");
-  w.block("export function routingHeaders(message: { method: string; params?: unknown }): Record<string, string> {", () =>
-    w.line("return runtimeRoutingHeaders(PROTOCOL, message);"),
-  );
-  return w.toString(header);
+  // One object-typed parameter: prettier hugs it.
+  w.line("export function routingHeaders(message: {");
+  w.line("  method: string;");
+  w.line("  params?: unknown;");
+  w.block("}): Record<string, string> {", () => w.line("return runtimeRoutingHeaders(PROTOCOL, message);"));
+  return { path: "http-client.ts", kind: "generated", code: w.toString(header), preformatted: w.exact };
 }
 
 /** client.ts, stdio.ts and (stateless revisions) http-client.ts. */
@@ -192,15 +213,15 @@ export const clientGenerator: Generator = {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
-      { path: "client.ts", kind: "generated", code: clientFile(loaded, header) },
+      clientFile(loaded, header),
       protocolFile(loaded, header),
       ...runtimeFiles(header, ["client", "direct-transport"]),
-      { path: "stdio.ts", kind: "generated", code: `${header}\n\nexport * from "./runtime/stdio.js";\n`, nodeOnly: true },
+      { path: "stdio.ts", kind: "generated", code: `${header}\n\nexport * from "./runtime/stdio.js";\n`, nodeOnly: true, preformatted: true },
       ...runtimeFiles(header, ["stdio"]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
-      files.push({ path: "http-client.ts", kind: "generated", code: httpClientFile(header) }, ...runtimeFiles(header, ["http-client"]), ...eraFiles(ctx));
+      files.push(httpClientFile(header), ...runtimeFiles(header, ["http-client"]), ...eraFiles(ctx));
     }
     return files;
   },

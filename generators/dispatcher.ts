@@ -3,7 +3,7 @@ import type { Direction, MethodInfo } from "../schema/protocol.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { CodeWriter, lineCommentText, str } from "./printer.js";
+import { CodeWriter, lineCommentText, prettierKey, quote, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { runtimeFiles } from "./runtime.js";
 import { eraFiles } from "./eras.js";
@@ -45,7 +45,7 @@ function requireEnvelopes(loaded: LoadedRevision): { result: string; error: stri
   return { result: envelopes.resultResponse, error: envelopes.errorResponse, notification: envelopes.notification };
 }
 
-function dispatcherFile(loaded: LoadedRevision, header: string): string {
+function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
   const env = requireEnvelopes(loaded);
   const facts = runtimeFacts(loaded);
   const mrtr = facts.features.mrtr;
@@ -88,7 +88,9 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
   w.line();
   if (facts.resultType) {
     w.doc('A result as a handler returns it: `resultType` may be left out (the dispatcher sets "complete").');
-    w.line('export type HandlerResult<R> = { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & { resultType?: "complete" };');
+    w.line('export type HandlerResult<R> = { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & {');
+    w.line('  resultType?: "complete";');
+    w.line("};");
   } else {
     w.doc("A result as a handler returns it.");
     w.line("export type HandlerResult<R> = R;");
@@ -111,9 +113,9 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
   w.block("export interface Dispatcher {", () => {
     const reply = `ResponseMessage${facts.batch ? " | ResponseMessage[]" : ""} | undefined`;
     w.doc("Handles one decoded message; resolves to the response to send, or nothing for a notification.");
-    w.line(`handle(message: unknown, context?: HandleContext<T.${env.notification}>): Promise<${reply}>;`);
+    w.list("handle(", ["message: unknown", `context?: HandleContext<T.${env.notification}>`], `): Promise<${reply}>;`);
     w.doc("The same from raw text: unparsable text gets a parse error.");
-    w.line(`handleText(text: string, context?: HandleContext<T.${env.notification}>): Promise<${reply}>;`);
+    w.list("handleText(", ["text: string", `context?: HandleContext<T.${env.notification}>`], `): Promise<${reply}>;`);
     w.doc("Dual-era servers: the legacy session open on a transport channel, and ending it.");
     w.line("session?(channel: object): { readonly version: string } | undefined;");
     w.line("endSession?(channel: object): void;");
@@ -132,18 +134,21 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
         const notes = `${m.inputRequired && mrtr ? ": may answer input_required (see inputRequired())" : ""}${m.deprecated !== undefined ? " (deprecated)" : ""}`;
         w.doc(`\`${m.method}\`${notes}`);
         const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}`;
-        w.line(`${str(m.method)}?: (params: ${paramsType(m)}, ctx: RequestContext) => Promisable<${result}>;`);
+        w.list(`${prettierKey(m.method)}?: (`, [`params: ${paramsType(m)}`, "ctx: RequestContext"], `) => Promisable<${result}>;`);
       }
-      for (const m of side.notifications) w.line(`${str(m.method)}?: (params: ${paramsType(m)}, ctx: NotificationContext) => Promisable<void>;`);
+      for (const m of side.notifications) {
+        w.list(`${prettierKey(m.method)}?: (`, [`params: ${paramsType(m)}`, "ctx: NotificationContext"], ") => Promisable<void>;");
+      }
     });
     w.line();
     w.doc(`Routes what a ${side.side} receives (${side.direction}) to \`handlers\`.`);
-    w.block(`export function create${side.name}Dispatcher(handlers: ${side.name}Handlers, options: DispatcherOptions = {}): Dispatcher {`, () => {
-      const create = eras && side.direction === "client->server"
-        ? "createEraDispatcher(ERAS, handlers as Handlers, options as RouterOptions)"
-        : `createRouter(PROTOCOL, MESSAGE_VALIDATORS, ${str(side.direction)}, handlers as Handlers, options as RouterOptions)`;
-      w.line(`return ${create} as unknown as Dispatcher;`);
+    w.list(`export function create${side.name}Dispatcher(`, [`handlers: ${side.name}Handlers`, "options: DispatcherOptions = {}"], "): Dispatcher {");
+    w.indented(() => {
+      const args = ["handlers as Handlers", "options as RouterOptions"];
+      if (eras && side.direction === "client->server") w.list("return createEraDispatcher(", ["ERAS", ...args], ") as unknown as Dispatcher;");
+      else w.list("return createRouter(", ["PROTOCOL", "MESSAGE_VALIDATORS", str(side.direction), ...args], ") as unknown as Dispatcher;");
     });
+    w.line("}");
   }
   w.line();
   w.doc('A client capability as a path into ClientCapabilities: "elicitation" or ["sampling", "tools"].');
@@ -163,11 +168,12 @@ function dispatcherFile(loaded: LoadedRevision, header: string): string {
     w.line("  return mrtr.inputRequired(PROTOCOL, ctx, input) as T.InputRequiredResult;");
     w.line("}");
   }
-  return w.toString(header);
+  const code = w.toString(header);
+  return { path: "dispatcher.ts", kind: "generated", code, preformatted: w.exact };
 }
 
 /** handlers.ts: a skeleton of every handler, written once (the user's from then on). */
-function handlersFile(loaded: LoadedRevision): string {
+function handlersFile(loaded: LoadedRevision): EmittedFile {
   const facts = runtimeFacts(loaded);
   const builtIn = [facts.wellKnown.ping, facts.wellKnown.discover].filter((m): m is string => m !== null);
   const sides = receivingSides(loaded);
@@ -187,16 +193,16 @@ function handlersFile(loaded: LoadedRevision): string {
     w.block(`export const ${s.side}Handlers: ${s.name}Handlers = {`, () => {
       for (const m of builtIn) w.line(`// ${lineCommentText(m)}: answered by the dispatcher; add a handler to answer it yourself.`);
       for (const m of s.requests.filter((r) => !builtIn.includes(r.method))) {
-        w.block(`${str(m.method)}: async (_params, _ctx) => {`, () => {
+        w.block(`${prettierKey(m.method)}: async (_params, _ctx) => {`, () => {
           w.line(`// TODO: implement ${lineCommentText(m.method)}.`);
-          w.line(`return notImplemented(${str(m.method)});`);
+          w.line(`return notImplemented(${quote(m.method)});`);
         }, "},");
       }
     }, "};");
     w.line();
     w.line(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers);`);
   }
-  return w.toString("");
+  return { path: "handlers.ts", kind: "scaffold", code: w.toString(""), preformatted: w.exact };
 }
 
 /** dispatcher.ts (always regenerated), handlers.ts (a skeleton, written only when missing), http-server.ts. */
@@ -208,14 +214,14 @@ export const dispatcherGenerator: Generator = {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
-      { path: "dispatcher.ts", kind: "generated", code: dispatcherFile(loaded, header) },
-      { path: "handlers.ts", kind: "scaffold", code: handlersFile(loaded) },
+      dispatcherFile(loaded, header),
+      handlersFile(loaded),
       protocolFile(loaded, header),
       ...runtimeFiles(header, ["router", "input-required", "request-state"]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
-      files.push({ path: "http-server.ts", kind: "generated", code: httpServerFile(header), nodeOnly: true }, ...runtimeFiles(header, ["http-server"]));
+      files.push(httpServerFile(header), ...runtimeFiles(header, ["http-server"]));
       files.push(...eraFiles(ctx), ...runtimeFiles(header, ["eras"]));
       // The JWT verifier imports jose: only when asked (config `auth`, --auth).
       if (ctx.auth) files.push(...runtimeFiles(header, ["auth-jwt"]));
@@ -224,24 +230,24 @@ export const dispatcherGenerator: Generator = {
   },
 };
 
-function httpServerFile(header: string): string {
+function httpServerFile(header: string): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "PROTOCOL");
   w.import("./runtime/http-server.js", "* as http");
   w.line("// Streamable HTTP on node:http for this revision (Node.js only).");
   w.line();
-  w.line('export type { HttpHandlerOptions, MessageHandler, ServeHttpOptions } from "./runtime/http-server.js";');
-  w.line('export { InvalidTokenError, type Principal, type ResourceServerOptions } from "./runtime/resource-server.js";');
+  w.list("export type {", ["HttpHandlerOptions", "MessageHandler", "ServeHttpOptions"], '} from "./runtime/http-server.js";', true);
+  w.list("export {", ["InvalidTokenError", "type Principal", "type ResourceServerOptions"], '} from "./runtime/resource-server.js";', true);
   w.line();
   w.doc("A node:http request listener serving MCP at `options.path` (default /mcp).");
-  w.block("export function createHttpHandler(dispatcher: http.MessageHandler, options: http.HttpHandlerOptions = {}) {", () =>
-    w.line("return http.createHttpHandler(PROTOCOL, dispatcher, options);"),
-  );
+  w.list("export function createHttpHandler(", ["dispatcher: http.MessageHandler", "options: http.HttpHandlerOptions = {}"], ") {");
+  w.indented(() => w.line("return http.createHttpHandler(PROTOCOL, dispatcher, options);"));
+  w.line("}");
   w.line();
   w.doc("Starts an HTTP server for `dispatcher` (127.0.0.1 and a free port unless told otherwise); resolves once it listens.");
   w.block("export function serveHttp(dispatcher: http.MessageHandler, options: http.ServeHttpOptions = {}) {", () =>
     w.line("return http.serveHttp(PROTOCOL, dispatcher, options);"),
   );
-  return w.toString(header);
+  return { path: "http-server.ts", kind: "generated", code: w.toString(header), nodeOnly: true, preformatted: w.exact };
 }
 

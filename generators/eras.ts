@@ -1,6 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { Resolver } from "../schema/resolve.js";
-import { CodeWriter, json, str } from "./printer.js";
+import { Code, CodeWriter, str } from "./printer.js";
 import type { EmittedFile, GeneratorContext } from "./plugin.js";
 import { protocolFile } from "./protocol.js";
 import { runtimeFiles } from "./runtime.js";
@@ -40,7 +40,7 @@ export function adaptersFor(modern: LoadedRevision, legacy: LoadedRevision): Rec
 /** The files of one legacy revision: types, methods, validators and protocol facts. */
 export function legacyFiles(ctx: GeneratorContext, legacy: LoadedRevision, emit: (ctx: GeneratorContext) => EmittedFile[]): EmittedFile[] {
   const dir = legacyDir(legacy.revision.name);
-  const files = emit({ ...ctx, loaded: legacy, header: ctx.headerFor(legacy), legacy: [] }).filter((f) =>
+  const files = emit({ ...ctx, loaded: legacy, header: ctx.headerFor(legacy), legacy: [], runtimeDir: "../../runtime" }).filter((f) =>
     ["types.ts", "methods.ts", "validators.ts"].includes(f.path),
   );
   files.push(protocolFile(legacy, ctx.headerFor(legacy), "../../runtime"));
@@ -64,14 +64,20 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
   w.line();
   w.block("export const ERAS: { readonly modern: Era; readonly legacy: readonly LegacyEra[] } = {", () => {
     w.line("modern: { protocol: PROTOCOL, validators: MESSAGE_VALIDATORS },");
-    w.block("legacy: [", () => {
-      ctx.legacy.forEach((legacy, i) => {
-        w.line(`// ${str(legacy.revision.name).slice(1, -1)}`);
-        w.line(`{ protocol: PROTOCOL_${i}, validators: VALIDATORS_${i}, adapters: ${json(adaptersFor(ctx.loaded, legacy))} },`);
-      });
-    }, "],");
+    if (ctx.legacy.length === 0) w.line("legacy: [],");
+    else {
+      // The comments keep the array one element a line, as prettier does.
+      w.block("legacy: [", () => {
+        ctx.legacy.forEach((legacy, i) => {
+          w.line(`// ${str(legacy.revision.name).slice(1, -1)}`);
+          const era = { protocol: new Code(`PROTOCOL_${i}`), validators: new Code(`VALIDATORS_${i}`), adapters: adaptersFor(ctx.loaded, legacy) };
+          w.value("", era, ",");
+        });
+      }, "],");
+    }
   }, "};");
-  return { path: "eras.ts", kind: "generated", code: w.toString(ctx.header) };
+  const code = w.toString(ctx.header);
+  return { path: "eras.ts", kind: "generated", code, preformatted: w.exact };
 }
 
 /**

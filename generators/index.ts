@@ -1,8 +1,10 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { generatedCodeError, McpGenError } from "../schema/diagnostics.js";
+import { stackOverflowError } from "../schema/nesting.js";
 import { VERSION } from "./package-info.js";
 import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
-import { formatTypeScript, renderTemplate } from "./render.js";
+import { formatTypeScript } from "./render.js";
+import { str } from "./printer.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
 import { validatorsGenerator } from "./validators.js";
@@ -52,7 +54,13 @@ export async function generate(
   const ctx: GeneratorContext = { loaded, header: headerFor(loaded), legacy: options.legacy ?? [], auth: options.auth === true, headerFor };
   // Files several generators share (protocol.ts, runtime/) are emitted once.
   const byPath = new Map<string, EmittedFile>();
-  for (const file of resolveGenerators(names).flatMap((g) => g.emit(ctx))) {
+  let files: EmittedFile[];
+  try {
+    files = resolveGenerators(names).flatMap((g) => g.emit(ctx));
+  } catch (error) {
+    throw stackOverflowError(error, loaded.model.file, "generating code");
+  }
+  for (const file of files) {
     const earlier = byPath.get(file.path);
     if (earlier && earlier.code !== file.code) throw new Error(`internal: two generators emit different ${file.path}`);
     byPath.set(file.path, file);
@@ -61,7 +69,9 @@ export async function generate(
   const modules = emitted
     .filter((f) => f.kind === "generated" && !f.nodeOnly && !f.path.includes("/"))
     .map((f) => f.path.replace(/\.ts$/, ""));
-  emitted.push({ path: "index.ts", kind: "generated", code: renderTemplate("index.ts.hbs", { header: ctx.header, modules }) });
+  const exports = modules.map((m) => `export * from ${str(`./${m}.js`)};`);
+  const index = [ctx.header, ...(exports.length > 0 ? ["", ...exports] : []), ""].join("\n");
+  emitted.push({ path: "index.ts", kind: "generated", code: index, preformatted: true });
   return Promise.all(
     emitted.map(async (f) => ({
       path: f.path,

@@ -1,11 +1,11 @@
 import type { SchemaModel } from "../schema/model.js";
 import type { ErrorCodeInfo, InputRequestInfo, MethodInfo } from "../schema/protocol.js";
 import type { Generator } from "./plugin.js";
-import { CodeWriter, ident, json, literalUnion, propertyKey, str } from "./printer.js";
+import { CodeWriter, ident, num, prettierKey, quote, str, type Value } from "./printer.js";
+import { runtimeFiles } from "./runtime.js";
 
-// methods.ts goes through prettier (it is small; its object literals mix quoted and bare
-// keys, which prettier's quoteProps rules would have to be reimplemented for). What it
-// prints still comes only from printer.ts: method strings and type names from the schema
+// methods.ts is printed laid out as prettier would (CodeWriter.exact says when it is not).
+// What it prints comes only from printer.ts: method strings and type names from the schema
 // are escaped or rejected there.
 
 type TypeRef = (name: string | undefined) => string;
@@ -19,50 +19,29 @@ function typeRefs(model: SchemaModel): TypeRef {
   return (type) => {
     if (type === undefined) return "undefined";
     const inline = /^(.*)\["([^"]*)"\]$/.exec(type);
-    return inline ? `T.${name(inline[1]!)}[${str(inline[2]!)}]` : `T.${name(type)}`;
+    return inline ? `T.${name(inline[1]!)}[${quote(inline[2]!)}]` : `T.${name(type)}`;
   };
 }
 
 const INTRO = `// The protocol's method table, derived from the schema: who sends what, with which
 // params and which result.`;
 
-const STATIC_DECLARATIONS = `/** Which way a message travels. */
-export type Direction = "client->server" | "server->client";
-
-/** A capability that gates a method: a path into ClientCapabilities or ServerCapabilities. */
-export interface CapabilityGate {
-  readonly side: "client" | "server";
-  readonly path: readonly string[];
-}
-
-export interface MethodDescriptor {
-  readonly kind: "request" | "notification";
-  readonly directions: readonly Direction[];
-  /** The request or notification type. */
-  readonly type: string;
-  readonly params: string | null;
-  readonly paramsOptional: boolean;
-  /** Requests only: the result type. */
-  readonly result: string | null;
-  /** Whether the method may answer with an InputRequiredResult (multi round-trip). */
-  readonly inputRequired: boolean;
-  readonly capabilities: { readonly [D in Direction]?: CapabilityGate };
-  readonly deprecated: boolean;
-}`;
-
 /** methods.ts: the method table as typed data, and method -> params/result type maps. */
 export const methodsGenerator: Generator = {
   name: "methods",
   description: "methods.ts: the method table, directions, params/result maps, error codes",
   requires: ["types"],
-  emit({ loaded, header }) {
+  emit({ loaded, header, runtimeDir }) {
     const { protocol } = loaded;
     const w = new CodeWriter();
     w.import("./types.js", "* as T", true);
-    for (const line of STATIC_DECLARATIONS.split("\n")) w.line(line);
+    // One definition of the method table's shape: the runtime's, which reads the table.
+    const runtime = `${runtimeDir ?? "./runtime"}/protocol.js`;
+    w.import(runtime, "MethodDescriptor", true);
+    w.list("export type {", ["CapabilityGate", "Direction", "MethodDescriptor"], `} from ${str(runtime)};`, true);
     w.line();
     w.line("/** The schema's protocol version (LATEST_PROTOCOL_VERSION). */");
-    w.line(`export const PROTOCOL_VERSION = ${json(protocol.protocolVersion ?? null)};`);
+    w.value("export const PROTOCOL_VERSION = ", protocol.protocolVersion ?? null, ";");
     w.line();
     methodTable(w, protocol.methods);
     w.line();
@@ -73,24 +52,25 @@ export const methodsGenerator: Generator = {
     errorCodes(w, protocol.errors);
     w.line();
     w.line("/** The message unions of the schema and their member types. */");
-    w.line(`export const MESSAGE_UNIONS = ${json(protocol.unions)} as const;`);
-    return [{ path: "methods.ts", kind: "generated", code: w.toString(`${header}\n${INTRO}`) }];
+    w.value("export const MESSAGE_UNIONS = ", protocol.unions as Value, " as const;");
+    const code = w.toString(`${header}\n${INTRO}`);
+    return [{ path: "methods.ts", kind: "generated", code, preformatted: w.exact }, ...runtimeFiles(header, ["protocol"])];
   },
 };
 
 function methodTable(w: CodeWriter, methods: readonly MethodInfo[]): void {
   w.block("export const METHODS = {", () => {
     for (const m of methods) {
-      w.block(`${str(m.method)}: {`, () => {
-        w.line(`kind: ${str(m.kind)},`);
-        w.line(`directions: ${json(m.directions)},`);
-        w.line(`type: ${str(m.type)},`);
-        w.line(`params: ${json(m.params ?? null)},`);
-        w.line(`paramsOptional: ${json(m.paramsOptional)},`);
-        w.line(`result: ${json(m.result ?? null)},`);
-        w.line(`inputRequired: ${json(m.inputRequired)},`);
-        w.line(`capabilities: ${json(m.capabilities)},`);
-        w.line(`deprecated: ${json(m.deprecated !== undefined)},`);
+      w.block(`${prettierKey(m.method)}: {`, () => {
+        w.value("kind: ", m.kind, ",");
+        w.value("directions: ", m.directions, ",");
+        w.value("type: ", m.type, ",");
+        w.value("params: ", m.params ?? null, ",");
+        w.value("paramsOptional: ", m.paramsOptional, ",");
+        w.value("result: ", m.result ?? null, ",");
+        w.value("inputRequired: ", m.inputRequired, ",");
+        w.value("capabilities: ", m.capabilities as Value, ",");
+        w.value("deprecated: ", m.deprecated !== undefined, ",");
       }, "},");
     }
   }, "} as const satisfies Record<string, MethodDescriptor>;");
@@ -100,16 +80,16 @@ function methodTable(w: CodeWriter, methods: readonly MethodInfo[]): void {
 
 function methodUnions(w: CodeWriter, methods: readonly MethodInfo[]): void {
   const sentBy = (kind: MethodInfo["kind"], direction: MethodInfo["directions"][number]) =>
-    literalUnion(methods.filter((m) => m.kind === kind && m.directions.includes(direction)).map((m) => m.method));
+    methods.filter((m) => m.kind === kind && m.directions.includes(direction)).map((m) => quote(m.method));
   w.line("/** Requests a client sends and a server answers. */");
-  w.line(`export type ClientRequestMethod = ${sentBy("request", "client->server")};`);
+  w.union("export type ClientRequestMethod =", sentBy("request", "client->server"));
   w.line("/** Requests a server sends and a client answers (none from 2026-07-28 on). */");
-  w.line(`export type ServerRequestMethod = ${sentBy("request", "server->client")};`);
-  w.line(`export type ClientNotificationMethod = ${sentBy("notification", "client->server")};`);
-  w.line(`export type ServerNotificationMethod = ${sentBy("notification", "server->client")};`);
+  w.union("export type ServerRequestMethod =", sentBy("request", "server->client"));
+  w.union("export type ClientNotificationMethod =", sentBy("notification", "client->server"));
+  w.union("export type ServerNotificationMethod =", sentBy("notification", "server->client"));
   w.line("/** Methods that may answer `input_required` and be retried with `inputResponses`. */");
-  const inputRequired = methods.filter((m) => m.kind === "request" && m.inputRequired).map((m) => m.method);
-  w.line(`export type InputRequiredMethod = ${literalUnion(inputRequired)};`);
+  const inputRequired = methods.filter((m) => m.kind === "request" && m.inputRequired).map((m) => quote(m.method));
+  w.union("export type InputRequiredMethod =", inputRequired);
 }
 
 /** `export interface Name { "method": Type; ... }`, with its doc. */
@@ -117,7 +97,7 @@ function typeMap(w: CodeWriter, doc: string | undefined, name: string, entries: 
   w.line();
   if (doc) w.line(`/** ${doc} */`);
   w.block(`export interface ${name} {`, () => {
-    for (const [method, type] of entries) w.line(`${str(method)}: ${type};`);
+    for (const [method, type] of entries) w.line(`${prettierKey(method)}: ${type};`);
   });
 }
 
@@ -136,11 +116,11 @@ function inputRequests(w: CodeWriter, requests: readonly InputRequestInfo[], typ
   w.line("/** Requests a server embeds in an InputRequiredResult, and the client capability each needs. */");
   w.block("export const INPUT_REQUESTS = {", () => {
     for (const r of requests) {
-      w.line(`${str(r.method)}: { type: ${str(r.type)}, result: ${str(r.result)}, capability: ${json(r.capability ?? null)} },`);
+      w.value(`${prettierKey(r.method)}: `, { type: r.type, result: r.result, capability: r.capability ?? null }, ",");
     }
   }, "} as const;");
   w.line();
-  w.line(`export type InputRequestMethod = ${literalUnion(requests.map((r) => r.method))};`);
+  w.union("export type InputRequestMethod =", requests.map((r) => quote(r.method)));
   typeMap(w, undefined, "InputRequestParamsMap", requests.map((r) => [r.method, typeRef(r.params)]));
   typeMap(w, undefined, "InputRequestResultMap", requests.map((r) => [r.method, typeRef(r.result)]));
 }
@@ -149,10 +129,10 @@ function errorCodes(w: CodeWriter, errors: readonly ErrorCodeInfo[]): void {
   w.line();
   w.line("/** Error codes the schema declares (JSON-RPC's reserved range), and the error types that use them. */");
   w.block("export const ERROR_CODES = {", () => {
-    for (const e of errors) w.line(`${propertyKey(e.name)}: ${json(e.code)},`);
+    for (const e of errors) w.line(`${prettierKey(e.name)}: ${num(e.code)},`);
   }, "} as const;");
   w.line();
   w.block("export const ERROR_TYPES = {", () => {
-    for (const e of errors) w.line(`${propertyKey(e.name)}: ${json(e.types)},`);
+    for (const e of errors) w.value(`${prettierKey(e.name)}: `, e.types, ",");
   }, "} as const;");
 }

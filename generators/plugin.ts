@@ -10,6 +10,8 @@ export interface GeneratorContext {
   auth: boolean;
   /** The header of a file generated from `revision`. */
   headerFor(revision: LoadedRevision): string;
+  /** Where the output's runtime/ folder is, relative to the files emitted (default `./runtime`). */
+  runtimeDir?: string;
 }
 
 /** A file before formatting. `scaffold` files belong to the user once written: created only when missing. */

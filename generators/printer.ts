@@ -72,14 +72,44 @@ export function literalUnion(values: readonly string[]): string {
   return values.length === 0 ? "never" : values.map(str).join(" | ");
 }
 
+/** The line width of generated code (prettier's printWidth in render.ts). */
+export const WIDTH = 100;
+
+/** Raw code inside a value printed by `CodeWriter.value` (an identifier, an expression). */
+export class Code {
+  constructor(readonly text: string) {}
+}
+
+/** What `CodeWriter.value` prints: JSON data, with `Code` for expressions. */
+export type Value = null | boolean | number | string | Code | readonly Value[] | { readonly [key: string]: Value };
+
+const isObject = (v: Value): v is { readonly [key: string]: Value } => v !== null && typeof v === "object" && !(v instanceof Code) && !Array.isArray(v);
+
+/** A value on one line, spelled as prettier spells it. */
+function flat(v: Value): string {
+  if (v instanceof Code) return v.text;
+  if (typeof v === "string") return quote(v);
+  if (typeof v === "number") return num(v);
+  if (v === null || typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) return `[${v.map(flat).join(", ")}]`;
+  const entries = Object.entries(v as { [key: string]: Value });
+  return entries.length === 0 ? "{}" : `{ ${entries.map(([k, x]) => `${prettierKey(k)}: ${flat(x)}`).join(", ")} }`;
+}
+
 /**
  * Generated code, a line at a time, with the imports it needs collected as it goes. Lines
- * are written already indented, so output reads well even before prettier.
+ * are written already indented. Files are printed laid out as prettier lays them out
+ * (printWidth WIDTH), so formatting, the slowest step of generation, is skipped; `exact`
+ * turns false when a line leaves the cases covered here (a code line wider than WIDTH, or
+ * holding non-ASCII text, whose width prettier measures differently), and that file then
+ * goes through prettier as before.
  */
 export class CodeWriter {
   private readonly lines: string[] = [];
   private readonly imports = new Map<string, { names: Set<string>; types: Set<string> }>();
   private depth = 0;
+  /** Whether the file is exactly what prettier would make of it. */
+  exact = true;
 
   /** Records `import { name } from from` (or `import type` when `typeOnly`), printed once at the top. */
   import(from: string, name: string, typeOnly = false): string {
@@ -90,7 +120,10 @@ export class CodeWriter {
   }
 
   line(text = ""): this {
-    this.lines.push(text === "" ? "" : "  ".repeat(this.depth) + text);
+    const line = text === "" ? "" : "  ".repeat(this.depth) + text;
+    // Comments are never reflowed by prettier: only code lines must fit.
+    if (!/^\s*(\/\/|\/\*|\*)/.test(line) && (line.length > WIDTH || /[^\x20-\x7e]/.test(line))) this.exact = false;
+    this.lines.push(line);
     return this;
   }
 
@@ -99,31 +132,94 @@ export class CodeWriter {
     return this.line(`/** ${docText(text)} */`);
   }
 
-  /** `open` on one line, the body indented, `close` on its own line. */
+  /** `open` on one line, the body indented, `close` on its own line; `open` and `close` joined when the body is empty (`{}`, `[]`). */
   block(open: string, body: () => void, close = "}"): this {
     this.line(open);
+    const before = this.lines.length;
     this.depth++;
     body();
     this.depth--;
-    return this.line(close);
+    if (this.lines.length > before) return this.line(close);
+    this.lines.pop();
+    return this.line(`${open}${close}`);
+  }
+
+  /** `body`'s lines one level deeper. */
+  indented(body: () => void): this {
+    this.depth++;
+    body();
+    this.depth--;
+    return this;
+  }
+
+  /**
+   * `open item, item close` on one line when it fits, else one item a line with trailing
+   * commas (parameters, arguments, import and export lists). `spaced` lists (braces) have a
+   * space inside on one line: `{ a, b }`.
+   */
+  list(open: string, items: readonly string[], close: string, spaced = false): this {
+    const pad = spaced && items.length > 0 ? " " : "";
+    const one = `${open}${pad}${items.join(", ")}${pad}${close}`;
+    if (items.length === 0 || 2 * this.depth + one.length <= WIDTH) return this.line(one);
+    return this.block(open.trimEnd(), () => items.forEach((item) => this.line(`${item},`)), close.trimStart());
+  }
+
+  /** `prefix value suffix`: objects and arrays on one line when they fit, else one entry a line (prettier's groups). */
+  value(prefix: string, v: Value, suffix: string): this {
+    const one = `${prefix}${flat(v)}${suffix}`;
+    const entries: [string, Value][] = Array.isArray(v) ? v.map((x) => ["", x]) : isObject(v) ? Object.entries(v) : [];
+    if (entries.length === 0 || (2 * this.depth + one.length <= WIDTH && !breaksAlways(v))) return this.line(one);
+    // Prettier fills arrays of numbers instead of one a line: not covered here.
+    if (Array.isArray(v) && v.every((x) => typeof x === "number")) this.exact = false;
+    const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
+    return this.block(`${prefix}${open}`, () => {
+      for (const [key, x] of entries) this.value(Array.isArray(v) ? "" : `${prettierKey(key)}: `, x, ",");
+    }, `${close}${suffix}`);
+  }
+
+  /**
+   * A union type alias as prettier lays it out: `head A | B;` on one line when it fits, else
+   * the union on the next line, else each member on its own `| ` line.
+   */
+  union(head: string, members: readonly string[], close = ";"): this {
+    const union = `${members.length === 0 ? "never" : members.join(" | ")}${close}`;
+    if (members.length < 2 || 2 * this.depth + head.length + 1 + union.length <= WIDTH) return this.line(`${head} ${union}`);
+    this.line(head);
+    return this.indented(() => {
+      if (2 * this.depth + union.length <= WIDTH) this.line(union);
+      else members.forEach((m, i) => this.line(`| ${m}${i === members.length - 1 ? close : ""}`));
+    });
   }
 
   /** The file: header, imports (sorted, so output never depends on call order), body. */
   toString(header: string): string {
-    const importLines: string[] = [];
+    const body = this.lines.splice(0);
     for (const from of [...this.imports.keys()].sort()) {
       const { names, types } = this.imports.get(from)!;
       const star = [...names].find((n) => n.startsWith("* as "));
       const starType = [...types].find((n) => n.startsWith("* as "));
-      if (starType) importLines.push(`import type ${starType} from ${str(from)};`);
-      if (star) importLines.push(`import ${star} from ${str(from)};`);
+      if (starType) this.line(`import type ${starType} from ${str(from)};`);
+      if (star) this.line(`import ${star} from ${str(from)};`);
       const named = [...names].filter((n) => !n.startsWith("* as ")).sort();
       const typed = [...types].filter((n) => !n.startsWith("* as ") && !names.has(n)).sort();
-      if (named.length === 0 && typed.length > 0) importLines.push(`import type { ${typed.join(", ")} } from ${str(from)};`);
-      else if (named.length > 0) importLines.push(`import { ${[...named, ...typed.map((t) => `type ${t}`)].join(", ")} } from ${str(from)};`);
+      if (named.length === 0 && typed.length > 0) this.list("import type {", typed, `} from ${str(from)};`, true);
+      else if (named.length > 0) this.list("import {", [...named, ...typed.map((t) => `type ${t}`)], `} from ${str(from)};`, true);
     }
+    const importLines = this.lines.splice(0);
+    this.lines.push(...body);
     return [...(header ? [header, ""] : []), ...importLines, ...(importLines.length > 0 ? [""] : []), ...this.lines, ""].join("\n");
   }
+}
+
+/**
+ * Prettier breaks an array of two or more objects (or arrays) of more than one entry each,
+ * one a line, even when it would fit.
+ */
+function breaksAlways(v: Value): boolean {
+  if (!Array.isArray(v) || v.length < 2) return false;
+  const objects = v.every((x: Value) => isObject(x) && Object.keys(x).length > 1);
+  const arrays = v.every((x: Value) => Array.isArray(x) && x.length > 1);
+  return objects || arrays;
 }
 
 // Prettier's own spelling of literals, for files printed already laid out (`preformatted`):

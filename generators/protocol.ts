@@ -1,6 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
-import { CodeWriter, json, propertyKey } from "./printer.js";
+import { CodeWriter, prettierKey, type Value } from "./printer.js";
 import type { EmittedFile } from "./plugin.js";
 
 // protocol.ts: the revision's facts as data for the runtime, and the revision's validators
@@ -22,7 +22,7 @@ export function protocolFile(loaded: LoadedRevision, header: string, runtime = "
   const hasType = (name: string) => loaded.model.byName.has(name);
   w.line("// What the runtime reads about this revision: data, not code.");
   w.block("export const PROTOCOL: ProtocolDescriptor = {", () => {
-    for (const [key, value] of Object.entries(facts)) w.line(`${propertyKey(key)}: ${json(value)},`);
+    for (const [key, value] of Object.entries(facts)) w.value(`${prettierKey(key)}: `, value as Value, ",");
     w.line("methods: METHODS,");
     w.line("inputRequests: INPUT_REQUESTS,");
   }, "};");
@@ -37,5 +37,6 @@ export function protocolFile(loaded: LoadedRevision, header: string, runtime = "
     w.line(`validateInputResult: ${loaded.protocol.inputRequests.length > 0 ? "V.validateInputResult" : "null"},`);
     w.line(`validateInputRequiredResult: ${hasType("InputRequiredResult") ? "V.validateInputRequiredResult" : "null"},`);
   }, "};");
-  return { path: "protocol.ts", kind: "generated", code: w.toString(header) };
+  const code = w.toString(header);
+  return { path: "protocol.ts", kind: "generated", code, preformatted: w.exact };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
-import * as prettier from "prettier";
+import type * as Prettier from "prettier";
 
 import { TEMPLATE_DIR } from "./package-info.js";
 
@@ -25,9 +25,14 @@ export function renderTemplate(name: string, view: object): string {
   return template(view);
 }
 
-const PRETTIER_OPTIONS: prettier.Options = { parser: "babel-ts", printWidth: 100 };
+const PRETTIER_OPTIONS: Prettier.Options = { parser: "babel-ts", printWidth: 100 };
 
-/** Every emitted file goes through prettier, with fixed options so output never depends on the user's config. */
-export function formatTypeScript(code: string): Promise<string> {
+/**
+ * Formats a file that was not printed already laid out, with fixed options so output never
+ * depends on the user's config. Prettier is loaded on first use: most generations print
+ * every file laid out and never need it (loading and warming it up was most of their time).
+ */
+export async function formatTypeScript(code: string): Promise<string> {
+  const prettier = await import("prettier");
   return prettier.format(code, PRETTIER_OPTIONS);
 }

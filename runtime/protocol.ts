@@ -18,6 +18,17 @@ export interface MethodEntry {
   readonly capabilities: { readonly [D in Direction]?: CapabilityGate };
 }
 
+/** A method as methods.ts describes it: the runtime's entry plus its schema types, for tools. */
+export interface MethodDescriptor extends MethodEntry {
+  /** The request or notification type. */
+  readonly type: string;
+  readonly params: string | null;
+  readonly paramsOptional: boolean;
+  /** Requests only: the result type. */
+  readonly result: string | null;
+  readonly deprecated: boolean;
+}
+
 /** Keys of a request's `params._meta` by role; null where the revision has no such key. */
 export interface RequestMetaKeys {
   readonly protocolVersion: string | null;

@@ -1,5 +1,6 @@
 import type { SchemaModel } from "./model.js";
 import { buildProtocol, type ProtocolModel } from "./protocol.js";
+import { stackOverflowError } from "./nesting.js";
 import { readSchemaFile } from "./reader.js";
 import { findRevision, type Revision } from "./revisions.js";
 
@@ -13,7 +14,11 @@ export interface LoadedRevision {
 export function loadRevision(specDir: string, name = "latest"): LoadedRevision {
   const revision = findRevision(specDir, name);
   const model = readSchemaFile(revision.schemaTs);
-  return { revision, model, protocol: buildProtocol(model) };
+  try {
+    return { revision, model, protocol: buildProtocol(model) };
+  } catch (error) {
+    throw stackOverflowError(error, revision.schemaTs, "deriving the protocol");
+  }
 }
 
 export { findRevision, listRevisions, SPEC_CLONE_HINT, type Revision } from "./revisions.js";

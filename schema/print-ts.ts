@@ -56,8 +56,15 @@ class Printer {
       case "interface": {
         const bases = d.extends.map((t) => this.flat(t));
         let head = [`${exported}interface ${name}${bases.length > 0 ? ` extends ${bases.join(", ")}` : ""} {`];
-        if (!this.fits(head[0]!)) {
-          // Several bases move to their own line; one base breaks inside its type arguments (not covered).
+        const [base] = d.extends;
+        if (!this.fits(head[0]!) && d.extends.length === 1 && base?.kind === "omit" && !hasObject(base.base)) {
+          // One Omit base breaks inside its type arguments, one a line (its keys as a union alias would).
+          const keys = base.keys.length === 0 ? ["never"] : base.keys.map(quote);
+          const keyLines = this.fits(`  ${keys.join(" | ")}`) ? [`  ${keys.join(" | ")}`] : keys.map((k) => `  | ${k}`);
+          head = [`${exported}interface ${name} extends Omit<`, `  ${this.flat(base.base)},`, ...keyLines, "> {"];
+          if (!head.every((l) => this.fits(l))) this.exact = false;
+        } else if (!this.fits(head[0]!)) {
+          // Several bases move to their own line; other single bases break inside (not covered).
           const moved = `  extends ${bases.join(", ")} {`;
           if (bases.length < 2 || !this.fits(moved)) this.exact = false;
           head = [`${exported}interface ${name}`, moved];

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { Node, Project, SyntaxKind, ts, type SourceFile, type TypeNode } from "ts-morph";
+import type * as M from "ts-morph";
+import { Node, Project, SyntaxKind, ts } from "./ts-morph.js";
 import { McpGenError } from "./diagnostics.js";
 import { parseDoc } from "./jsdoc.js";
 import { mergeDeclarations } from "./merge.js";
+import { checkBracketNesting, checkTypeNesting, stackOverflowError } from "./nesting.js";
 import { checkSchemaWithTsc, MINI_LIB, MINI_LIB_PATH, SCHEMA_COMPILER_OPTIONS } from "./tsc-check.js";
 import type {
   Declaration,
@@ -16,7 +18,7 @@ import type {
   TypeExpr,
 } from "./model.js";
 
-const KEYWORDS: Partial<Record<SyntaxKind, KeywordName>> = {
+const KEYWORDS: Partial<Record<M.SyntaxKind, KeywordName>> = {
   [SyntaxKind.StringKeyword]: "string",
   [SyntaxKind.NumberKeyword]: "number",
   [SyntaxKind.BooleanKeyword]: "boolean",
@@ -46,6 +48,15 @@ export function readSchemaFile(file: string): SchemaModel {
  * schema tsc rejects fails with tsc's own location and message.
  */
 export function readSchemaText(file: string, text: string): SchemaModel {
+  try {
+    return readChecked(file, text);
+  } catch (error) {
+    throw stackOverflowError(error, file, "reading the schema");
+  }
+}
+
+function readChecked(file: string, text: string): SchemaModel {
+  checkBracketNesting(file, text);
   const project = new Project({
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,
@@ -55,6 +66,7 @@ export function readSchemaText(file: string, text: string): SchemaModel {
   project.createSourceFile(MINI_LIB_PATH, MINI_LIB);
   const reader = new SchemaReader(file, sourceFile);
   reader.checkSyntax(project);
+  checkTypeNesting(sourceFile.compilerNode, (pos) => reader.position(pos));
   // Constructs mcp-gen does not support are named as such before tsc would (for a lib
   // generic such as Partial) complain about them in its own words.
   const read = reader.readDeclarations();
@@ -72,7 +84,7 @@ export function readSchemaText(file: string, text: string): SchemaModel {
 class SchemaReader {
   constructor(
     private readonly file: string,
-    private readonly sourceFile: SourceFile,
+    private readonly sourceFile: M.SourceFile,
   ) {}
 
   // The compiler's cached line map: ts-morph's getLineAndColumnAtPos rescans the text each call.
@@ -81,16 +93,16 @@ class SchemaReader {
     return { file: this.file, line: line + 1, column: character + 1 };
   }
 
-  loc(node: Node): SourceLocation {
+  loc(node: M.Node): SourceLocation {
     return this.position(node.getStart());
   }
 
-  unsupported(node: Node, what: string): McpGenError {
+  unsupported(node: M.Node, what: string): McpGenError {
     const snippet = node.getText().replace(/\s+/g, " ").slice(0, 60);
     return new McpGenError("unsupported-construct", `unsupported construct: ${what} (\`${snippet}\`)`, this.loc(node));
   }
 
-  checkSyntax(project: Project): void {
+  checkSyntax(project: M.Project): void {
     const program = project.getProgram().compilerObject;
     const [first] = program.getSyntacticDiagnostics(this.sourceFile.compilerNode);
     if (!first) return;
@@ -140,13 +152,13 @@ class SchemaReader {
     return out;
   }
 
-  doc(node: Node): Doc {
+  doc(node: M.Node): Doc {
     const docs = Node.isJSDocable(node) ? node.getJsDocs() : [];
     const last = docs[docs.length - 1];
     return last ? parseDoc(last.getText()) : { text: "", tags: [] };
   }
 
-  constValue(init: Node | undefined, decl: Node): string | number | boolean {
+  constValue(init: M.Node | undefined, decl: M.Node): string | number | boolean {
     let node = init;
     while (node && (Node.isAsExpression(node) || Node.isParenthesizedExpression(node))) {
       node = node.getExpression();
@@ -162,7 +174,7 @@ class SchemaReader {
     throw this.unsupported(init ?? decl, "const whose value is not a string, number or boolean literal");
   }
 
-  heritage(h: import("ts-morph").ExpressionWithTypeArguments): TypeExpr {
+  heritage(h: M.ExpressionWithTypeArguments): TypeExpr {
     const name = h.getExpression().getText();
     const args = h.getTypeArguments();
     if (name === "Omit") return this.omit(h, args);
@@ -170,7 +182,7 @@ class SchemaReader {
     return { kind: "ref", name, loc: this.loc(h) };
   }
 
-  omit(node: Node, args: TypeNode[]): TypeExpr {
+  omit(node: M.Node, args: M.TypeNode[]): TypeExpr {
     const [base, keys] = args;
     if (!base || !keys || args.length !== 2) throw this.unsupported(node, "Omit without exactly two type arguments");
     const keyTypes = Node.isUnionTypeNode(keys) ? keys.getTypeNodes() : [keys];
@@ -182,7 +194,7 @@ class SchemaReader {
     return { kind: "omit", base: this.type(base), keys: names, loc: this.loc(node) };
   }
 
-  members(node: import("ts-morph").InterfaceDeclaration | import("ts-morph").TypeLiteralNode): ObjectMembers {
+  members(node: M.InterfaceDeclaration | M.TypeLiteralNode): ObjectMembers {
     const properties: Property[] = [];
     const out: ObjectMembers = { properties };
     for (const member of node.getMembers()) {
@@ -221,7 +233,7 @@ class SchemaReader {
     return out;
   }
 
-  type(node: TypeNode): TypeExpr {
+  type(node: M.TypeNode): TypeExpr {
     const loc = this.loc(node);
     const keyword = KEYWORDS[node.getKind()];
     if (keyword) return { kind: "keyword", name: keyword, loc };
@@ -242,7 +254,7 @@ class SchemaReader {
     throw this.unsupported(node, describeKind(node.getKind()));
   }
 
-  literal(node: import("ts-morph").LiteralTypeNode): TypeExpr {
+  literal(node: M.LiteralTypeNode): TypeExpr {
     const loc = this.loc(node);
     const literal = node.getLiteral();
     if (Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal)) {
@@ -259,7 +271,7 @@ class SchemaReader {
     throw this.unsupported(node, "literal type");
   }
 
-  reference(node: import("ts-morph").TypeReferenceNode): TypeExpr {
+  reference(node: M.TypeReferenceNode): TypeExpr {
     const loc = this.loc(node);
     const nameNode = node.getTypeName();
     if (!Node.isIdentifier(nameNode)) throw this.unsupported(node, "qualified type name");
@@ -276,8 +288,8 @@ class SchemaReader {
   }
 }
 
-function describeKind(kind: SyntaxKind): string {
-  const names: Partial<Record<SyntaxKind, string>> = {
+function describeKind(kind: M.SyntaxKind): string {
+  const names: Partial<Record<M.SyntaxKind, string>> = {
     [SyntaxKind.TupleType]: "tuple type",
     [SyntaxKind.ConditionalType]: "conditional type",
     [SyntaxKind.MappedType]: "mapped type",

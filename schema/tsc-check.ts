@@ -1,4 +1,5 @@
-import { ts, type Project, type SourceFile } from "ts-morph";
+import type * as M from "ts-morph";
+import { ts } from "./ts-morph.js";
 import { McpGenError } from "./diagnostics.js";
 import type { SourceLocation } from "./model.js";
 
@@ -31,7 +32,7 @@ type Omit<T, K extends keyof any> = Pick<T, Exclude<keyof T, K>>;
 `;
 
 /** The compiler options of the schema program: strict, as the spec builds its schema, and only MINI_LIB. */
-export const SCHEMA_COMPILER_OPTIONS: ts.CompilerOptions = {
+export const SCHEMA_COMPILER_OPTIONS: M.ts.CompilerOptions = {
   noLib: true,
   strict: true,
   target: ts.ScriptTarget.ES2022,
@@ -43,7 +44,7 @@ export const MINI_LIB_PATH = "/mcp-gen-lib.d.ts";
  * Type-checks the schema file (its own semantic diagnostics only; the reader checked its
  * syntax first) and throws the first error, at tsc's location, with tsc's message.
  */
-export function checkSchemaWithTsc(project: Project, sourceFile: SourceFile, locate: (pos: number) => SourceLocation): void {
+export function checkSchemaWithTsc(project: M.Project, sourceFile: M.SourceFile, locate: (pos: number) => SourceLocation): void {
   const program = project.getProgram().compilerObject;
   const node = sourceFile.compilerNode;
   const semantic = [...program.getSemanticDiagnostics(node)].filter((d) => d.category === ts.DiagnosticCategory.Error);

@@ -189,6 +189,7 @@ function spawnCli(args: string[], env: Record<string, string>): CliResult {
 describe("mcp-gen: a bug in mcp-gen is one line too, with the stack only under --debug", () => {
   afterEach(() => {
     vi.doUnmock("../generators/render.js");
+    vi.doUnmock("../generators/methods.js");
     vi.doUnmock("../generators/types.js");
     vi.resetModules();
   });
@@ -197,9 +198,15 @@ describe("mcp-gen: a bug in mcp-gen is one line too, with the stack only under -
     vi.resetModules();
     vi.doMock("../generators/render.js", async (importOriginal) => {
       const real = await importOriginal<typeof import("../generators/render.js")>();
-      // A printer bug: methods.ts (still formatted by prettier) comes out with a statement cut short.
+      // A printer bug: methods.ts comes out with a statement cut short.
       const broken = (code: string) => (/^export interface /m.test(code) ? `${code}\nexport const = 1;\n` : code);
       return { ...real, formatTypeScript: (code: string) => real.formatTypeScript(broken(code)) };
+    });
+    // methods.ts as if its layout were not covered by the printer: prettier formats it.
+    vi.doMock("../generators/methods.js", async (importOriginal) => {
+      const real = await importOriginal<typeof import("../generators/methods.js")>();
+      const emit: typeof real.methodsGenerator.emit = (ctx) => real.methodsGenerator.emit(ctx).map((f) => (f.path === "methods.ts" ? { ...f, preformatted: false } : f));
+      return { methodsGenerator: { ...real.methodsGenerator, emit } };
     });
     const { run: runMocked } = await import("../cli/run.js");
     const spec = mini();

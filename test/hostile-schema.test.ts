@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +7,9 @@ import { generate, headerFor, type OutputFile } from "../generators/index.js";
 import { typesGenerator } from "../generators/types.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import { loadRevision } from "../schema/index.js";
-import { cli, fakeSpec, readFixture, tempDir, typecheck, writeGenerated } from "./helpers.js";
+import { MAX_NESTING } from "../schema/nesting.js";
+import { readSchemaText } from "../schema/reader.js";
+import { cli, fakeSpec, readFixture, tempDir, typecheck, writeFiles, writeGenerated } from "./helpers.js";
 
 // Schema text written by whoever wrote a draft reaches types.ts and methods.ts as method
 // names, literal types, property names, type names, constants and docs. Each payload below
@@ -72,7 +74,7 @@ describe("hostile text in a schema that generates", () => {
 
   it("compiles under --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes", () => {
     const dir = tempDir();
-    for (const f of files) writeFileSync(join(dir, f.path), f.content);
+    writeFiles(dir, files);
     expect(typecheck(files.map((f) => join(dir, f.path)))).toEqual([]);
   });
 
@@ -186,6 +188,47 @@ describe("from the command line", () => {
       expect(r.stderr).not.toMatch(/internal error|    at /);
       expect(existsSync(out)).toBe(false);
       expect(readFileSync(join(spec, "schema", "2030-01-01", "schema.ts"), "utf8")).toBe(schema);
+    }
+  });
+});
+
+describe("nesting past the limit is one located line, never a stack overflow", () => {
+  // Shapes of nesting `depth` levels deep inside `export interface Deep { x: ... }`.
+  const SHAPES: Record<string, (inner: string, i: number) => string> = {
+    "object type literals": (t) => `{ a: ${t}; b?: number }`,
+    "arrays (T[])": (t) => `${t}[]`,
+    "Array<T>": (t) => `Array<${t}>`,
+    "parenthesised unions": (t, i) => `(${t}) | { k${i}: number }`,
+  };
+  const deep = (shape: string, depth: number) => {
+    let type = "string";
+    for (let i = 0; i < depth; i++) type = SHAPES[shape]!(type, i);
+    return `export interface Deep {\n  x: ${type};\n}\n`;
+  };
+  const read = (source: string) => () => readSchemaText("fixture.ts", source);
+  const TOO_DEEP = new RegExp(`^fixture\\.ts:2:\\d+: unsupported construct: types nested more than ${MAX_NESTING} levels deep \\(mcp-gen's limit\\)$`);
+
+  it.each(Object.keys(SHAPES).flatMap((shape) => [1_000, 10_000].map((depth) => [shape, depth] as const)))("%s, %i deep", (shape, depth) => {
+    expect(read(deep(shape, depth))).toThrow(TOO_DEEP);
+  });
+
+  it(`the limit: ${MAX_NESTING} levels read, one more does not`, () => {
+    expect(read(deep("object type literals", MAX_NESTING))).not.toThrow();
+    expect(read(deep("arrays (T[])", MAX_NESTING))).not.toThrow();
+    expect(read(deep("object type literals", MAX_NESTING + 1))).toThrow(TOO_DEEP);
+    expect(read(deep("arrays (T[])", MAX_NESTING + 1))).toThrow(TOO_DEEP);
+  });
+
+  it("from the command line: 10,000 deep, and a chain of 10,000 aliases: exit 1, one located line, nothing written", () => {
+    const chain = Array.from({ length: 10_000 }, (_, i) => `export type A${i} = ${i < 9_999 ? `A${i + 1}` : "string"};`).join("\n");
+    for (const extra of [deep("object type literals", 10_000), `export interface Chained {\n  x: A0;\n}\n${chain}\n`]) {
+      const spec = fakeSpec(`${base}\n${extra}`);
+      const out = join(tempDir(), "out");
+      const r = cli(["generate", "--spec", spec, "--revision", "2030-01-01", "--out", out]);
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(/^mcp-gen: \S+schema\.ts:\d+:\d+: unsupported construct: /);
+      expect(existsSync(out)).toBe(false);
     }
   });
 });

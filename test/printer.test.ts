@@ -102,6 +102,8 @@ describe("types.ts is printed already laid out as prettier would", () => {
     ["a union that fits", `type U = ${long(3)};`],
     ["a union that fits on the next line", `type U = ${long(4)};`],
     ["a union broken one member a line", `type U = ${long(12)};`],
+    ["one long Omit base, broken inside its type arguments", `interface AVeryLongInterfaceNameThatTakesMostOfTheLineBeforeItsBaseIsEvenListed extends Omit<A, "a"> { a: string }`],
+    ["one long Omit base whose keys break too", `interface AVeryLongInterfaceNameThatTakesMostOfTheLineBeforeItsBaseIsEvenListed extends Omit<A, "${"k".repeat(50)}" | "${"j".repeat(50)}"> {}`],
     ["bases moved to their own line", "interface AVeryLongInterfaceNameThatTakesMostOfTheLineBeforeItsBasesAreEvenListed extends A, B { a: string }"],
     ["a long constant", `const C = "${"x".repeat(120)}";`],
     ["objects: nested, in arrays, after an intersection, empty", "interface O { a: { b: { c?: string }[] }; d: A & { e: 1 }; f: {}; [k: string]: unknown }"],
@@ -115,7 +117,7 @@ describe("types.ts is printed already laid out as prettier would", () => {
   it.each([
     ["an object inside a union", "type U = { a: string } | null;"],
     ["an object as a type argument", "type R = Record<string, { a: string }>;"],
-    ["one long base that prettier breaks inside", `interface AVeryLongInterfaceNameThatTakesMostOfTheLineBeforeItsBaseIsEvenListed extends Omit<A, "a"> { a: string }`],
+    ["one base other than Omit, on a line too long", `interface ${"N".repeat(95)} extends A { a: string }`],
     ["a property whose union does not fit", `interface P { aPropertyWithAName: ${long(4)} }`],
     ["wide characters that may or may not fit", `type W = "${"名".repeat(45)}";`],
   ])("%s: not covered, so left to prettier", (_, declaration) => {

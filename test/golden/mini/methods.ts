@@ -2,31 +2,10 @@
 // The protocol's method table, derived from the schema: who sends what, with which
 // params and which result.
 
+import type { MethodDescriptor } from "./runtime/protocol.js";
 import type * as T from "./types.js";
 
-/** Which way a message travels. */
-export type Direction = "client->server" | "server->client";
-
-/** A capability that gates a method: a path into ClientCapabilities or ServerCapabilities. */
-export interface CapabilityGate {
-  readonly side: "client" | "server";
-  readonly path: readonly string[];
-}
-
-export interface MethodDescriptor {
-  readonly kind: "request" | "notification";
-  readonly directions: readonly Direction[];
-  /** The request or notification type. */
-  readonly type: string;
-  readonly params: string | null;
-  readonly paramsOptional: boolean;
-  /** Requests only: the result type. */
-  readonly result: string | null;
-  /** Whether the method may answer with an InputRequiredResult (multi round-trip). */
-  readonly inputRequired: boolean;
-  readonly capabilities: { readonly [D in Direction]?: CapabilityGate };
-  readonly deprecated: boolean;
-}
+export type { CapabilityGate, Direction, MethodDescriptor } from "./runtime/protocol.js";
 
 /** The schema's protocol version (LATEST_PROTOCOL_VERSION). */
 export const PROTOCOL_VERSION = "2099-01-01";

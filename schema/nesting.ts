@@ -1,0 +1,71 @@
+import type * as M from "ts-morph";
+import { ts } from "./ts-morph.js";
+import { McpGenError } from "./diagnostics.js";
+import type { SourceLocation } from "./model.js";
+
+// TypeScript's parser and checker, mcp-gen's readers and printers, and prettier all recurse
+// into nested types: a schema.ts nested 1,000 deep overflowed the stack somewhere among them
+// (an object type literal ~500 deep already overflows TypeScript's parser). So nesting has
+// a limit, checked before anything recurses: types nest at most MAX_NESTING levels below
+// their declaration. The deepest type in the spec's schemas nests 5 levels; 200 leaves room
+// and is still covered end to end by the tests (generation, compilation, validation).
+
+export const MAX_NESTING = 200;
+
+const OPEN = new Set([ts.SyntaxKind.OpenBraceToken, ts.SyntaxKind.OpenParenToken, ts.SyntaxKind.OpenBracketToken, ts.SyntaxKind.LessThanToken]);
+const CLOSE = new Set([ts.SyntaxKind.CloseBraceToken, ts.SyntaxKind.CloseParenToken, ts.SyntaxKind.CloseBracketToken, ts.SyntaxKind.GreaterThanToken]);
+
+function tooDeep(at: SourceLocation): McpGenError {
+  return new McpGenError("unsupported-construct", `unsupported construct: types nested more than ${MAX_NESTING} levels deep (mcp-gen's limit)`, at);
+}
+
+/**
+ * Before parsing: brackets (`{ ( [ <`) nested deeper than a declaration's body plus
+ * MAX_NESTING levels. The scanner reads tokens one after another, so this cannot overflow.
+ */
+export function checkBracketNesting(file: string, text: string): void {
+  const scanner = ts.createScanner(ts.ScriptTarget.ES2022, true, ts.LanguageVariant.Standard, text);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (OPEN.has(kind) && ++depth > MAX_NESTING + 1) {
+      throw tooDeep(locateIn(file, text, scanner.getTokenStart()));
+    }
+    if (CLOSE.has(kind)) depth = Math.max(0, depth - 1);
+  }
+}
+
+/** `pos` as file:line:col, counting lines as TypeScript does (\n, \r\n, \r, U+2028, U+2029). */
+function locateIn(file: string, text: string, pos: number): SourceLocation {
+  const lines = text.slice(0, pos).split(/\r\n|[\n\r\u2028\u2029]/);
+  return { file, line: lines.length, column: lines[lines.length - 1]!.length + 1 };
+}
+
+/** Type nodes that hold no other type (keywords, literals, `typeof X`, a bare name): they add no level. */
+function isLeaf(node: M.ts.Node): boolean {
+  if (node.kind >= ts.SyntaxKind.FirstKeyword && node.kind <= ts.SyntaxKind.LastKeyword) return true;
+  if (ts.isTypeReferenceNode(node)) return node.typeArguments === undefined;
+  return ts.isLiteralTypeNode(node) || ts.isTypeQueryNode(node) || ts.isThisTypeNode(node);
+}
+
+/**
+ * After parsing: type nodes nested more than MAX_NESTING deep inside a declaration, walked
+ * with an explicit stack. This catches what brackets do not show (`string[][]...[]`).
+ */
+export function checkTypeNesting(sourceFile: M.ts.SourceFile, locate: (pos: number) => SourceLocation): void {
+  const stack: [M.ts.Node, number][] = sourceFile.statements.map((s) => [s, 0]);
+  while (stack.length > 0) {
+    const [node, outer] = stack.pop()!;
+    const level = ts.isTypeNode(node) && !isLeaf(node) ? outer + 1 : outer;
+    if (level > MAX_NESTING) throw tooDeep(locate(node.getStart(sourceFile)));
+    ts.forEachChild(node, (child) => void stack.push([child, level]));
+  }
+}
+
+/**
+ * A stack overflow that got past the checks above (a chain of thousands of aliases, each
+ * naming the next): one located line rather than a crash.
+ */
+export function stackOverflowError(error: unknown, file: string, during: string): unknown {
+  if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return error;
+  return new McpGenError("unsupported-construct", `unsupported construct: the schema nests or chains too deep for mcp-gen (stack overflow while ${during})`, { file, line: 1, column: 1 });
+}
