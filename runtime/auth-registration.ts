@@ -18,7 +18,9 @@ export interface PreRegisteredClient {
    * the MCP server names, and refused for any other afterwards.
    */
   issuer?: string;
-  /** `client_secret_basic`, `client_secret_post` or `none` (default: from the server's metadata). */
+  /** A key for `private_key_jwt` (RFC 7523): the client authenticates with signed assertions. */
+  privateKey?: CryptoKey;
+  /** `client_secret_basic`, `client_secret_post`, `private_key_jwt` or `none` (default: from the server's metadata). */
   tokenEndpointAuthMethod?: string;
 }
 
@@ -51,11 +53,28 @@ function authMethod(as: oauth.AuthorizationServer, secret: string | undefined): 
     : "client_secret_post";
 }
 
-function authentication(method: string, secret: string | undefined): oauth.ClientAuth {
+/**
+ * client_secret_basic with RFC 6749 section 2.3.1's form encoding as WHATWG URLSearchParams does
+ * it: oauth4webapi's also escapes unreserved characters (`-` as `%2D`), which servers that do
+ * not form-decode the credentials (the conformance suite's among them) refuse.
+ */
+function clientSecretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set("authorization", `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`);
+  };
+}
+
+function authentication(
+  method: string,
+  secret: string | undefined,
+  key?: CryptoKey,
+): oauth.ClientAuth {
   if (method === "none") return oauth.None();
+  if (method === "private_key_jwt" && key) return oauth.PrivateKeyJwt(key);
   if (secret === undefined)
     throw new AuthorizationError(`token endpoint authentication ${method} needs a client secret`);
-  if (method === "client_secret_basic") return oauth.ClientSecretBasic(secret);
+  if (method === "client_secret_basic") return clientSecretBasic(secret);
   if (method === "client_secret_post") return oauth.ClientSecretPost(secret);
   throw new AuthorizationError(`unsupported token endpoint authentication method ${method}`);
 }
@@ -66,13 +85,33 @@ function ready(
   secret: string | undefined,
   method: string | undefined,
   via: ClientFor["via"],
+  key?: CryptoKey,
 ): ClientFor {
-  const chosen = method ?? authMethod(as, secret);
+  const chosen = method ?? (key ? "private_key_jwt" : authMethod(as, secret));
   return {
     client: { client_id: clientId, token_endpoint_auth_method: chosen },
-    authentication: authentication(chosen, secret),
+    authentication: authentication(chosen, secret, key),
     via,
   };
+}
+
+/**
+ * RFC 7591 section 3.2.1 requires `client_secret_expires_at` with a secret, and oauth4webapi
+ * enforces it; many servers leave it out. Missing, it is read as 0 ("does not expire").
+ */
+async function withSecretExpiry(response: Response): Promise<Response> {
+  if (response.status !== 201) return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as unknown;
+  if (typeof body !== "object" || body === null) return response;
+  const fields = body as Record<string, unknown>;
+  if (fields["client_secret"] === undefined || fields["client_secret_expires_at"] !== undefined)
+    return response;
+  const headers = { "content-type": "application/json" };
+  const patched = { ...fields, client_secret_expires_at: 0 };
+  return new Response(JSON.stringify(patched), { status: 201, headers });
 }
 
 /** Native (loopback or custom-scheme redirect) or web, for OIDC registration rules. */
@@ -122,7 +161,9 @@ export function createRegistrar(options: RegistrationOptions, http: Http) {
       metadata,
       requestOptions(http, url),
     );
-    const registered = await oauth.processDynamicClientRegistrationResponse(response);
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await withSecretExpiry(response),
+    );
     const method = registered.token_endpoint_auth_method ?? requested;
     const client = {
       clientId: registered.client_id,
@@ -151,6 +192,7 @@ export function createRegistrar(options: RegistrationOptions, http: Http) {
         pre.clientSecret,
         pre.tokenEndpointAuthMethod,
         "pre-registered",
+        pre.privateKey,
       );
     const document = options.clientMetadataUrl;
     if (document !== undefined && as.client_id_metadata_document_supported === true) {
