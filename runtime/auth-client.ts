@@ -174,8 +174,10 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
     }
     const stepUp = challenge.status === 403;
     const asked = challenge.scopes ?? (stepUp ? [] : (prm?.scopesSupported ?? []));
-    // A scope challenge for scopes the refused token already has cannot be met by asking again.
-    if (stepUp && tokens && asked.every((s) => tokens!.scopes.includes(s))) return "fail";
+    // A scope challenge for scopes the refused token has, or that were asked for it and not
+    // granted, is not met by asking again ("Step-Up Authorization Flow": retry limits).
+    const tried = union(tokens?.scopes ?? [], requested);
+    if (stepUp && tokens && asked.every((s) => tried.includes(s))) return "fail";
     let scopes = union(requested, asked);
     const wantsRefresh = grant === "authorization_code" && options.offlineAccess !== false;
     if (wantsRefresh && scopes.length > 0 && as.scopes_supported?.includes("offline_access"))

@@ -41,8 +41,10 @@ export interface TokenStore {
 export function memoryTokenStore(): TokenStore {
   const tokens = new Map<string, StoredTokens>();
   const clients = new Map<string, RegisteredClient>();
-  const put = <T>(map: Map<string, T>, key: string, value: T | undefined) =>
-    void (value === undefined ? map.delete(key) : map.set(key, value));
+  function put<T>(map: Map<string, T>, key: string, value: T | undefined): void {
+    if (value === undefined) map.delete(key);
+    else map.set(key, value);
+  }
   return {
     getTokens: (resource) => tokens.get(resource),
     setTokens: (resource, value) => put(tokens, resource, value),
