@@ -2,9 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createOAuthClient, headlessRedirect, memoryTokenStore, type OAuthClientOptions } from "../../runtime/auth-client.js";
 import { metadataUrls, resourceMatches } from "../../runtime/auth-discovery.js";
 import { AuthorizationError } from "../../runtime/http-auth.js";
+import { createSender } from "../../runtime/client.js";
+import { RequestTimeoutError } from "../../runtime/client-errors.js";
 import { createHttpTransport } from "../../runtime/http-client.js";
+import type { Transport } from "../../runtime/transport.js";
 import { startFake, type Fake, type FakeOptions } from "./auth-fixture.js";
-import { PROTOCOL } from "./fixture.js";
+import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 // The OAuth client (runtime/auth-client.ts) through the HTTP transport's auth hook, against a
 // fake authorization server and resource server (auth-fixture.ts).
@@ -206,5 +209,20 @@ describe("the OAuth client", () => {
     await fake.close();
     const insecure = await setup({ cimd: true }, { clientMetadataUrl: "http://app.example/client.json" });
     expect((await failure(insecure.call())).message).toMatch(/https/);
+  });
+
+  it("pauses the request's timeout while the user is at the authorization server", async () => {
+    fake = await startFake({});
+    const headless = headlessRedirect(REDIRECT);
+    const slow = { redirectUri: REDIRECT, authorize: async (url: URL) => (await new Promise((r) => setTimeout(r, 400)), headless.authorize(url)) };
+    const shape = { functions: { "tools/list": "listTools" }, notifications: {}, paginated: [] };
+    const sender = (transport: Transport) =>
+      createSender(PROTOCOL, VALIDATORS, shape, { transport, requestTimeoutMs: 150, validateResults: false }) as unknown as { listTools(): Promise<{ token: string }> };
+    const transport = () => createHttpTransport(PROTOCOL, { url: fake!.url, auth: createOAuthClient({ serverUrl: fake!.url, redirect: slow, insecureLoopback: true }) });
+    expect((await sender(transport()).listTools()).token).toMatch(/^tok-/);
+    // The same, with the pause taken away: the 400 ms at the authorization server time it out.
+    const unpaused = transport();
+    const blind: Transport = { ...unpaused, request: (message, options = {}) => unpaused.request(message, { ...options, onAuthorizing: () => undefined }) };
+    await expect(sender(blind).listTools()).rejects.toBeInstanceOf(RequestTimeoutError);
   });
 });
