@@ -122,7 +122,7 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
       if (!as) return undefined;
       const next = await refreshGrant(
         http,
-        await target(as, known?.resource, tokens.scopes),
+        await target(as, tokens.resource, tokens.scopes),
         tokens,
       );
       await store.setTokens(key, next);

@@ -34,6 +34,7 @@ function stored(
   const refreshToken = response.refresh_token ?? previous?.refreshToken;
   return {
     issuer: target.as.issuer,
+    ...(target.resource !== undefined ? { resource: target.resource } : {}),
     accessToken: response.access_token,
     ...(refreshToken !== undefined ? { refreshToken } : {}),
     ...(response.expires_in !== undefined

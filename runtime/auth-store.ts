@@ -9,6 +9,8 @@ import { AuthorizationError } from "./http-auth.js";
 export interface StoredTokens {
   /** The `issuer` of the authorization server that issued them: they never go to another. */
   issuer: string;
+  /** The resource indicator they were obtained for (none for 2025-03-26 servers). */
+  resource?: string;
   accessToken: string;
   refreshToken?: string;
   /** When the access token expires (epoch ms), if the server said. */

@@ -174,6 +174,13 @@ describe("the OAuth client", () => {
     expect(fake.tokenRequests[1]?.body.get("resource")).toBe(fake.url);
     expect(fake.tokenRequests[1]?.body.get("refresh_token")).toBe(tokens?.refreshToken);
     expect(after.result?.token).not.toBe(tokens?.accessToken);
+    // A later run with the same store (nothing discovered yet) refreshes for the same resource.
+    const kept = await store.getTokens(fake.url);
+    await store.setTokens(fake.url, { ...kept!, expiresAt: Date.now() });
+    const later = createOAuthClient({ serverUrl: fake.url, redirect: headlessRedirect(REDIRECT), insecureLoopback: true, store });
+    await createHttpTransport(PROTOCOL, { url: fake.url, auth: later }).request({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} });
+    expect(fake.tokenRequests.map((t) => t.body.get("grant_type"))).toEqual(["authorization_code", "refresh_token", "refresh_token"]);
+    expect(fake.tokenRequests[2]?.body.get("resource")).toBe(fake.url);
   });
 
   it("re-registers with a new authorization server and never presents the old one's client", async () => {
