@@ -93,8 +93,8 @@ async function getJson(http: Http, url: URL): Promise<Response | undefined> {
 
 /**
  * The server's Protected Resource Metadata: from the challenge's `resource_metadata` when
- * given, else the path-specific well-known URI, then the root one. Undefined when there is
- * none (a 2025-03-26 server); refused when it names another resource.
+ * given, else (or when nothing is there) the path-specific well-known URI, then the root one.
+ * Undefined when there is none (a 2025-03-26 server); refused when it names another resource.
  */
 export async function discoverResource(
   http: Http,
