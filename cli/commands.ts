@@ -124,7 +124,7 @@ export function writeOutput(out: string, files: OutputFile[], options: { revisio
  * schema is reported and the output left as it was; the next good save regenerates.
  */
 export async function watchCommand(
-  options: CommonOptions & { out?: string; generators?: string; revisions?: string; debug?: boolean },
+  options: CommonOptions & { out?: string; generators?: string; revisions?: string; auth?: boolean; debug?: boolean },
   io: Io,
 ): Promise<number> {
   const s = settings(options);

@@ -15,7 +15,7 @@ export interface Config {
   revisions?: string[];
   out?: string;
   generators?: string[];
-  /** Also emit the JWT verifier for the HTTP server's resource-server options (needs `jose`). */
+  /** Also emit the auth modules: the HTTP server's JWT verifier (needs `jose`) and the HTTP client's OAuth client, auth.ts (needs `oauth4webapi`). */
   auth?: boolean;
 }
 

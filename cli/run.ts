@@ -36,7 +36,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
     .option("--check", "write nothing; exit 1 listing stale files if the output differs from what would be generated")
     .option("--watch", "regenerate whenever the revision's schema.ts changes, until interrupted")
-    .option("--auth", "also emit runtime/auth-jwt.ts, a JWT verifier for the HTTP server's resource-server options (needs jose; config: auth)")
+    .option("--auth", "also emit the auth modules: runtime/auth-jwt.ts, a JWT verifier for the HTTP server (needs jose), and auth.ts, the HTTP client's OAuth client (needs oauth4webapi) (config: auth)")
     .addOption(config())
     .exitOverride()
     .action(async (opts) => {

@@ -13,6 +13,42 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
 const { createClient, DECLINE } = await import(`${generated}/client.js`);
 const { createHttpTransport } = await import(`${generated}/http-client.js`);
 const { ERAS } = await import(`${generated}/eras.js`);
+const { createOAuthClient, headlessRedirect } = await import(`${generated}/auth.js`);
+
+// The auth/* scenarios: the generated OAuth client, as an app would set it up, with the suite's
+// parameters (pre-registered credentials) and a redirect followed headlessly (the suite's
+// authorization server approves without a user). The client metadata document URL is the one
+// the suite expects (it is never fetched: the suite's server only compares it).
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+const REDIRECT_URI = "http://localhost:3333/callback";
+
+async function authFor(name) {
+  if (!name.startsWith("auth/")) return undefined;
+  const clientCredentials = name.startsWith("auth/client-credentials-");
+  const preRegistered = context.client_id
+    ? {
+        clientId: context.client_id,
+        ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+        ...(context.issuer ? { issuer: context.issuer } : {}),
+        ...(context.private_key_pem ? { privateKey: await importPem(context.private_key_pem), tokenEndpointAuthMethod: "private_key_jwt" } : {}),
+      }
+    : undefined;
+  return createOAuthClient({
+    serverUrl: url,
+    ...(clientCredentials ? { grant: "client_credentials" } : { redirect: headlessRedirect(REDIRECT_URI) }),
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(preRegistered ? { preRegistered } : {}),
+    insecureLoopback: true,
+  });
+}
+
+/** An ES256 private key from PKCS#8 PEM (the suite's client_credentials-jwt key). */
+async function importPem(pem) {
+  const der = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ""), "base64");
+  return crypto.subtle.importKey("pkcs8", der, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+}
+
+const auth = await authFor(scenario);
 
 // A preferred version, if the suite names one: first among the legacy versions offered at
 // initialize when it is legacy, the per-request version when it is modern.
@@ -21,7 +57,7 @@ const legacyVersions = ERAS.legacy.map((era) => era.protocol.protocolVersion);
 const modernVersion = ERAS.modern.protocol.protocolVersion;
 
 const client = createClient({
-  transport: createHttpTransport({ url }),
+  transport: createHttpTransport({ url, ...(auth ? { auth } : {}) }),
   clientInfo: { name: "mcp-gen-conformance-client", version: "0.1.0" },
   ...(legacyVersions.includes(preferred) ? { legacyVersions: [preferred, ...legacyVersions.filter((v) => v !== preferred)] } : {}),
   ...(preferred === modernVersion ? { protocolVersion: preferred } : {}),
@@ -110,9 +146,15 @@ const scenarios = {
   },
 };
 
-const run = scenarios[scenario];
+/** Every auth/* scenario: reach the server's tools through the authorization it asks for. */
+async function authorizedCalls() {
+  const { tools } = await client.listTools();
+  for (const tool of tools) console.log(tool.name, JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })));
+}
+
+const run = scenario.startsWith("auth/") ? authorizedCalls : scenarios[scenario];
 if (!run) {
-  console.error(`mcp-gen's driver does not implement scenario "${scenario}"${scenario.startsWith("auth/") ? " (no OAuth client)" : ""}`);
+  console.error(`mcp-gen's driver does not implement scenario "${scenario}"`);
   process.exit(2);
 }
 try {

@@ -1,7 +1,7 @@
 // Shared by the conformance runners: the suite (installed here, with its Node 22, apart
 // from the project's Node 20) and mcp-gen's generated code for 2026-07-28 as JavaScript.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,16 +30,18 @@ export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
 /**
  * Generates 2026-07-28 (with the legacy revisions) with this checkout's mcp-gen and
- * type-strips it to JavaScript; returns the folder.
+ * type-strips it to JavaScript; returns the folder. `auth` adds the OAuth client, whose
+ * peer dependency (oauth4webapi) resolves from this checkout's node_modules.
  */
-export async function generatedJs() {
+export async function generatedJs({ auth = false } = {}) {
   // A folder per run, so a client and a server run side by side never share one.
   const work = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-"));
   const out = join(work, "ts");
   const { generate } = await import(join(ROOT, "dist", "generators", "index.js"));
   const { loadRevision } = await import(join(ROOT, "dist", "schema", "index.js"));
   const legacy = LEGACY_REVISIONS.map((r) => loadRevision(SPEC, r));
-  for (const file of await generate(loadRevision(SPEC, REVISION), undefined, { legacy })) {
+  if (auth) symlinkSync(join(ROOT, "node_modules"), join(work, "node_modules"), "dir");
+  for (const file of await generate(loadRevision(SPEC, REVISION), undefined, { legacy, auth })) {
     mkdirSync(dirname(join(out, file.path)), { recursive: true });
     writeFileSync(join(out, file.path), file.content);
   }

@@ -190,6 +190,7 @@ function httpClientFile(header: string): EmittedFile {
   w.line("// The client side of Streamable HTTP for this revision, over fetch (any runtime).");
   w.line();
   w.line('export { HttpTransportError, type HttpTransportOptions } from "./runtime/http-client.js";');
+  w.line('export { AuthorizationError, type HttpAuth } from "./runtime/http-auth.js";');
   w.line();
   w.block("export function createHttpTransport(options: http.HttpTransportOptions): Transport {", () =>
     w.line("return http.createHttpTransport(PROTOCOL, options);"),
@@ -222,6 +223,15 @@ export const clientGenerator: Generator = {
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
       files.push(httpClientFile(header), ...runtimeFiles(header, ["http-client"]), ...eraFiles(ctx));
+      // The OAuth client, on request: it alone depends on a package (oauth4webapi, a peer dependency).
+      if (ctx.auth) {
+        const code = `${header}
+
+// The OAuth 2.1 client for createHttpTransport({ auth }); needs the oauth4webapi package.
+export * from "./runtime/auth-client.js";
+`;
+        files.push({ path: "auth.ts", kind: "generated", code, peerDependency: "oauth4webapi", preformatted: true }, ...runtimeFiles(header, ["auth-client"]));
+      }
     }
     return files;
   },

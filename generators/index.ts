@@ -67,7 +67,7 @@ export async function generate(
   }
   const emitted = [...byPath.values()];
   const modules = emitted
-    .filter((f) => f.kind === "generated" && !f.nodeOnly && !f.path.includes("/"))
+    .filter((f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"))
     .map((f) => f.path.replace(/\.ts$/, ""));
   const exports = modules.map((m) => `export * from ${str(`./${m}.js`)};`);
   const index = [ctx.header, ...(exports.length > 0 ? ["", ...exports] : []), ""].join("\n");

@@ -6,7 +6,7 @@ export interface GeneratorContext {
   header: string;
   /** Older revisions the output also speaks (servers: through `initialize`), newest first. */
   legacy: LoadedRevision[];
-  /** Also emit the auth modules (runtime/auth-jwt.ts), whose library is a peer dependency of the output. */
+  /** Also emit the auth modules (runtime/auth-jwt.ts; auth.ts, the OAuth client), whose libraries are peer dependencies of the output. */
   auth: boolean;
   /** The header of a file generated from `revision`. */
   headerFor(revision: LoadedRevision): string;
@@ -21,6 +21,8 @@ export interface EmittedFile {
   kind: "generated" | "scaffold";
   /** Node.js-only modules stay out of index.ts, so importing it works in any runtime. */
   nodeOnly?: boolean;
+  /** A package the file imports (a peer dependency of the output): kept out of index.ts. */
+  peerDependency?: string;
   /** Printed already laid out as prettier would: skips formatting (big files, where prettier dominates generation time). */
   preformatted?: boolean;
 }

@@ -17,7 +17,7 @@ export interface InitOptions {
   force?: boolean;
   /** Serve only the chosen (stateless) revision: legacy clients get an error naming it. */
   modernOnly?: boolean;
-  /** An OAuth-protected HTTP server: resource-server options from the environment, the JWT verifier, jose. */
+  /** An OAuth-protected HTTP server: resource-server options from the environment, the JWT verifier, jose (and the generated client's OAuth client, oauth4webapi). */
   auth?: boolean;
 }
 
@@ -101,6 +101,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     typesNodeVersion: devVersion("@types/node"),
     auth: options.auth === true,
     joseVersion: `^${devVersion("jose")}`,
+    oauth4webapiVersion: `^${devVersion("oauth4webapi")}`,
   };
   const result: InitResult = { written: [], kept: [] };
   // Everything is prepared and checked before the first write: a failure (a user-owned

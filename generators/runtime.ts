@@ -10,6 +10,12 @@ import type { EmittedFile } from "./plugin.js";
 
 /** Runtime modules that need Node.js (kept out of index.ts). */
 const NODE_ONLY = new Set(["stdio", "http-server"]);
+/** The packages runtime modules may import, and only the modules listed (their peer dependencies). */
+export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  jose: ["auth-jwt"],
+  oauth4webapi: ["auth-client", "auth-discovery", "auth-registration", "auth-grant"],
+};
+const peerOf = (module: string) => Object.keys(PEER_IMPORTS).find((p) => PEER_IMPORTS[p]!.includes(module));
 
 const sources = new Map<string, string>();
 
@@ -47,5 +53,6 @@ export function runtimeFiles(header: string, entries: readonly string[]): Emitte
     code: `${header}\n${source(module)}`,
     preformatted: true,
     ...(NODE_ONLY.has(module) ? { nodeOnly: true } : {}),
+    ...(peerOf(module) ? { peerDependency: peerOf(module)! } : {}),
   }));
 }

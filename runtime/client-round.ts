@@ -111,6 +111,8 @@ export function createRoundSender(
         signal: local.signal,
         ...(headers ? { headers } : {}),
         onNotification,
+        // The user may take a while at the authorization server: that time is not the server's.
+        onAuthorizing: (active) => (active ? clearTimeout(timer) : arm()),
       });
       const response = (await Promise.race([request, aborted])) as Json;
       if (response["id"] !== id)

@@ -1,5 +1,6 @@
 import { SessionExpiredError } from "./client-errors.js";
 import { JSONRPC_ERRORS } from "./errors.js";
+import { authorizedFetch, type HttpAuth } from "./http-auth.js";
 import { routingHeaders } from "./http-headers.js";
 import { isObject, type ProtocolDescriptor } from "./protocol.js";
 import { readSseEvents, SseLimitError } from "./sse.js";
@@ -27,6 +28,8 @@ export interface HttpTransportOptions {
   maxMessageBytes?: number;
   /** Notifications not tied to a request in flight. */
   onNotification?: (notification: Record<string, unknown>) => void;
+  /** Authorization (e.g. the OAuth client of `auth.ts`): headers on every request, and challenges (http-auth.ts). */
+  auth?: HttpAuth;
 }
 
 /** Resumptions of one request's stream at most, and the delay when the server names none. */
@@ -87,6 +90,13 @@ export function createHttpTransport(
   // The standalone GET stream of the session, where the server sends what no request owns.
   let standalone: AbortController | undefined;
 
+  /** One HTTP request to the endpoint, authorized when the transport has an auth hook. */
+  const send = (
+    init: RequestInit & { headers: Record<string, string> },
+    onAuthorizing?: (active: boolean) => void,
+  ): Promise<Response> =>
+    authorizedFetch(fetchImpl, options.url, options.auth, init, onAuthorizing);
+
   function sessionHeaders(): Record<string, string> {
     const headers: Record<string, string> = {};
     if (session?.id !== undefined) headers["mcp-session-id"] = session.id;
@@ -98,24 +108,28 @@ export function createHttpTransport(
     message: { method?: unknown; params?: unknown },
     signal: AbortSignal | undefined,
     extra?: Record<string, string>,
+    onAuthorizing?: (active: boolean) => void,
   ): Promise<Response> {
     // Routing headers are modern; a legacy session carries its id and version instead.
     const routing =
       session === undefined && typeof message.method === "string"
         ? routingHeaders(protocol, message as { method: string })
         : sessionHeaders();
-    const response = await fetchImpl(options.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        ...routing,
-        ...extra,
-        ...options.headers,
+    const response = await send(
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...routing,
+          ...extra,
+          ...options.headers,
+        },
+        body: JSON.stringify(message),
+        ...(signal ? { signal } : {}),
       },
-      body: JSON.stringify(message),
-      ...(signal ? { signal } : {}),
-    });
+      onAuthorizing,
+    );
     if (session !== undefined) {
       if (session.id === undefined)
         session.id = response.headers.get("mcp-session-id") ?? undefined;
@@ -200,7 +214,7 @@ export function createHttpTransport(
       if (session === undefined || resume.lastEventId === undefined || attempt >= MAX_RESUMES)
         throw new HttpTransportError(current.status, "the event stream ended without a response");
       await delay(resume.retryMs ?? DEFAULT_RETRY_MS, requestOptions.signal);
-      current = await fetchImpl(options.url, {
+      current = await send({
         method: "GET",
         headers: {
           accept: "text/event-stream",
@@ -228,7 +242,7 @@ export function createHttpTransport(
     standalone = controller;
     let response: Response;
     try {
-      response = await fetchImpl(options.url, {
+      response = await send({
         method: "GET",
         headers: {
           accept: "text/event-stream",
@@ -277,7 +291,7 @@ export function createHttpTransport(
       standalone = undefined;
       if (id === undefined) return;
       // The server may refuse (405): the session then ends when it expires.
-      await fetchImpl(options.url, {
+      await send({
         method: "DELETE",
         headers: { ...headers, ...options.headers },
       })
@@ -295,6 +309,7 @@ export function createHttpTransport(
         message as { method: string },
         requestOptions.signal,
         requestOptions.headers,
+        requestOptions.onAuthorizing,
       );
       const type = response.headers.get("content-type") ?? "";
       const id = (message as { id?: unknown }).id;

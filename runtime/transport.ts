@@ -7,6 +7,8 @@ export interface TransportRequestOptions {
   headers?: Record<string, string>;
   /** Notifications the server sends about this request (progress, log) while it runs. */
   onNotification?: (notification: Record<string, unknown>) => void;
+  /** An authorization for this request is under way (a user may be at a browser): timeouts pause. */
+  onAuthorizing?: (active: boolean) => void;
 }
 
 /** A request in, its response out; notifications one way. */

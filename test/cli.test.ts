@@ -266,17 +266,19 @@ describe("mcp-gen generate end to end (the built CLI)", () => {
 });
 
 describe("the auth option", () => {
-  it("--auth (or config auth) adds the JWT verifier and nothing else; without it the output has no module importing a library", async () => {
+  it("--auth (or config auth) adds the JWT verifier and the OAuth client and nothing else; without it the output has no module importing a library", async () => {
     const plain = join(tempDir(), "out");
     const withAuth = join(tempDir(), "out");
     expect((await runHere(["generate", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--out", plain])).status).toBe(0);
     expect((await runHere(["generate", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--out", withAuth, "--auth"])).status).toBe(0);
     const [a, b] = [snapshotTree(plain), snapshotTree(withAuth)];
     const added = Object.keys(b).filter((f) => !(f in a));
-    expect(added).toEqual(["runtime/auth-jwt.ts"]);
+    const client = ["auth-client", "auth-discovery", "auth-grant", "auth-registration", "auth-store"].map((m) => `runtime/${m}.ts`);
+    expect(added.sort()).toEqual(["auth.ts", ...client, "runtime/auth-jwt.ts"].sort());
     for (const file of Object.keys(a).filter((f) => f !== MANIFEST)) expect(b[file], file).toBe(a[file]);
     expect(b["runtime/auth-jwt.ts"]).toMatch(/from "jose"/);
-    expect(Object.values(a).some((text) => /from "jose"/.test(text))).toBe(false);
+    expect(b["runtime/auth-client.ts"]).toMatch(/from "oauth4webapi"/);
+    expect(Object.values(a).some((text) => /from "(jose|oauth4webapi)"/.test(text))).toBe(false);
     // The config key does the same; it must be a boolean.
     const dir = tempDir();
     writeFileSync(join(dir, "mcp-gen.config.json"), JSON.stringify({ spec: SPEC_DIR, revision: "2026-07-28", out: "gen", auth: true }));

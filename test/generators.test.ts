@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { generate, resolveGenerators } from "../generators/index.js";
 import { runtimeClosure } from "../generators/runtime.js";
 import { loadRevision } from "../schema/index.js";
-import { SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
+import { cli, ROOT, SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
+import { existsSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 describe("generator selection", () => {
@@ -28,4 +29,34 @@ describe("generator selection", () => {
     expect(runtimeClosure(["http-client"])).toContain("sse");
     expect(runtimeClosure(["http-client"])).not.toContain("router");
   });
+});
+
+describe("the OAuth client (auth.ts), on request only", () => {
+  it("is not in the default output; with auth it is, outside index.ts, and compiles strictly", async () => {
+    const loaded = loadRevision(SPEC_DIR, "2026-07-28");
+    const plain = (await generate(loaded)).map((f) => f.path);
+    expect(plain.filter((p) => p.includes("auth-") || p === "auth.ts")).toEqual([]);
+    expect(plain).toContain("runtime/http-auth.ts"); // the hook itself has no dependency
+    const files = await generate(loaded, undefined, { auth: true });
+    const paths = files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(["auth.ts", "runtime/auth-client.ts", "runtime/auth-discovery.ts", "runtime/auth-registration.ts", "runtime/auth-grant.ts", "runtime/auth-store.ts"]));
+    expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/auth/);
+    const dir = tempDir();
+    writeFiles(dir, files);
+    // oauth4webapi is the output's peer dependency: resolved from this checkout.
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+    expect(typecheck(paths.filter((p) => p.endsWith(".ts")).map((p) => join(dir, p)))).toEqual([]);
+  }, 180_000);
+
+  it("is asked for with --auth or \"auth\": true in the config; a config value that is not a boolean is refused", () => {
+    const out = tempDir();
+    expect(cli(["generate", "--spec", SPEC_DIR, "--out", out, "--generators", "client", "--auth"]).status).toBe(0);
+    expect(existsSync(join(out, "auth.ts"))).toBe(true);
+    const config = join(tempDir(), "mcp-gen.config.json");
+    writeFileSync(config, JSON.stringify({ spec: SPEC_DIR, out: tempDir(), auth: "yes" }));
+    const bad = cli(["generate", "--config", config]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toMatch(/'auth' must be true or false/);
+  }, 120_000);
 });

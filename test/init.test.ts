@@ -58,6 +58,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     // Without --auth nothing depends on a library, and the JWT verifier is not there.
     expect(pkg.dependencies).toBeUndefined();
     expect(existsSync(join(project, "src", "mcp", "runtime", "auth-jwt.ts"))).toBe(false);
+    expect(existsSync(join(project, "src", "mcp", "auth.ts"))).toBe(false);
     authProject = join(tempDir(), "my-protected-server");
     const a = spawnSync(process.execPath, [installedCli, "init", authProject, "--auth", "--spec", SPEC_DIR, "--revision", "2026-07-28"], { encoding: "utf8" });
     expect(a.status, a.stderr).toBe(0);
@@ -236,7 +237,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
 
   it("an --auth project: 401 with a challenge without a token, tools with one, 403 insufficient_scope for a tool needing more, 401 for another resource's token", async () => {
     const pkg = JSON.parse(readFileSync(join(authProject, "package.json"), "utf8"));
-    expect(pkg.dependencies).toEqual({ jose: expect.stringMatching(/^\^6\./) });
+    expect(pkg.dependencies).toEqual({ jose: expect.stringMatching(/^\^6\./), oauth4webapi: expect.stringMatching(/^\^3\./) });
     const install = npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], authProject);
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], authProject);

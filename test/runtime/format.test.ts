@@ -2,13 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
+import { PEER_IMPORTS } from "../../generators/runtime.js";
 import { ROOT } from "../helpers.js";
-
-/**
- * The only runtime modules with a dependency, and the library each may import: auth modules,
- * emitted only when asked (`auth`), whose library is a peer dependency of the output.
- */
-const LIBRARY_IMPORTS: Record<string, string> = { "auth-jwt.ts": "jose" };
 
 // Runtime modules are copied into outputs as they are (not formatted at generation), so the
 // sources themselves must already be what prettier prints with the generator's options.
@@ -21,11 +16,21 @@ describe("runtime sources", () => {
     expect(await prettier.format(text, { parser: "babel-ts", printWidth: 100 })).toBe(text);
   });
 
-  it.each(files)("%s imports only other runtime modules (and its one library, if allowed)", (file) => {
+  // Generated code has no dependencies, except the auth modules PEER_IMPORTS lists (emitted
+  // only when asked, `auth`): only they may import their library, a peer dependency of the output.
+  it.each(files)("%s imports only other runtime modules (or its listed library)", (file) => {
     const text = readFileSync(join(dir, file), "utf8");
+    const module = file.replace(/\.ts$/, "");
+    const libraries = Object.keys(PEER_IMPORTS).filter((p) => PEER_IMPORTS[p]!.includes(module));
     for (const [, from] of text.matchAll(/from "([^"]+)"/g)) {
-      if (from === LIBRARY_IMPORTS[file]) continue;
+      if (libraries.includes(from!)) continue;
       expect(from).toMatch(/^(\.\/[\w-]+\.js|node:[\w/]+)$/);
     }
+  });
+
+  it("the library table names existing modules, and no core module is among them", () => {
+    const listed = Object.values(PEER_IMPORTS).flat();
+    for (const module of listed) expect(files).toContain(`${module}.ts`);
+    for (const core of ["http-client", "http-auth", "http-server", "resource-server", "client", "router"]) expect(listed).not.toContain(core);
   });
 });

@@ -1,0 +1,152 @@
+import * as oauth from "oauth4webapi";
+import { requestOptions, type Http } from "./auth-discovery.js";
+import type { ClientFor } from "./auth-registration.js";
+import type { RedirectHandler, StoredTokens } from "./auth-store.js";
+import { AuthorizationError } from "./http-auth.js";
+
+// The grants (2026-07-28 basic/authorization "Authorization Flow Steps"), done by oauth4webapi:
+// the authorization code grant with PKCE (S256), `state`, the `resource` indicator (RFC 8707)
+// on both requests, and the authorization response validated (RFC 9207 `iss`, `state`) before
+// the code goes to any token endpoint; refresh; client credentials.
+
+/** What one grant is for. */
+export interface GrantTarget {
+  as: oauth.AuthorizationServer;
+  client: ClientFor;
+  /** The resource identifier, exactly as the server's metadata publishes it (none for 2025-03-26 servers). */
+  resource: string | undefined;
+  scopes: string[];
+}
+
+function parameters(target: GrantTarget): Record<string, string> {
+  return {
+    ...(target.resource !== undefined ? { resource: target.resource } : {}),
+    ...(target.scopes.length > 0 ? { scope: target.scopes.join(" ") } : {}),
+  };
+}
+
+/** The tokens to keep from a token response, bound to their issuer. */
+function stored(
+  target: GrantTarget,
+  response: oauth.TokenEndpointResponse,
+  previous?: StoredTokens,
+): StoredTokens {
+  const refreshToken = response.refresh_token ?? previous?.refreshToken;
+  return {
+    issuer: target.as.issuer,
+    ...(target.resource !== undefined ? { resource: target.resource } : {}),
+    accessToken: response.access_token,
+    ...(refreshToken !== undefined ? { refreshToken } : {}),
+    ...(response.expires_in !== undefined
+      ? { expiresAt: Date.now() + response.expires_in * 1000 }
+      : {}),
+    scopes:
+      typeof response.scope === "string"
+        ? response.scope.split(" ").filter(Boolean)
+        : target.scopes,
+  };
+}
+
+/** Authorization code grant: the user agent goes to the server, the code comes back, tokens out. */
+export async function authorizationCodeGrant(
+  http: Http,
+  target: GrantTarget,
+  redirect: RedirectHandler,
+): Promise<StoredTokens> {
+  const { as, client } = target;
+  if (as.authorization_endpoint === undefined)
+    throw new AuthorizationError("the authorization server has no authorization endpoint");
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(as.authorization_endpoint);
+  oauth.checkProtocol(url, !http.insecure(url));
+  const query = {
+    response_type: "code",
+    client_id: client.client.client_id,
+    redirect_uri: redirect.redirectUri,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    state,
+    ...parameters(target),
+  };
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const back = new URL(await redirect.authorize(url, http.signal));
+  // The issuer recorded from validated metadata is compared as a plain string, before anything
+  // else of the response is looked at (basic/authorization "Authorization Response Validation").
+  const callback = oauth.validateAuthResponse(as, client.client, back, state);
+  const tokenUrl = new URL(as.token_endpoint!);
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client.client,
+    client.authentication,
+    callback,
+    redirect.redirectUri,
+    verifier,
+    {
+      ...requestOptions(http, tokenUrl),
+      additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
+    },
+  );
+  return stored(target, await oauth.processAuthorizationCodeResponse(as, client.client, response));
+}
+
+/** Refresh grant: new tokens for the same resource and scopes, from the same issuer. */
+export async function refreshGrant(
+  http: Http,
+  target: GrantTarget,
+  previous: StoredTokens,
+): Promise<StoredTokens> {
+  const { as, client } = target;
+  const response = await oauth.refreshTokenGrantRequest(
+    as,
+    client.client,
+    client.authentication,
+    previous.refreshToken!,
+    {
+      ...requestOptions(http, new URL(as.token_endpoint!)),
+      additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
+    },
+  );
+  return stored(
+    target,
+    await oauth.processRefreshTokenResponse(as, client.client, response),
+    previous,
+  );
+}
+
+/** Client credentials grant (the client acts on its own behalf: ext-auth oauth-client-credentials). */
+export async function clientCredentialsGrant(
+  http: Http,
+  target: GrantTarget,
+): Promise<StoredTokens> {
+  const { as, client } = target;
+  const response = await oauth.clientCredentialsGrantRequest(
+    as,
+    client.client,
+    client.authentication,
+    parameters(target),
+    requestOptions(http, new URL(as.token_endpoint!)),
+  );
+  return stored(target, await oauth.processClientCredentialsResponse(as, client.client, response));
+}
+
+/**
+ * An error fit to show: what failed and the OAuth error code, never a token, a secret, a code
+ * or a server's free text (error_description may echo what was sent). oauth4webapi's own
+ * errors carry the responses and parameters they saw in `cause`: they are not passed on.
+ */
+export function safeError(step: string, error: unknown): AuthorizationError {
+  if (error instanceof AuthorizationError) return error;
+  if (error instanceof oauth.ResponseBodyError)
+    return new AuthorizationError(
+      `${step}: the server answered ${error.error} (HTTP ${error.status})`,
+      error.status,
+    );
+  if (error instanceof oauth.AuthorizationResponseError)
+    return new AuthorizationError(`${step}: the authorization server answered ${error.error}`);
+  if (error instanceof Error && error.name === "AbortError")
+    return new AuthorizationError(`${step}: aborted`);
+  const known = error instanceof oauth.OperationProcessingError || error instanceof TypeError;
+  const message = known ? (error as Error).message.slice(0, 200) : "unexpected failure";
+  return new AuthorizationError(`${step}: ${message}`);
+}

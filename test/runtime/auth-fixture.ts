@@ -1,0 +1,157 @@
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+// A small OAuth authorization server and MCP resource server in one node:http server, for the
+// OAuth client's unit tests. Every part of the flow is configurable, and everything the client
+// sends is recorded, so a test can check what was asked, in which order, and what was refused.
+
+export interface FakeOptions {
+  /** Where the Protected Resource Metadata is served (default the path-specific URI of /mcp). */
+  prmPaths?: string[];
+  /** Name the metadata in the 401's WWW-Authenticate (default true). */
+  prmInHeader?: boolean;
+  /** The `resource` the metadata publishes (default the server's /mcp URL). */
+  resource?: (base: string) => string;
+  scopesSupported?: string[];
+  /** The scope the 401 challenge names. */
+  challengeScope?: string;
+  /** The issuer's path ("" or "/tenant1"), and where its metadata is served (default RFC 8414's). */
+  issuerPath?: string;
+  asMetadataPaths?: (issuerPath: string) => string[];
+  /** An `issuer` other than the real one, in the metadata. */
+  metadataIssuer?: string;
+  asScopesSupported?: string[];
+  issSupported?: boolean;
+  iss?: "correct" | "wrong" | "omit";
+  /** Redirect back with another `state` than the client sent. */
+  tamperState?: boolean;
+  /** Scopes each JSON-RPC method needs (403 insufficient_scope without them). */
+  requiredScopes?: Record<string, string[]>;
+  /** Grant at most these scopes, whatever is asked. */
+  grantable?: string[];
+  refreshTokens?: boolean;
+  expiresIn?: number;
+  /** Answer the token endpoint with this OAuth error. */
+  tokenError?: { error: string; error_description: string };
+  /** Token endpoint authentication methods (default ["none"]). */
+  authMethods?: string[];
+  /** Advertise Client ID Metadata Document support. */
+  cimd?: boolean;
+}
+
+export interface Fake {
+  base: string;
+  url: string;
+  log: string[];
+  authorizeRequests: URLSearchParams[];
+  tokenRequests: { body: URLSearchParams; authorization: string | undefined }[];
+  registrations: Record<string, unknown>[];
+  /** Access tokens issued, with their scopes. */
+  issued: Map<string, string[]>;
+  options: FakeOptions;
+  close(): Promise<void>;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+};
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of req) text += chunk;
+  return text;
+}
+
+export async function startFake(options: FakeOptions = {}): Promise<Fake> {
+  const fake = { log: [], authorizeRequests: [], tokenRequests: [], registrations: [], issued: new Map(), options } as unknown as Fake;
+  const challenges = new Map<string, string>();
+  let counter = 0;
+  const server: Server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  fake.base = `http://localhost:${(server.address() as AddressInfo).port}`;
+  fake.url = `${fake.base}/mcp`;
+  fake.close = () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+  const o = () => fake.options;
+  const issuer = () => `${fake.base}${o().issuerPath ?? ""}`;
+  const prmUrl = () => `${fake.base}${(o().prmPaths ?? ["/.well-known/oauth-protected-resource/mcp"])[0]}`;
+
+  function challenge(status: number, params: Record<string, string>, res: ServerResponse) {
+    const header = Object.entries(params).map(([k, v]) => `${k}="${v}"`).join(", ");
+    json(res, status, { error: params["error"] ?? "invalid_token" }, { "www-authenticate": `Bearer ${header}` });
+  }
+
+  function issue(scopes: string[]) {
+    const token = `tok-${++counter}`;
+    const granted = o().grantable ? scopes.filter((s) => o().grantable!.includes(s)) : scopes;
+    fake.issued.set(token, granted);
+    return { access_token: token, token_type: "Bearer", expires_in: o().expiresIn ?? 3600, ...(granted.length ? { scope: granted.join(" ") } : {}), ...(o().refreshTokens ? { refresh_token: `refresh-${counter}` } : {}) };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url!, fake.base);
+    fake.log.push(`${req.method} ${url.pathname}`);
+    const path = url.pathname;
+    if (req.method === "GET" && (o().prmPaths ?? ["/.well-known/oauth-protected-resource/mcp"]).includes(path))
+      return json(res, 200, { resource: o().resource?.(fake.base) ?? fake.url, authorization_servers: [issuer()], ...(o().scopesSupported ? { scopes_supported: o().scopesSupported } : {}) });
+    const asPath = o().issuerPath ?? "";
+    const metadataPaths = o().asMetadataPaths?.(asPath) ?? [`/.well-known/oauth-authorization-server${asPath}`];
+    if (req.method === "GET" && metadataPaths.includes(path))
+      return json(res, 200, {
+        issuer: o().metadataIssuer ?? issuer(),
+        authorization_endpoint: `${fake.base}/authorize`,
+        token_endpoint: `${fake.base}/token`,
+        registration_endpoint: `${fake.base}/register`,
+        response_types_supported: ["code"],
+        code_challenge_methods_supported: ["S256"],
+        token_endpoint_auth_methods_supported: o().authMethods ?? ["none"],
+        ...(o().issSupported ? { authorization_response_iss_parameter_supported: true } : {}),
+        ...(o().cimd ? { client_id_metadata_document_supported: true } : {}),
+        ...(o().asScopesSupported ? { scopes_supported: o().asScopesSupported } : {}),
+      });
+    if (req.method === "GET" && path === "/authorize") {
+      fake.authorizeRequests.push(url.searchParams);
+      const code = `code-${++counter}`;
+      challenges.set(code, url.searchParams.get("code_challenge") ?? "");
+      const back = new URL(url.searchParams.get("redirect_uri")!);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", o().tamperState ? "forged" : url.searchParams.get("state")!);
+      const iss = o().iss ?? (o().issSupported ? "correct" : "omit");
+      if (iss !== "omit") back.searchParams.set("iss", iss === "correct" ? issuer() : "https://evil.example");
+      res.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (req.method === "POST" && path === "/register") {
+      const metadata = JSON.parse(await bodyOf(req)) as Record<string, unknown>;
+      fake.registrations.push(metadata);
+      return json(res, 201, { ...metadata, client_id: `client-${fake.registrations.length}` });
+    }
+    if (req.method === "POST" && path === "/token") {
+      const body = new URLSearchParams(await bodyOf(req));
+      fake.tokenRequests.push({ body, authorization: req.headers.authorization });
+      if (o().tokenError) return json(res, 400, o().tokenError);
+      if (body.get("grant_type") === "authorization_code") {
+        const expected = challenges.get(body.get("code") ?? "");
+        const verifier = createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url");
+        if (expected !== verifier) return json(res, 400, { error: "invalid_grant", error_description: "PKCE" });
+      }
+      const scopes = (body.get("scope") ?? fake.authorizeRequests.at(-1)?.get("scope") ?? "").split(" ").filter(Boolean);
+      return json(res, 200, issue(scopes));
+    }
+    if (req.method === "POST" && path === "/mcp") {
+      const message = JSON.parse(await bodyOf(req)) as { id: number; method: string };
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const scopes = token === undefined ? undefined : fake.issued.get(token);
+      const header: Record<string, string> = {};
+      if (o().prmInHeader !== false) header["resource_metadata"] = prmUrl();
+      if (scopes === undefined) return challenge(401, { ...header, ...(o().challengeScope ? { scope: o().challengeScope! } : {}) }, res);
+      const needed = o().requiredScopes?.[message.method] ?? [];
+      if (!needed.every((s) => scopes.includes(s)))
+        return challenge(403, { error: "insufficient_scope", scope: needed.join(" "), ...header }, res);
+      return json(res, 200, { jsonrpc: "2.0", id: message.id, result: { ok: true, token } });
+    }
+    json(res, 404, { error: "not_found" });
+  }
+  return fake;
+}
