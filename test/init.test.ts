@@ -235,7 +235,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     await client.close();
   };
 
-  it("an --auth project: 401 with a challenge without a token, tools with one, 403 insufficient_scope for a tool needing more, 401 for another resource's token", async () => {
+  it("an --auth project: 401 with a challenge without a token; the generated client authorizes (code flow), steps up on 403 insufficient_scope, refreshes; 401 for another resource's token", async () => {
     const pkg = JSON.parse(readFileSync(join(authProject, "package.json"), "utf8"));
     expect(pkg.dependencies).toEqual({ jose: expect.stringMatching(/^\^6\./), oauth4webapi: expect.stringMatching(/^\^3\./) });
     const install = npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], authProject);
@@ -276,13 +276,30 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer scope="mcp:tools", resource_metadata="${metadataUrl}"`);
       expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource, authorization_servers: [as.issuer], scopes_supported: ["mcp:tools"] });
 
-      const token = await as.mintToken({ aud: resource, scope: "mcp:tools" });
+      // The project's generated client, authorizing itself with its generated OAuth client
+      // (auth.ts): discovery from the 401, registration, authorization code + PKCE with the
+      // resource indicator, the redirect followed headlessly as a test must.
       const { createClient } = await import(join(authProject, "dist", "mcp", "client.js"));
       const { createHttpTransport } = await import(join(authProject, "dist", "mcp", "http-client.js"));
-      const client = createClient({ transport: createHttpTransport({ url: resource, headers: { authorization: `Bearer ${token}` } }) });
+      const { createOAuthClient, headlessRedirect, memoryTokenStore } = await import(join(authProject, "dist", "mcp", "auth.js"));
+      const store = memoryTokenStore();
+      const auth = createOAuthClient({ serverUrl: resource, redirect: headlessRedirect("http://127.0.0.1:9/callback"), store, insecureLoopback: true });
+      const client = createClient({ transport: createHttpTransport({ url: resource, auth }) });
+      const authorizations = () => as.requests.filter((r) => r.path.endsWith("/authorize"));
+      const refreshes = () => as.requests.filter((r) => r.path.endsWith("/token") && r.params["grant_type"] === "refresh_token").length;
       expect((await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })).content).toEqual([{ type: "text", text: "5" }]);
+      expect(authorizations().map((r) => r.params["resource"])).toEqual([resource]);
+      // whoami needs mcp:profile: 403 insufficient_scope, the client steps up and succeeds.
+      expect((await client.callTool({ name: "whoami", arguments: {} })).content).toEqual([{ type: "text", text: `${as.issuer} alice` }]);
+      expect(authorizations().map((r) => r.params["scope"])).toEqual(["mcp:tools", "mcp:tools mcp:profile"]);
+      // An expired token is refreshed, without a new authorization.
+      const tokens = await store.getTokens(resource);
+      await store.setTokens(resource, { ...tokens, expiresAt: Date.now() });
+      expect((await client.callTool({ name: "add", arguments: { a: 1, b: 1 } })).content).toEqual([{ type: "text", text: "2" }]);
+      expect([refreshes(), authorizations().length]).toEqual([1, 2]);
       await client.close();
 
+      const token = await as.mintToken({ aud: resource, scope: "mcp:tools" });
       const whoami = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } };
       const refused = await post(initialize, token).then(async (r) => {
         const session = r.headers.get("mcp-session-id")!;
