@@ -49,7 +49,7 @@ function writeProbe(dir) {
 }
 
 /** A spec checkout whose schema.ts holds `copies` copies of the revision's, renamed past the first. */
-function scaledSpec(dir, copies) {
+export function scaledSpec(dir, copies) {
   const source = readFileSync(join(SPEC, "schema", REVISION, "schema.ts"), "utf8");
   const spec = join(dir, `spec-x${copies}`);
   mkdirSync(join(spec, "schema", REVISION), { recursive: true });

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join, posix, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATED_HEADER, type OutputFile } from "./index.js";
@@ -195,7 +195,7 @@ export function applyOutput(outDir: string, plan: OutputPlan): void {
       const path = join(staging, "new", file.path);
       mkdirSync(dirname(path), { recursive: true });
       injectFault("stage");
-      writeFileSync(path, file.content);
+      writeText(path, file.content);
     }
     if (!checkOutDir(absOut)) {
       // A fresh output folder appears in one rename.
@@ -212,6 +212,30 @@ export function applyOutput(outDir: string, plan: OutputPlan): void {
     } catch {
       // A staging folder left behind is a dot-folder beside the output, named as ours.
     }
+  }
+}
+
+/** Characters per write: a slice's UTF-8 copy is all of it that exists outside the heap at once. */
+const WRITE_CHUNK = 1 << 20;
+
+/**
+ * Writes `text` as UTF-8 a slice at a time. writeFileSync would first copy a whole file
+ * into one buffer (7.8 MB for validators.ts of a schema 20x the 2026-07-28 one) while
+ * every other file is still held, at the generation's memory peak.
+ */
+export function writeText(path: string, text: string): void {
+  const fd = openSync(path, "w");
+  try {
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(start + WRITE_CHUNK, text.length);
+      // Never between the two halves of a surrogate pair: each would be written as U+FFFD.
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      writeSync(fd, text.slice(start, end));
+      start = end;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

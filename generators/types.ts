@@ -1,5 +1,5 @@
 import type { Generator } from "./plugin.js";
-import { printDeclarations } from "../schema/print-ts.js";
+import { printDeclarationLines } from "../schema/print-ts.js";
 
 /**
  * types.ts: every declaration of the schema, with its docs, as self-contained TypeScript.
@@ -10,9 +10,9 @@ export const typesGenerator: Generator = {
   name: "types",
   description: "types.ts: every schema type, with its docs and deprecations",
   emit({ loaded, header }) {
-    const { code, exact } = printDeclarations(loaded.model.declarations);
-    const lines = [header, "// Every type of the MCP schema, printed from mcp-gen's model of schema.ts.", ""];
-    const text = code ? [...lines, code, ""].join("\n") : [...lines.slice(0, -1), ""].join("\n");
+    const { lines: body, exact } = printDeclarationLines(loaded.model.declarations);
+    const head = [header, "// Every type of the MCP schema, printed from mcp-gen's model of schema.ts."];
+    const text = [...head, ...(body.length > 0 ? ["", ...body] : []), ""].join("\n");
     return [{ path: "types.ts", kind: "generated", code: text, preformatted: exact }];
   },
 };

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpGenError } from "../schema/diagnostics.js";
-import { applyOutput, MANIFEST, planOutput } from "../generators/output.js";
+import { applyOutput, MANIFEST, planOutput, writeText } from "../generators/output.js";
 import type { OutputFile } from "../generators/index.js";
 import { writeOutput, type Io } from "../cli/commands.js";
 import { snapshotTree, tempDir } from "./helpers.js";
@@ -209,5 +209,22 @@ describe("mcp-gen generate: writing and --check report (fake files, no generatio
       `${MANIFEST} (the list of generated files)`,
     ]);
     expect(snapshotTree(out)).toEqual(before);
+  });
+});
+
+describe("writeText", () => {
+  it("writes the UTF-8 bytes writeFileSync would, a surrogate pair straddling a slice boundary included", () => {
+    // 1 MiB characters a slice: put an astral character (two UTF-16 units) across the first boundary.
+    const text = `${"a".repeat((1 << 20) - 1)}\u{1F600}é${"b".repeat(1 << 20)}\u2028end`;
+    const dir = tempDir("mcp-gen-write-text-");
+    try {
+      const path = join(dir, "big.ts");
+      writeText(path, text);
+      expect(readFileSync(path).equals(Buffer.from(text, "utf8"))).toBe(true);
+      writeText(path, "");
+      expect(readFileSync(path).length).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

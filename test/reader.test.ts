@@ -290,3 +290,32 @@ describe("validation tags", () => {
     expect(buildValidationSchemas(annotated).get("A")).toMatchObject({ kind: "object" });
   });
 });
+
+describe("text beyond Latin-1 in the schema", () => {
+  // The reader copies names and literals into one-byte strings when they fit (memory);
+  // text with other characters must come through unchanged.
+  it("keeps names, literals and docs exactly as written", () => {
+    const text = [
+      "/**",
+      " * Café — “quoted” 😀",
+      " */",
+      'export const CAFÉ = "café €uro 😀";',
+      "export interface Ünïcode {",
+      "  /**",
+      "   * naïve — doc",
+      "   */",
+      '  "clé €": "é" | "€" | "\\u{1F600}";',
+      "  plain: typeof CAFÉ;",
+      "}",
+    ].join("\n");
+    const model = read(text);
+    const konst = model.byName.get("CAFÉ");
+    expect(konst?.kind === "const" && konst.value).toBe("café €uro 😀");
+    expect(konst?.doc.text).toBe("Café — “quoted” 😀");
+    const i = model.byName.get("Ünïcode") as InterfaceDeclaration;
+    expect(i.members.properties.map((p) => p.name)).toEqual(["clé €", "plain"]);
+    expect(i.members.properties[0]?.doc.text).toBe("naïve — doc");
+    expect(shape(i.members.properties[0]!.type)).toEqual({ union: [{ literal: "é" }, { literal: "€" }, { literal: "😀" }] });
+    expect(shape(i.members.properties[1]!.type)).toEqual({ typeof: "CAFÉ" });
+  });
+});
