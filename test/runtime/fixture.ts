@@ -66,3 +66,18 @@ export const request = (method: string, id: number | string = 1, params: Record<
   method,
   params: { _meta: { v: "2099-01-01", caps: {} }, ...params },
 });
+
+/** An initialize-based revision beside the fixture's stateless one (for era and session tests). */
+export const LEGACY_PROTOCOL: ProtocolDescriptor = {
+  ...PROTOCOL,
+  revision: "legacy",
+  protocolVersion: "2098-01-01",
+  methods: {
+    ...PROTOCOL.methods,
+    initialize: { kind: "request", directions: ["client->server"], inputRequired: false, capabilities: {} },
+    "tools/call": { ...PROTOCOL.methods["tools/call"]!, inputRequired: false },
+  },
+  requestMeta: { protocolVersion: null, clientCapabilities: null, clientInfo: null, logLevel: null, progressToken: "progressToken" },
+  resultType: false,
+  features: { mrtr: false, perRequestVersion: false, toolHeaders: false, discoverCacheHints: false },
+};

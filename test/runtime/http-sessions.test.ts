@@ -2,23 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../../runtime/eras.js";
 import { serveHttp } from "../../runtime/http-server.js";
 import { MemorySessionStore } from "../../runtime/http-sessions.js";
-import type { ProtocolDescriptor } from "../../runtime/protocol.js";
-import { PROTOCOL, VALIDATORS } from "./fixture.js";
-
-/** An initialize-based revision beside the fixture's stateless one. */
-const LEGACY: ProtocolDescriptor = {
-  ...PROTOCOL,
-  revision: "legacy",
-  protocolVersion: "2098-01-01",
-  methods: {
-    ...PROTOCOL.methods,
-    initialize: { kind: "request", directions: ["client->server"], inputRequired: false, capabilities: {} },
-    "tools/call": { ...PROTOCOL.methods["tools/call"]!, inputRequired: false },
-  },
-  requestMeta: { protocolVersion: null, clientCapabilities: null, clientInfo: null, logLevel: null, progressToken: "progressToken" },
-  resultType: false,
-  features: { mrtr: false, perRequestVersion: false, toolHeaders: false, discoverCacheHints: false },
-};
+import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, VALIDATORS } from "./fixture.js";
 
 describe("legacy HTTP sessions", () => {
   let server: { url: string; close(): Promise<void> };

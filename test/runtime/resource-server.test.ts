@@ -4,27 +4,12 @@ import { createEraDispatcher } from "../../runtime/eras.js";
 import { createServer } from "node:http";
 import { routingHeaders } from "../../runtime/http-headers.js";
 import { createHttpHandler } from "../../runtime/http-server.js";
-import type { ProtocolDescriptor } from "../../runtime/protocol.js";
 import { createResourceServer, InvalidTokenError, type ResourceServerOptions } from "../../runtime/resource-server.js";
 import { startTestAuthorizationServer, type TestAuthorizationServer } from "../support/oauth-server.js";
-import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
+import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 // The HTTP server as an OAuth resource server (2026-07-28 basic/authorization), with the
 // JWT verifier against the test authorization server's JWKS, over both eras.
-
-const LEGACY: ProtocolDescriptor = {
-  ...PROTOCOL,
-  revision: "legacy",
-  protocolVersion: "2098-01-01",
-  methods: {
-    ...PROTOCOL.methods,
-    initialize: { kind: "request", directions: ["client->server"], inputRequired: false, capabilities: {} },
-    "tools/call": { ...PROTOCOL.methods["tools/call"]!, inputRequired: false },
-  },
-  requestMeta: { protocolVersion: null, clientCapabilities: null, clientInfo: null, logLevel: null, progressToken: "progressToken" },
-  resultType: false,
-  features: { mrtr: false, perRequestVersion: false, toolHeaders: false },
-};
 
 let as: TestAuthorizationServer;
 let server: { url: string; close(): Promise<void> };
