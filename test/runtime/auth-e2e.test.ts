@@ -1,12 +1,10 @@
-import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOAuthClient, headlessRedirect, memoryTokenStore } from "../../runtime/auth-client.js";
-import { createJwtVerifier } from "../../runtime/auth-jwt.js";
 import { createSender } from "../../runtime/client.js";
 import { createEraDispatcher } from "../../runtime/eras.js";
 import { createHttpTransport } from "../../runtime/http-client.js";
-import { createHttpHandler } from "../../runtime/http-server.js";
 import { startTestAuthorizationServer, type TestAuthorizationServer } from "../support/oauth-server.js";
+import { serveProtected } from "../support/protected-server.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 // End to end: the OAuth client (auth-client.ts) through the client engine and the HTTP
@@ -23,20 +21,11 @@ beforeAll(async () => {
     "tools/call": (params: any, ctx: any) => ({ content: [{ type: "text", text: `${params.name} for ${ctx.principal}` }] }),
     "tools/list": () => ({ tools: [] }),
   });
-  const http = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  const resource = `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`;
-  const handler = createHttpHandler(PROTOCOL, dispatcher, {
-    auth: {
-      resource,
-      authorizationServers: [as.issuer],
-      requiredScopes: ["mcp:tools"],
-      scopesSupported: ["mcp:tools", "mcp:profile"],
-      toolScopes: { whoami: ["mcp:profile"] },
-      verifyToken: createJwtVerifier({ jwksUrl: as.jwksUri, issuer: as.issuer, resource }),
-    },
+  server = await serveProtected(PROTOCOL, dispatcher, as, {
+    requiredScopes: ["mcp:tools"],
+    scopesSupported: ["mcp:tools", "mcp:profile"],
+    toolScopes: { whoami: ["mcp:profile"] },
   });
-  server = { url: resource, close: () => new Promise((r) => (http.closeAllConnections(), http.close(() => r()))) };
 });
 afterAll(async () => {
   await server.close();

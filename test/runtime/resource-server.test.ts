@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJwtVerifier } from "../../runtime/auth-jwt.js";
 import { createEraDispatcher } from "../../runtime/eras.js";
-import { createServer } from "node:http";
 import { routingHeaders } from "../../runtime/http-headers.js";
-import { createHttpHandler } from "../../runtime/http-server.js";
 import { createResourceServer, InvalidTokenError, type ResourceServerOptions } from "../../runtime/resource-server.js";
 import { startTestAuthorizationServer, type TestAuthorizationServer } from "../support/oauth-server.js";
+import { serveProtected } from "../support/protected-server.js";
 import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 // The HTTP server as an OAuth resource server (2026-07-28 basic/authorization), with the
@@ -24,24 +23,14 @@ beforeAll(async () => {
     "tools/call": (_params: any, ctx: any) => (seen.push(ctx.principal), { content: [{ type: "text", text: String(ctx.principal) }] }),
     "tools/list": () => ({ tools: [] }),
   });
-  // The resource identifier must be known before the port is: listen first, then serve.
-  const http = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  const port = (http.address() as { port: number }).port;
-  resource = `http://127.0.0.1:${port}/mcp`;
-  const handler = createHttpHandler(PROTOCOL, dispatcher, {
-    auth: {
-      resource,
-      authorizationServers: [as.issuer],
-      requiredScopes: ["mcp:tools"],
-      scopesSupported: ["mcp:tools", "mcp:profile"],
-      methodScopes: { "tools/list": ["mcp:list"] },
-      toolScopes: { whoami: ["mcp:profile"] },
-      metadata: { resource_name: "test server" },
-      verifyToken: createJwtVerifier({ jwksUrl: as.jwksUri, issuer: as.issuer, resource }),
-    },
+  server = await serveProtected(PROTOCOL, dispatcher, as, {
+    requiredScopes: ["mcp:tools"],
+    scopesSupported: ["mcp:tools", "mcp:profile"],
+    methodScopes: { "tools/list": ["mcp:list"] },
+    toolScopes: { whoami: ["mcp:profile"] },
+    metadata: { resource_name: "test server" },
   });
-  server = { url: resource, close: () => new Promise((r) => (http.closeAllConnections(), http.close(() => r()))) };
+  resource = server.url;
 });
 afterAll(async () => {
   await server.close();
