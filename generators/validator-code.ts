@@ -27,8 +27,13 @@ import {
 
 // Compiles validation schemas to straight-line JavaScript: for each schema type a
 // boolean check `$is_T(v, d)` (the fast path, no allocation) and an error collector
-// `$va_T(v, p, e, d)` that only runs once the check failed. `d` is the nesting depth,
+// `$va_T(v, e, d)` that only runs once the check failed. `d` is the nesting depth,
 // so recursive types stop at MAX_DEPTH instead of overflowing the stack.
+//
+// A collector writes error paths relative to its own value, and the caller prefixes what
+// a child added (`$at`). So collectors descend without a `$is` guard (a guard re-walks the
+// valid part of an invalid subtree once per enclosing level) and build no path string for
+// a valid subtree: an invalid value is walked once by `$is_T`, once by `$va_T`.
 //
 // Names: a schema type T owns `$is_T` and `$va_T` (after `$is`/`$va` always `_`); the
 // helpers hoisted out of types are `$is$<n>` / `$va$<n>` and pattern constants `$re$<n>`
@@ -41,6 +46,9 @@ export const FORMAT_FUNCTIONS: Record<string, string> = {
   byte: "$fmtByte",
   "uri-template": "$fmtUriTemplate",
 };
+
+/** The path expression of a collector's own value: paths are relative to it. */
+const HERE = '""';
 
 /** `$expected(...)` with its message prefix written here rather than built on every failure. */
 function expectedCall(p: string, expected: string, v: string): string {
@@ -121,7 +129,8 @@ export class ValidatorWriter {
   private drain(): void {
     for (let next = this.pending.shift(); next; next = this.pending.shift()) {
       const { kind, schema, name } = next;
-      const head = kind === "is" ? `function ${name}(v: any, d: number): boolean {` : `function ${name}(v: any, p: string, e: $Errors, d: number): void {`;
+      const head = kind === "is" ? `function ${name}(v: any, d: number): boolean {` : `function ${name}(v: any, e: $Errors, d: number): void {`;
+      this.descents = 0;
       this.helpers.push(layout([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]));
     }
   }
@@ -232,10 +241,11 @@ export class ValidatorWriter {
 
   // ---- the error collector -----------------------------------------------------------
 
-  /** `$va_<name>(v, p, e, d)`, laid out: pushes errors for `v` at pointer `p`. */
+  /** `$va_<name>(v, e, d)`, laid out: pushes errors for `v`, their paths relative to `v`. */
   validateFunction(name: string): string {
-    const guard = this.recursive.has(name) ? ["if (d > MAX_DEPTH) return $tooDeep(e, p);"] : [];
-    const code = layout([`function $va_${name}(v: any, p: string, e: $Errors, d: number): void {`, ...guard, ...this.vaBody(this.schemas.get(name)!), "}"]);
+    const guard = this.recursive.has(name) ? ['if (d > MAX_DEPTH) return $tooDeep(e, "");'] : [];
+    this.descents = 0;
+    const code = layout([`function $va_${name}(v: any, e: $Errors, d: number): void {`, ...guard, ...this.vaBody(this.schemas.get(name)!), "}"]);
     this.drain();
     return code;
   }
@@ -248,18 +258,18 @@ export class ValidatorWriter {
         return this.arrayVaBody(s, undefined);
       case "constrained":
         if (s.schema.kind === "array") return this.arrayVaBody(s.schema, s.constraints);
-        return lines(this.vaStatements(s, "v", "p"));
+        return lines(this.vaStatements(s, "v", HERE));
       case "anyOf": {
         const disc = this.discriminant(s.members);
         if (disc) return this.discriminatedVaBody(disc);
-        return lines(this.vaStatements(s, "v", "p"));
+        return lines(this.vaStatements(s, "v", HERE));
       }
       default:
-        return lines(this.vaStatements(s, "v", "p"));
+        return lines(this.vaStatements(s, "v", HERE));
     }
   }
 
-  /** Statements that validate `v` at path expression `p`, pushing into `e`. */
+  /** Statements that validate `v` at path expression `p` (relative to the collector's value), pushing into `e`. */
   vaStatements(s: VSchema, v: string, p: string): Stmt[] {
     switch (s.kind) {
       case "any":
@@ -267,7 +277,7 @@ export class ValidatorWriter {
       case "never":
         return [{ lines: [`$fail(e, ${p}, "no value is allowed here", undefined);`] }];
       case "ref":
-        return [{ cond: not(atom(`$is_${s.name}(${v}, d + 1)`)), action: `$va_${s.name}(${v}, ${p}, e, d + 1);` }];
+        return this.descend(`$va_${s.name}(${v}, e, d + 1);`, p);
       case "types":
       case "const":
       case "enum":
@@ -305,14 +315,24 @@ export class ValidatorWriter {
   }
 
   private hoistVa(s: VSchema, v: string, p: string): Stmt[] {
-    return [{ cond: not(this.isExpr(s, v)), action: `${this.hoistVaFunction(s)}(${v}, ${p}, e, d);` }];
+    return this.descend(`${this.hoistVaFunction(s)}(${v}, e, d);`, p);
+  }
+
+  /** Locals named by `descend` in the function being written (`n0`, `n1`...). */
+  private descents = 0;
+
+  /** A call into a child's collector, whose errors then get the child's path `p` in front. */
+  private descend(call: string, p: string): Stmt[] {
+    if (p === HERE) return [{ lines: [call] }];
+    const n = `n${this.descents++}`;
+    return [{ lines: [`const ${n} = e.length;`, call, `if (e.length > ${n}) $at(e, ${n}, ${p});`] }];
   }
 
   private objectVaBody(s: Extract<VSchema, { kind: "object" }>): string[] {
-    const out = [`if (${NOT_OBJECT}) {`, expectedCall("p", "object", "v"), "return;", "}"];
+    const out = [`if (${NOT_OBJECT}) {`, expectedCall(HERE, "object", "v"), "return;", "}"];
     checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i], order) => {
       const x = `p${i}`;
-      const path = `p + ${str("/" + pointerEscape(p.name))}`;
+      const path = str("/" + pointerEscape(p.name));
       const checks = this.vaStatements(p.schema, x, path);
       // First-error mode (a limit of 1) returns as soon as it has its error.
       if (order > 0) out.push("if (e.length >= $limit) return;");
@@ -330,7 +350,7 @@ export class ValidatorWriter {
       }
     });
     if (s.additional) {
-      const checks = this.vaStatements(s.additional, "x", 'p + "/" + $escape(k)');
+      const checks = this.vaStatements(s.additional, "x", '"/" + $escape(k)');
       if (checks.length > 0) {
         out.push("for (const k in v) {", "if (e.length >= $limit) return;", ...skipDeclared(s.properties), "const x = v[k];", ...lines(checks), "}");
       }
@@ -339,25 +359,25 @@ export class ValidatorWriter {
   }
 
   private arrayVaBody(s: Extract<VSchema, { kind: "array" }>, constraints: Constraints | undefined): string[] {
-    const out = ["if (!Array.isArray(v)) {", expectedCall("p", "array", "v"), "return;", "}"];
+    const out = ["if (!Array.isArray(v)) {", expectedCall(HERE, "array", "v"), "return;", "}"];
     const { maxItems, minItems } = constraints ?? {};
     if (maxItems !== undefined) {
-      out.push(`if (v.length > ${num(maxItems)}) $fail(e, p, ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`);
+      out.push(`if (v.length > ${num(maxItems)}) $fail(e, "", ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`);
     }
     if (minItems !== undefined) {
-      out.push(`if (v.length < ${num(minItems)}) $fail(e, p, ${str(`must have at least ${minItems} items, found `)} + v.length, ${str(`minItems ${minItems}`)});`);
+      out.push(`if (v.length < ${num(minItems)}) $fail(e, "", ${str(`must have at least ${minItems} items, found `)} + v.length, ${str(`minItems ${minItems}`)});`);
     }
-    const checks = this.vaStatements(s.items, "x", 'p + "/" + i');
+    const checks = this.vaStatements(s.items, "x", '"/" + i');
     if (checks.length > 0) out.push("for (let i = 0; i < v.length && e.length < $limit; i++) {", "const x = v[i];", ...lines(checks), "}");
     return out;
   }
 
   private discriminatedVaBody(disc: Discriminant): string[] {
-    const path = `p + ${str("/" + pointerEscape(disc.property))}`;
+    const path = str("/" + pointerEscape(disc.property));
     const expected = disc.cases.map((c) => litText(c.value)).join(" | ");
-    const out = [`if (${NOT_OBJECT}) {`, expectedCall("p", "object", "v"), "return;", "}", `const t = ${read("v", disc.property)};`, "switch (t) {"];
+    const out = [`if (${NOT_OBJECT}) {`, expectedCall(HERE, "object", "v"), "return;", "}", `const t = ${read("v", disc.property)};`, "switch (t) {"];
     for (const c of disc.cases) {
-      out.push(`case ${lit(c.value)}:`, ...lines(this.vaStatements(c.member, "v", "p")).map((l) => `\t${l}`), "\treturn;");
+      out.push(`case ${lit(c.value)}:`, ...lines(this.vaStatements(c.member, "v", HERE)).map((l) => `\t${l}`), "\treturn;");
     }
     out.push("case undefined:", `\t${missingCall(path, disc.property)}`, "\treturn;", "default:", `\t${expectedCall(path, expected, "t")}`, "}");
     return out;

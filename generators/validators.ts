@@ -1,5 +1,6 @@
 import { buildValidationSchemas, type VSchema } from "../schema/validation.js";
 import type { Direction } from "../schema/protocol.js";
+import type { SchemaModel } from "../schema/model.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { Generator } from "./plugin.js";
 import { renderTemplate } from "./render.js";
@@ -140,6 +141,29 @@ function objectLiteral(entries: [string, string][], indent = ""): string {
   return ["{", ...entries.map(([k, v]) => `${indent}  ${key(k)}: ${v},`), `${indent}}`].join("\n");
 }
 
+/** `const name = new Set<string>([...])`, laid out as prettier prints it. */
+function setOf(name: string, items: string[]): string {
+  const line = `const ${name} = new Set<string>([${items.join(", ")}]);`;
+  return line.length <= WIDTH ? line : [`const ${name} = new Set<string>([`, ...items.map((m) => `  ${m},`), "]);"].join("\n");
+}
+
+/**
+ * Whether interface `name` extends `base` through plain `extends` references (an `Omit<...>`
+ * entry breaks the chain: the subtype no longer carries every property of the base).
+ */
+export function extendsInterface(model: SchemaModel, name: string, base: string | undefined): boolean {
+  if (base === undefined) return false;
+  const seen = new Set<string>();
+  const visit = (n: string): boolean => {
+    if (n === base) return true;
+    if (seen.has(n)) return false;
+    seen.add(n);
+    const d = model.byName.get(n);
+    return d?.kind === "interface" && d.extends.some((e) => e.kind === "ref" && visit(e.name));
+  };
+  return name !== base && visit(name);
+}
+
 function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loaded"]) {
   const has = (name: string | undefined) => (name !== undefined && model.byName.has(name) ? name : undefined);
   const directions: Direction[] = ["client->server", "server->client"];
@@ -161,12 +185,15 @@ function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loa
   const { envelopes } = protocol;
   const requests = protocol.methods.filter((m) => m.kind === "request");
   const inputRequired = requests.filter((m) => m.inputRequired).map((m) => str(m.method));
-  const setLine = `const $INPUT_REQUIRED = new Set<string>([${inputRequired.join(", ")}]);`;
+  const implying = (kind: "request" | "notification", envelope: string | undefined) =>
+    protocol.methods.filter((m) => m.kind === kind && extendsInterface(model, m.type, envelope)).map((m) => str(m.method));
   return {
     requests: byDirection("request"),
     notifications: byDirection("notification"),
     results: objectLiteral(requests.map((m) => [m.method, `validate${m.result}`])),
-    inputRequired: setLine.length <= WIDTH ? setLine : ["const $INPUT_REQUIRED = new Set<string>([", ...inputRequired.map((m) => `  ${m},`), "]);"].join("\n"),
+    inputRequired: setOf("$INPUT_REQUIRED", inputRequired),
+    requestImpliesEnvelope: setOf("$REQUEST_IMPLIES_ENVELOPE", implying("request", envelopes.request)),
+    notificationImpliesEnvelope: setOf("$NOTIFICATION_IMPLIES_ENVELOPE", implying("notification", envelopes.notification)),
     inputResults: objectLiteral(protocol.inputRequests.map((r) => [r.method, `validate${r.result}`])),
     inputRequiredResult: has(protocol.inputRequiredResult) ?? null,
     requestEnvelope: has(envelopes.request) ?? null,

@@ -107,6 +107,16 @@ function $tooDeep(e: $Errors, p: string): void {
   $push(e, { path: p, message: `nested more than ${MAX_DEPTH} levels deep` });
 }
 
+/**
+ * Error paths are relative to the value a collector was given: the caller prefixes the
+ * errors its child added (from `from` on) with the child's key. A valid subtree thus costs
+ * no path string at all, and collectors need no `$is` guard before descending, so an
+ * invalid value is walked once rather than once per enclosing level.
+ */
+function $at(e: $Errors, from: number, key: string): void {
+  for (let i = from; i < e.length; i++) e[i]!.path = key + e[i]!.path;
+}
+
 function $length(s: string): number {
   let n = 0;
   for (const _ of s) n++;
@@ -118,9 +128,10 @@ function $multipleOf(v: number, m: number): boolean {
   return Number.isInteger(q) || Math.abs(q - Math.round(q)) < 1e-9;
 }
 
-type $Collector = (v: any, p: string, e: $Errors, d: number) => void;
+type $Collector = (v: any, e: $Errors, d: number) => void;
 
-/** A failed union: report the branch that came closest, not every alternative. */
+/** A failed union: report the branch that came closest, not every alternative. `p` is the
+ * union's value's path relative to the caller's value. */
 function $anyOf(
   e: $Errors,
   p: string,
@@ -137,11 +148,11 @@ function $anyOf(
   try {
     for (const collect of members) {
       const errors: $Errors = [];
-      collect(v, p, errors, d);
+      collect(v, errors, d);
       if (errors.length === 0) continue;
       // A branch whose only complaint is the value's own type did not match at all; a
       // missing property counts double, so the branch whose keys the value has wins ties.
-      let score = errors.every((x) => x.path === p) ? 1e6 : 0;
+      let score = errors.every((x) => x.path === "") ? 1e6 : 0;
       for (const x of errors) score += x.message.startsWith("required property") ? 2 : 1;
       if (score < bestScore) {
         best = errors;
@@ -153,7 +164,11 @@ function $anyOf(
   }
   if (best === undefined || bestScore >= 1e6)
     $expected(e, p, expected, "expected " + expected + ", found ", v);
-  else for (const error of best) $push(e, error);
+  else
+    for (const error of best) {
+      error.path = p + error.path;
+      $push(e, error);
+    }
 }
 
 // Formats, as ajv-formats ("full" mode) checks them, so results agree with schema.json.
@@ -249,7 +264,7 @@ function $result<V>(
   $limit = first ? 1 : MAX_ERRORS;
   // No `finally`: neither block can throw, and the error path is hot.
   try {
-    collect(value, "", errors, 0);
+    collect(value, errors, 0);
   } catch (error) {
     $thrown(errors, error);
   }
@@ -273,12 +288,12 @@ function $is_JSONValue(v: any, d: number): boolean {
   return false;
 }
 
-function $va_JSONValue(v: any, p: string, e: $Errors, d: number): void {
-  if (d > MAX_DEPTH) return $tooDeep(e, p);
+function $va_JSONValue(v: any, e: $Errors, d: number): void {
+  if (d > MAX_DEPTH) return $tooDeep(e, "");
   if (!$is$2(v, d))
     $anyOf(
       e,
-      p,
+      "",
       v,
       d,
       [$va$1, $va_JSONObject, $va_JSONArray],
@@ -297,17 +312,19 @@ function $is_JSONObject(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONObject(v: any, p: string, e: $Errors, d: number): void {
-  if (d > MAX_DEPTH) return $tooDeep(e, p);
+function $va_JSONObject(v: any, e: $Errors, d: number): void {
+  if (d > MAX_DEPTH) return $tooDeep(e, "");
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
     if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
-    if (!$is_JSONValue(x, d + 1)) $va_JSONValue(x, p + "/" + $escape(k), e, d + 1);
+    const n0 = e.length;
+    $va_JSONValue(x, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/" + $escape(k));
   }
 }
 
@@ -321,15 +338,17 @@ function $is_JSONArray(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONArray(v: any, p: string, e: $Errors, d: number): void {
-  if (d > MAX_DEPTH) return $tooDeep(e, p);
+function $va_JSONArray(v: any, e: $Errors, d: number): void {
+  if (d > MAX_DEPTH) return $tooDeep(e, "");
   if (!Array.isArray(v)) {
-    $expected(e, p, "array", "expected array, found ", v);
+    $expected(e, "", "array", "expected array, found ", v);
     return;
   }
   for (let i = 0; i < v.length && e.length < $limit; i++) {
     const x = v[i];
-    if (!$is_JSONValue(x, d + 1)) $va_JSONValue(x, p + "/" + i, e, d + 1);
+    const n0 = e.length;
+    $va_JSONValue(x, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/" + i);
   }
 }
 
@@ -338,9 +357,9 @@ function $is_MetaObject(v: any, d: number): boolean {
   return true;
 }
 
-function $va_MetaObject(v: any, p: string, e: $Errors, d: number): void {
+function $va_MetaObject(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
@@ -349,9 +368,9 @@ function $is_RequestId(v: any, d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
-function $va_RequestId(v: any, p: string, e: $Errors, d: number): void {
+function $va_RequestId(v: any, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v)))
-    $expected(e, p, "string | integer", "expected string | integer, found ", v);
+    $expected(e, "", "string | integer", "expected string | integer, found ", v);
 }
 
 function $is_RequestParams(v: any, d: number): boolean {
@@ -361,15 +380,19 @@ function $is_RequestParams(v: any, d: number): boolean {
   return true;
 }
 
-function $va_RequestParams(v: any, p: string, e: $Errors, d: number): void {
+function $va_RequestParams(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v._meta;
   if (p0 !== undefined) {
-    if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-    if (!$is$3(p0, d)) $va$4(p0, p + "/_meta", e, d);
+    const n0 = e.length;
+    $va_MetaObject(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/_meta");
+    const n1 = e.length;
+    $va$4(p0, e, d);
+    if (e.length > n1) $at(e, n1, "/_meta");
   }
 }
 
@@ -382,18 +405,22 @@ function $is_Request(v: any, d: number): boolean {
   return true;
 }
 
-function $va_Request(v: any, p: string, e: $Errors, d: number): void {
+function $va_Request(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
   else if (!(typeof p0 === "string"))
-    $expected(e, p + "/method", "string", "expected string, found ", p0);
+    $expected(e, "/method", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 !== undefined && !$is$5(p1, d)) $va$6(p1, p + "/params", e, d);
+  if (p1 !== undefined) {
+    const n0 = e.length;
+    $va$6(p1, e, d);
+    if (e.length > n0) $at(e, n0, "/params");
+  }
 }
 
 function $is_Notification(v: any, d: number): boolean {
@@ -405,18 +432,22 @@ function $is_Notification(v: any, d: number): boolean {
   return true;
 }
 
-function $va_Notification(v: any, p: string, e: $Errors, d: number): void {
+function $va_Notification(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
   else if (!(typeof p0 === "string"))
-    $expected(e, p + "/method", "string", "expected string, found ", p0);
+    $expected(e, "/method", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 !== undefined && !$is$7(p1, d)) $va$8(p1, p + "/params", e, d);
+  if (p1 !== undefined) {
+    const n0 = e.length;
+    $va$8(p1, e, d);
+    if (e.length > n0) $at(e, n0, "/params");
+  }
 }
 
 function $is_Result(v: any, d: number): boolean {
@@ -428,17 +459,21 @@ function $is_Result(v: any, d: number): boolean {
   return true;
 }
 
-function $va_Result(v: any, p: string, e: $Errors, d: number): void {
+function $va_Result(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string"))
-    $expected(e, p + "/resultType", "string", "expected string, found ", p1);
+    $expected(e, "/resultType", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+  if (p0 !== undefined) {
+    const n0 = e.length;
+    $va_MetaObject(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/_meta");
+  }
 }
 
 function $is_Error(v: any, d: number): boolean {
@@ -451,20 +486,19 @@ function $is_Error(v: any, d: number): boolean {
   return true;
 }
 
-function $va_Error(v: any, p: string, e: $Errors, d: number): void {
+function $va_Error(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, p + "/code", 'required property "code" is missing');
-  else if (!Number.isInteger(p0))
-    $expected(e, p + "/code", "integer", "expected integer, found ", p0);
+  if (p0 === undefined) $missing(e, "/code", 'required property "code" is missing');
+  else if (!Number.isInteger(p0)) $expected(e, "/code", "integer", "expected integer, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.message;
-  if (p1 === undefined) $missing(e, p + "/message", 'required property "message" is missing');
+  if (p1 === undefined) $missing(e, "/message", 'required property "message" is missing');
   else if (!(typeof p1 === "string"))
-    $expected(e, p + "/message", "string", "expected string, found ", p1);
+    $expected(e, "/message", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p2 = v.data;
 }
@@ -482,26 +516,34 @@ function $is_JSONRPCRequest(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONRPCRequest(v: any, p: string, e: $Errors, d: number): void {
+function $va_JSONRPCRequest(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
   else if (!(typeof p0 === "string"))
-    $expected(e, p + "/method", "string", "expected string, found ", p0);
+    $expected(e, "/method", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p3 = v.id;
-  if (p3 === undefined) $missing(e, p + "/id", 'required property "id" is missing');
-  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
+  if (p3 === undefined) $missing(e, "/id", 'required property "id" is missing');
+  else {
+    const n0 = e.length;
+    $va_RequestId(p3, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/id");
+  }
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 !== undefined && !$is$9(p1, d)) $va$10(p1, p + "/params", e, d);
+  if (p1 !== undefined) {
+    const n1 = e.length;
+    $va$10(p1, e, d);
+    if (e.length > n1) $at(e, n1, "/params");
+  }
 }
 
 function $is_JSONRPCNotification(v: any, d: number): boolean {
@@ -515,22 +557,26 @@ function $is_JSONRPCNotification(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONRPCNotification(v: any, p: string, e: $Errors, d: number): void {
+function $va_JSONRPCNotification(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
   else if (!(typeof p0 === "string"))
-    $expected(e, p + "/method", "string", "expected string, found ", p0);
+    $expected(e, "/method", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 !== undefined && !$is$11(p1, d)) $va$12(p1, p + "/params", e, d);
+  if (p1 !== undefined) {
+    const n0 = e.length;
+    $va$12(p1, e, d);
+    if (e.length > n0) $at(e, n0, "/params");
+  }
 }
 
 function $is_JSONRPCResultResponse(v: any, d: number): boolean {
@@ -544,22 +590,30 @@ function $is_JSONRPCResultResponse(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONRPCResultResponse(v: any, p: string, e: $Errors, d: number): void {
+function $va_JSONRPCResultResponse(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
+  if (p0 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p0 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.id;
-  if (p1 === undefined) $missing(e, p + "/id", 'required property "id" is missing');
-  else if (!$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (p1 === undefined) $missing(e, "/id", 'required property "id" is missing');
+  else {
+    const n0 = e.length;
+    $va_RequestId(p1, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/id");
+  }
   if (e.length >= $limit) return;
   const p2 = v.result;
-  if (p2 === undefined) $missing(e, p + "/result", 'required property "result" is missing');
-  else if (!$is_Result(p2, d + 1)) $va_Result(p2, p + "/result", e, d + 1);
+  if (p2 === undefined) $missing(e, "/result", 'required property "result" is missing');
+  else {
+    const n1 = e.length;
+    $va_Result(p2, e, d + 1);
+    if (e.length > n1) $at(e, n1, "/result");
+  }
 }
 
 function $is_JSONRPCMessage(v: any, d: number): boolean {
@@ -570,11 +624,11 @@ function $is_JSONRPCMessage(v: any, d: number): boolean {
   return false;
 }
 
-function $va_JSONRPCMessage(v: any, p: string, e: $Errors, d: number): void {
+function $va_JSONRPCMessage(v: any, e: $Errors, d: number): void {
   if (!$is$13(v, d))
     $anyOf(
       e,
-      p,
+      "",
       v,
       d,
       [
@@ -598,21 +652,29 @@ function $is_JSONRPCErrorResponse(v: any, d: number): boolean {
   return true;
 }
 
-function $va_JSONRPCErrorResponse(v: any, p: string, e: $Errors, d: number): void {
+function $va_JSONRPCErrorResponse(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
+  if (p0 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p0 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.id;
-  if (p1 !== undefined && !$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (p1 !== undefined) {
+    const n0 = e.length;
+    $va_RequestId(p1, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/id");
+  }
   if (e.length >= $limit) return;
   const p2 = v.error;
-  if (p2 === undefined) $missing(e, p + "/error", 'required property "error" is missing');
-  else if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
+  if (p2 === undefined) $missing(e, "/error", 'required property "error" is missing');
+  else {
+    const n1 = e.length;
+    $va_Error(p2, e, d + 1);
+    if (e.length > n1) $at(e, n1, "/error");
+  }
 }
 
 function $is_MethodNotFoundError(v: any, d: number): boolean {
@@ -625,19 +687,19 @@ function $is_MethodNotFoundError(v: any, d: number): boolean {
   return true;
 }
 
-function $va_MethodNotFoundError(v: any, p: string, e: $Errors, d: number): void {
+function $va_MethodNotFoundError(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, p + "/code", 'required property "code" is missing');
-  else if (!(p0 === -32601)) $expected(e, p + "/code", "-32601", "expected -32601, found ", p0);
+  if (p0 === undefined) $missing(e, "/code", 'required property "code" is missing');
+  else if (!(p0 === -32601)) $expected(e, "/code", "-32601", "expected -32601, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.message;
-  if (p1 === undefined) $missing(e, p + "/message", 'required property "message" is missing');
+  if (p1 === undefined) $missing(e, "/message", 'required property "message" is missing');
   else if (!(typeof p1 === "string"))
-    $expected(e, p + "/message", "string", "expected string, found ", p1);
+    $expected(e, "/message", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p2 = v.data;
 }
@@ -653,23 +715,31 @@ function $is_NeedsCapabilityError(v: any, d: number): boolean {
   return true;
 }
 
-function $va_NeedsCapabilityError(v: any, p: string, e: $Errors, d: number): void {
+function $va_NeedsCapabilityError(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p0 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
+  if (p0 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p0 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.id;
-  if (p1 !== undefined && !$is_RequestId(p1, d + 1)) $va_RequestId(p1, p + "/id", e, d + 1);
+  if (p1 !== undefined) {
+    const n0 = e.length;
+    $va_RequestId(p1, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/id");
+  }
   if (e.length >= $limit) return;
   const p2 = v.error;
-  if (p2 === undefined) $missing(e, p + "/error", 'required property "error" is missing');
+  if (p2 === undefined) $missing(e, "/error", 'required property "error" is missing');
   else {
-    if (!$is_Error(p2, d + 1)) $va_Error(p2, p + "/error", e, d + 1);
-    if (!$is$14(p2, d)) $va$16(p2, p + "/error", e, d);
+    const n1 = e.length;
+    $va_Error(p2, e, d + 1);
+    if (e.length > n1) $at(e, n1, "/error");
+    const n2 = e.length;
+    $va$16(p2, e, d);
+    if (e.length > n2) $at(e, n2, "/error");
   }
 }
 
@@ -677,8 +747,8 @@ function $is_EmptyResult(v: any, d: number): boolean {
   return $is_Result(v, d + 1);
 }
 
-function $va_EmptyResult(v: any, p: string, e: $Errors, d: number): void {
-  if (!$is_Result(v, d + 1)) $va_Result(v, p, e, d + 1);
+function $va_EmptyResult(v: any, e: $Errors, d: number): void {
+  $va_Result(v, e, d + 1);
 }
 
 function $is_ClientCapabilities(v: any, d: number): boolean {
@@ -692,19 +762,31 @@ function $is_ClientCapabilities(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ClientCapabilities(v: any, p: string, e: $Errors, d: number): void {
+function $va_ClientCapabilities(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.experimental;
-  if (p0 !== undefined && !$is$18(p0, d)) $va$21(p0, p + "/experimental", e, d);
+  if (p0 !== undefined) {
+    const n0 = e.length;
+    $va$21(p0, e, d);
+    if (e.length > n0) $at(e, n0, "/experimental");
+  }
   if (e.length >= $limit) return;
   const p1 = v.elicitation;
-  if (p1 !== undefined && !$is$19(p1, d)) $va$22(p1, p + "/elicitation", e, d);
+  if (p1 !== undefined) {
+    const n1 = e.length;
+    $va$22(p1, e, d);
+    if (e.length > n1) $at(e, n1, "/elicitation");
+  }
   if (e.length >= $limit) return;
   const p2 = v.roots;
-  if (p2 !== undefined && !$is$20(p2, d)) $va$23(p2, p + "/roots", e, d);
+  if (p2 !== undefined) {
+    const n2 = e.length;
+    $va$23(p2, e, d);
+    if (e.length > n2) $at(e, n2, "/roots");
+  }
 }
 
 function $is_ServerCapabilities(v: any, d: number): boolean {
@@ -714,13 +796,17 @@ function $is_ServerCapabilities(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ServerCapabilities(v: any, p: string, e: $Errors, d: number): void {
+function $va_ServerCapabilities(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.tools;
-  if (p0 !== undefined && !$is$24(p0, d)) $va$25(p0, p + "/tools", e, d);
+  if (p0 !== undefined) {
+    const n0 = e.length;
+    $va$25(p0, e, d);
+    if (e.length > n0) $at(e, n0, "/tools");
+  }
 }
 
 function $is_InputResponseRequestParams(v: any, d: number): boolean {
@@ -734,23 +820,31 @@ function $is_InputResponseRequestParams(v: any, d: number): boolean {
   return true;
 }
 
-function $va_InputResponseRequestParams(v: any, p: string, e: $Errors, d: number): void {
+function $va_InputResponseRequestParams(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string"))
-    $expected(e, p + "/requestState", "string", "expected string, found ", p2);
+    $expected(e, "/requestState", "string", "expected string, found ", p2);
   if (e.length >= $limit) return;
   const p0 = v._meta;
   if (p0 !== undefined) {
-    if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-    if (!$is$26(p0, d)) $va$28(p0, p + "/_meta", e, d);
+    const n0 = e.length;
+    $va_MetaObject(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/_meta");
+    const n1 = e.length;
+    $va$28(p0, e, d);
+    if (e.length > n1) $at(e, n1, "/_meta");
   }
   if (e.length >= $limit) return;
   const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is$27(p1, d)) $va$29(p1, p + "/inputResponses", e, d);
+  if (p1 !== undefined) {
+    const n2 = e.length;
+    $va$29(p1, e, d);
+    if (e.length > n2) $at(e, n2, "/inputResponses");
+  }
 }
 
 function $is_InputRequiredResult(v: any, d: number): boolean {
@@ -766,24 +860,32 @@ function $is_InputRequiredResult(v: any, d: number): boolean {
   return true;
 }
 
-function $va_InputRequiredResult(v: any, p: string, e: $Errors, d: number): void {
+function $va_InputRequiredResult(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string"))
-    $expected(e, p + "/resultType", "string", "expected string, found ", p1);
+    $expected(e, "/resultType", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p3 = v.requestState;
   if (p3 !== undefined && !(typeof p3 === "string"))
-    $expected(e, p + "/requestState", "string", "expected string, found ", p3);
+    $expected(e, "/requestState", "string", "expected string, found ", p3);
   if (e.length >= $limit) return;
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+  if (p0 !== undefined) {
+    const n0 = e.length;
+    $va_MetaObject(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/_meta");
+  }
   if (e.length >= $limit) return;
   const p2 = v.inputRequests;
-  if (p2 !== undefined && !$is$30(p2, d)) $va$31(p2, p + "/inputRequests", e, d);
+  if (p2 !== undefined) {
+    const n1 = e.length;
+    $va$31(p2, e, d);
+    if (e.length > n1) $at(e, n1, "/inputRequests");
+  }
 }
 
 function $is_PingRequest(v: any, d: number): boolean {
@@ -799,26 +901,33 @@ function $is_PingRequest(v: any, d: number): boolean {
   return true;
 }
 
-function $va_PingRequest(v: any, p: string, e: $Errors, d: number): void {
+function $va_PingRequest(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
-  else if (!(p0 === "ping")) $expected(e, p + "/method", '"ping"', 'expected "ping", found ', p0);
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
+  else if (!(p0 === "ping")) $expected(e, "/method", '"ping"', 'expected "ping", found ', p0);
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p3 = v.id;
-  if (p3 === undefined) $missing(e, p + "/id", 'required property "id" is missing');
-  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
+  if (p3 === undefined) $missing(e, "/id", 'required property "id" is missing');
+  else {
+    const n0 = e.length;
+    $va_RequestId(p3, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/id");
+  }
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_RequestParams(p1, d + 1))
-    $va_RequestParams(p1, p + "/params", e, d + 1);
+  if (p1 !== undefined) {
+    const n1 = e.length;
+    $va_RequestParams(p1, e, d + 1);
+    if (e.length > n1) $at(e, n1, "/params");
+  }
 }
 
 function $is_CallToolRequestParams(v: any, d: number): boolean {
@@ -838,38 +947,50 @@ function $is_CallToolRequestParams(v: any, d: number): boolean {
   return true;
 }
 
-function $va_CallToolRequestParams(v: any, p: string, e: $Errors, d: number): void {
+function $va_CallToolRequestParams(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p2 = v.requestState;
   if (p2 !== undefined && !(typeof p2 === "string"))
-    $expected(e, p + "/requestState", "string", "expected string, found ", p2);
+    $expected(e, "/requestState", "string", "expected string, found ", p2);
   if (e.length >= $limit) return;
   const p3 = v.name;
-  if (p3 === undefined) $missing(e, p + "/name", 'required property "name" is missing');
+  if (p3 === undefined) $missing(e, "/name", 'required property "name" is missing');
   else if (!(typeof p3 === "string"))
-    $expected(e, p + "/name", "string", "expected string, found ", p3);
+    $expected(e, "/name", "string", "expected string, found ", p3);
   if (e.length >= $limit) return;
   const p4 = v.weight;
   if (p4 !== undefined) {
-    if (!Number.isFinite(p4)) $expected(e, p + "/weight", "number", "expected number, found ", p4);
+    if (!Number.isFinite(p4)) $expected(e, "/weight", "number", "expected number, found ", p4);
     if (!(typeof p4 !== "number" || p4 >= 0))
-      $fail(e, p + "/weight", "must be >= 0, found " + p4, "minimum 0");
+      $fail(e, "/weight", "must be >= 0, found " + p4, "minimum 0");
   }
   if (e.length >= $limit) return;
   const p0 = v._meta;
   if (p0 !== undefined) {
-    if (!$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
-    if (!$is$32(p0, d)) $va$35(p0, p + "/_meta", e, d);
+    const n0 = e.length;
+    $va_MetaObject(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/_meta");
+    const n1 = e.length;
+    $va$35(p0, e, d);
+    if (e.length > n1) $at(e, n1, "/_meta");
   }
   if (e.length >= $limit) return;
   const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is$33(p1, d)) $va$36(p1, p + "/inputResponses", e, d);
+  if (p1 !== undefined) {
+    const n2 = e.length;
+    $va$36(p1, e, d);
+    if (e.length > n2) $at(e, n2, "/inputResponses");
+  }
   if (e.length >= $limit) return;
   const p5 = v.arguments;
-  if (p5 !== undefined && !$is$34(p5, d)) $va$37(p5, p + "/arguments", e, d);
+  if (p5 !== undefined) {
+    const n3 = e.length;
+    $va$37(p5, e, d);
+    if (e.length > n3) $at(e, n3, "/arguments");
+  }
 }
 
 function $is_CallToolRequest(v: any, d: number): boolean {
@@ -885,28 +1006,35 @@ function $is_CallToolRequest(v: any, d: number): boolean {
   return true;
 }
 
-function $va_CallToolRequest(v: any, p: string, e: $Errors, d: number): void {
+function $va_CallToolRequest(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
   else if (!(p0 === "tools/call"))
-    $expected(e, p + "/method", '"tools/call"', 'expected "tools/call", found ', p0);
+    $expected(e, "/method", '"tools/call"', 'expected "tools/call", found ', p0);
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p3 = v.id;
-  if (p3 === undefined) $missing(e, p + "/id", 'required property "id" is missing');
-  else if (!$is_RequestId(p3, d + 1)) $va_RequestId(p3, p + "/id", e, d + 1);
+  if (p3 === undefined) $missing(e, "/id", 'required property "id" is missing');
+  else {
+    const n0 = e.length;
+    $va_RequestId(p3, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/id");
+  }
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 === undefined) $missing(e, p + "/params", 'required property "params" is missing');
-  else if (!$is_CallToolRequestParams(p1, d + 1))
-    $va_CallToolRequestParams(p1, p + "/params", e, d + 1);
+  if (p1 === undefined) $missing(e, "/params", 'required property "params" is missing');
+  else {
+    const n1 = e.length;
+    $va_CallToolRequestParams(p1, e, d + 1);
+    if (e.length > n1) $at(e, n1, "/params");
+  }
 }
 
 function $is_CallToolResult(v: any, d: number): boolean {
@@ -922,25 +1050,33 @@ function $is_CallToolResult(v: any, d: number): boolean {
   return true;
 }
 
-function $va_CallToolResult(v: any, p: string, e: $Errors, d: number): void {
+function $va_CallToolResult(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string"))
-    $expected(e, p + "/resultType", "string", "expected string, found ", p1);
+    $expected(e, "/resultType", "string", "expected string, found ", p1);
   if (e.length >= $limit) return;
   const p3 = v.isError;
   if (p3 !== undefined && !(typeof p3 === "boolean"))
-    $expected(e, p + "/isError", "boolean", "expected boolean, found ", p3);
+    $expected(e, "/isError", "boolean", "expected boolean, found ", p3);
   if (e.length >= $limit) return;
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+  if (p0 !== undefined) {
+    const n0 = e.length;
+    $va_MetaObject(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/_meta");
+  }
   if (e.length >= $limit) return;
   const p2 = v.content;
-  if (p2 === undefined) $missing(e, p + "/content", 'required property "content" is missing');
-  else if (!$is$38(p2, d)) $va$40(p2, p + "/content", e, d);
+  if (p2 === undefined) $missing(e, "/content", 'required property "content" is missing');
+  else {
+    const n1 = e.length;
+    $va$40(p2, e, d);
+    if (e.length > n1) $at(e, n1, "/content");
+  }
 }
 
 function $is_TextContent(v: any, d: number): boolean {
@@ -952,19 +1088,19 @@ function $is_TextContent(v: any, d: number): boolean {
   return true;
 }
 
-function $va_TextContent(v: any, p: string, e: $Errors, d: number): void {
+function $va_TextContent(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.type;
-  if (p0 === undefined) $missing(e, p + "/type", 'required property "type" is missing');
-  else if (!(p0 === "text")) $expected(e, p + "/type", '"text"', 'expected "text", found ', p0);
+  if (p0 === undefined) $missing(e, "/type", 'required property "type" is missing');
+  else if (!(p0 === "text")) $expected(e, "/type", '"text"', 'expected "text", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.text;
-  if (p1 === undefined) $missing(e, p + "/text", 'required property "text" is missing');
+  if (p1 === undefined) $missing(e, "/text", 'required property "text" is missing');
   else if (!(typeof p1 === "string"))
-    $expected(e, p + "/text", "string", "expected string, found ", p1);
+    $expected(e, "/text", "string", "expected string, found ", p1);
 }
 
 function $is_ImageContent(v: any, d: number): boolean {
@@ -976,22 +1112,21 @@ function $is_ImageContent(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ImageContent(v: any, p: string, e: $Errors, d: number): void {
+function $va_ImageContent(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.type;
-  if (p0 === undefined) $missing(e, p + "/type", 'required property "type" is missing');
-  else if (!(p0 === "image")) $expected(e, p + "/type", '"image"', 'expected "image", found ', p0);
+  if (p0 === undefined) $missing(e, "/type", 'required property "type" is missing');
+  else if (!(p0 === "image")) $expected(e, "/type", '"image"', 'expected "image", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.data;
-  if (p1 === undefined) $missing(e, p + "/data", 'required property "data" is missing');
+  if (p1 === undefined) $missing(e, "/data", 'required property "data" is missing');
   else {
-    if (!(typeof p1 === "string"))
-      $expected(e, p + "/data", "string", "expected string, found ", p1);
+    if (!(typeof p1 === "string")) $expected(e, "/data", "string", "expected string, found ", p1);
     if (!(typeof p1 !== "string" || $fmtByte(p1)))
-      $fail(e, p + "/data", $found("must be a valid byte, found ", p1), "format byte");
+      $fail(e, "/data", $found("must be a valid byte, found ", p1), "format byte");
   }
 }
 
@@ -1006,28 +1141,32 @@ function $is_ToolListChangedNotification(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ToolListChangedNotification(v: any, p: string, e: $Errors, d: number): void {
+function $va_ToolListChangedNotification(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
   else if (!(p0 === "notifications/tools/list_changed"))
     $expected(
       e,
-      p + "/method",
+      "/method",
       '"notifications/tools/list_changed"',
       'expected "notifications/tools/list_changed", found ',
       p0,
     );
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 !== undefined && !$is$42(p1, d)) $va$43(p1, p + "/params", e, d);
+  if (p1 !== undefined) {
+    const n0 = e.length;
+    $va$43(p1, e, d);
+    if (e.length > n0) $at(e, n0, "/params");
+  }
 }
 
 function $is_CancelledNotification(v: any, d: number): boolean {
@@ -1041,29 +1180,33 @@ function $is_CancelledNotification(v: any, d: number): boolean {
   return true;
 }
 
-function $va_CancelledNotification(v: any, p: string, e: $Errors, d: number): void {
+function $va_CancelledNotification(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
   else if (!(p0 === "notifications/cancelled"))
     $expected(
       e,
-      p + "/method",
+      "/method",
       '"notifications/cancelled"',
       'expected "notifications/cancelled", found ',
       p0,
     );
   if (e.length >= $limit) return;
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, p + "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, p + "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 === undefined) $missing(e, p + "/params", 'required property "params" is missing');
-  else if (!$is$44(p1, d)) $va$45(p1, p + "/params", e, d);
+  if (p1 === undefined) $missing(e, "/params", 'required property "params" is missing');
+  else {
+    const n0 = e.length;
+    $va$45(p1, e, d);
+    if (e.length > n0) $at(e, n0, "/params");
+  }
 }
 
 function $is_ElicitRequest(v: any, d: number): boolean {
@@ -1075,25 +1218,23 @@ function $is_ElicitRequest(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ElicitRequest(v: any, p: string, e: $Errors, d: number): void {
+function $va_ElicitRequest(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, p + "/method", 'required property "method" is missing');
+  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
   else if (!(p0 === "elicitation/create"))
-    $expected(
-      e,
-      p + "/method",
-      '"elicitation/create"',
-      'expected "elicitation/create", found ',
-      p0,
-    );
+    $expected(e, "/method", '"elicitation/create"', 'expected "elicitation/create", found ', p0);
   if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 === undefined) $missing(e, p + "/params", 'required property "params" is missing');
-  else if (!$is$46(p1, d)) $va$47(p1, p + "/params", e, d);
+  if (p1 === undefined) $missing(e, "/params", 'required property "params" is missing');
+  else {
+    const n0 = e.length;
+    $va$47(p1, e, d);
+    if (e.length > n0) $at(e, n0, "/params");
+  }
 }
 
 function $is_ElicitResult(v: any, d: number): boolean {
@@ -1105,26 +1246,30 @@ function $is_ElicitResult(v: any, d: number): boolean {
   return true;
 }
 
-function $va_ElicitResult(v: any, p: string, e: $Errors, d: number): void {
+function $va_ElicitResult(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.action;
-  if (p0 === undefined) $missing(e, p + "/action", 'required property "action" is missing');
+  if (p0 === undefined) $missing(e, "/action", 'required property "action" is missing');
   else if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel"))
-    $anyOf(e, p + "/action", p0, d, [$va$51, $va$52, $va$53], '"accept" | "decline" | "cancel"');
+    $anyOf(e, "/action", p0, d, [$va$51, $va$52, $va$53], '"accept" | "decline" | "cancel"');
   if (e.length >= $limit) return;
   const p1 = v.content;
-  if (p1 !== undefined && !$is$48(p1, d)) $va$54(p1, p + "/content", e, d);
+  if (p1 !== undefined) {
+    const n0 = e.length;
+    $va$54(p1, e, d);
+    if (e.length > n0) $at(e, n0, "/content");
+  }
 }
 
 function $is_InputRequest(v: any, d: number): boolean {
   return $is_ElicitRequest(v, d + 1);
 }
 
-function $va_InputRequest(v: any, p: string, e: $Errors, d: number): void {
-  if (!$is_ElicitRequest(v, d + 1)) $va_ElicitRequest(v, p, e, d + 1);
+function $va_InputRequest(v: any, e: $Errors, d: number): void {
+  $va_ElicitRequest(v, e, d + 1);
 }
 
 function $is_ClientRequest(v: any, d: number): boolean {
@@ -1139,30 +1284,24 @@ function $is_ClientRequest(v: any, d: number): boolean {
   }
 }
 
-function $va_ClientRequest(v: any, p: string, e: $Errors, d: number): void {
+function $va_ClientRequest(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const t = v.method;
   switch (t) {
     case "ping":
-      if (!$is_PingRequest(v, d + 1)) $va_PingRequest(v, p, e, d + 1);
+      $va_PingRequest(v, e, d + 1);
       return;
     case "tools/call":
-      if (!$is_CallToolRequest(v, d + 1)) $va_CallToolRequest(v, p, e, d + 1);
+      $va_CallToolRequest(v, e, d + 1);
       return;
     case undefined:
-      $missing(e, p + "/method", 'required property "method" is missing');
+      $missing(e, "/method", 'required property "method" is missing');
       return;
     default:
-      $expected(
-        e,
-        p + "/method",
-        '"ping" | "tools/call"',
-        'expected "ping" | "tools/call", found ',
-        t,
-      );
+      $expected(e, "/method", '"ping" | "tools/call"', 'expected "ping" | "tools/call", found ', t);
   }
 }
 
@@ -1170,24 +1309,24 @@ function $is_ClientNotification(v: any, d: number): boolean {
   return $is_CancelledNotification(v, d + 1);
 }
 
-function $va_ClientNotification(v: any, p: string, e: $Errors, d: number): void {
-  if (!$is_CancelledNotification(v, d + 1)) $va_CancelledNotification(v, p, e, d + 1);
+function $va_ClientNotification(v: any, e: $Errors, d: number): void {
+  $va_CancelledNotification(v, e, d + 1);
 }
 
 function $is_ClientResult(v: any, d: number): boolean {
   return $is_EmptyResult(v, d + 1);
 }
 
-function $va_ClientResult(v: any, p: string, e: $Errors, d: number): void {
-  if (!$is_EmptyResult(v, d + 1)) $va_EmptyResult(v, p, e, d + 1);
+function $va_ClientResult(v: any, e: $Errors, d: number): void {
+  $va_EmptyResult(v, e, d + 1);
 }
 
 function $is_ServerRequest(v: any, d: number): boolean {
   return $is_PingRequest(v, d + 1);
 }
 
-function $va_ServerRequest(v: any, p: string, e: $Errors, d: number): void {
-  if (!$is_PingRequest(v, d + 1)) $va_PingRequest(v, p, e, d + 1);
+function $va_ServerRequest(v: any, e: $Errors, d: number): void {
+  $va_PingRequest(v, e, d + 1);
 }
 
 function $is_ServerNotification(v: any, d: number): boolean {
@@ -1202,27 +1341,26 @@ function $is_ServerNotification(v: any, d: number): boolean {
   }
 }
 
-function $va_ServerNotification(v: any, p: string, e: $Errors, d: number): void {
+function $va_ServerNotification(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const t = v.method;
   switch (t) {
     case "notifications/cancelled":
-      if (!$is_CancelledNotification(v, d + 1)) $va_CancelledNotification(v, p, e, d + 1);
+      $va_CancelledNotification(v, e, d + 1);
       return;
     case "notifications/tools/list_changed":
-      if (!$is_ToolListChangedNotification(v, d + 1))
-        $va_ToolListChangedNotification(v, p, e, d + 1);
+      $va_ToolListChangedNotification(v, e, d + 1);
       return;
     case undefined:
-      $missing(e, p + "/method", 'required property "method" is missing');
+      $missing(e, "/method", 'required property "method" is missing');
       return;
     default:
       $expected(
         e,
-        p + "/method",
+        "/method",
         '"notifications/cancelled" | "notifications/tools/list_changed"',
         'expected "notifications/cancelled" | "notifications/tools/list_changed", found ',
         t,
@@ -1237,11 +1375,11 @@ function $is_ServerResult(v: any, d: number): boolean {
   return false;
 }
 
-function $va_ServerResult(v: any, p: string, e: $Errors, d: number): void {
+function $va_ServerResult(v: any, e: $Errors, d: number): void {
   if (!$is$57(v, d))
     $anyOf(
       e,
-      p,
+      "",
       v,
       d,
       [$va_EmptyResult, $va_CallToolResult, $va_InputRequiredResult],
@@ -1249,11 +1387,11 @@ function $va_ServerResult(v: any, p: string, e: $Errors, d: number): void {
     );
 }
 
-function $va$1(v: any, p: string, e: $Errors, d: number): void {
+function $va$1(v: any, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null))
     $expected(
       e,
-      p,
+      "",
       "string | integer | boolean | null",
       "expected string | integer | boolean | null, found ",
       v,
@@ -1275,14 +1413,14 @@ function $is$3(v: any, d: number): boolean {
   return true;
 }
 
-function $va$4(v: any, p: string, e: $Errors, d: number): void {
+function $va$4(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string"))
-    $expected(e, p + "/io.example~1trace", "string", "expected string, found ", p0);
+    $expected(e, "/io.example~1trace", "string", "expected string, found ", p0);
 }
 
 function $is$5(v: any, d: number): boolean {
@@ -1290,9 +1428,9 @@ function $is$5(v: any, d: number): boolean {
   return true;
 }
 
-function $va$6(v: any, p: string, e: $Errors, d: number): void {
+function $va$6(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
@@ -1302,9 +1440,9 @@ function $is$7(v: any, d: number): boolean {
   return true;
 }
 
-function $va$8(v: any, p: string, e: $Errors, d: number): void {
+function $va$8(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
@@ -1314,9 +1452,9 @@ function $is$9(v: any, d: number): boolean {
   return true;
 }
 
-function $va$10(v: any, p: string, e: $Errors, d: number): void {
+function $va$10(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
@@ -1326,9 +1464,9 @@ function $is$11(v: any, d: number): boolean {
   return true;
 }
 
-function $va$12(v: any, p: string, e: $Errors, d: number): void {
+function $va$12(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
@@ -1357,29 +1495,36 @@ function $is$15(v: any, d: number): boolean {
   return true;
 }
 
-function $va$16(v: any, p: string, e: $Errors, d: number): void {
+function $va$16(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, p + "/code", 'required property "code" is missing');
-  else if (!(p0 === -32021)) $expected(e, p + "/code", "-32021", "expected -32021, found ", p0);
+  if (p0 === undefined) $missing(e, "/code", 'required property "code" is missing');
+  else if (!(p0 === -32021)) $expected(e, "/code", "-32021", "expected -32021, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.data;
-  if (p1 === undefined) $missing(e, p + "/data", 'required property "data" is missing');
-  else if (!$is$15(p1, d)) $va$17(p1, p + "/data", e, d);
+  if (p1 === undefined) $missing(e, "/data", 'required property "data" is missing');
+  else {
+    const n0 = e.length;
+    $va$17(p1, e, d);
+    if (e.length > n0) $at(e, n0, "/data");
+  }
 }
 
-function $va$17(v: any, p: string, e: $Errors, d: number): void {
+function $va$17(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.required;
-  if (p0 === undefined) $missing(e, p + "/required", 'required property "required" is missing');
-  else if (!$is_ClientCapabilities(p0, d + 1))
-    $va_ClientCapabilities(p0, p + "/required", e, d + 1);
+  if (p0 === undefined) $missing(e, "/required", 'required property "required" is missing');
+  else {
+    const n0 = e.length;
+    $va_ClientCapabilities(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/required");
+  }
 }
 
 function $is$18(v: any, d: number): boolean {
@@ -1404,31 +1549,37 @@ function $is$20(v: any, d: number): boolean {
   return true;
 }
 
-function $va$21(v: any, p: string, e: $Errors, d: number): void {
+function $va$21(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
     if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
-    if (!$is_JSONObject(x, d + 1)) $va_JSONObject(x, p + "/" + $escape(k), e, d + 1);
+    const n0 = e.length;
+    $va_JSONObject(x, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/" + $escape(k));
   }
 }
 
-function $va$22(v: any, p: string, e: $Errors, d: number): void {
+function $va$22(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.form;
-  if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) $va_JSONObject(p0, p + "/form", e, d + 1);
+  if (p0 !== undefined) {
+    const n0 = e.length;
+    $va_JSONObject(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/form");
+  }
 }
 
-function $va$23(v: any, p: string, e: $Errors, d: number): void {
+function $va$23(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
@@ -1440,14 +1591,14 @@ function $is$24(v: any, d: number): boolean {
   return true;
 }
 
-function $va$25(v: any, p: string, e: $Errors, d: number): void {
+function $va$25(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.listChanged;
   if (p0 !== undefined && !(typeof p0 === "boolean"))
-    $expected(e, p + "/listChanged", "boolean", "expected boolean, found ", p0);
+    $expected(e, "/listChanged", "boolean", "expected boolean, found ", p0);
 }
 
 function $is$26(v: any, d: number): boolean {
@@ -1467,26 +1618,28 @@ function $is$27(v: any, d: number): boolean {
   return true;
 }
 
-function $va$28(v: any, p: string, e: $Errors, d: number): void {
+function $va$28(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string"))
-    $expected(e, p + "/io.example~1trace", "string", "expected string, found ", p0);
+    $expected(e, "/io.example~1trace", "string", "expected string, found ", p0);
 }
 
-function $va$29(v: any, p: string, e: $Errors, d: number): void {
+function $va$29(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
     if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
-    if (!$is_ElicitResult(x, d + 1)) $va_ElicitResult(x, p + "/" + $escape(k), e, d + 1);
+    const n0 = e.length;
+    $va_ElicitResult(x, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/" + $escape(k));
   }
 }
 
@@ -1500,16 +1653,18 @@ function $is$30(v: any, d: number): boolean {
   return true;
 }
 
-function $va$31(v: any, p: string, e: $Errors, d: number): void {
+function $va$31(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
     if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
-    if (!$is_InputRequest(x, d + 1)) $va_InputRequest(x, p + "/" + $escape(k), e, d + 1);
+    const n0 = e.length;
+    $va_InputRequest(x, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/" + $escape(k));
   }
 }
 
@@ -1535,32 +1690,34 @@ function $is$34(v: any, d: number): boolean {
   return true;
 }
 
-function $va$35(v: any, p: string, e: $Errors, d: number): void {
+function $va$35(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v["io.example/trace"];
   if (p0 !== undefined && !(typeof p0 === "string"))
-    $expected(e, p + "/io.example~1trace", "string", "expected string, found ", p0);
+    $expected(e, "/io.example~1trace", "string", "expected string, found ", p0);
 }
 
-function $va$36(v: any, p: string, e: $Errors, d: number): void {
+function $va$36(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
     if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
-    if (!$is_ElicitResult(x, d + 1)) $va_ElicitResult(x, p + "/" + $escape(k), e, d + 1);
+    const n0 = e.length;
+    $va_ElicitResult(x, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/" + $escape(k));
   }
 }
 
-function $va$37(v: any, p: string, e: $Errors, d: number): void {
+function $va$37(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
@@ -1586,35 +1743,37 @@ function $is$39(v: any, d: number): boolean {
   }
 }
 
-function $va$40(v: any, p: string, e: $Errors, d: number): void {
+function $va$40(v: any, e: $Errors, d: number): void {
   if (!Array.isArray(v)) {
-    $expected(e, p, "array", "expected array, found ", v);
+    $expected(e, "", "array", "expected array, found ", v);
     return;
   }
   for (let i = 0; i < v.length && e.length < $limit; i++) {
     const x = v[i];
-    if (!$is$39(x, d)) $va$41(x, p + "/" + i, e, d);
+    const n0 = e.length;
+    $va$41(x, e, d);
+    if (e.length > n0) $at(e, n0, "/" + i);
   }
 }
 
-function $va$41(v: any, p: string, e: $Errors, d: number): void {
+function $va$41(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const t = v.type;
   switch (t) {
     case "text":
-      if (!$is_TextContent(v, d + 1)) $va_TextContent(v, p, e, d + 1);
+      $va_TextContent(v, e, d + 1);
       return;
     case "image":
-      if (!$is_ImageContent(v, d + 1)) $va_ImageContent(v, p, e, d + 1);
+      $va_ImageContent(v, e, d + 1);
       return;
     case undefined:
-      $missing(e, p + "/type", 'required property "type" is missing');
+      $missing(e, "/type", 'required property "type" is missing');
       return;
     default:
-      $expected(e, p + "/type", '"text" | "image"', 'expected "text" | "image", found ', t);
+      $expected(e, "/type", '"text" | "image"', 'expected "text" | "image", found ', t);
   }
 }
 
@@ -1625,13 +1784,17 @@ function $is$42(v: any, d: number): boolean {
   return true;
 }
 
-function $va$43(v: any, p: string, e: $Errors, d: number): void {
+function $va$43(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) $va_MetaObject(p0, p + "/_meta", e, d + 1);
+  if (p0 !== undefined) {
+    const n0 = e.length;
+    $va_MetaObject(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/_meta");
+  }
 }
 
 function $is$44(v: any, d: number): boolean {
@@ -1643,18 +1806,22 @@ function $is$44(v: any, d: number): boolean {
   return true;
 }
 
-function $va$45(v: any, p: string, e: $Errors, d: number): void {
+function $va$45(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.requestId;
-  if (p0 === undefined) $missing(e, p + "/requestId", 'required property "requestId" is missing');
-  else if (!$is_RequestId(p0, d + 1)) $va_RequestId(p0, p + "/requestId", e, d + 1);
+  if (p0 === undefined) $missing(e, "/requestId", 'required property "requestId" is missing');
+  else {
+    const n0 = e.length;
+    $va_RequestId(p0, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/requestId");
+  }
   if (e.length >= $limit) return;
   const p1 = v.reason;
   if (p1 !== undefined && !(typeof p1 === "string"))
-    $expected(e, p + "/reason", "string", "expected string, found ", p1);
+    $expected(e, "/reason", "string", "expected string, found ", p1);
 }
 
 function $is$46(v: any, d: number): boolean {
@@ -1666,20 +1833,24 @@ function $is$46(v: any, d: number): boolean {
   return true;
 }
 
-function $va$47(v: any, p: string, e: $Errors, d: number): void {
+function $va$47(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   const p0 = v.message;
-  if (p0 === undefined) $missing(e, p + "/message", 'required property "message" is missing');
+  if (p0 === undefined) $missing(e, "/message", 'required property "message" is missing');
   else if (!(typeof p0 === "string"))
-    $expected(e, p + "/message", "string", "expected string, found ", p0);
+    $expected(e, "/message", "string", "expected string, found ", p0);
   if (e.length >= $limit) return;
   const p1 = v.requestedSchema;
   if (p1 === undefined)
-    $missing(e, p + "/requestedSchema", 'required property "requestedSchema" is missing');
-  else if (!$is_JSONObject(p1, d + 1)) $va_JSONObject(p1, p + "/requestedSchema", e, d + 1);
+    $missing(e, "/requestedSchema", 'required property "requestedSchema" is missing');
+  else {
+    const n0 = e.length;
+    $va_JSONObject(p1, e, d + 1);
+    if (e.length > n0) $at(e, n0, "/requestedSchema");
+  }
 }
 
 function $is$48(v: any, d: number): boolean {
@@ -1707,21 +1878,21 @@ function $is$50(v: any, d: number): boolean {
   return false;
 }
 
-function $va$51(v: any, p: string, e: $Errors, d: number): void {
-  if (!(v === "accept")) $expected(e, p, '"accept"', 'expected "accept", found ', v);
+function $va$51(v: any, e: $Errors, d: number): void {
+  if (!(v === "accept")) $expected(e, "", '"accept"', 'expected "accept", found ', v);
 }
 
-function $va$52(v: any, p: string, e: $Errors, d: number): void {
-  if (!(v === "decline")) $expected(e, p, '"decline"', 'expected "decline", found ', v);
+function $va$52(v: any, e: $Errors, d: number): void {
+  if (!(v === "decline")) $expected(e, "", '"decline"', 'expected "decline", found ', v);
 }
 
-function $va$53(v: any, p: string, e: $Errors, d: number): void {
-  if (!(v === "cancel")) $expected(e, p, '"cancel"', 'expected "cancel", found ', v);
+function $va$53(v: any, e: $Errors, d: number): void {
+  if (!(v === "cancel")) $expected(e, "", '"cancel"', 'expected "cancel", found ', v);
 }
 
-function $va$54(v: any, p: string, e: $Errors, d: number): void {
+function $va$54(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, p, "object", "expected object, found ", v);
+    $expected(e, "", "object", "expected object, found ", v);
     return;
   }
   for (const k in v) {
@@ -1729,23 +1900,29 @@ function $va$54(v: any, p: string, e: $Errors, d: number): void {
     if (!$own(v, k)) continue;
     const x = v[k];
     if (!$is$50(x, d))
-      $anyOf(e, p + "/" + $escape(k), x, d, [$va$55, $va$56], "string | integer | boolean | array");
+      $anyOf(e, "/" + $escape(k), x, d, [$va$55, $va$56], "string | integer | boolean | array");
   }
 }
 
-function $va$55(v: any, p: string, e: $Errors, d: number): void {
+function $va$55(v: any, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean"))
-    $expected(e, p, "string | integer | boolean", "expected string | integer | boolean, found ", v);
+    $expected(
+      e,
+      "",
+      "string | integer | boolean",
+      "expected string | integer | boolean, found ",
+      v,
+    );
 }
 
-function $va$56(v: any, p: string, e: $Errors, d: number): void {
+function $va$56(v: any, e: $Errors, d: number): void {
   if (!Array.isArray(v)) {
-    $expected(e, p, "array", "expected array, found ", v);
+    $expected(e, "", "array", "expected array, found ", v);
     return;
   }
   for (let i = 0; i < v.length && e.length < $limit; i++) {
     const x = v[i];
-    if (!(typeof x === "string")) $expected(e, p + "/" + i, "string", "expected string, found ", x);
+    if (!(typeof x === "string")) $expected(e, "/" + i, "string", "expected string, found ", x);
   }
 }
 
@@ -2639,6 +2816,28 @@ function $has(table: Record<string, Validator>, method: unknown): method is stri
   return typeof method === "string" && Object.prototype.hasOwnProperty.call(table, method);
 }
 
+/**
+ * Methods whose message type extends the JSON-RPC envelope (`interface X extends
+ * JSONRPCRequest`): validating the type validates the envelope too, so the dispatcher's hot
+ * path checks the message once rather than twice.
+ */
+const $REQUEST_IMPLIES_ENVELOPE = new Set<string>(["ping", "tools/call"]);
+const $NOTIFICATION_IMPLIES_ENVELOPE = new Set<string>([
+  "notifications/cancelled",
+  "notifications/tools/list_changed",
+]);
+
+/** `value.method`, or undefined (a getter that throws is an invalid message, not an exception). */
+function $methodOf(value: unknown): unknown {
+  try {
+    return typeof value === "object" && value !== null
+      ? (value as { method?: unknown }).method
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function $unknownMethod(method: unknown, what: string): ValidationResult<never> {
   const message =
     typeof method === "string"
@@ -2692,10 +2891,12 @@ export function validateRequestMessage(
   direction: Direction,
   options?: ValidateOptions,
 ): ValidationResult<any> {
+  const method = $methodOf(value);
+  const table = $REQUESTS[direction];
+  if ($has(table, method) && $REQUEST_IMPLIES_ENVELOPE.has(method))
+    return table[method]!(value, options);
   const envelope = validateJSONRPCRequest(value, options);
   if (!envelope.ok) return envelope;
-  const method = classifyMessage(value)?.method;
-  const table = $REQUESTS[direction];
   return $has(table, method)
     ? table[method]!(value, options)
     : $unknownMethod(method, `${direction} requests`);
@@ -2722,10 +2923,12 @@ export function validateNotificationMessage(
   direction: Direction,
   options?: ValidateOptions,
 ): ValidationResult<any> {
+  const method = $methodOf(value);
+  const table = $NOTIFICATIONS[direction];
+  if ($has(table, method) && $NOTIFICATION_IMPLIES_ENVELOPE.has(method))
+    return table[method]!(value, options);
   const envelope = validateJSONRPCNotification(value, options);
   if (!envelope.ok) return envelope;
-  const method = classifyMessage(value)?.method;
-  const table = $NOTIFICATIONS[direction];
   return $has(table, method)
     ? table[method]!(value, options)
     : $unknownMethod(method, `${direction} notifications`);
