@@ -252,6 +252,9 @@ function $thrown(e: $Errors, error: unknown): void {
   if (e.length < $limit) e.push({ path: "", message: "could not be read: " + reason });
 }
 
+/** A placeholder that gives the errors array its first slot; never returned. */
+const $ROOM: ValidationError = { path: "", message: "" };
+
 /** The errors of a value the fast check rejected (all of them), or the first error, if any. */
 function $result<V>(
   value: unknown,
@@ -259,7 +262,10 @@ function $result<V>(
   options: ValidateOptions | undefined,
 ): ValidationResult<V> {
   const first = options !== undefined && options.firstError === true;
-  const errors: ValidationError[] = [];
+  // Room for exactly one error: a rejected value usually has one, and a plain `[]` grows to
+  // 17 slots on its first push, the largest allocation of the error path.
+  const errors: ValidationError[] = [$ROOM];
+  errors.pop();
   const outer = $limit;
   $limit = first ? 1 : MAX_ERRORS;
   // No `finally`: neither block can throw, and the error path is hot.
@@ -2780,26 +2786,6 @@ export type ClientNotificationMessage = T.JSONRPCNotification & T.ClientNotifica
 export type ServerRequestMessage = T.JSONRPCRequest & T.ServerRequest;
 export type ServerNotificationMessage = T.JSONRPCNotification & T.ServerNotification;
 
-const $REQUESTS: Record<Direction, Record<string, Validator>> = {
-  "client->server": {
-    ping: validatePingRequest,
-    "tools/call": validateCallToolRequest,
-  },
-  "server->client": {
-    ping: validatePingRequest,
-  },
-};
-
-const $NOTIFICATIONS: Record<Direction, Record<string, Validator>> = {
-  "client->server": {
-    "notifications/cancelled": validateCancelledNotification,
-  },
-  "server->client": {
-    "notifications/cancelled": validateCancelledNotification,
-    "notifications/tools/list_changed": validateToolListChangedNotification,
-  },
-};
-
 const $RESULTS: Record<string, Validator> = {
   ping: validateEmptyResult,
   "tools/call": validateCallToolResult,
@@ -2815,17 +2801,6 @@ const $INPUT_RESULTS: Record<string, Validator> = {
 function $has(table: Record<string, Validator>, method: unknown): method is string {
   return typeof method === "string" && Object.prototype.hasOwnProperty.call(table, method);
 }
-
-/**
- * Methods whose message type extends the JSON-RPC envelope (`interface X extends
- * JSONRPCRequest`): validating the type validates the envelope too, so the dispatcher's hot
- * path checks the message once rather than twice.
- */
-const $REQUEST_IMPLIES_ENVELOPE = new Set<string>(["ping", "tools/call"]);
-const $NOTIFICATION_IMPLIES_ENVELOPE = new Set<string>([
-  "notifications/cancelled",
-  "notifications/tools/list_changed",
-]);
 
 /** `value.method`, or undefined (a getter that throws is an invalid message, not an exception). */
 function $methodOf(value: unknown): unknown {
@@ -2892,14 +2867,22 @@ export function validateRequestMessage(
   options?: ValidateOptions,
 ): ValidationResult<any> {
   const method = $methodOf(value);
-  const table = $REQUESTS[direction];
-  if ($has(table, method) && $REQUEST_IMPLIES_ENVELOPE.has(method))
-    return table[method]!(value, options);
+  if (direction === "client->server") {
+    switch (method) {
+      case "ping":
+        return validatePingRequest(value, options);
+      case "tools/call":
+        return validateCallToolRequest(value, options);
+    }
+  } else {
+    switch (method) {
+      case "ping":
+        return validatePingRequest(value, options);
+    }
+  }
   const envelope = validateJSONRPCRequest(value, options);
   if (!envelope.ok) return envelope;
-  return $has(table, method)
-    ? table[method]!(value, options)
-    : $unknownMethod(method, `${direction} requests`);
+  return $unknownMethod(method, `${direction} requests`);
 }
 
 /** Validates a notification by its `method`, for the sending side. */
@@ -2924,14 +2907,22 @@ export function validateNotificationMessage(
   options?: ValidateOptions,
 ): ValidationResult<any> {
   const method = $methodOf(value);
-  const table = $NOTIFICATIONS[direction];
-  if ($has(table, method) && $NOTIFICATION_IMPLIES_ENVELOPE.has(method))
-    return table[method]!(value, options);
+  if (direction === "client->server") {
+    switch (method) {
+      case "notifications/cancelled":
+        return validateCancelledNotification(value, options);
+    }
+  } else {
+    switch (method) {
+      case "notifications/cancelled":
+        return validateCancelledNotification(value, options);
+      case "notifications/tools/list_changed":
+        return validateToolListChangedNotification(value, options);
+    }
+  }
   const envelope = validateJSONRPCNotification(value, options);
   if (!envelope.ok) return envelope;
-  return $has(table, method)
-    ? table[method]!(value, options)
-    : $unknownMethod(method, `${direction} notifications`);
+  return $unknownMethod(method, `${direction} notifications`);
 }
 
 /**
