@@ -9,6 +9,7 @@ import { diffMarkdown, diffRevisions } from "../schema/diff.js";
 import { initProject } from "../generators/project.js";
 import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
 import { describeFailure } from "./failure.js";
+import { collectAfterReading } from "./memory.js";
 
 export interface CommonOptions {
   spec?: string;
@@ -60,6 +61,7 @@ export async function generateCommand(
 ): Promise<number> {
   const s = settings(options);
   const { loaded, legacy } = loadEras(s.spec, s.revisions ?? [s.revision]);
+  collectAfterReading([loaded, ...legacy]);
   const files = await generate(loaded, s.generators, { legacy, auth: s.auth });
   const names = [loaded, ...legacy].map((l) => l.revision.name).join(" + ");
   return writeOutput(s.out, files, { revision: names, check: options.check === true }, io);
