@@ -56,3 +56,11 @@ export function runtimeFiles(header: string, entries: readonly string[]): Emitte
     ...(peerOf(module) ? { peerDependency: peerOf(module)! } : {}),
   }));
 }
+
+/** The names a runtime module exports: values (functions, constants) and types. */
+export function runtimeExports(module: string): { values: string[]; types: string[] } {
+  const text = source(module);
+  const values = [...text.matchAll(/^export (?:function|const|let) ([\w$]+)/gm)].map((m) => m[1]!);
+  const types = [...text.matchAll(/^export (?:type|interface) ([\w$]+)/gm)].map((m) => m[1]!);
+  return { values, types };
+}

@@ -2,8 +2,9 @@ import { buildValidationSchemas, type VSchema } from "../schema/validation.js";
 import type { Direction } from "../schema/protocol.js";
 import type { SchemaModel } from "../schema/model.js";
 import { McpGenError } from "../schema/diagnostics.js";
-import type { Generator } from "./plugin.js";
+import type { EmittedFile, Generator } from "./plugin.js";
 import { renderTemplate } from "./render.js";
+import { runtimeExports, runtimeFiles } from "./runtime.js";
 import { ValidatorWriter } from "./validator-code.js";
 import { layout, str, WIDTH } from "./validator-layout.js";
 
@@ -70,7 +71,7 @@ export const validatorsGenerator: Generator = {
   name: "validators",
   requires: ["types", "methods"],
   description: "validators.ts: type guards and JSON-pointer validators for every schema type, message validation",
-  emit({ loaded, header }) {
+  emit({ loaded, header, runtimeDir }) {
     const { model } = loaded;
     const schemas = buildValidationSchemas(model);
     const writer = new ValidatorWriter(schemas, recursiveTypes(schemas));
@@ -92,18 +93,57 @@ export const validatorsGenerator: Generator = {
       validatorTable(exported),
       renderTemplate("validators-messages.ts.hbs", messagesView(loaded)),
     ];
-    // Laid out as prettier would (generators/validator-layout.ts): formatting the largest
-    // output was most of the generation time.
-    // The file is built in one join: joining the body, then the template around it, held
-    // the 7.8 MB text of a schema of 20 copies of 2026-07-28 three times over.
-    const [head, tail] = renderTemplate("validators.ts.hbs", { header, body: BODY_MARK }).split(BODY_MARK) as [string, string];
-    const parts = body.map((b) => b.replace(/\n+$/, ""));
-    parts[0] = `${head}\n${parts[0]}`;
-    parts[parts.length - 1] += tail;
-    const code = parts.join("\n\n");
-    return [{ path: "validators.ts", kind: "generated", code, preformatted: true }];
+    return validatorsFiles(header, body, runtimeDir);
   },
 };
+
+/**
+ * validators.ts around its generated body (checks, collectors, entry points), with the
+ * imports of runtime/validation.ts that body uses, and that runtime module. Laid out as
+ * prettier would (generators/validator-layout.ts): formatting the largest output was most of
+ * the generation time. The file is built in one join: joining the body, then the template
+ * around it, held the 7.8 MB text of a schema of 20 copies of 2026-07-28 three times over.
+ */
+export function validatorsFiles(header: string, body: readonly string[], runtimeDir = "./runtime"): EmittedFile[] {
+  const runtimeImports = importsFromRuntime(`${runtimeDir}/validation.js`, body);
+  const [head, tail] = renderTemplate("validators.ts.hbs", { header, body: BODY_MARK, runtimeImports }).split(BODY_MARK) as [string, string];
+  const parts = body.map((b) => b.replace(/\n+$/, ""));
+  parts[0] = `${head}\n${parts[0]}`;
+  parts[parts.length - 1] += tail;
+  const code = parts.join("\n\n");
+  return [{ path: "validators.ts", kind: "generated", code, preformatted: true }, ...runtimeFiles(header, ["validation"])];
+}
+
+/** What validators.ts re-exports from runtime/validation.ts: its public API beside `isT` / `validateT`. */
+const PUBLIC_VALUES = ["MAX_DEPTH", "MAX_ERRORS", "classifyMessage"];
+const PUBLIC_TYPES = ["MessageInfo", "MessageKind", "ValidateOptions", "ValidationError", "ValidationResult", "Validator"];
+
+/**
+ * The import and re-export lines of validators.ts: the runtime names the generated code uses
+ * (only those, so no output imports a name it does not use), then the public ones.
+ */
+function importsFromRuntime(from: string, body: readonly string[]): string {
+  const { values, types } = runtimeExports("validation");
+  // One pass over the text for every exported name (a regex per name would read 8 MB of
+  // validators.ts 25 times on a large schema).
+  const names = [...values, ...types].sort((a, b) => b.length - a.length).map((n) => n.replace(/\$/g, "\\$"));
+  const token = new RegExp(`(?<![\\w$])(?:${names.join("|")})(?![\\w$])`, "g");
+  const seen = new Set<string>();
+  for (const part of body) for (const m of part.matchAll(token)) seen.add(m[0]);
+  const imported = [...values.filter((n) => seen.has(n)).sort(), ...types.filter((n) => seen.has(n)).sort().map((t) => `type ${t}`)];
+  return [
+    namedList("import", imported, from),
+    namedList("export", PUBLIC_VALUES, from),
+    namedList("export type", PUBLIC_TYPES, from),
+  ].join("\n");
+}
+
+/** `keyword { a, b } from "m";` on one line, or one name a line, as prettier prints it. */
+function namedList(keyword: string, names: readonly string[], from: string): string {
+  const line = `${keyword} { ${names.join(", ")} } from ${str(from)};`;
+  if (line.length <= WIDTH) return line;
+  return [`${keyword} {`, ...names.map((n) => `  ${n},`), `} from ${str(from)};`].join("\n");
+}
 
 /** `isT` and `validateT`: exceptions (throwing getters, proxies) become a failed validation. */
 function publicValidators(name: string): string {

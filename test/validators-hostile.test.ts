@@ -6,8 +6,7 @@ import { readSchemaText } from "../schema/reader.js";
 import { findRevision } from "../schema/revisions.js";
 import { buildValidationSchemas, nestedQuantifier, type VSchema } from "../schema/validation.js";
 import { ValidatorWriter } from "../generators/validator-code.js";
-import { validatorsGenerator } from "../generators/validators.js";
-import { renderTemplate } from "../generators/render.js";
+import { validatorsFiles, validatorsGenerator } from "../generators/validators.js";
 import type { LoadedRevision } from "../schema/index.js";
 import { cli, fakeSpec, importGenerated, readFixture, snapshotTree, SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
 
@@ -142,8 +141,8 @@ describe("depth 1,000", () => {
     const functions = [writer.isFunction("Deep"), writer.validateFunction("Deep"), ...writer.helpers];
     expect(writer.helpers).toHaveLength(2 * 1000);
     const body = [...functions, "export const isDeep = (v: unknown) => $is_Deep(v, 0);", "export const validateDeep = (v: unknown) => $result(v, $va_Deep, undefined);"];
-    const code = renderTemplate("validators.ts.hbs", { header: "// depth 1,000", body: body.join("\n\n") });
-    const v = await importGenerated<Validators>([{ path: "validators.ts", content: code }], "validators.js");
+    const files = validatorsFiles("// depth 1,000", body).map((f) => ({ path: f.path, content: f.code }));
+    const v = await importGenerated<Validators>(files, "validators.js");
     expect(v["isDeep"]!(deepValue(1000, "x"))).toBe(true);
     expect(v["isDeep"]!(deepValue(1000, 1))).toBe(false);
     const r = v["validateDeep"]!(deepValue(1000, 1)) as Result;
