@@ -1,6 +1,6 @@
 import { buildValidationSchemas, type VSchema } from "../schema/validation.js";
 import type { Direction } from "../schema/protocol.js";
-import type { SchemaModel } from "../schema/model.js";
+import { Resolver } from "../schema/resolve.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { renderTemplate } from "./render.js";
@@ -217,23 +217,6 @@ function setOf(name: string, items: string[]): string {
   return line.length <= WIDTH ? line : [`const ${name} = new Set<string>([`, ...items.map((m) => `  ${m},`), "]);"].join("\n");
 }
 
-/**
- * Whether interface `name` extends `base` through plain `extends` references (an `Omit<...>`
- * entry breaks the chain: the subtype no longer carries every property of the base).
- */
-export function extendsInterface(model: SchemaModel, name: string, base: string | undefined): boolean {
-  if (base === undefined) return false;
-  const seen = new Set<string>();
-  const visit = (n: string): boolean => {
-    if (n === base) return true;
-    if (seen.has(n)) return false;
-    seen.add(n);
-    const d = model.byName.get(n);
-    return d?.kind === "interface" && d.extends.some((e) => e.kind === "ref" && visit(e.name));
-  };
-  return name !== base && visit(name);
-}
-
 function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loaded"]) {
   const has = (name: string | undefined) => (name !== undefined && model.byName.has(name) ? name : undefined);
   const directions: Direction[] = ["client->server", "server->client"];
@@ -245,13 +228,15 @@ function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loa
   const { envelopes } = protocol;
   const requests = protocol.methods.filter((m) => m.kind === "request");
   const inputRequired = requests.filter((m) => m.inputRequired).map((m) => str(m.method));
+  const resolver = new Resolver(model);
   const dispatch = (kind: "request" | "notification", envelope: string | undefined) =>
     methodDispatch(
       directions.map((direction) => ({
         direction,
         methods: protocol.methods
           .filter((m) => m.kind === kind && m.directions.includes(direction))
-          .map((m) => ({ method: m.method, validator: `validate${m.type}`, enveloped: extendsInterface(model, m.type, envelope) })),
+          // A type that extends the envelope (not through Omit) carries all of it: checked once.
+          .map((m) => ({ method: m.method, validator: `validate${m.type}`, enveloped: envelope !== undefined && resolver.ancestors(m.type, { throughOmit: false }).has(envelope) })),
       })),
       has(envelope),
       kind,

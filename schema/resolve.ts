@@ -102,12 +102,15 @@ export class Resolver {
     return withIndex(merged, decl.members.indexSignature ?? merged.indexSignature);
   }
 
-  /** The names an interface extends, directly or through its bases (and `Omit` bases). */
-  ancestors(name: string): Set<string> {
+  /**
+   * The names an interface extends, directly or through its bases (and `Omit` bases, unless
+   * `throughOmit` is false: a type that omits a base's property no longer carries all of it).
+   */
+  ancestors(name: string, { throughOmit = true }: { throughOmit?: boolean } = {}): Set<string> {
     const out = new Set<string>();
     const visitType = (t: TypeExpr): void => {
       if (t.kind === "ref") visitName(t.name);
-      else if (t.kind === "omit") visitType(t.base);
+      else if (t.kind === "omit" && throughOmit) visitType(t.base);
     };
     const visitName = (n: string): void => {
       if (out.has(n)) return;

@@ -72,6 +72,16 @@ describe("reader: one construct at a time", () => {
     expect(flat.properties.get("b")?.optional).toBe(true);
   });
 
+  it("ancestors: through plain extends and aliases, and through Omit unless told not to", () => {
+    const text = `export interface E { code: number } export interface M extends E { m: string }
+      export interface W extends Omit<M, "code"> { w: string } export type A = W;`;
+    const r = new Resolver(read(text));
+    expect([...r.ancestors("W")].sort()).toEqual(["E", "M"]);
+    expect([...r.ancestors("A")].sort()).toEqual(["E", "M", "W"]);
+    expect([...r.ancestors("W", { throughOmit: false })]).toEqual([]);
+    expect([...r.ancestors("A", { throughOmit: false })]).toEqual(["W"]);
+  });
+
   it("Omit in extends and in type position", () => {
     const text = `export interface E { code: number; message: string }
       export interface R extends Omit<E, "code" | "message"> { extra: string }
