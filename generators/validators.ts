@@ -140,9 +140,16 @@ function importsFromRuntime(from: string, body: readonly string[]): string {
 
 /** `keyword { a, b } from "m";` on one line, or one name a line, as prettier prints it. */
 function namedList(keyword: string, names: readonly string[], from: string): string {
-  const line = `${keyword} { ${names.join(", ")} } from ${str(from)};`;
-  if (line.length <= WIDTH) return line;
-  return [`${keyword} {`, ...names.map((n) => `  ${n},`), `} from ${str(from)};`].join("\n");
+  return listOf(`${keyword} {`, names, `} from ${str(from)};`, " ");
+}
+
+/**
+ * `open` items `close` on one line when it fits the page (with `pad` inside the brackets:
+ * prettier spaces braces, not brackets), else one item a line with trailing commas.
+ */
+function listOf(open: string, items: readonly string[], close: string, pad = ""): string {
+  const line = `${open}${pad}${items.join(", ")}${pad}${close}`;
+  return line.length <= WIDTH ? line : [open, ...items.map((item) => `  ${item},`), close].join("\n");
 }
 
 /** `isT` and `validateT`: exceptions (throwing getters, proxies) become a failed validation. */
@@ -213,8 +220,7 @@ function methodDispatch(
 
 /** `const name = new Set<string>([...])`, laid out as prettier prints it. */
 function setOf(name: string, items: string[]): string {
-  const line = `const ${name} = new Set<string>([${items.join(", ")}]);`;
-  return line.length <= WIDTH ? line : [`const ${name} = new Set<string>([`, ...items.map((m) => `  ${m},`), "]);"].join("\n");
+  return listOf(`const ${name} = new Set<string>([`, items, "]);");
 }
 
 function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loaded"]) {
