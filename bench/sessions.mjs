@@ -5,7 +5,7 @@
 // `npm run bench` does), so growth per session shows. BENCH_SESSIONS (default 10,000).
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { ROOT, SPEC, transpileDir, workDir } from "./common.mjs";
+import { legacyEchoSession, ROOT, SPEC, transpileDir, workDir } from "./common.mjs";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
 const BATCH = 1_000;
@@ -27,20 +27,6 @@ async function serve() {
   return http.serveHttp(d);
 }
 
-async function oneSession(url) {
-  const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const post = (body, headers = {}) => fetch(url, { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify(body) });
-  const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
-  const id = init.headers.get("mcp-session-id");
-  await init.arrayBuffer();
-  if (!id) throw new Error(`no session id (HTTP ${init.status})`);
-  const session = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
-  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).arrayBuffer();
-  const call = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } }, session);
-  if ((await call.json()).result?.content?.[0]?.text !== "hi") throw new Error("tools/call failed");
-  await (await fetch(url, { method: "DELETE", headers: session })).arrayBuffer();
-}
-
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 function memory() {
   globalThis.gc?.();
@@ -56,7 +42,7 @@ export async function benchSessions() {
       await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
         while (next < count) {
           next++;
-          await oneSession(server.url);
+          await legacyEchoSession(server.url, "bench", "hi");
         }
       }));
     };

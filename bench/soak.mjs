@@ -7,7 +7,7 @@
 // BENCH_SOAK_REQUESTS (default 200,000) counts HTTP requests, the client's and the sessions'.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { ROOT, SPEC, transpileDir, workDir } from "./common.mjs";
+import { legacyEchoSession, ROOT, SPEC, transpileDir, workDir } from "./common.mjs";
 
 const REQUESTS = Number(process.env.BENCH_SOAK_REQUESTS ?? 200_000);
 const EVERY = Number(process.env.BENCH_SOAK_EVERY ?? 20_000);
@@ -43,20 +43,6 @@ function serve({ dispatcher: d, http }) {
   return http.serveHttp(d.createServerDispatcher(handlers, { serverInfo: { name: "soak", version: "1.0.0" } }));
 }
 
-async function legacySession(url) {
-  const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const post = (body, headers = {}) => fetch(url, { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify(body) });
-  const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "soak", version: "1" } } });
-  const id = init.headers.get("mcp-session-id");
-  await init.arrayBuffer();
-  if (!id) throw new Error(`no session id (HTTP ${init.status})`);
-  const session = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
-  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).arrayBuffer();
-  const call = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "legacy" } } }, session);
-  if ((await call.json()).result?.content?.[0]?.text !== "legacy") throw new Error("legacy tools/call failed");
-  await (await fetch(url, { method: "DELETE", headers: session })).arrayBuffer();
-}
-
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const signed = (bytes) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`;
 function memory() {
@@ -80,7 +66,7 @@ export async function benchSoak() {
   const units = [
     [1, async (client) => { if ((await client.callTool({ name: "echo", arguments: { text: "hi" } })).content[0].text !== "hi") throw new Error("echo failed"); }],
     [2, async (client) => { if ((await client.callTool({ name: "ask" })).content[0].text !== "Hello, Ada") throw new Error("ask failed"); }],
-    [4, () => legacySession(server.url)],
+    [4, () => legacyEchoSession(server.url, "soak", "legacy")],
   ];
   let sent = 0;
   let turn = 0;
