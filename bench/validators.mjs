@@ -7,7 +7,8 @@
 // cannot hoist work out of a loop over one value); validators are resolved before timing
 // (no lookup inside the timed call); one untimed warm-up round, then ROUNDS rounds in which
 // the contestants take turns (the order rotating each round); the median of the rounds is
-// printed with the min and max, and the ratio of medians to ajv.
+// printed with the min and max, and the ratio to the peer (ajv unless named): the median of
+// the per-round ratios. Each contestant calls its validator from call sites of its own (`fresh`).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -98,6 +99,27 @@ function sample(calls, inputs) {
   return (ops * 1000) / (now - start);
 }
 
+/**
+ * A copy of `make` (a function returning a wrapper around one validator) with call sites of
+ * its own. V8 shares type feedback between the closures of one function literal, so one
+ * wrapper literal used by every contestant and workload would make each wrapper's inner call
+ * megamorphic (no inlining), which no real call site of one validator is. Every contestant,
+ * peers alike, gets its own copy; `make` must not capture variables.
+ */
+let sites = 0;
+function fresh(make) {
+  return new Function(`return (${make.toString()}) /* call site ${++sites} */`)();
+}
+
+/**
+ * The median of the per-round ratios: both sides of a pair ran in the same round, close in
+ * time, so a slow stretch of the machine moves both, where a ratio of two medians can pair
+ * one side's good round with the other's bad one.
+ */
+function pairedRatio(xs, peers) {
+  return median(xs.map((x, round) => x / peers[round]));
+}
+
 const fmt = (x) => Math.round(x).toLocaleString("en-US");
 
 // Both list sizes validate 10,000 tools per pass (ten lists of 1,000, one of 10,000): the
@@ -117,10 +139,11 @@ export async function benchValidators() {
   const typeNames = [...new Set([...examples.map((e) => e.type), "ListToolsResultResponse", "CallToolRequest", "ClientRequest", "JSONRPCMessage"])];
   const typia = await loadTypia(typeNames);
 
-  const zodParse = (schema) => (schema ? (v) => schema.safeParse(v).success : undefined);
-  const zodErrors = (schema) => (schema ? (v) => (schema.safeParse(v).error?.issues.length ?? 0) > 0 : undefined);
-  const ajvRejects = (f) => (v) => (f(v), f.errors.length > 0);
-  const oursRejects = (validate, options) => (v) => (validate(v, options).errors?.length ?? 0) > 0;
+  const zodParse = (schema) => (schema ? fresh((s) => (v) => s.safeParse(v).success)(schema) : undefined);
+  const zodErrors = (schema) => (schema ? fresh((s) => (v) => (s.safeParse(v).error?.issues.length ?? 0) > 0)(schema) : undefined);
+  const ajvRejects = (f) => fresh((f) => (v) => (f(v), f.errors.length > 0))(f);
+  const oursRejects = (validate, options) => fresh((f, o) => (v) => (f(v, o).errors?.length ?? 0) > 0)(validate, options);
+  const oursOk = (validate) => fresh((f) => (v) => f(v).ok)(validate);
   // A per-type contestant: `make(type)` is resolved once per input, before timing.
   const perType = (make) => ({ perType: make });
   const FIRST = { firstError: true };
@@ -131,7 +154,7 @@ export async function benchValidators() {
       types: examples.map((e) => e.type),
       contestants: {
         "mcp-gen is*": perType((t) => ours[`is${t}`]),
-        "mcp-gen validate*": perType((t) => ((f) => (v) => f(v).ok)(ours[`validate${t}`])),
+        "mcp-gen validate*": perType((t) => oursOk(ours[`validate${t}`])),
         ajv: perType((t) => ajvFor(t)),
         ...(typia.module ? { "typia is": perType((t) => typia.module[`is${t}`]) } : {}),
       },
@@ -154,10 +177,10 @@ export async function benchValidators() {
       perItem: count,
       contestants: {
         "mcp-gen is*": ours.isListToolsResultResponse,
-        "mcp-gen validate*": (v) => ours.validateListToolsResultResponse(v).ok,
+        "mcp-gen validate*": oursOk(ours.validateListToolsResultResponse),
         ajv: ajvFor("ListToolsResultResponse"),
         ...(typia.module ? { "typia is": typia.module.isListToolsResultResponse } : {}),
-        "zod (SDK ListToolsResultSchema)": ((s) => (v) => s.safeParse(v.result).success)(zodFor("ListToolsResult")),
+        "zod (SDK ListToolsResultSchema)": fresh((s) => (v) => s.safeParse(v.result).success)(zodFor("ListToolsResult")),
       },
     })),
     ...[1000, 10000].map((count) => ({
@@ -177,7 +200,7 @@ export async function benchValidators() {
       inputs: callTools(64),
       contestants: {
         "mcp-gen is*": ours.isCallToolRequest,
-        "mcp-gen validate*": (v) => ours.validateCallToolRequest(v).ok,
+        "mcp-gen validate*": oursOk(ours.validateCallToolRequest),
         ajv: ajvFor("CallToolRequest"),
         ...(typia.module ? { "typia is": typia.module.isCallToolRequest } : {}),
         "zod (SDK)": zodParse(zodFor("CallToolRequest")),
@@ -188,7 +211,7 @@ export async function benchValidators() {
       inputs: clientRequests(60),
       contestants: {
         "mcp-gen is*": ours.isClientRequest,
-        "mcp-gen validate*": (v) => ours.validateClientRequest(v).ok,
+        "mcp-gen validate*": oursOk(ours.validateClientRequest),
         ajv: ajvFor("ClientRequest"),
         ...(typia.module ? { "typia is": typia.module.isClientRequest } : {}),
         "zod (SDK)": zodParse(zodFor("ClientRequest")),
@@ -199,7 +222,7 @@ export async function benchValidators() {
       inputs: messages(60),
       contestants: {
         "mcp-gen is*": ours.isJSONRPCMessage,
-        "mcp-gen validate*": (v) => ours.validateJSONRPCMessage(v).ok,
+        "mcp-gen validate*": oursOk(ours.validateJSONRPCMessage),
         ajv: ajvFor("JSONRPCMessage"),
         ...(typia.module ? { "typia is": typia.module.isJSONRPCMessage } : {}),
         "zod (SDK)": zodParse(zodFor("JSONRPCMessage")),
@@ -213,8 +236,8 @@ export async function benchValidators() {
         "ajv (allErrors: true)": ajvRejects(ajvFor("CallToolRequest")),
         "mcp-gen validate* firstError": oursRejects(ours.validateCallToolRequest, FIRST),
         "ajv (allErrors: false)": ajvRejects(ajvFirstFor("CallToolRequest")),
-        "mcp-gen validateRequestMessage firstError": (v) => !ours.validateRequestMessage(v, "client->server", FIRST).ok,
-        ...(typia.module ? { "typia validate": (v) => (typia.module.validateCallToolRequest(v).errors?.length ?? 0) > 0 } : {}),
+        "mcp-gen validateRequestMessage firstError": fresh((f, o) => (v) => !f(v, "client->server", o).ok)(ours.validateRequestMessage, FIRST),
+        ...(typia.module ? { "typia validate": fresh((f) => (v) => (f(v).errors?.length ?? 0) > 0)(typia.module.validateCallToolRequest) } : {}),
         "zod (SDK)": zodErrors(zodFor("CallToolRequest")),
       },
       ratios: {
@@ -249,7 +272,7 @@ export async function benchValidators() {
     }
   }
 
-  console.log(`\nvalidation (${REVISION}), ops/s: median [min - max] of ${ROUNDS} interleaved rounds after a warm-up; ratio of medians:`);
+  console.log(`\nvalidation (${REVISION}), ops/s: median [min - max] of ${ROUNDS} interleaved rounds after a warm-up; ratio: median of the per-round ratios:`);
   if (!typia.module) console.log(`  (typia could not run here: ${typia.reason})`);
   for (const w of workloads) {
     console.log(`  ${w.name}`);
@@ -257,7 +280,7 @@ export async function benchValidators() {
       const xs = results.get(`${w.name}\u0000${name}`);
       const ops = median(xs);
       const peer = w.ratios?.[name] ?? (w.contestants.ajv ? "ajv" : undefined);
-      const ratio = peer && peer !== name ? `${(ops / median(results.get(`${w.name}\u0000${peer}`))).toFixed(2).padStart(6)}x ${peer}` : "";
+      const ratio = peer && peer !== name ? `${pairedRatio(xs, results.get(`${w.name}\u0000${peer}`)).toFixed(2).padStart(6)}x ${peer}` : "";
       const perItem = w.perItem ? `  ${((1e9 / ops / w.perItem)).toFixed(0).padStart(5)} ns/tool` : "";
       const note = c.disagrees ? `  (wrong verdict on ${c.disagrees} of ${w.inputs.length} inputs: not comparable)` : "";
       console.log(`    ${name.padEnd(42)} ${fmt(ops).padStart(12)} [${fmt(Math.min(...xs))} - ${fmt(Math.max(...xs))}]${perItem}  ${ratio}${note}`);
