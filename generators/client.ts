@@ -227,7 +227,8 @@ export const clientGenerator: Generator = {
       if (ctx.auth) {
         const code = `${header}
 
-// The OAuth 2.1 client for createHttpTransport({ auth }); needs the oauth4webapi package.
+// The OAuth 2.1 client for createHttpTransport({ auth }); needs the oauth4webapi package (and
+// jose, for DPoP proofs).
 export * from "./runtime/auth-client.js";
 `;
         files.push({ path: "auth.ts", kind: "generated", code, peerDependency: "oauth4webapi", preformatted: true }, ...runtimeFiles(header, ["auth-client"]));

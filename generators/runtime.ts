@@ -12,8 +12,8 @@ import type { EmittedFile } from "./plugin.js";
 const NODE_ONLY = new Set(["stdio", "http-server"]);
 /** The packages runtime modules may import, and only the modules listed (their peer dependencies). */
 export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
-  jose: ["auth-jwt"],
-  oauth4webapi: ["auth-client", "auth-discovery", "auth-registration", "auth-grant"],
+  jose: ["auth-jwt", "auth-dpop"],
+  oauth4webapi: ["auth-client", "auth-discovery", "auth-registration", "auth-grant", "auth-dpop"],
 };
 const peerOf = (module: string) => Object.keys(PEER_IMPORTS).find((p) => PEER_IMPORTS[p]!.includes(module));
 

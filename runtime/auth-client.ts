@@ -8,6 +8,12 @@ import {
   type Http,
 } from "./auth-discovery.js";
 import {
+  createDPoPProver,
+  generateDPoPKeyPair,
+  supportsDPoP,
+  type DPoPProver,
+} from "./auth-dpop.js";
+import {
   authorizationCodeGrant,
   clientCredentialsGrant,
   refreshGrant,
@@ -21,7 +27,12 @@ import {
   type StoredTokens,
   type TokenStore,
 } from "./auth-store.js";
-import { AuthorizationError, type ChallengeContext, type HttpAuth } from "./http-auth.js";
+import {
+  AuthorizationError,
+  type AuthorizedRequest,
+  type ChallengeContext,
+  type HttpAuth,
+} from "./http-auth.js";
 
 export { headlessRedirect, memoryTokenStore } from "./auth-store.js";
 export type { RedirectHandler, RegisteredClient, StoredTokens, TokenStore } from "./auth-store.js";
@@ -53,6 +64,17 @@ export interface OAuthClientOptions {
   offlineAccess?: boolean;
   /** Servers without resource metadata: the 2025-03-26 discovery at the server's origin (default true). */
   legacyDiscovery?: boolean;
+  /**
+   * DPoP (RFC 9449, the MCP DPoP extension): `"auto"` (default) proves possession of a key
+   * wherever the authorization server lists ES256 in `dpop_signing_alg_values_supported`, so
+   * its tokens are bound to the key and useless to whoever copies them; `"off"` never does.
+   */
+  dpop?: "auto" | "off";
+  /**
+   * The DPoP key (ES256), for a `store` that outlives the process: a bound token works only
+   * with its key. Default: a key generated when first needed, kept in memory.
+   */
+  dpopKeyPair?: CryptoKeyPair;
   /** Allow plain http to loopback hosts (localhost, 127.0.0.1, [::1]): tests only (default false). */
   insecureLoopback?: boolean;
   fetch?: typeof fetch;
@@ -101,15 +123,45 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
   // Challenges are answered one at a time: concurrent 401s lead to one authorization.
   let queue: Promise<unknown> = Promise.resolve();
 
-  const header = (tokens: StoredTokens | undefined): Record<string, string> =>
-    tokens ? { authorization: `Bearer ${tokens.accessToken}` } : {};
+  // The DPoP key's prover, once a key exists (given, or generated for the first DPoP grant).
+  let prover: Promise<DPoPProver> | undefined = options.dpopKeyPair
+    ? Promise.resolve(createDPoPProver(options.dpopKeyPair))
+    : undefined;
+  function proverFor(as: oauth.AuthorizationServer): Promise<DPoPProver> | undefined {
+    if (options.dpop === "off" || !supportsDPoP(as)) return undefined;
+    return (prover ??= generateDPoPKeyPair().then(createDPoPProver));
+  }
+
+  const authorizationOf = (tokens: StoredTokens) =>
+    `${tokens.tokenType === "dpop" ? "DPoP" : "Bearer"} ${tokens.accessToken}`;
+
+  /** A bearer token as is; a DPoP-bound one with a proof for this request (RFC 9449 section 7.1). */
+  async function header(
+    tokens: StoredTokens | undefined,
+    request: AuthorizedRequest,
+  ): Promise<Record<string, string>> {
+    if (!tokens) return {};
+    if (tokens.tokenType !== "dpop") return { authorization: authorizationOf(tokens) };
+    // A bound token without its key (a store kept across processes, no `dpopKeyPair`) is
+    // useless: the request goes without, and the server's challenge leads to a new grant.
+    if (!prover) return {};
+    const proof = await (await prover).proof(request.method, request.url, tokens.accessToken);
+    return { authorization: authorizationOf(tokens), dpop: proof };
+  }
 
   async function target(
     as: oauth.AuthorizationServer,
     resource: string | undefined,
     scopes: string[],
   ): Promise<GrantTarget> {
-    return { as, client: await registrar.clientFor(as), resource, scopes };
+    const dpop = await proverFor(as);
+    return {
+      as,
+      client: await registrar.clientFor(as),
+      resource,
+      scopes,
+      ...(dpop ? { dpop } : {}),
+    };
   }
 
   /** Refreshes expiring tokens, with the authorization server that issued them. */
@@ -133,12 +185,12 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
     }
   }
 
-  async function headers(): Promise<Record<string, string>> {
+  async function headers(request: AuthorizedRequest): Promise<Record<string, string>> {
     await queue.catch(() => undefined);
     let tokens = await store.getTokens(key);
     if (tokens?.expiresAt !== undefined && tokens.expiresAt - EXPIRY_SKEW_MS <= Date.now())
       tokens = tokens.refreshToken ? await refreshed(tokens, base) : undefined;
-    return header(tokens);
+    return header(tokens, request);
   }
 
   /** Where this server's tokens come from now (its metadata may have moved it to another server). */
@@ -160,10 +212,19 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
 
   async function answer(response: Response, context: ChallengeContext): Promise<"retry" | "fail"> {
     const http: Http = { ...base, ...(context.signal ? { signal: context.signal } : {}) };
-    let tokens = await store.getTokens(key);
-    // A newer token than the refused request carried: it was obtained meanwhile; try it.
-    if (tokens && header(tokens)["authorization"] !== context.sent["authorization"]) return "retry";
     const challenge = await challengeOf(response);
+    // The server wants its nonce in the proof (RFC 9449 section 9): same token, new proof.
+    if (challenge.dpopNonce !== undefined && context.sent["dpop"] !== undefined && prover) {
+      (await prover).rememberNonce(serverUrl, challenge.dpopNonce);
+      return "retry";
+    }
+    let tokens = await store.getTokens(key);
+    if (tokens?.tokenType === "dpop" && !prover) {
+      await store.setTokens(key, undefined); // bound to a key this client does not have
+      tokens = undefined;
+    }
+    // A newer token than the refused request carried: it was obtained meanwhile; try it.
+    if (tokens && authorizationOf(tokens) !== context.sent["authorization"]) return "retry";
     const { as, resource, prm } = await discover(http, challenge);
     known = { as, resource };
     if (tokens && tokens.issuer !== as.issuer) {

@@ -23,12 +23,14 @@ export function requestOptions(http: Http, url: URL) {
   };
 }
 
-/** The parts of a `WWW-Authenticate: Bearer` challenge the client acts on. */
+/** The parts of a `WWW-Authenticate: Bearer` (or `DPoP`, RFC 9449 section 7.1) challenge the client acts on. */
 export interface Challenge {
   status: number;
   error?: string;
   scopes?: string[];
   resourceMetadata?: string;
+  /** The `DPoP-Nonce` of a DPoP `use_dpop_nonce` challenge (RFC 9449 section 9). */
+  dpopNonce?: string;
 }
 
 /**
@@ -44,11 +46,22 @@ export async function challengeOf(response: Response): Promise<Challenge> {
     await oauth.processRevocationResponse(probe);
   } catch (error) {
     if (!(error instanceof oauth.WWWAuthenticateChallengeError)) return challenge;
-    const bearer = error.cause.find((c) => c.scheme === "bearer");
-    const { error: code, scope, resource_metadata } = bearer?.parameters ?? {};
+    // A server taking both schemes may send both challenges; their parameters are alike.
+    const chosen =
+      error.cause.find((c) => c.scheme === "bearer") ??
+      error.cause.find((c) => c.scheme === "dpop");
+    const { error: code, scope, resource_metadata } = chosen?.parameters ?? {};
     if (code) challenge.error = code;
     if (scope) challenge.scopes = scope.split(" ").filter(Boolean);
     if (resource_metadata) challenge.resourceMetadata = resource_metadata;
+    const nonce = response.headers.get("dpop-nonce");
+    const nonceAsked = error.cause.some(
+      (c) => c.scheme === "dpop" && c.parameters.error === "use_dpop_nonce",
+    );
+    if (nonceAsked && nonce !== null) {
+      challenge.error = "use_dpop_nonce";
+      challenge.dpopNonce = nonce;
+    }
   }
   return challenge;
 }

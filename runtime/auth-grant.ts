@@ -1,5 +1,6 @@
 import * as oauth from "oauth4webapi";
 import { requestOptions, type Http } from "./auth-discovery.js";
+import { withDPoPNonceRetry, type DPoPProver } from "./auth-dpop.js";
 import type { ClientFor } from "./auth-registration.js";
 import type { RedirectHandler, StoredTokens } from "./auth-store.js";
 import { AuthorizationError } from "./http-auth.js";
@@ -7,7 +8,8 @@ import { AuthorizationError } from "./http-auth.js";
 // The grants (2026-07-28 basic/authorization "Authorization Flow Steps"), done by oauth4webapi:
 // the authorization code grant with PKCE (S256), `state`, the `resource` indicator (RFC 8707)
 // on both requests, and the authorization response validated (RFC 9207 `iss`, `state`) before
-// the code goes to any token endpoint; refresh; client credentials.
+// the code goes to any token endpoint; refresh; client credentials. With a DPoP prover, every
+// token request carries a proof (RFC 9449 section 5) and the tokens come back bound to its key.
 
 /** What one grant is for. */
 export interface GrantTarget {
@@ -16,6 +18,16 @@ export interface GrantTarget {
   /** The resource identifier, exactly as the server's metadata publishes it (none for 2025-03-26 servers). */
   resource: string | undefined;
   scopes: string[];
+  /** Set when the authorization server takes DPoP proofs and the client uses them. */
+  dpop?: DPoPProver;
+}
+
+/** oauth4webapi's options for a request to the token endpoint. */
+function tokenRequestOptions(http: Http, target: GrantTarget) {
+  return {
+    ...requestOptions(http, new URL(target.as.token_endpoint!)),
+    ...(target.dpop ? { DPoP: target.dpop.handle } : {}),
+  };
 }
 
 function parameters(target: GrantTarget): Record<string, string> {
@@ -44,6 +56,8 @@ function stored(
       typeof response.scope === "string"
         ? response.scope.split(" ").filter(Boolean)
         : target.scopes,
+    // oauth4webapi lower-cases token_type and accepts only "bearer" and "dpop".
+    ...(response.token_type === "dpop" ? { tokenType: "dpop" as const } : {}),
   };
 }
 
@@ -68,26 +82,33 @@ export async function authorizationCodeGrant(
     code_challenge_method: "S256",
     state,
     ...parameters(target),
+    // The code is bound to the DPoP key too (RFC 9449 section 10).
+    ...(target.dpop ? { dpop_jkt: await target.dpop.thumbprint() } : {}),
   };
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   const back = new URL(await redirect.authorize(url, http.signal));
   // The issuer recorded from validated metadata is compared as a plain string, before anything
   // else of the response is looked at (basic/authorization "Authorization Response Validation").
   const callback = oauth.validateAuthResponse(as, client.client, back, state);
-  const tokenUrl = new URL(as.token_endpoint!);
-  const response = await oauth.authorizationCodeGrantRequest(
-    as,
-    client.client,
-    client.authentication,
-    callback,
-    redirect.redirectUri,
-    verifier,
-    {
-      ...requestOptions(http, tokenUrl),
-      additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
-    },
+  const response = await withDPoPNonceRetry(target.dpop, async () =>
+    oauth.processAuthorizationCodeResponse(
+      as,
+      client.client,
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client.client,
+        client.authentication,
+        callback,
+        redirect.redirectUri,
+        verifier,
+        {
+          ...tokenRequestOptions(http, target),
+          additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
+        },
+      ),
+    ),
   );
-  return stored(target, await oauth.processAuthorizationCodeResponse(as, client.client, response));
+  return stored(target, response);
 }
 
 /** Refresh grant: new tokens for the same resource and scopes, from the same issuer. */
@@ -97,21 +118,23 @@ export async function refreshGrant(
   previous: StoredTokens,
 ): Promise<StoredTokens> {
   const { as, client } = target;
-  const response = await oauth.refreshTokenGrantRequest(
-    as,
-    client.client,
-    client.authentication,
-    previous.refreshToken!,
-    {
-      ...requestOptions(http, new URL(as.token_endpoint!)),
-      additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
-    },
+  const response = await withDPoPNonceRetry(target.dpop, async () =>
+    oauth.processRefreshTokenResponse(
+      as,
+      client.client,
+      await oauth.refreshTokenGrantRequest(
+        as,
+        client.client,
+        client.authentication,
+        previous.refreshToken!,
+        {
+          ...tokenRequestOptions(http, target),
+          additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
+        },
+      ),
+    ),
   );
-  return stored(
-    target,
-    await oauth.processRefreshTokenResponse(as, client.client, response),
-    previous,
-  );
+  return stored(target, response, previous);
 }
 
 /** Client credentials grant (the client acts on its own behalf: ext-auth oauth-client-credentials). */
@@ -120,14 +143,20 @@ export async function clientCredentialsGrant(
   target: GrantTarget,
 ): Promise<StoredTokens> {
   const { as, client } = target;
-  const response = await oauth.clientCredentialsGrantRequest(
-    as,
-    client.client,
-    client.authentication,
-    parameters(target),
-    requestOptions(http, new URL(as.token_endpoint!)),
+  const response = await withDPoPNonceRetry(target.dpop, async () =>
+    oauth.processClientCredentialsResponse(
+      as,
+      client.client,
+      await oauth.clientCredentialsGrantRequest(
+        as,
+        client.client,
+        client.authentication,
+        parameters(target),
+        tokenRequestOptions(http, target),
+      ),
+    ),
   );
-  return stored(target, await oauth.processClientCredentialsResponse(as, client.client, response));
+  return stored(target, response);
 }
 
 /**

@@ -17,6 +17,11 @@ export interface StoredTokens {
   expiresAt?: number;
   /** The scopes granted (as the token response said, else as requested). */
   scopes: string[];
+  /**
+   * `"dpop"` when the token is bound to the client's DPoP key (RFC 9449: sent with the DPoP
+   * scheme and a proof, and useless without the key); absent for a bearer token.
+   */
+  tokenType?: "dpop";
 }
 
 /** A client registered with one authorization server (Dynamic Client Registration). */

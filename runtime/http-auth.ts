@@ -9,8 +9,14 @@
  * bounded per request; a refused or exhausted challenge fails the request with AuthorizationError.
  */
 export interface HttpAuth {
-  headers(): Promise<Record<string, string>> | Record<string, string>;
+  /** `request` is the request the headers go on (a DPoP proof is bound to its method and URL). */
+  headers(request: AuthorizedRequest): Promise<Record<string, string>> | Record<string, string>;
   onChallenge(response: Response, context: ChallengeContext): Promise<"retry" | "fail">;
+}
+
+export interface AuthorizedRequest {
+  method: string;
+  url: URL;
 }
 
 export interface ChallengeContext {
@@ -51,8 +57,9 @@ export async function authorizedFetch(
   init: RequestInit & { headers: Record<string, string> },
   onAuthorizing?: (active: boolean) => void,
 ): Promise<Response> {
+  const request = { method: init.method ?? "GET", url: new URL(url) };
   for (let attempt = 0; ; attempt++) {
-    const sent = auth ? await auth.headers() : {};
+    const sent = auth ? await auth.headers(request) : {};
     const response = await fetchImpl(url, { ...init, headers: { ...init.headers, ...sent } });
     if (!auth || !isChallenge(response)) return response;
     await response.body?.cancel().catch(() => undefined);

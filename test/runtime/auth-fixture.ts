@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type JWTPayload } from "jose";
 
 // A small OAuth authorization server and MCP resource server in one node:http server, for the
 // OAuth client's unit tests. Every part of the flow is configurable, and everything the client
@@ -38,6 +39,19 @@ export interface FakeOptions {
   authMethods?: string[];
   /** Advertise Client ID Metadata Document support. */
   cimd?: boolean;
+  /**
+   * DPoP (RFC 9449): ES256 listed in the metadata, tokens bound to the token request's proof
+   * key and accepted only with the DPoP scheme and a valid proof; the nonces each side demands.
+   */
+  dpop?: { asNonce?: string; rsNonce?: string };
+}
+
+/** A DPoP proof the fake received, checked (`error` says what was wrong with it). */
+export interface SeenProof {
+  where: "token" | "mcp";
+  payload?: JWTPayload;
+  jwk?: Record<string, unknown>;
+  error?: string;
 }
 
 export interface Fake {
@@ -45,7 +59,10 @@ export interface Fake {
   url: string;
   log: string[];
   authorizeRequests: URLSearchParams[];
-  tokenRequests: { body: URLSearchParams; authorization: string | undefined }[];
+  tokenRequests: { body: URLSearchParams; authorization: string | undefined; dpop: string | undefined }[];
+  proofs: SeenProof[];
+  /** The Authorization header of every POST /mcp. */
+  mcpAuthorizations: (string | undefined)[];
   registrations: Record<string, unknown>[];
   /** Access tokens issued, with their scopes. */
   issued: Map<string, string[]>;
@@ -65,8 +82,9 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 export async function startFake(options: FakeOptions = {}): Promise<Fake> {
-  const fake = { log: [], authorizeRequests: [], tokenRequests: [], registrations: [], issued: new Map(), options } as unknown as Fake;
+  const fake = { log: [], authorizeRequests: [], tokenRequests: [], registrations: [], issued: new Map(), proofs: [], mcpAuthorizations: [], options } as unknown as Fake;
   const challenges = new Map<string, string>();
+  const bindings = new Map<string, string>(); // access token -> the JWK thumbprint it is bound to
   let counter = 0;
   const server: Server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
   await new Promise<void>((resolve) => server.listen(0, resolve));
@@ -79,14 +97,35 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
 
   function challenge(status: number, params: Record<string, string>, res: ServerResponse) {
     const header = Object.entries(params).map(([k, v]) => `${k}="${v}"`).join(", ");
-    json(res, status, { error: params["error"] ?? "invalid_token" }, { "www-authenticate": `Bearer ${header}` });
+    json(res, status, { error: params["error"] ?? "invalid_token" }, { "www-authenticate": `${o().dpop ? "DPoP" : "Bearer"} ${header}` });
   }
 
-  function issue(scopes: string[]) {
+  /** Checks a DPoP proof as RFC 9449 section 4.3 asks (ath: section 7.1), and records it. */
+  async function checkProof(where: SeenProof["where"], proof: string | undefined, url: string, token?: string) {
+    const seen: SeenProof = { where };
+    fake.proofs.push(seen);
+    try {
+      if (proof === undefined) throw new Error("no proof");
+      const { jwk, typ, alg } = decodeProtectedHeader(proof);
+      if (typ !== "dpop+jwt" || alg !== "ES256" || !jwk || "d" in jwk) throw new Error("bad header");
+      seen.jwk = jwk;
+      const { payload } = await jwtVerify(proof, await importJWK(jwk, "ES256"), { maxTokenAge: 60 });
+      seen.payload = payload;
+      if (payload.htm !== "POST" || payload.htu !== url || typeof payload.jti !== "string") throw new Error("htm, htu or jti");
+      if (token !== undefined && payload.ath !== createHash("sha256").update(token).digest("base64url")) throw new Error("ath");
+      return { jkt: await calculateJwkThumbprint(jwk, "sha256"), nonce: payload.nonce };
+    } catch (error) {
+      seen.error = (error as Error).message;
+      return undefined;
+    }
+  }
+
+  function issue(scopes: string[], jkt?: string) {
     const token = `tok-${++counter}`;
+    if (jkt !== undefined) bindings.set(token, jkt);
     const granted = o().grantable ? scopes.filter((s) => o().grantable!.includes(s)) : scopes;
     fake.issued.set(token, granted);
-    return { access_token: token, token_type: "Bearer", expires_in: o().expiresIn ?? 3600, ...(granted.length ? { scope: granted.join(" ") } : {}), ...(o().refreshTokens ? { refresh_token: `refresh-${counter}` } : {}) };
+    return { access_token: token, token_type: jkt !== undefined ? "DPoP" : "Bearer", expires_in: o().expiresIn ?? 3600, ...(granted.length ? { scope: granted.join(" ") } : {}), ...(o().refreshTokens ? { refresh_token: `refresh-${counter}` } : {}) };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -109,6 +148,7 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
         ...(o().issSupported ? { authorization_response_iss_parameter_supported: true } : {}),
         ...(o().cimd ? { client_id_metadata_document_supported: true } : {}),
         ...(o().asScopesSupported ? { scopes_supported: o().asScopesSupported } : {}),
+        ...(o().dpop ? { dpop_signing_alg_values_supported: ["ES256"] } : {}),
       });
     if (req.method === "GET" && path === "/authorize") {
       fake.authorizeRequests.push(url.searchParams);
@@ -129,22 +169,40 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
     }
     if (req.method === "POST" && path === "/token") {
       const body = new URLSearchParams(await bodyOf(req));
-      fake.tokenRequests.push({ body, authorization: req.headers.authorization });
+      const dpop = req.headers.dpop as string | undefined;
+      fake.tokenRequests.push({ body, authorization: req.headers.authorization, dpop });
       if (o().tokenError) return json(res, 400, o().tokenError);
+      let jkt: string | undefined;
+      if (o().dpop && dpop !== undefined) {
+        const checked = await checkProof("token", dpop, `${fake.base}/token`);
+        if (!checked) return json(res, 400, { error: "invalid_dpop_proof" });
+        const nonce = o().dpop!.asNonce;
+        if (nonce !== undefined && checked.nonce !== nonce) return json(res, 400, { error: "use_dpop_nonce" }, { "dpop-nonce": nonce });
+        jkt = checked.jkt;
+      }
       if (body.get("grant_type") === "authorization_code") {
         const expected = challenges.get(body.get("code") ?? "");
         const verifier = createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url");
         if (expected !== verifier) return json(res, 400, { error: "invalid_grant", error_description: "PKCE" });
       }
       const scopes = (body.get("scope") ?? fake.authorizeRequests.at(-1)?.get("scope") ?? "").split(" ").filter(Boolean);
-      return json(res, 200, issue(scopes));
+      return json(res, 200, issue(scopes, jkt));
     }
     if (req.method === "POST" && path === "/mcp") {
       const message = JSON.parse(await bodyOf(req)) as { id: number; method: string };
-      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      const scopes = token === undefined ? undefined : fake.issued.get(token);
+      fake.mcpAuthorizations.push(req.headers.authorization);
+      const [, scheme, token] = /^(Bearer|DPoP) (.+)$/.exec(req.headers.authorization ?? "") ?? [];
+      let scopes = token === undefined ? undefined : fake.issued.get(token);
       const header: Record<string, string> = {};
       if (o().prmInHeader !== false) header["resource_metadata"] = prmUrl();
+      const bound = token === undefined ? undefined : bindings.get(token);
+      if (bound !== undefined) {
+        // A bound token counts only with the DPoP scheme and a proof by its key.
+        const checked = scheme === "DPoP" ? await checkProof("mcp", req.headers.dpop as string | undefined, fake.url, token) : undefined;
+        if (checked?.jkt !== bound) scopes = undefined;
+        else if (o().dpop?.rsNonce !== undefined && checked.nonce !== o().dpop!.rsNonce)
+          return json(res, 401, { error: "use_dpop_nonce" }, { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": o().dpop!.rsNonce! });
+      }
       if (scopes === undefined) return challenge(401, { ...header, ...(o().challengeScope ? { scope: o().challengeScope! } : {}) }, res);
       const needed = o().requiredScopes?.[message.method] ?? [];
       if (!needed.every((s) => scopes.includes(s)))
