@@ -35,11 +35,23 @@ async function authFor(name) {
     : undefined;
   return createOAuthClient({
     serverUrl: url,
-    ...(clientCredentials ? { grant: "client_credentials" } : { redirect: headlessRedirect(REDIRECT_URI) }),
+    ...(clientCredentials ? { grant: "client_credentials" } : (assertionGrant(name) ?? { redirect: headlessRedirect(REDIRECT_URI) })),
     clientMetadataUrl: CLIENT_METADATA_URL,
     ...(preRegistered ? { preRegistered } : {}),
     insecureLoopback: true,
   });
+}
+
+/**
+ * The JWT bearer grant's scenarios: workload identity (the suite's valid workload JWT; it also
+ * hands wrong-audience and expired ones, which only a client that sends them would be refused
+ * for), and enterprise-managed authorization (the user's ID token exchanged at the suite's IdP).
+ */
+function assertionGrant(name) {
+  if (name === "auth/wif-jwt-bearer") return { grant: "jwt_bearer", assertion: () => context.valid_jwt };
+  if (name !== "auth/enterprise-managed-authorization") return undefined;
+  const idp = { issuer: context.idp_issuer, tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id };
+  return { grant: "jwt_bearer", enterprise: { idp, idToken: () => context.idp_id_token } };
 }
 
 /** An ES256 private key from PKCS#8 PEM (the suite's client_credentials-jwt key). */

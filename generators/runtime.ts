@@ -13,7 +13,7 @@ const NODE_ONLY = new Set(["stdio", "http-server"]);
 /** The packages runtime modules may import, and only the modules listed (their peer dependencies). */
 export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   jose: ["auth-jwt", "auth-dpop"],
-  oauth4webapi: ["auth-client", "auth-discovery", "auth-registration", "auth-grant", "auth-dpop"],
+  oauth4webapi: ["auth-client", "auth-discovery", "auth-registration", "auth-grant", "auth-dpop", "auth-assertion"],
 };
 const peerOf = (module: string) => Object.keys(PEER_IMPORTS).find((p) => PEER_IMPORTS[p]!.includes(module));
 

@@ -1,5 +1,12 @@
 import type * as oauth from "oauth4webapi";
 import {
+  assertionClients,
+  assertionSource,
+  checkAssertionOptions,
+  jwtBearerGrant,
+  type AssertionOptions,
+} from "./auth-assertion.js";
+import {
   challengeOf,
   discoverAuthorizationServer,
   discoverResource,
@@ -37,6 +44,7 @@ import {
 export { headlessRedirect, memoryTokenStore } from "./auth-store.js";
 export type { RedirectHandler, RegisteredClient, StoredTokens, TokenStore } from "./auth-store.js";
 export type { PreRegisteredClient } from "./auth-registration.js";
+export type { AssertionContext, EnterpriseIdp, EnterpriseOptions } from "./auth-assertion.js";
 export { AuthorizationError } from "./http-auth.js";
 
 // The OAuth 2.1 client of an MCP client (2026-07-28 basic/authorization), as the HTTP
@@ -45,13 +53,16 @@ export { AuthorizationError } from "./http-auth.js";
 // obtaining tokens (refresh first when it can), then asks the transport to retry. Needs the
 // `oauth4webapi` package (a peer dependency of this module only).
 
-export interface OAuthClientOptions {
+export interface OAuthClientOptions extends AssertionOptions {
   /** The MCP endpoint (the same URL as the transport's): the resource the tokens are for. */
   serverUrl: string | URL;
   /** How the user agent visits the authorization server (authorization_code grant). */
   redirect?: RedirectHandler;
-  /** `authorization_code` (default; a user) or `client_credentials` (the client on its own behalf). */
-  grant?: "authorization_code" | "client_credentials";
+  /**
+   * `authorization_code` (default; a user), `client_credentials` (the client on its own behalf),
+   * or `jwt_bearer` (RFC 7523: a workload's JWT from `assertion`, or an ID-JAG from `enterprise`).
+   */
+  grant?: "authorization_code" | "client_credentials" | "jwt_bearer";
   /** Credentials registered beforehand, per authorization server. */
   preRegistered?: PreRegisteredClient | PreRegisteredClient[];
   /** This client's Client ID Metadata Document URL (https, with a path), used where supported. */
@@ -96,13 +107,14 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
   const grant = options.grant ?? "authorization_code";
   if (grant === "authorization_code" && !options.redirect)
     throw new TypeError("createOAuthClient: the authorization_code grant needs a redirect handler");
+  if (grant === "jwt_bearer") checkAssertionOptions(options);
   const store = options.store ?? memoryTokenStore();
   const loopback = ["localhost", "127.0.0.1", "[::1]"];
   const base: Http = {
     fetch: options.fetch ?? globalThis.fetch,
     insecure: (url) => options.insecureLoopback === true && loopback.includes(url.hostname),
   };
-  const registrar = createRegistrar(
+  const registered = createRegistrar(
     {
       preRegistered: [options.preRegistered ?? []].flat(),
       ...(options.clientMetadataUrl !== undefined
@@ -115,6 +127,8 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
     },
     base,
   );
+  const registrar = grant === "jwt_bearer" ? assertionClients(registered, options) : registered;
+  const assertions = grant === "jwt_bearer" ? assertionSource(options) : undefined;
   // What the last discovery found: the resource and its authorization server.
   let known: { as: oauth.AuthorizationServer; resource: string | undefined } | undefined;
   // Every scope requested for this server so far: re-authorization asks for their union with
@@ -251,7 +265,9 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
     const fresh =
       grant === "client_credentials"
         ? await clientCredentialsGrant(http, goal)
-        : await authorizationCodeGrant(http, goal, options.redirect!);
+        : assertions
+          ? await jwtBearerGrant(http, goal, assertions)
+          : await authorizationCodeGrant(http, goal, options.redirect!);
     await store.setTokens(key, fresh);
     requested = scopes;
     return "retry";

@@ -30,7 +30,8 @@ function tokenRequestOptions(http: Http, target: GrantTarget) {
   };
 }
 
-function parameters(target: GrantTarget): Record<string, string> {
+/** The `resource` and `scope` parameters of a token request for `target`. */
+export function parameters(target: GrantTarget): Record<string, string> {
   return {
     ...(target.resource !== undefined ? { resource: target.resource } : {}),
     ...(target.scopes.length > 0 ? { scope: target.scopes.join(" ") } : {}),
@@ -38,7 +39,7 @@ function parameters(target: GrantTarget): Record<string, string> {
 }
 
 /** The tokens to keep from a token response, bound to their issuer. */
-function stored(
+export function stored(
   target: GrantTarget,
   response: oauth.TokenEndpointResponse,
   previous?: StoredTokens,

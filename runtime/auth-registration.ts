@@ -31,16 +31,20 @@ export interface RegistrationOptions {
   /** Metadata for Dynamic Client Registration, merged over the defaults (client_name, ...). */
   clientMetadata?: Record<string, unknown>;
   redirectUri?: string;
-  /** The grant the client uses: authorization_code (with refresh_token) or client_credentials. */
-  grant: "authorization_code" | "client_credentials";
+  /** The grant the client uses: authorization_code (with refresh_token), client_credentials or jwt_bearer. */
+  grant: "authorization_code" | "client_credentials" | "jwt_bearer";
   store: TokenStore;
 }
+
+/** RFC 7523 section 2.1's grant type (the registered name of the `jwt_bearer` grant). */
+const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /** A client ready for the token endpoint of one authorization server. */
 export interface ClientFor {
   client: oauth.Client;
   authentication: oauth.ClientAuth;
-  via: "pre-registered" | "metadata-document" | "registered";
+  /** `anonymous`: no client authentication and no client_id (auth-assertion.ts, workload identity). */
+  via: "pre-registered" | "metadata-document" | "registered" | "anonymous";
 }
 
 /** What `tokenEndpointAuthMethod` a client with (or without) a secret uses at this server. */
@@ -79,7 +83,8 @@ function authentication(
   throw new AuthorizationError(`unsupported token endpoint authentication method ${method}`);
 }
 
-function ready(
+/** Credentials ready for `as`'s token endpoint: the method given, else one from the key, secret and metadata. */
+export function ready(
   as: oauth.AuthorizationServer,
   clientId: string,
   secret: string | undefined,
@@ -144,7 +149,9 @@ export function createRegistrar(options: RegistrationOptions, http: Http) {
     const authorizationCode = options.grant === "authorization_code";
     const metadata = {
       client_name: "mcp-gen client",
-      grant_types: authorizationCode ? ["authorization_code", "refresh_token"] : [options.grant],
+      grant_types: authorizationCode
+        ? ["authorization_code", "refresh_token"]
+        : [options.grant === "jwt_bearer" ? JWT_BEARER_GRANT : options.grant],
       response_types: authorizationCode ? ["code"] : [],
       token_endpoint_auth_method: requested,
       ...(authorizationCode && options.redirectUri
@@ -182,18 +189,26 @@ export function createRegistrar(options: RegistrationOptions, http: Http) {
     );
   }
 
-  /** The client to use with the authorization server `as`, registering when needed. */
-  async function clientFor(as: oauth.AuthorizationServer): Promise<ClientFor> {
+  /** The credentials registered beforehand with the authorization server `as`, if any. */
+  function preRegistered(as: oauth.AuthorizationServer): ClientFor | undefined {
     const pre = preRegisteredFor(as.issuer);
-    if (pre)
-      return ready(
+    return (
+      pre &&
+      ready(
         as,
         pre.clientId,
         pre.clientSecret,
         pre.tokenEndpointAuthMethod,
         "pre-registered",
         pre.privateKey,
-      );
+      )
+    );
+  }
+
+  /** The client to use with the authorization server `as`, registering when needed. */
+  async function clientFor(as: oauth.AuthorizationServer): Promise<ClientFor> {
+    const pre = preRegistered(as);
+    if (pre) return pre;
     const document = options.clientMetadataUrl;
     if (document !== undefined && as.client_id_metadata_document_supported === true) {
       const url = new URL(document);
@@ -219,5 +234,7 @@ export function createRegistrar(options: RegistrationOptions, http: Http) {
   /** Forgets what a client registered with `issuer` (refused by its server). */
   const forget = async (issuer: string) => options.store.setClient(issuer, undefined);
 
-  return { clientFor, forget };
+  return { clientFor, preRegistered, forget };
 }
+
+export type Registrar = ReturnType<typeof createRegistrar>;

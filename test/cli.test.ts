@@ -273,7 +273,7 @@ describe("the auth option", () => {
     expect((await runHere(["generate", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--out", withAuth, "--auth"])).status).toBe(0);
     const [a, b] = [snapshotTree(plain), snapshotTree(withAuth)];
     const added = Object.keys(b).filter((f) => !(f in a));
-    const client = ["auth-client", "auth-discovery", "auth-dpop", "auth-grant", "auth-registration", "auth-store"].map((m) => `runtime/${m}.ts`);
+    const client = ["auth-assertion", "auth-client", "auth-discovery", "auth-dpop", "auth-grant", "auth-registration", "auth-store"].map((m) => `runtime/${m}.ts`);
     expect(added.sort()).toEqual(["auth.ts", ...client, "runtime/auth-jwt.ts"].sort());
     for (const file of Object.keys(a).filter((f) => f !== MANIFEST)) expect(b[file], file).toBe(a[file]);
     expect(b["runtime/auth-jwt.ts"]).toMatch(/from "jose"/);

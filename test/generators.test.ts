@@ -39,7 +39,7 @@ describe("the OAuth client (auth.ts), on request only", () => {
     expect(plain).toContain("runtime/http-auth.ts"); // the hook itself has no dependency
     const files = await generate(loaded, undefined, { auth: true });
     const paths = files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(["auth.ts", "runtime/auth-client.ts", "runtime/auth-discovery.ts", "runtime/auth-registration.ts", "runtime/auth-grant.ts", "runtime/auth-dpop.ts", "runtime/auth-store.ts"]));
+    expect(paths).toEqual(expect.arrayContaining(["auth.ts", "runtime/auth-client.ts", "runtime/auth-discovery.ts", "runtime/auth-registration.ts", "runtime/auth-grant.ts", "runtime/auth-dpop.ts", "runtime/auth-assertion.ts", "runtime/auth-store.ts"]));
     expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/auth/);
     const dir = tempDir();
     writeFiles(dir, files);
