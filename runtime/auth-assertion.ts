@@ -105,10 +105,10 @@ export function assertionSource(options: AssertionOptions): AssertionSource {
     } catch (error) {
       // The app's own error is its to log; it may quote a credential, so only its name is kept.
       const kind = error instanceof Error ? error.name : typeof error;
-      throw new AuthorizationError(`the assertion callback failed (${kind})`);
+      throw new AuthorizationError(`JWT bearer grant: the assertion callback failed (${kind})`);
     }
     if (typeof jwt !== "string" || jwt === "")
-      throw new AuthorizationError("the assertion callback gave no JWT");
+      throw new AuthorizationError("JWT bearer grant: the assertion callback gave no JWT");
     return jwt;
   };
 }

@@ -39,6 +39,8 @@ export interface FakeOptions {
   authMethods?: string[];
   /** Advertise Client ID Metadata Document support. */
   cimd?: boolean;
+  /** The metadata's grant_types_supported (default: none listed). */
+  grantTypes?: string[];
   /**
    * DPoP (RFC 9449): ES256 listed in the metadata, tokens bound to the token request's proof
    * key and accepted only with the DPoP scheme and a valid proof; the nonces each side demands.
@@ -147,6 +149,7 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
         token_endpoint_auth_methods_supported: o().authMethods ?? ["none"],
         ...(o().issSupported ? { authorization_response_iss_parameter_supported: true } : {}),
         ...(o().cimd ? { client_id_metadata_document_supported: true } : {}),
+        ...(o().grantTypes ? { grant_types_supported: o().grantTypes } : {}),
         ...(o().asScopesSupported ? { scopes_supported: o().asScopesSupported } : {}),
         ...(o().dpop ? { dpop_signing_alg_values_supported: ["ES256"] } : {}),
       });
