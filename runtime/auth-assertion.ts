@@ -98,19 +98,23 @@ export type AssertionSource = (http: Http, context: AssertionContext) => Promise
 export function assertionSource(options: AssertionOptions): AssertionSource {
   const { assertion, enterprise } = options;
   if (enterprise) return idJagSource(enterprise);
-  return async (_http, context) => {
-    let jwt: unknown;
-    try {
-      jwt = await assertion!(context);
-    } catch (error) {
-      // The app's own error is its to log; it may quote a credential, so only its name is kept.
-      const kind = error instanceof Error ? error.name : typeof error;
-      throw new AuthorizationError(`JWT bearer grant: the assertion callback failed (${kind})`);
-    }
-    if (typeof jwt !== "string" || jwt === "")
-      throw new AuthorizationError("JWT bearer grant: the assertion callback gave no JWT");
-    return jwt;
-  };
+  return async (_http, context) =>
+    credential("JWT bearer grant: the assertion callback", () => assertion!(context));
+}
+
+/** A credential from one of the app's callbacks: a non-empty string, or an error naming the callback. */
+async function credential(what: string, callback: () => Promise<string> | string): Promise<string> {
+  let value: unknown;
+  try {
+    value = await callback();
+  } catch (error) {
+    // The app's own error is its to log; it may quote a credential, so only its name is kept.
+    const kind = error instanceof Error ? error.name : typeof error;
+    throw new AuthorizationError(`${what} failed (${kind})`);
+  }
+  if (typeof value !== "string" || value === "")
+    throw new AuthorizationError(`${what} gave no token`);
+  return value;
 }
 
 /** JWT bearer grant: the assertion for tokens of the target's resource and scopes, once. */
@@ -167,9 +171,9 @@ function idJagSource(enterprise: EnterpriseOptions): AssertionSource {
       const { clientId, clientSecret, tokenEndpointAuthMethod, privateKey } = enterprise.idp;
       const method = tokenEndpointAuthMethod;
       const client = ready(idp, clientId, clientSecret, method, "pre-registered", privateKey);
-      const subject = await enterprise.idToken(context);
-      if (typeof subject !== "string" || subject === "")
-        throw new AuthorizationError(`${step}: the idToken callback gave no token`);
+      const subject = await credential(`${step}: the idToken callback`, () =>
+        enterprise.idToken(context),
+      );
       const request = {
         requested_token_type: ID_JAG,
         audience: context.issuer,

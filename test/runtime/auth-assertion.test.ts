@@ -137,7 +137,7 @@ describe("the JWT bearer grant: workload identity", () => {
     expect(fake.tokenRequests).toHaveLength(0);
     await fake.close();
     const empty = await setup({}, { assertion: () => "" });
-    expect((await failure(empty.call())).message).toMatch(/gave no JWT/);
+    expect((await failure(empty.call())).message).toBe("JWT bearer grant: the assertion callback gave no token");
   });
 
   it("needs exactly one source of assertions", () => {
@@ -201,6 +201,17 @@ describe("the JWT bearer grant: enterprise-managed authorization", () => {
     expect(wrong.message).toMatch(/another token type than an ID-JAG/);
     expect(shown(wrong)).not.toContain("an-access-token");
     expect(idp.requests).toHaveLength(2);
+    expect(fake.tokenRequests).toHaveLength(0);
+  });
+
+  it("reports a failing idToken callback by its error's name only, and exchanges nothing", async () => {
+    idp = await startIdp();
+    const idToken = () => Promise.reject(new TypeError(`stale ${ID_TOKEN_VALUE}`));
+    const { fake, call } = await setup({}, { enterprise: { ...enterprise(), idToken } });
+    const error = await failure(call());
+    expect(error.message).toBe("token exchange at the enterprise IdP: the idToken callback failed (TypeError)");
+    expect(shown(error)).not.toContain(ID_TOKEN_VALUE);
+    expect(idp.requests).toHaveLength(0);
     expect(fake.tokenRequests).toHaveLength(0);
   });
 
