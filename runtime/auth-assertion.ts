@@ -1,6 +1,13 @@
 import * as oauth from "oauth4webapi";
 import { requestOptions, type Http } from "./auth-discovery.js";
-import { parameters, safeError, stored, type GrantTarget } from "./auth-grant.js";
+import { withDPoPNonceRetry } from "./auth-dpop.js";
+import {
+  parameters,
+  safeError,
+  stored,
+  tokenRequestOptions,
+  type GrantTarget,
+} from "./auth-grant.js";
 import {
   ready,
   type ClientFor,
@@ -138,15 +145,21 @@ export async function jwtBearerGrant(
   };
   const assertion = await source(http, context);
   try {
-    const response = await oauth.genericTokenEndpointRequest(
-      as,
-      client.client,
-      client.authentication,
-      JWT_BEARER,
-      { assertion, ...parameters(target) },
-      requestOptions(http, new URL(as.token_endpoint)),
+    // A DPoP nonce demand refuses the proof, not the grant: the one resend keeps the assertion.
+    const body = await withDPoPNonceRetry(target.dpop, async () =>
+      oauth.processGenericTokenEndpointResponse(
+        as,
+        client.client,
+        await oauth.genericTokenEndpointRequest(
+          as,
+          client.client,
+          client.authentication,
+          JWT_BEARER,
+          { assertion, ...parameters(target) },
+          tokenRequestOptions(http, target),
+        ),
+      ),
     );
-    const body = await oauth.processGenericTokenEndpointResponse(as, client.client, response);
     return stored(target, body);
   } catch (error) {
     throw safeError("JWT bearer grant", error);

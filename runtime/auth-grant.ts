@@ -23,7 +23,7 @@ export interface GrantTarget {
 }
 
 /** oauth4webapi's options for a request to the token endpoint. */
-function tokenRequestOptions(http: Http, target: GrantTarget) {
+export function tokenRequestOptions(http: Http, target: GrantTarget) {
   return {
     ...requestOptions(http, new URL(target.as.token_endpoint!)),
     ...(target.dpop ? { DPoP: target.dpop.handle } : {}),

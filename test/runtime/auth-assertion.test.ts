@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOAuthClient, type AssertionContext, type OAuthClientOptions } from "../../runtime/auth-client.js";
 import { AuthorizationError } from "../../runtime/http-auth.js";
@@ -138,6 +139,19 @@ describe("the JWT bearer grant: workload identity", () => {
     await fake.close();
     const empty = await setup({}, { assertion: () => "" });
     expect((await failure(empty.call())).message).toBe("JWT bearer grant: the assertion callback gave no token");
+  });
+
+  it("binds the tokens with DPoP where the server takes it; a nonce demand resends the same assertion once", async () => {
+    let asked = 0;
+    const { fake, call } = await setup({ dpop: { asNonce: "as-nonce-1" } }, { assertion: () => (asked++, WORKLOAD_JWT) });
+    const first = await call();
+    expect(fake.tokenRequests.map((r) => [r.body.get("grant_type"), r.body.get("assertion"), decodeJwt(r.dpop!).nonce])).toEqual([
+      [JWT_BEARER, WORKLOAD_JWT, undefined],
+      [JWT_BEARER, WORKLOAD_JWT, "as-nonce-1"],
+    ]);
+    expect(asked).toBe(1);
+    expect(fake.proofs.filter((p) => p.error !== undefined)).toEqual([]);
+    expect(fake.mcpAuthorizations.filter(Boolean).at(-1)).toBe(`DPoP ${first.result!.token}`);
   });
 
   it("needs exactly one source of assertions", () => {
