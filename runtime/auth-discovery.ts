@@ -164,8 +164,9 @@ export function metadataUrls(issuer: URL): URL[] {
 
 /**
  * The authorization server metadata of `issuer`: the first document found, validated by
- * oauth4webapi, whose `issuer` must also be the identical string (no normalization) and which
- * must advertise PKCE with S256 (security-considerations "Authorization Code Protection").
+ * oauth4webapi, whose `issuer` must also be the identical string (no normalization). PKCE
+ * support is the authorization code grant's to check (auth-grant.ts): the other grants never
+ * visit the authorization endpoint.
  */
 export async function discoverAuthorizationServer(
   http: Http,
@@ -178,8 +179,6 @@ export async function discoverAuthorizationServer(
     const as = await oauth.processDiscoveryResponse(issuerUrl, response);
     if (as.issuer !== issuer)
       throw new AuthorizationError("the authorization server metadata is for another issuer");
-    if (!as.code_challenge_methods_supported?.includes("S256"))
-      throw new AuthorizationError("the authorization server does not support PKCE with S256");
     return as;
   }
   return undefined;

@@ -69,6 +69,10 @@ export async function authorizationCodeGrant(
   redirect: RedirectHandler,
 ): Promise<StoredTokens> {
   const { as, client } = target;
+  // Before the user is sent anywhere (security-considerations "Authorization Code Protection"):
+  // a server that does not advertise PKCE with S256 is refused.
+  if (!as.code_challenge_methods_supported?.includes("S256"))
+    throw new AuthorizationError("the authorization server does not support PKCE with S256");
   if (as.authorization_endpoint === undefined)
     throw new AuthorizationError("the authorization server has no authorization endpoint");
   const verifier = oauth.generateRandomCodeVerifier();

@@ -98,6 +98,12 @@ describe("the JWT bearer grant: workload identity", () => {
     expect(fake.tokenRequests.map((r) => r.body.get("grant_type"))).toEqual([JWT_BEARER, JWT_BEARER]);
   });
 
+  it("works with an authorization server that has no PKCE (the grant never visits its authorization endpoint)", async () => {
+    const { fake, call } = await setup({ noPkce: true, grantTypes: [JWT_BEARER] }, { assertion: () => WORKLOAD_JWT });
+    expect((await call()).result?.token).toMatch(/^tok-/);
+    expect(fake.tokenRequests.map((r) => r.body.get("grant_type"))).toEqual([JWT_BEARER]);
+  });
+
   it("authenticates with credentials registered beforehand for that server", async () => {
     const { fake, call } = await setup(
       { authMethods: ["client_secret_basic"] },

@@ -72,6 +72,13 @@ describe("the OAuth client", () => {
     expect(fake.authorizeRequests[0]?.get("resource")).toBe(fake.base);
   });
 
+  it("refuses an authorization server without PKCE S256 before sending the user to it", async () => {
+    const { fake, call } = await setup({ noPkce: true });
+    expect((await failure(call())).message).toMatch(/does not support PKCE with S256/);
+    expect(fake.authorizeRequests).toEqual([]);
+    expect(fake.tokenRequests).toEqual([]);
+  });
+
   it("lists an issuer's metadata URLs as the spec orders them", () => {
     expect(metadataUrls(new URL("https://as.example")).map(String)).toEqual([
       "https://as.example/.well-known/oauth-authorization-server",

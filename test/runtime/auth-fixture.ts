@@ -37,6 +37,8 @@ export interface FakeOptions {
   tokenError?: { error: string; error_description: string };
   /** Token endpoint authentication methods (default ["none"]). */
   authMethods?: string[];
+  /** Leave `code_challenge_methods_supported` out of the metadata (default: S256 listed). */
+  noPkce?: boolean;
   /** Advertise Client ID Metadata Document support. */
   cimd?: boolean;
   /** The metadata's grant_types_supported (default: none listed). */
@@ -145,7 +147,7 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
         token_endpoint: `${fake.base}/token`,
         registration_endpoint: `${fake.base}/register`,
         response_types_supported: ["code"],
-        code_challenge_methods_supported: ["S256"],
+        ...(o().noPkce ? {} : { code_challenge_methods_supported: ["S256"] }),
         token_endpoint_auth_methods_supported: o().authMethods ?? ["none"],
         ...(o().issSupported ? { authorization_response_iss_parameter_supported: true } : {}),
         ...(o().cimd ? { client_id_metadata_document_supported: true } : {}),
