@@ -224,7 +224,7 @@ export const dispatcherGenerator: Generator = {
       files.push(httpServerFile(header), ...runtimeFiles(header, ["http-server"]));
       files.push(...eraFiles(ctx), ...runtimeFiles(header, ["eras"]));
       // The JWT verifier imports jose: only when asked (config `auth`, --auth).
-      if (ctx.auth) files.push(...runtimeFiles(header, ["auth-jwt"]));
+      if (ctx.auth) files.push(...runtimeFiles(header, ["auth-jwt", "auth-dpop-proof"]));
     }
     return files;
   },

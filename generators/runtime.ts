@@ -12,7 +12,7 @@ import type { EmittedFile } from "./plugin.js";
 const NODE_ONLY = new Set(["stdio", "http-server"]);
 /** The packages runtime modules may import, and only the modules listed (their peer dependencies). */
 export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
-  jose: ["auth-jwt", "auth-dpop"],
+  jose: ["auth-jwt", "auth-dpop", "auth-dpop-proof"],
   oauth4webapi: ["auth-client", "auth-discovery", "auth-registration", "auth-grant", "auth-dpop", "auth-assertion"],
 };
 const peerOf = (module: string) => Object.keys(PEER_IMPORTS).find((p) => PEER_IMPORTS[p]!.includes(module));

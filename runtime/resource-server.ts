@@ -35,6 +35,33 @@ export class InvalidTokenError extends Error {
   override readonly name = "InvalidTokenError";
 }
 
+/** Thrown by `dpop.verifyProof` for a proof not valid here: 401 `error="invalid_dpop_proof"`. */
+export class InvalidDPoPProofError extends Error {
+  override readonly name = "InvalidDPoPProofError";
+}
+
+/** What a DPoP proof must match: this request (RFC 9449 section 4.3) and its token (`ath`). */
+export interface DPoPProofCheck {
+  method: string;
+  /** This server's resource identifier: the `htu` clients sign (without query or fragment). */
+  url: string;
+  accessToken: string;
+}
+
+/** DPoP-bound access tokens (RFC 9449 section 7), beside bearer tokens. */
+export interface DPoPOptions {
+  /**
+   * Checks a proof (signature, `typ`, `alg`, `htm`, `htu`, `iat`, `ath`, replay) and answers
+   * its key's JWK SHA-256 thumbprint; throws InvalidDPoPProofError to refuse it.
+   * runtime/auth-dpop-proof.ts has one (jose).
+   */
+  verifyProof(proof: string, expected: DPoPProofCheck): Promise<string>;
+  /** The proof algorithms accepted, for the metadata and the challenge's `algs` (default ES256). */
+  algorithms?: readonly string[];
+  /** Refuse bearer tokens altogether (`dpop_bound_access_tokens_required`; default false). */
+  required?: boolean;
+}
+
 export interface ResourceServerOptions {
   /** This server's resource identifier, its canonical URI (RFC 8707), e.g. `https://mcp.example.com/mcp`. */
   resource: string;
@@ -59,6 +86,8 @@ export interface ResourceServerOptions {
   metadata?: Readonly<Record<string, unknown>>;
   /** The key binding sessions, request state and cancellation (default: issuer and subject). */
   principalKey?: (principal: Principal) => string;
+  /** Accept DPoP-bound tokens (RFC 9449); a bound token is then never accepted as a bearer one. */
+  dpop?: DPoPOptions;
 }
 
 /** A refusal with its HTTP status and `WWW-Authenticate` challenge. */
@@ -84,8 +113,8 @@ export interface ResourceServer {
 }
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
-/** RFC 6750 section 2.1: the b64token syntax of a bearer credential. */
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+/** RFC 6750 section 2.1 (and RFC 9449 section 7.1): a credential's scheme and b64token. */
+const CREDENTIAL = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
  * The canonical form of a resource URI for comparison: scheme and host lowercased (the URL
@@ -137,6 +166,7 @@ export function createResourceServer(
   if ([...required, ...supported].includes("offline_access")) {
     throw new Error("offline_access is not a resource scope: leave it out of auth scopes");
   }
+  const dpopAlgorithms = [...(options.dpop?.algorithms ?? ["ES256"])];
   const path = resource.pathname === "/" ? "" : resource.pathname.replace(/\/$/, "");
   // RFC 9728 section 3.1: the well-known string goes between the host and the path.
   const metadataUrl = `${resource.origin}${WELL_KNOWN}${path}`;
@@ -151,6 +181,12 @@ export function createResourceServer(
     authorization_servers: options.authorizationServers,
     ...(supported.length > 0 ? { scopes_supported: supported } : {}),
     bearer_methods_supported: ["header"],
+    ...(options.dpop
+      ? {
+          dpop_signing_alg_values_supported: dpopAlgorithms,
+          dpop_bound_access_tokens_required: options.dpop.required === true,
+        }
+      : {}),
   });
   const satisfies =
     options.scopeSatisfies ??
@@ -161,10 +197,27 @@ export function createResourceServer(
   const principals = new WeakMap<IncomingMessage, Principal>();
   const challengeScope = required.length > 0 ? required : supported;
 
-  const challenge = (status: 400 | 401 | 403, message: string, params: [string, string][]) => {
-    const all: [string, string][] = [...params, ["resource_metadata", metadataUrl]];
-    const header = `Bearer ${all.map(([k, v]) => `${k}=${quoted(v)}`).join(", ")}`;
-    return new AuthChallenge(status, message, { "www-authenticate": header });
+  /**
+   * A challenge in the scheme the request used; a server taking DPoP offers both schemes
+   * (RFC 9449 section 7.1: the DPoP challenge names its `algs`), the error in the request's.
+   */
+  const challenge = (
+    status: 400 | 401 | 403,
+    message: string,
+    params: [string, string][],
+    scheme: "Bearer" | "DPoP" = "Bearer",
+  ) => {
+    const render = (s: string, ps: [string, string][]) => {
+      const all: [string, string][] = [...ps, ["resource_metadata", metadataUrl]];
+      return `${s} ${all.map(([k, v]) => `${k}=${quoted(v)}`).join(", ")}`;
+    };
+    const algs: [string, string] = ["algs", dpopAlgorithms.join(" ")];
+    const offered = !options.dpop
+      ? [render("Bearer", params)]
+      : scheme === "DPoP"
+        ? [render("DPoP", [algs, ...params]), render("Bearer", [])]
+        : [render("Bearer", params), render("DPoP", [algs])];
+    return new AuthChallenge(status, message, { "www-authenticate": offered.join(", ") });
   };
   const scopeParam = (scopes: readonly string[]): [string, string][] =>
     scopes.length > 0 ? [["scope", scopes.join(" ")]] : [];
@@ -178,24 +231,76 @@ export function createResourceServer(
       ["error_description", "The access token lacks a scope this request needs"],
     ]);
   };
-  const invalid = (description: string) =>
-    challenge(401, "Unauthorized: invalid token", [
-      ["error", "invalid_token"],
-      ["error_description", description],
-    ]);
+  const invalid = (description: string, scheme: "Bearer" | "DPoP" = "Bearer") =>
+    challenge(
+      401,
+      "Unauthorized: invalid token",
+      [
+        ["error", "invalid_token"],
+        ["error_description", description],
+      ],
+      scheme,
+    );
+  const invalidProof = (description: string) =>
+    challenge(
+      401,
+      "Unauthorized: invalid DPoP proof",
+      [
+        ["error", "invalid_dpop_proof"],
+        ["error_description", description],
+      ],
+      "DPoP",
+    );
+
+  /** RFC 9449 section 7: a bound token only with the DPoP scheme and a proof by its key. */
+  async function checkBinding(
+    request: IncomingMessage,
+    scheme: "Bearer" | "DPoP",
+    token: string,
+    principal: Principal,
+  ): Promise<void> {
+    const cnf = principal.claims?.["cnf"];
+    const jkt =
+      typeof cnf === "object" && cnf !== null ? (cnf as Record<string, unknown>)["jkt"] : undefined;
+    if (scheme === "Bearer") {
+      if (jkt !== undefined) throw invalid("A DPoP-bound token needs the DPoP scheme and a proof");
+      return;
+    }
+    const proof = request.headers["dpop"];
+    if (typeof proof !== "string" || proof === "" || proof.includes(","))
+      throw invalidProof("Exactly one DPoP proof is needed");
+    let thumbprint: string;
+    try {
+      thumbprint = await options.dpop!.verifyProof(proof, {
+        method: request.method ?? "",
+        url: options.resource,
+        accessToken: token,
+      });
+    } catch (error) {
+      const said = error instanceof InvalidDPoPProofError ? error.message : "";
+      throw invalidProof(said && !said.includes(token) ? said : "The DPoP proof is not valid");
+    }
+    if (typeof jkt !== "string" || jkt !== thumbprint)
+      throw invalid("The access token is not bound to the proof's key", "DPoP");
+  }
 
   return {
     metadataUrl,
 
     async authenticate(request) {
       const header = request.headers.authorization;
+      const schemes = options.dpop ? /^(Bearer|DPoP)(\s|$)/i : /^Bearer(\s|$)/i;
       // RFC 6750 section 3.1: a request without credentials gets a challenge without an error code.
-      if (header === undefined || !/^Bearer(\s|$)/i.test(header)) {
+      if (header === undefined || !schemes.test(header)) {
         throw challenge(401, "Unauthorized", scopeParam(challengeScope));
       }
-      const token = BEARER.exec(header)?.[1];
+      const [, given, token] = CREDENTIAL.exec(header) ?? [];
+      const scheme = given?.toLowerCase() === "dpop" ? "DPoP" : "Bearer";
       if (token === undefined) {
-        throw challenge(400, "Bad request: malformed bearer token", [["error", "invalid_request"]]);
+        throw challenge(400, "Bad request: malformed credentials", [["error", "invalid_request"]]);
+      }
+      if (scheme === "Bearer" && options.dpop?.required) {
+        throw challenge(401, "Unauthorized", scopeParam(challengeScope), "DPoP");
       }
       let principal: Principal;
       try {
@@ -203,8 +308,14 @@ export function createResourceServer(
       } catch (error) {
         const said = error instanceof InvalidTokenError ? error.message : "";
         // A hook's message that quotes the token is not sent back.
-        throw invalid(said && !said.includes(token) ? said : "The access token is not valid");
+        throw invalid(
+          said && !said.includes(token) ? said : "The access token is not valid",
+          scheme,
+        );
       }
+      // Even a server without DPoP refuses a bound token as a bearer one: whoever presents it
+      // without the key is not who it was issued to.
+      await checkBinding(request, scheme, token, principal);
       // The hook's audience check, checked again: a token for another resource is never
       // accepted (2026-07-28 authorization, Token Handling). Expiry is the hook's (with its
       // clock tolerance).

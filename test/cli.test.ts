@@ -274,7 +274,7 @@ describe("the auth option", () => {
     const [a, b] = [snapshotTree(plain), snapshotTree(withAuth)];
     const added = Object.keys(b).filter((f) => !(f in a));
     const client = ["auth-assertion", "auth-client", "auth-discovery", "auth-dpop", "auth-grant", "auth-registration", "auth-store"].map((m) => `runtime/${m}.ts`);
-    expect(added.sort()).toEqual(["auth.ts", ...client, "runtime/auth-jwt.ts"].sort());
+    expect(added.sort()).toEqual(["auth.ts", ...client, "runtime/auth-jwt.ts", "runtime/auth-dpop-proof.ts"].sort());
     for (const file of Object.keys(a).filter((f) => f !== MANIFEST)) expect(b[file], file).toBe(a[file]);
     expect(b["runtime/auth-jwt.ts"]).toMatch(/from "jose"/);
     expect(b["runtime/auth-client.ts"]).toMatch(/from "oauth4webapi"/);

@@ -32,6 +32,8 @@ export interface MintOptions {
   clientId?: string;
   /** Sign with a key the JWKS does not publish. */
   foreignKey?: boolean;
+  /** More claims (e.g. `cnf` for a DPoP-bound token). */
+  claims?: Record<string, unknown>;
 }
 
 /** One request the server received (form or query parameters), for tests to assert on. */
@@ -105,7 +107,7 @@ export async function startTestAuthorizationServer(options: TestAuthorizationSer
 
   async function mintToken(m: MintOptions = {}): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    const claims: Record<string, unknown> = { scope: m.scope ?? "", client_id: m.clientId ?? "test-client" };
+    const claims: Record<string, unknown> = { scope: m.scope ?? "", client_id: m.clientId ?? "test-client", ...m.claims };
     const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: m.foreignKey ? "foreign-key" : jwk.kid! })
       .setIssuer(m.iss ?? issuer)
