@@ -113,6 +113,7 @@ export interface ResourceServer {
 }
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
+type Scheme = "Bearer" | "DPoP";
 /** RFC 6750 section 2.1 (and RFC 9449 section 7.1): a credential's scheme and b64token. */
 const CREDENTIAL = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i;
 
@@ -194,18 +195,19 @@ export function createResourceServer(
   const keyOf =
     options.principalKey ??
     ((p: Principal) => (p.issuer === undefined ? p.subject : `${p.issuer} ${p.subject}`));
-  const principals = new WeakMap<IncomingMessage, Principal>();
+  const principals = new WeakMap<IncomingMessage, { principal: Principal; scheme: Scheme }>();
   const challengeScope = required.length > 0 ? required : supported;
 
   /**
-   * A challenge in the scheme the request used; a server taking DPoP offers both schemes
-   * (RFC 9449 section 7.1: the DPoP challenge names its `algs`), the error in the request's.
+   * A challenge in the scheme the request used (its error goes there); to a request without
+   * credentials a server taking DPoP offers both schemes, the DPoP one naming its `algs`
+   * (RFC 9449 section 7.1).
    */
   const challenge = (
     status: 400 | 401 | 403,
     message: string,
     params: [string, string][],
-    scheme: "Bearer" | "DPoP" = "Bearer",
+    scheme: Scheme | "any",
   ) => {
     const render = (s: string, ps: [string, string][]) => {
       const all: [string, string][] = [...ps, ["resource_metadata", metadataUrl]];
@@ -215,23 +217,30 @@ export function createResourceServer(
     const offered = !options.dpop
       ? [render("Bearer", params)]
       : scheme === "DPoP"
-        ? [render("DPoP", [algs, ...params]), render("Bearer", [])]
-        : [render("Bearer", params), render("DPoP", [algs])];
+        ? [render("DPoP", [algs, ...params])]
+        : scheme === "Bearer"
+          ? [render("Bearer", params)]
+          : [render("Bearer", params), render("DPoP", [algs])];
     return new AuthChallenge(status, message, { "www-authenticate": offered.join(", ") });
   };
   const scopeParam = (scopes: readonly string[]): [string, string][] =>
     scopes.length > 0 ? [["scope", scopes.join(" ")]] : [];
-  const insufficient = (principal: Principal, needed: readonly string[]) => {
+  const insufficient = (principal: Principal, scheme: Scheme, needed: readonly string[]) => {
     if (needed.every((scope) => satisfies(principal.scopes, scope))) return undefined;
     // Every scope the operation needs, in one challenge (2026-07-28 authorization, Scope
     // Challenge Handling), not just the missing ones.
-    return challenge(403, "Forbidden: insufficient scope", [
-      ["error", "insufficient_scope"],
-      ...scopeParam(needed),
-      ["error_description", "The access token lacks a scope this request needs"],
-    ]);
+    return challenge(
+      403,
+      "Forbidden: insufficient scope",
+      [
+        ["error", "insufficient_scope"],
+        ...scopeParam(needed),
+        ["error_description", "The access token lacks a scope this request needs"],
+      ],
+      scheme,
+    );
   };
-  const invalid = (description: string, scheme: "Bearer" | "DPoP" = "Bearer") =>
+  const invalid = (description: string, scheme: Scheme) =>
     challenge(
       401,
       "Unauthorized: invalid token",
@@ -255,7 +264,7 @@ export function createResourceServer(
   /** RFC 9449 section 7: a bound token only with the DPoP scheme and a proof by its key. */
   async function checkBinding(
     request: IncomingMessage,
-    scheme: "Bearer" | "DPoP",
+    scheme: Scheme,
     token: string,
     principal: Principal,
   ): Promise<void> {
@@ -263,7 +272,8 @@ export function createResourceServer(
     const jkt =
       typeof cnf === "object" && cnf !== null ? (cnf as Record<string, unknown>)["jkt"] : undefined;
     if (scheme === "Bearer") {
-      if (jkt !== undefined) throw invalid("A DPoP-bound token needs the DPoP scheme and a proof");
+      if (jkt !== undefined)
+        throw invalid("A DPoP-bound token needs the DPoP scheme and a proof", scheme);
       return;
     }
     const proof = request.headers["dpop"];
@@ -292,12 +302,17 @@ export function createResourceServer(
       const schemes = options.dpop ? /^(Bearer|DPoP)(\s|$)/i : /^Bearer(\s|$)/i;
       // RFC 6750 section 3.1: a request without credentials gets a challenge without an error code.
       if (header === undefined || !schemes.test(header)) {
-        throw challenge(401, "Unauthorized", scopeParam(challengeScope));
+        throw challenge(401, "Unauthorized", scopeParam(challengeScope), "any");
       }
       const [, given, token] = CREDENTIAL.exec(header) ?? [];
-      const scheme = given?.toLowerCase() === "dpop" ? "DPoP" : "Bearer";
+      const scheme: Scheme = given?.toLowerCase() === "dpop" ? "DPoP" : "Bearer";
       if (token === undefined) {
-        throw challenge(400, "Bad request: malformed credentials", [["error", "invalid_request"]]);
+        throw challenge(
+          400,
+          "Bad request: malformed credentials",
+          [["error", "invalid_request"]],
+          scheme,
+        );
       }
       if (scheme === "Bearer" && options.dpop?.required) {
         throw challenge(401, "Unauthorized", scopeParam(challengeScope), "DPoP");
@@ -320,17 +335,17 @@ export function createResourceServer(
       // accepted (2026-07-28 authorization, Token Handling). Expiry is the hook's (with its
       // clock tolerance).
       if (!audienceIncludes(principal.audience, options.resource)) {
-        throw invalid("The access token was not issued for this resource");
+        throw invalid("The access token was not issued for this resource", scheme);
       }
-      const refusal = insufficient(principal, required);
+      const refusal = insufficient(principal, scheme, required);
       if (refusal) throw refusal;
-      principals.set(request, principal);
+      principals.set(request, { principal, scheme });
       return keyOf(principal);
     },
 
     authorize(request, message) {
-      const principal = principals.get(request);
-      if (!principal) return challenge(401, "Unauthorized", scopeParam(challengeScope));
+      const known = principals.get(request);
+      if (!known) return challenge(401, "Unauthorized", scopeParam(challengeScope), "any");
       const method = typeof message["method"] === "string" ? message["method"] : "";
       const params = message["params"];
       const tool =
@@ -346,7 +361,7 @@ export function createResourceServer(
           ? options.toolScopes![tool]!
           : []),
       ]);
-      return insufficient(principal, [...needed]);
+      return insufficient(known.principal, known.scheme, [...needed]);
     },
 
     serveMetadata(pathname, request, response) {

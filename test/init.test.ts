@@ -273,7 +273,8 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       const anonymous = await post(initialize);
       expect(anonymous.status).toBe(401);
       const metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
-      expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer scope="mcp:tools", resource_metadata="${metadataUrl}"`);
+      // MCP_DPOP defaults to accept: DPoP is offered beside Bearer.
+      expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer scope="mcp:tools", resource_metadata="${metadataUrl}", DPoP algs="ES256", resource_metadata="${metadataUrl}"`);
       expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource, authorization_servers: [as.issuer], scopes_supported: ["mcp:tools"] });
 
       // The project's generated client, authorizing itself with its generated OAuth client
