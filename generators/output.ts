@@ -41,7 +41,10 @@ function isGenerated(path: string): boolean {
 /** An fs error as one line: what failed, where, and that nothing was changed. */
 function failure(path: string, error: unknown, what = "could not write"): McpGenError {
   const e = error as NodeJS.ErrnoException;
-  const reason = e.code ? `${e.code}: ${e.message.replace(/^[A-Z]+: /, "")}` : String(e.message ?? e);
+  // Node's message ends with the syscall and its path (`, mkdir '/out/.x.mcp-gen-1-2/new'`):
+  // the staging folder is ours, not the user's, so the path given is the one they named.
+  const bare = String(e.message ?? e).replace(/, \w+ '[^']*'(?: -> '[^']*')?$/, "");
+  const reason = e.code ? `${e.code}: ${bare.replace(/^[A-Z]+: /, "")}` : bare;
   return new McpGenError("output-failed", `${what} ${path}: ${reason.split("\n")[0]}; the output was left as it was`);
 }
 
@@ -52,7 +55,17 @@ function conflict(path: string, why: string): McpGenError {
 /** The output folder must be a folder (or not exist yet); a symlink to one is followed. */
 function checkOutDir(outDir: string): boolean {
   const found = entry(outDir);
-  if (!found) return false;
+  if (!found) {
+    // A file where a parent folder would go is named as such, before anything is staged.
+    for (let dir = dirname(outDir); dir !== dirname(dir); dir = dirname(dir)) {
+      const above = entry(dir);
+      if (!above) continue;
+      if (!above.isDirectory() && !statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+        throw conflict(dir, "is a file, not a folder");
+      break;
+    }
+    return false;
+  }
   if (found.isSymbolicLink()) {
     let target: Stats;
     try {

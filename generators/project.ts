@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
@@ -76,6 +76,9 @@ function devVersion(name: string): string {
 
 export async function initProject(dir: string, options: InitOptions): Promise<InitResult> {
   const target = resolve(dir);
+  if (existsSync(target) && !statSync(target).isDirectory()) {
+    throw new McpGenError("output-conflict", `${dir} is a file, not a folder; mcp-gen init writes only into a new or empty folder`);
+  }
   if (existsSync(target) && readdirSync(target).length > 0 && !options.force) {
     throw new McpGenError("output-conflict", `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`);
   }

@@ -178,6 +178,15 @@ export function safeError(step: string, error: unknown): AuthorizationError {
     );
   if (error instanceof oauth.AuthorizationResponseError)
     return new AuthorizationError(`${step}: the authorization server answered ${error.error}`);
+  if (
+    error instanceof oauth.OperationProcessingError &&
+    error.code === oauth.HTTP_REQUEST_FORBIDDEN
+  ) {
+    const url = error.cause instanceof URL ? ` (${error.cause.origin})` : "";
+    return new AuthorizationError(
+      `${step}: only https URLs are allowed${url}; insecureLoopback: true allows http to localhost, for tests`,
+    );
+  }
   if (error instanceof Error && error.name === "AbortError")
     return new AuthorizationError(`${step}: aborted`);
   const known = error instanceof oauth.OperationProcessingError || error instanceof TypeError;

@@ -79,6 +79,10 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     expect(forced.status, forced.stderr).toBe(0);
     expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("mine\n");
     expect(cli(["init", tempDir(), "--spec", SPEC_DIR, "--revision", "2025-11-25"]).stderr).toMatch(/needs a revision with stateless requests/);
+    const file = join(tempDir(), "a-file");
+    writeFileSync(file, "mine\n");
+    const onFile = cli(["init", file, "--spec", SPEC_DIR]);
+    expect([onFile.status, onFile.stderr]).toEqual([1, `mcp-gen: ${file} is a file, not a folder; mcp-gen init writes only into a new or empty folder\n`]);
     // A user-owned file where a generated one goes: init fails before writing anything.
     const owned = tempDir();
     mkdirSync(join(owned, "src", "mcp"), { recursive: true });
@@ -252,6 +256,15 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       });
     });
     const resource = `http://127.0.0.1:${port}/mcp`;
+    // Misconfigured (no issuer, a bad MCP_DPOP): one line, exit 1, no stack trace.
+    const { OAUTH_ISSUER: _no, ...bare } = process.env;
+    for (const [extra, line] of [[{}, /\nerror: OAUTH_ISSUER is not set \(see src\/auth.ts\)\n$/], [{ OAUTH_ISSUER: as.issuer, MCP_DPOP: "maybe" }, /\nerror: MCP_DPOP must be accept, require or off, not "maybe"\n$/]] as const) {
+      const r = spawnSync(process.execPath, [join(authProject, "dist", "http.js")], { cwd: authProject, env: { ...bare, PORT: "0", ...extra }, encoding: "utf8", timeout: 60_000 });
+      expect(r.status).toBe(1);
+      // (after the development warning about MCP_REQUEST_STATE_SECRETS)
+      expect(r.stderr).toMatch(line);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
     // No OAUTH_JWKS_URL: the server finds the JWKS in the issuer's metadata.
     const env = { ...process.env, PORT: String(port), OAUTH_ISSUER: as.issuer, MCP_RESOURCE_URL: resource };
     const child = spawn(process.execPath, [join(authProject, "dist", "http.js")], { cwd: authProject, env });

@@ -127,6 +127,8 @@ describe("output: what is in the way", () => {
     const file = join(tempDir(), "out");
     writeFileSync(file, "x");
     expectOutputError(() => planOutput(file, FILES), "output-conflict", /out is a file, not a folder/);
+    // A file where a parent of the output folder would go: named, not the staging folder's path.
+    expectOutputError(() => planOutput(join(file, "sub", "deeper"), FILES), "output-conflict", new RegExp(`${file} is a file, not a folder; move it away`));
     const out = tempDir();
     writeFileSync(join(out, "runtime"), "x");
     expectOutputError(() => planOutput(out, FILES), "output-conflict", /runtime is in the way of a generated folder/);

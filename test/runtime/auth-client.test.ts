@@ -72,6 +72,13 @@ describe("the OAuth client", () => {
     expect(fake.authorizeRequests[0]?.get("resource")).toBe(fake.base);
   });
 
+  it("refuses plain http to the authorization server, naming it and the test-only way out", async () => {
+    const { fake, call } = await setup({}, { insecureLoopback: false });
+    const error = await failure(call());
+    expect(error.message).toMatch(new RegExp(`only https URLs are allowed \\(${fake.base.replace(/\./g, "\\.")}\\); insecureLoopback: true allows http to localhost`));
+    expect(fake.tokenRequests).toEqual([]);
+  });
+
   it("refuses an authorization server without PKCE S256 before sending the user to it", async () => {
     const { fake, call } = await setup({ noPkce: true });
     expect((await failure(call())).message).toMatch(/does not support PKCE with S256/);
