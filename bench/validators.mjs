@@ -8,7 +8,8 @@
 // (no lookup inside the timed call); one untimed warm-up round, then ROUNDS rounds in which
 // the contestants take turns (the order rotating each round); the median of the rounds is
 // printed with the min and max, and the ratio to the peer (ajv unless named): the median of
-// the per-round ratios. Each contestant calls its validator from call sites of its own (`fresh`).
+// the per-round ratios. Each contestant calls its validator from call sites of its own (`fresh`):
+// one per single-type workload, one shared by all types in the corpus workloads.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -141,11 +142,20 @@ export async function benchValidators() {
 
   const zodParse = (schema) => (schema ? fresh((s) => (v) => s.safeParse(v).success)(schema) : undefined);
   const zodErrors = (schema) => (schema ? fresh((s) => (v) => (s.safeParse(v).error?.issues.length ?? 0) > 0)(schema) : undefined);
-  const ajvRejects = (f) => fresh((f) => (v) => (f(v), f.errors.length > 0))(f);
-  const oursRejects = (validate, options) => fresh((f, o) => (v) => (f(v, o).errors?.length ?? 0) > 0)(validate, options);
-  const oursOk = (validate) => fresh((f) => (v) => f(v).ok)(validate);
+  const AJV_REJECTS = (f) => (v) => (f(v), f.errors.length > 0);
+  const OURS_REJECT = (f, o) => (v) => (f(v, o).errors?.length ?? 0) > 0;
+  const OURS_OK = (f) => (v) => f(v).ok;
+  const ajvRejects = (f) => fresh(AJV_REJECTS)(f);
+  const oursRejects = (validate, options) => fresh(OURS_REJECT)(validate, options);
+  const oursOk = (validate) => fresh(OURS_OK)(validate);
   // A per-type contestant: `make(type)` is resolved once per input, before timing.
   const perType = (make) => ({ perType: make });
+  // The corpus workloads call whichever type's validator an input needs, as a generic caller
+  // (a table of validators by type) does: one call site for all of a contestant's types.
+  const perTypeVia = (wrapper, pick, ...rest) => {
+    const make = fresh(wrapper);
+    return perType((t) => make(pick(t), ...rest));
+  };
   const FIRST = { firstError: true };
   const workloads = [
     {
@@ -154,7 +164,7 @@ export async function benchValidators() {
       types: examples.map((e) => e.type),
       contestants: {
         "mcp-gen is*": perType((t) => ours[`is${t}`]),
-        "mcp-gen validate*": perType((t) => oursOk(ours[`validate${t}`])),
+        "mcp-gen validate*": perTypeVia(OURS_OK, (t) => ours[`validate${t}`]),
         ajv: perType((t) => ajvFor(t)),
         ...(typia.module ? { "typia is": perType((t) => typia.module[`is${t}`]) } : {}),
       },
@@ -164,10 +174,10 @@ export async function benchValidators() {
       inputs: broken.map((e) => e.value),
       types: broken.map((e) => e.type),
       contestants: {
-        "mcp-gen validate* (all errors)": perType((t) => oursRejects(ours[`validate${t}`])),
-        "ajv (allErrors: true)": perType((t) => ajvRejects(ajvFor(t))),
-        "mcp-gen validate* firstError": perType((t) => oursRejects(ours[`validate${t}`], FIRST)),
-        "ajv (allErrors: false)": perType((t) => ajvRejects(ajvFirstFor(t))),
+        "mcp-gen validate* (all errors)": perTypeVia(OURS_REJECT, (t) => ours[`validate${t}`], undefined),
+        "ajv (allErrors: true)": perTypeVia(AJV_REJECTS, (t) => ajvFor(t)),
+        "mcp-gen validate* firstError": perTypeVia(OURS_REJECT, (t) => ours[`validate${t}`], FIRST),
+        "ajv (allErrors: false)": perTypeVia(AJV_REJECTS, (t) => ajvFirstFor(t)),
       },
       ratios: { "mcp-gen validate* (all errors)": "ajv (allErrors: true)", "mcp-gen validate* firstError": "ajv (allErrors: false)" },
     },
