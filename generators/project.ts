@@ -54,7 +54,10 @@ const PROJECT_FILES: [template: string, path: string][] = [
 ];
 
 /** The files only an `--auth` project has. */
-const AUTH_FILES: [template: string, path: string][] = [["auth.ts.hbs", "src/auth.ts"]];
+const AUTH_FILES: [template: string, path: string][] = [
+  ["auth.ts.hbs", "src/auth.ts"],
+  ["dev-auth.ts.hbs", "src/dev-auth.ts"],
+];
 
 /**
  * How the project depends on mcp-gen: the version range of the published package when

@@ -338,6 +338,48 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     }
   }, 300_000);
 
+  // Uses the --auth project the test above installed and built.
+  it("an --auth project's npm run dev:auth stand-in issues tokens the server takes (whoami with mcp:profile)", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const started = (child: Any, until: string) =>
+      new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (b: Buffer) => ((out += b), out.includes(until) && resolve(out)));
+        child.stderr.on("data", (b: Buffer) => (out += b));
+        child.on("exit", (code: number) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+    const dev = spawn(process.execPath, [join(authProject, "dist", "dev-auth.js")], { cwd: authProject, env: { ...process.env, DEV_AUTH_PORT: "0", MCP_RESOURCE_URL: resource } });
+    children.push(dev);
+    const printed = await started(dev, "Ctrl-C");
+    const issuer = /^OAUTH_ISSUER=(\S+)$/m.exec(printed)![1]!;
+    const [basic, profile] = [...printed.matchAll(/^token \([^)]*\): +(\S+)$/gm)].map((m) => m[1]!);
+    const server = spawn(process.execPath, [join(authProject, "dist", "http.js")], { cwd: authProject, env: { ...process.env, PORT: String(port), OAUTH_ISSUER: issuer, MCP_RESOURCE_URL: resource } });
+    children.push(server);
+    try {
+      await started(server, "listening on");
+      const call = async (token: string) => {
+        const v1 = new V1Client({ name: "v1-host", version: "1.0.0" });
+        await v1.connect(new V1HttpTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+        try {
+          return await v1.callTool({ name: "whoami", arguments: {} }).then((r: Any) => r.content, (e: Error) => e.message);
+        } finally {
+          await v1.close();
+        }
+      };
+      expect(await call(profile!)).toEqual([{ type: "text", text: `${issuer} developer` }]);
+      expect(await call(basic!)).toMatch(/insufficient scope/i);
+    } finally {
+      server.kill();
+      dev.kill();
+    }
+  }, 120_000);
+
   it("regenerating after a revision change rewrites only generated files", () => {
     const userFiles = ["src/mcp/handlers.ts", "src/server.ts", "src/request-state.ts", "src/http.ts", "src/stdio.ts", "src/test/server.test.ts", "package.json", "README.md", "tsconfig.json"];
     const before = snapshotTree(project);
