@@ -30,6 +30,14 @@ export function tokenRequestOptions(http: Http, target: GrantTarget) {
   };
 }
 
+/** tokenRequestOptions, plus the `resource` parameter (RFC 8707) for grants without a parameters argument. */
+function resourceRequestOptions(http: Http, target: GrantTarget) {
+  return {
+    ...tokenRequestOptions(http, target),
+    additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
+  };
+}
+
 /** The `resource` and `scope` parameters of a token request for `target`. */
 export function parameters(target: GrantTarget): Record<string, string> {
   return {
@@ -106,10 +114,7 @@ export async function authorizationCodeGrant(
         callback,
         redirect.redirectUri,
         verifier,
-        {
-          ...tokenRequestOptions(http, target),
-          additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
-        },
+        resourceRequestOptions(http, target),
       ),
     ),
   );
@@ -132,10 +137,7 @@ export async function refreshGrant(
         client.client,
         client.authentication,
         previous.refreshToken!,
-        {
-          ...tokenRequestOptions(http, target),
-          additionalParameters: target.resource !== undefined ? { resource: target.resource } : {},
-        },
+        resourceRequestOptions(http, target),
       ),
     ),
   );
