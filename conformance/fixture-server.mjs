@@ -40,6 +40,23 @@ export async function startFixtureServer(dir, options = {}) {
         ],
       }),
     },
+    // SEP-1613 / SEP-2106: a 2020-12 inputSchema goes out as written ($schema, $defs with an
+    // $anchor, $ref, allOf/anyOf, if/then/else, additionalProperties).
+    json_schema_2020_12_tool: {
+      description: "Takes a contact, described with JSON Schema 2020-12",
+      inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+        properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" }, contactMethod: { type: "string", enum: ["phone", "email"] }, phone: { type: "string" }, email: { type: "string" } },
+        allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+        if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+        then: { required: ["phone"] },
+        else: { required: ["email"] },
+        additionalProperties: false,
+      },
+      run: () => ({ content: [text("ok")] }),
+    },
     test_error_handling: { description: "Always fails", run: () => ({ isError: true, content: [text("This tool intentionally returns an error for testing")] }) },
     test_tool_with_progress: {
       description: "Reports progress",
