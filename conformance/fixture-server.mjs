@@ -57,6 +57,12 @@ export async function startFixtureServer(dir, options = {}) {
       },
       run: () => ({ content: [text("ok")] }),
     },
+    // SEP-2243: an argument mirrored in a Mcp-Param-Region header, which the server checks.
+    test_header_param: {
+      description: "Echoes a region that clients also send as Mcp-Param-Region",
+      inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
+      run: (args) => ({ content: [text(`region ${args.region}`)] }),
+    },
     test_error_handling: { description: "Always fails", run: () => ({ isError: true, content: [text("This tool intentionally returns an error for testing")] }) },
     test_tool_with_progress: {
       description: "Reports progress",

@@ -65,3 +65,29 @@ describe("runtime Streamable HTTP server", () => {
     expect(await status(`localhost:${port}`)).toBe(400);
   });
 });
+
+describe("Mcp-Param-* headers (2026-07-28 transports/streamable-http, Server Validation)", () => {
+  let annotated: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
+      "tools/list": () => ({ tools: [{ name: "deploy", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } }] }),
+      "tools/call": (params: any) => ({ content: [{ type: "text", text: String(params.arguments?.region) }] }),
+    });
+    annotated = await serveHttp(PROTOCOL, router, {});
+  });
+  afterAll(() => annotated.close());
+
+  it("takes a tools/call whose annotated argument's header matches, and refuses one without it or with another value (400, HeaderMismatch)", async () => {
+    const call = request("tools/call", 7, { name: "deploy", arguments: { region: "eu-west" } });
+    const send = (headers: Record<string, string>) =>
+      fetch(annotated.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...routingHeaders(PROTOCOL, call), ...headers }, body: JSON.stringify(call) });
+    const ok = await send({ "Mcp-Param-Region": "eu-west" });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ id: 7, result: { content: [{ text: "eu-west" }] } });
+    for (const [headers, message] of [[{}, 'missing Mcp-Param-Region header for "region"'], [{ "Mcp-Param-Region": "us-east" }, 'Mcp-Param-Region header does not match the body\'s "region"']] as const) {
+      const refused = await send(headers);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 7, error: { code: PROTOCOL.errorCodes.headerMismatch, message: `Header mismatch: ${message}` } });
+    }
+  });
+});
