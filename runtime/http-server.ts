@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { JSONRPC_ERRORS } from "./errors.js";
 import { carriesModernMeta, isObject, type ProtocolDescriptor } from "./protocol.js";
 import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./http-headers.js";
-import { createToolHeaderChecker, type ListTools } from "./tool-header-check.js";
+import { toolHeaderCheck } from "./tool-header-check.js";
 import { MemorySessionStore, newSessionId, type SessionStore } from "./http-sessions.js";
 import {
   AuthChallenge,
@@ -135,7 +135,7 @@ export function createHttpHandler(
   const auth = options.auth && createResourceServer(options.auth, path);
   const authenticate = auth?.authenticate ?? options.authenticate;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const toolHeaders = protocol.features.toolHeaders ? createToolHeaderChecker() : undefined;
+  const checkToolHeaders = toolHeaderCheck(protocol, dispatcher);
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const store =
     options.sessionStore ??
@@ -228,39 +228,6 @@ export function createHttpHandler(
       send(res, 500, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error"));
     }
   };
-
-  /** A tools/call's Mcp-Param-* headers against its arguments, by its tool's annotations. */
-  async function checkToolHeaders(
-    message: Record<string, unknown>,
-    principal: string | undefined,
-    header: (name: string) => string | undefined,
-  ): Promise<string | undefined> {
-    const params = message["params"];
-    const { toolsCall, toolsList } = protocol.wellKnown;
-    if (!toolHeaders || message["method"] !== toolsCall || !toolsList || !isObject(params))
-      return undefined;
-    // The server's own listing, as this caller would see it (same _meta, same principal).
-    const list: ListTools = async (cursor) => {
-      const request = {
-        jsonrpc: "2.0",
-        id: "mcp-gen/tool-headers",
-        method: toolsList,
-        params: {
-          ...(isObject(params["_meta"]) ? { _meta: params["_meta"] } : {}),
-          ...(cursor ? { cursor } : {}),
-        },
-      };
-      const reply = await dispatcher.handle(request, {
-        channel: {},
-        ...(principal === undefined ? {} : { principal }),
-      });
-      const result = isObject(reply) && isObject(reply["result"]) ? reply["result"] : undefined;
-      if (!result || !Array.isArray(result["tools"])) return undefined;
-      const next = result["nextCursor"];
-      return { tools: result["tools"], ...(typeof next === "string" ? { nextCursor: next } : {}) };
-    };
-    return toolHeaders.check(principal ?? "", params, header, list);
-  }
 
   /** Checks and reads a POST's JSON-RPC message, or answers the error and returns undefined. */
   async function readMessage(

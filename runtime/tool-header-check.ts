@@ -1,4 +1,4 @@
-import { isObject, own } from "./protocol.js";
+import { isObject, own, type ProtocolDescriptor } from "./protocol.js";
 import { headerPlan, type HeaderPlan } from "./tool-headers.js";
 
 // The server side of Mcp-Param-* headers (2026-07-28 transports/streamable-http, "Server
@@ -103,5 +103,45 @@ export function createToolHeaderChecker() {
       }
       return undefined;
     },
+  };
+}
+
+/** How the check reaches the server's own handlers (the HTTP server's dispatcher). */
+interface Handler {
+  handle(message: unknown, context: { principal?: string; channel?: object }): Promise<unknown>;
+}
+
+/**
+ * The HTTP server's check of a message's Mcp-Param-* headers: for a tools/call, by its tool's
+ * annotations, listed through `dispatcher` as the caller would see them (same `_meta`, same
+ * principal); nothing for other messages or revisions without these headers.
+ */
+export function toolHeaderCheck(protocol: ProtocolDescriptor, dispatcher: Handler) {
+  const checker = protocol.features.toolHeaders ? createToolHeaderChecker() : undefined;
+  const { toolsCall, toolsList } = protocol.wellKnown;
+  return async (
+    message: Record<string, unknown>,
+    principal: string | undefined,
+    header: (name: string) => string | undefined,
+  ): Promise<string | undefined> => {
+    const params = message["params"];
+    if (!checker || message["method"] !== toolsCall || !toolsList || !isObject(params))
+      return undefined;
+    const list: ListTools = async (cursor) => {
+      const meta = isObject(params["_meta"]) ? { _meta: params["_meta"] } : {};
+      const request = {
+        jsonrpc: "2.0",
+        id: "mcp-gen/tool-headers",
+        method: toolsList,
+        params: { ...meta, ...(cursor ? { cursor } : {}) },
+      };
+      const context = principal === undefined ? { channel: {} } : { channel: {}, principal };
+      const reply = await dispatcher.handle(request, context);
+      const result = isObject(reply) && isObject(reply["result"]) ? reply["result"] : undefined;
+      if (!result || !Array.isArray(result["tools"])) return undefined;
+      const next = result["nextCursor"];
+      return { tools: result["tools"], ...(typeof next === "string" ? { nextCursor: next } : {}) };
+    };
+    return checker.check(principal ?? "", params, header, list);
   };
 }
