@@ -88,18 +88,21 @@ function mrtrScenarios(name: string, connect: () => Promise<{ transport: Any; lo
     it("a declined input ends the call without a retry", async () => {
       const { transport, log, close } = await connect();
       const c = client.createClient({ transport, inputHandlers: { "elicitation/create": () => client.DECLINE } });
-      const before = log?.requests.length ?? 0;
+      // tools/call requests only: over HTTP the server also lists its tools (Mcp-Param-* checks).
+      const calls = () => log?.requests.filter((m: Any) => m.method === "tools/call").length ?? 0;
+      const before = calls();
       await expect(c.callTool({ name: "wizard" })).rejects.toMatchObject({ name: "InputDeclinedError", method: "elicitation/create", key: "who" });
-      if (log) expect(log.requests.length - before).toBe(1);
+      if (log) expect(calls() - before).toBe(1);
       await close?.();
     });
 
     it("the bound on rounds holds", async () => {
       const { transport, log, close } = await connect();
       const c = client.createClient({ transport, maxRounds: 3 });
-      const before = log?.requests.length ?? 0;
+      const calls = () => log?.requests.filter((m: Any) => m.method === "tools/call").length ?? 0;
+      const before = calls();
       await expect(c.callTool({ name: "forever" })).rejects.toMatchObject({ name: "RoundLimitError", rounds: 3 });
-      if (log) expect(log.requests.length - before).toBe(3);
+      if (log) expect(calls() - before).toBe(3);
       await close?.();
     });
 
