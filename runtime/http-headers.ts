@@ -21,17 +21,37 @@ export function isLocalOrigin(origin: string): boolean {
   return match !== null && isLocalHost(match[1]!);
 }
 
-/** The value a header carries: `=?base64?...?=` decoded (as UTF-8), anything else as sent. */
-export function decodeHeaderValue(value: string): string | undefined {
-  const match = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
-  if (!match) return value;
+/** Base64 as UTF-8 text, or undefined when it is not Base64 or not UTF-8. */
+function utf8FromBase64(base64: string): string | undefined {
   try {
-    const binary = atob(match[1]!);
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     return undefined;
   }
+}
+
+/** The value a header carries: `=?base64?...?=` decoded (as UTF-8), anything else as sent. */
+export function decodeHeaderValue(value: string): string | undefined {
+  const match = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
+  return match ? utf8FromBase64(match[1]!) : value;
+}
+
+/** `=?base64?...?=` with canonical Base64 (padding included), or not an encoded value at all. */
+const ENCODED = /^=\?base64\?(.*)\?=$/s;
+const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** What a plain header value may hold: visible ASCII and inner spaces (Value Encoding). */
+const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$|^$/;
+
+/**
+ * decodeHeaderValue's strict form, for Mcp-Param-* headers (Server Behavior for Custom
+ * Headers: invalid characters are refused): a plain value must be visible ASCII without edge
+ * spaces, an encoded one canonical Base64 of UTF-8; undefined otherwise.
+ */
+export function decodeParamHeader(raw: string): string | undefined {
+  const encoded = ENCODED.exec(raw);
+  if (!encoded) return PLAIN.test(raw) ? raw : undefined;
+  return CANONICAL_BASE64.test(encoded[1]!) ? utf8FromBase64(encoded[1]!) : undefined;
 }
 
 /** The headers that repeat a message's routing facts, so servers and proxies need not parse bodies. */

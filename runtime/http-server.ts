@@ -203,13 +203,14 @@ export function createHttpHandler(
       }
       const mismatch = protocol.errorCodes.headerMismatch;
       if (mismatch !== null) {
-        const header = (name: string) => req.headers[name.toLowerCase()];
+        // Repeated headers count as one value, joined as HTTP joins them.
+        const header = (name: string) => {
+          const value = req.headers[name.toLowerCase()];
+          return Array.isArray(value) ? value.join(",") : value;
+        };
         const problem =
           checkRoutingHeaders(protocol, header, message) ??
-          (await checkToolHeaders(message, principal, (name) => {
-            const value = header(name);
-            return Array.isArray(value) ? value.join(",") : value;
-          }));
+          (await checkToolHeaders(message, principal, header));
         if (problem) {
           return send(res, 400, errorBody(mismatch, `Header mismatch: ${problem}`, message["id"]));
         }

@@ -1,3 +1,4 @@
+import { decodeParamHeader } from "./http-headers.js";
 import { isObject, own, type ProtocolDescriptor } from "./protocol.js";
 import { headerPlan, type HeaderPlan } from "./tool-headers.js";
 
@@ -18,25 +19,6 @@ export type ListTools = (
 const TTL_MS = 30_000;
 const MAX_CALLERS = 1000;
 const MAX_PAGES = 20;
-
-/** `=?base64?...?=` with canonical Base64 (padding included), or not an encoded value at all. */
-const ENCODED = /^=\?base64\?(.*)\?=$/s;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** What a plain header value may hold: visible ASCII and inner spaces (Value Encoding). */
-const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$|^$/;
-
-/** A header's value as the body would hold it, or undefined when it is malformed. */
-export function decodeParamHeader(raw: string): string | undefined {
-  const encoded = ENCODED.exec(raw);
-  if (!encoded) return PLAIN.test(raw) ? raw : undefined;
-  if (!BASE64.test(encoded[1]!)) return undefined;
-  try {
-    const bytes = Uint8Array.from(atob(encoded[1]!), (c) => c.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether a decoded header value stands for the body's value (integers compared as numbers). */
 function matches(decoded: string, value: unknown): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createToolHeaderChecker, decodeParamHeader, type ListTools } from "../../runtime/tool-header-check.js";
+import { decodeParamHeader } from "../../runtime/http-headers.js";
+import { createToolHeaderChecker, type ListTools } from "../../runtime/tool-header-check.js";
 
 // The server's check of Mcp-Param-* headers against a tools/call's arguments (2026-07-28
 // transports/streamable-http, "Server Validation"), with a listing of its own tools.
