@@ -1,11 +1,11 @@
 import * as oauth from "oauth4webapi";
 import { requestOptions, type Http } from "./auth-discovery.js";
-import { withDPoPNonceRetry } from "./auth-dpop.js";
 import {
   parameters,
   safeError,
   stored,
   tokenRequestOptions,
+  tokenResponse,
   type GrantTarget,
 } from "./auth-grant.js";
 import {
@@ -146,11 +146,10 @@ export async function jwtBearerGrant(
   const assertion = await source(http, context);
   try {
     // A DPoP nonce demand refuses the proof, not the grant: the one resend keeps the assertion.
-    const body = await withDPoPNonceRetry(target.dpop, async () =>
-      oauth.processGenericTokenEndpointResponse(
-        as,
-        client.client,
-        await oauth.genericTokenEndpointRequest(
+    const body = await tokenResponse(
+      target,
+      () =>
+        oauth.genericTokenEndpointRequest(
           as,
           client.client,
           client.authentication,
@@ -158,7 +157,7 @@ export async function jwtBearerGrant(
           { assertion, ...parameters(target) },
           tokenRequestOptions(http, target),
         ),
-      ),
+      oauth.processGenericTokenEndpointResponse,
     );
     return stored(target, body);
   } catch (error) {

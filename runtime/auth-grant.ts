@@ -38,6 +38,24 @@ function resourceRequestOptions(http: Http, target: GrantTarget) {
   };
 }
 
+/**
+ * A token request for `target`: sent, sent again once when the server asks for a DPoP nonce
+ * (RFC 9449 section 8), and its response processed by oauth4webapi.
+ */
+export function tokenResponse(
+  target: GrantTarget,
+  send: () => Promise<Response>,
+  process: (
+    as: oauth.AuthorizationServer,
+    client: oauth.Client,
+    response: Response,
+  ) => Promise<oauth.TokenEndpointResponse>,
+): Promise<oauth.TokenEndpointResponse> {
+  return withDPoPNonceRetry(target.dpop, async () =>
+    process(target.as, target.client.client, await send()),
+  );
+}
+
 /** The `resource` and `scope` parameters of a token request for `target`. */
 export function parameters(target: GrantTarget): Record<string, string> {
   return {
@@ -103,11 +121,10 @@ export async function authorizationCodeGrant(
   // The issuer recorded from validated metadata is compared as a plain string, before anything
   // else of the response is looked at (basic/authorization "Authorization Response Validation").
   const callback = oauth.validateAuthResponse(as, client.client, back, state);
-  const response = await withDPoPNonceRetry(target.dpop, async () =>
-    oauth.processAuthorizationCodeResponse(
-      as,
-      client.client,
-      await oauth.authorizationCodeGrantRequest(
+  const response = await tokenResponse(
+    target,
+    () =>
+      oauth.authorizationCodeGrantRequest(
         as,
         client.client,
         client.authentication,
@@ -116,7 +133,7 @@ export async function authorizationCodeGrant(
         verifier,
         resourceRequestOptions(http, target),
       ),
-    ),
+    oauth.processAuthorizationCodeResponse,
   );
   return stored(target, response);
 }
@@ -128,18 +145,17 @@ export async function refreshGrant(
   previous: StoredTokens,
 ): Promise<StoredTokens> {
   const { as, client } = target;
-  const response = await withDPoPNonceRetry(target.dpop, async () =>
-    oauth.processRefreshTokenResponse(
-      as,
-      client.client,
-      await oauth.refreshTokenGrantRequest(
+  const response = await tokenResponse(
+    target,
+    () =>
+      oauth.refreshTokenGrantRequest(
         as,
         client.client,
         client.authentication,
         previous.refreshToken!,
         resourceRequestOptions(http, target),
       ),
-    ),
+    oauth.processRefreshTokenResponse,
   );
   return stored(target, response, previous);
 }
@@ -150,18 +166,17 @@ export async function clientCredentialsGrant(
   target: GrantTarget,
 ): Promise<StoredTokens> {
   const { as, client } = target;
-  const response = await withDPoPNonceRetry(target.dpop, async () =>
-    oauth.processClientCredentialsResponse(
-      as,
-      client.client,
-      await oauth.clientCredentialsGrantRequest(
+  const response = await tokenResponse(
+    target,
+    () =>
+      oauth.clientCredentialsGrantRequest(
         as,
         client.client,
         client.authentication,
         parameters(target),
         tokenRequestOptions(http, target),
       ),
-    ),
+    oauth.processClientCredentialsResponse,
   );
   return stored(target, response);
 }
