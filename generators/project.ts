@@ -79,10 +79,11 @@ function devVersion(name: string): string {
 
 export async function initProject(dir: string, options: InitOptions): Promise<InitResult> {
   const target = resolve(dir);
-  if (existsSync(target) && !statSync(target).isDirectory()) {
+  const found = statSync(target, { throwIfNoEntry: false });
+  if (found && !found.isDirectory()) {
     throw new McpGenError("output-conflict", `${dir} is a file, not a folder; mcp-gen init writes only into a new or empty folder`);
   }
-  if (existsSync(target) && readdirSync(target).length > 0 && !options.force) {
+  if (found && readdirSync(target).length > 0 && !options.force) {
     throw new McpGenError("output-conflict", `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`);
   }
   const loaded = loadRevision(options.spec, options.revision);

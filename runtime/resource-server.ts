@@ -168,6 +168,8 @@ export function createResourceServer(
     throw new Error("offline_access is not a resource scope: leave it out of auth scopes");
   }
   const dpopAlgorithms = [...(options.dpop?.algorithms ?? ["ES256"])];
+  /** The schemes this server takes credentials in. */
+  const schemes = options.dpop ? /^(Bearer|DPoP)(\s|$)/i : /^Bearer(\s|$)/i;
   const path = resource.pathname === "/" ? "" : resource.pathname.replace(/\/$/, "");
   // RFC 9728 section 3.1: the well-known string goes between the host and the path.
   const metadataUrl = `${resource.origin}${WELL_KNOWN}${path}`;
@@ -299,7 +301,6 @@ export function createResourceServer(
 
     async authenticate(request) {
       const header = request.headers.authorization;
-      const schemes = options.dpop ? /^(Bearer|DPoP)(\s|$)/i : /^Bearer(\s|$)/i;
       // RFC 6750 section 3.1: a request without credentials gets a challenge without an error code.
       if (header === undefined || !schemes.test(header)) {
         throw challenge(401, "Unauthorized", scopeParam(challengeScope), "any");
