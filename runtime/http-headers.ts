@@ -31,12 +31,6 @@ function utf8FromBase64(base64: string): string | undefined {
   }
 }
 
-/** The value a header carries: `=?base64?...?=` decoded (as UTF-8), anything else as sent. */
-export function decodeHeaderValue(value: string): string | undefined {
-  const match = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
-  return match ? utf8FromBase64(match[1]!) : value;
-}
-
 /** `=?base64?...?=` with canonical Base64 (padding included), or not an encoded value at all. */
 const ENCODED = /^=\?base64\?(.*)\?=$/s;
 const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -44,11 +38,12 @@ const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9
 const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$|^$/;
 
 /**
- * decodeHeaderValue's strict form, for Mcp-Param-* headers (Server Behavior for Custom
- * Headers: invalid characters are refused): a plain value must be visible ASCII without edge
- * spaces, an encoded one canonical Base64 of UTF-8; undefined otherwise.
+ * The value an Mcp-Name or Mcp-Param-* header carries (Value Encoding: the same rule for
+ * both; Server Behavior for Custom Headers: invalid characters are refused): a plain value
+ * must be visible ASCII without edge spaces, an encoded one canonical Base64 of UTF-8;
+ * undefined otherwise, which the caller reports as a mismatch.
  */
-export function decodeParamHeader(raw: string): string | undefined {
+export function decodeHeaderValue(raw: string): string | undefined {
   const encoded = ENCODED.exec(raw);
   if (!encoded) return PLAIN.test(raw) ? raw : undefined;
   return CANONICAL_BASE64.test(encoded[1]!) ? utf8FromBase64(encoded[1]!) : undefined;
@@ -107,6 +102,7 @@ export function checkRoutingHeaders(
     const expected = params[nameParam];
     if (raw === undefined) return `missing ${http.nameHeader} header`;
     const name = decodeHeaderValue(raw);
+    if (name === undefined) return `${http.nameHeader} header is not a valid value`;
     if (typeof expected === "string" && name !== expected)
       return `${http.nameHeader} header "${raw}" does not match the body's ${nameParam} "${expected}"`;
   }

@@ -1,4 +1,4 @@
-import { decodeParamHeader } from "./http-headers.js";
+import { decodeHeaderValue } from "./http-headers.js";
 import { isObject, own, type ProtocolDescriptor } from "./protocol.js";
 import { headerPlan, type HeaderPlan } from "./tool-headers.js";
 
@@ -78,7 +78,7 @@ export function createToolHeaderChecker() {
         // A null or absent argument has no header to expect.
         if (value === undefined || value === null) continue;
         if (raw === undefined) return `missing Mcp-Param-${headerName} header for "${property}"`;
-        const decoded = decodeParamHeader(raw);
+        const decoded = decodeHeaderValue(raw);
         if (decoded === undefined) return `Mcp-Param-${headerName} header is not a valid value`;
         if (!matches(decoded, value))
           return `Mcp-Param-${headerName} header does not match the body's "${property}"`;

@@ -35,4 +35,14 @@ describe("runtime HTTP routing headers", () => {
     expect(decodeHeaderValue("=?base64?w6k=?=")).toBe("é");
     expect(decodeHeaderValue("=?base64?/w==?=")).toBeUndefined();
   });
+
+  it("refuses a malformed or unsafe Mcp-Name rather than comparing it literally (Value Encoding)", () => {
+    const check = (name: string, header: string) =>
+      checkRoutingHeaders(PROTOCOL, (n) => ({ "mcp-method": "tools/call", "mcp-protocol-version": "2099-01-01", "mcp-name": header })[n.toLowerCase()], request("tools/call", 1, { name }));
+    expect(check("é", "=?base64?w6k=?=")).toBeUndefined();
+    // A sentinel-shaped literal must have been encoded by the client; its Base64 is not canonical.
+    expect(check("=?base64?x?=", "=?base64?x?=")).toBe("Mcp-Name header is not a valid value");
+    expect(check(" a", " a")).toBe("Mcp-Name header is not a valid value");
+    expect(check("caf\u00e9", "caf\u00e9")).toBe("Mcp-Name header is not a valid value");
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeParamHeader } from "../../runtime/http-headers.js";
+import { decodeHeaderValue } from "../../runtime/http-headers.js";
 import { createToolHeaderChecker, type ListTools } from "../../runtime/tool-header-check.js";
 
 // The server's check of Mcp-Param-* headers against a tools/call's arguments (2026-07-28
@@ -39,7 +39,7 @@ describe("Mcp-Param-* headers on the server", () => {
     expect(await call({ "Mcp-Param-Region": "Goodbye" })).toBe('Mcp-Param-Region header does not match the body\'s "region"');
     for (const bad of ["=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "caf\u00e9"]) expect(await call({ "Mcp-Param-Region": bad }), bad).toBe("Mcp-Param-Region header is not a valid value");
     // Without the sentinel's both ends, a value is literal.
-    expect(decodeParamHeader("=?base64?SGVsbG8=")).toBe("=?base64?SGVsbG8=");
+    expect(decodeHeaderValue("=?base64?SGVsbG8=")).toBe("=?base64?SGVsbG8=");
     expect(await checker.check("", { name: "deploy", arguments: { replicas: 42 } }, headers({ "Mcp-Param-Replicas": "forty-two" }), list)).toMatch(/does not match/);
   });
 
