@@ -8,8 +8,8 @@ import type { EmittedFile } from "./plugin.js";
 // an output needs into its runtime/ folder, so generated code keeps zero dependencies and
 // needs no mcp-gen package at run time. Revision facts reach them as data (protocol.ts).
 
-/** Runtime modules that need Node.js (kept out of index.ts). */
-const NODE_ONLY = new Set(["stdio", "http-server"]);
+/** A runtime module that needs Node.js (kept out of index.ts): it imports a `node:` module. */
+const nodeOnly = (module: string) => /from "node:/.test(source(module));
 /** The packages runtime modules may import, and only the modules listed (their peer dependencies). */
 export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   jose: ["auth-jwt", "auth-dpop", "auth-dpop-proof"],
@@ -52,7 +52,7 @@ export function runtimeFiles(header: string, entries: readonly string[]): Emitte
     kind: "generated",
     code: `${header}\n${source(module)}`,
     preformatted: true,
-    ...(NODE_ONLY.has(module) ? { nodeOnly: true } : {}),
+    ...(nodeOnly(module) ? { nodeOnly: true } : {}),
     ...(peerOf(module) ? { peerDependency: peerOf(module)! } : {}),
   }));
 }

@@ -3,7 +3,9 @@ import { JSONRPC_ERRORS } from "./errors.js";
 import { carriesModernMeta, isObject, type ProtocolDescriptor } from "./protocol.js";
 import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./http-headers.js";
 import { toolHeaderCheck } from "./tool-header-check.js";
-import { MemorySessionStore, newSessionId, type SessionStore } from "./http-sessions.js";
+import { legacySessions } from "./http-legacy.js";
+import type { SessionStore } from "./http-sessions.js";
+import { errorBody, openEventStream, readMessage, send, writeEvent } from "./http-wire.js";
 import {
   AuthChallenge,
   createResourceServer,
@@ -70,48 +72,6 @@ export interface HttpHandlerOptions {
 const TIMED_OUT = Symbol("timed out");
 const INITIALIZE = "initialize";
 
-function send(
-  res: ServerResponse,
-  status: number,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): void {
-  if (res.headersSent) return void res.end();
-  if (body === undefined) return void res.writeHead(status, headers).end();
-  res
-    .writeHead(status, { "content-type": "application/json", ...headers })
-    .end(JSON.stringify(body));
-}
-
-function errorBody(code: number, message: string, id?: unknown, data?: unknown) {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return typeof id === "string" || typeof id === "number"
-    ? { jsonrpc: "2.0", id, error }
-    : { jsonrpc: "2.0", error };
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string | "too-large"> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) return resolve("too-large");
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners("data");
-        req.resume();
-        resolve("too-large");
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-/** `application/json`, with parameters or not, and nothing else (`application/jsonfoo` is not JSON). */
-const isJsonType = (type: string) => /^application\/json\s*(;|$)/i.test(type);
-
 const allow = (
   rule: string[] | ((value: string) => boolean) | undefined,
   value: string,
@@ -137,23 +97,22 @@ export function createHttpHandler(
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const checkToolHeaders = toolHeaderCheck(protocol, dispatcher);
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
-  const store =
-    options.sessionStore ??
-    new MemorySessionStore({
-      ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
-      ...(options.sessionIdleTimeoutMs !== undefined
-        ? { idleTimeoutMs: options.sessionIdleTimeoutMs }
-        : {}),
-      onEvict: (channel) => dispatcher.endSession?.(channel),
-    });
-  // Who opened each legacy session: only that principal may use or end it.
-  const owners = new WeakMap<object, string | undefined>();
   const badRequest = new Set<number>([
     JSONRPC_ERRORS.PARSE_ERROR,
     JSONRPC_ERRORS.INVALID_REQUEST,
     JSONRPC_ERRORS.INVALID_PARAMS,
     ...protocol.http.badRequestCodes,
   ]);
+  const legacy = legacySessions({
+    dispatcher,
+    options,
+    limit,
+    auth,
+    principalOf,
+    refuse,
+    answer,
+    statusOf,
+  });
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
@@ -174,7 +133,7 @@ export function createHttpHandler(
         return send(res, 403, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Origin not allowed"));
       }
       const sessionId = req.headers["mcp-session-id"];
-      if (typeof sessionId === "string") return await serveSession(req, res, sessionId);
+      if (typeof sessionId === "string") return await legacy.serve(req, res, sessionId);
       if (req.method !== "POST") {
         const error = errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Method not allowed: use POST");
         return send(res, 405, error, { allow: "POST" });
@@ -182,9 +141,8 @@ export function createHttpHandler(
       const who = await principalOf(req, res);
       if (!who) return;
       const { principal } = who;
-      const read = await readMessage(req, res);
-      if (!read) return;
-      const { message } = read;
+      const message = await readMessage(req, res, limit);
+      if (!message) return;
       const refusal = auth?.authorize(req, message);
       if (refusal) return refuse(res, refusal, message["id"]);
       if (
@@ -192,7 +150,7 @@ export function createHttpHandler(
         message["id"] !== undefined &&
         !carriesModernMeta(protocol, message)
       ) {
-        return await initialize(res, message, principal);
+        return await legacy.initialize(res, message, principal);
       }
       if (typeof message["method"] !== "string") {
         const error = errorBody(
@@ -230,42 +188,6 @@ export function createHttpHandler(
     }
   };
 
-  /** Checks and reads a POST's JSON-RPC message, or answers the error and returns undefined. */
-  async function readMessage(
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<{ message: Record<string, unknown> } | undefined> {
-    if (!isJsonType(req.headers["content-type"] ?? "")) {
-      const error = errorBody(
-        JSONRPC_ERRORS.INVALID_REQUEST,
-        "Content-Type must be application/json",
-      );
-      return void send(res, 415, error);
-    }
-    const body = await readBody(req, limit);
-    if (body === "too-large") {
-      const error = errorBody(
-        JSONRPC_ERRORS.INVALID_REQUEST,
-        `Request body larger than ${limit} bytes`,
-      );
-      return void send(res, 413, error);
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(body);
-    } catch {
-      return void send(res, 400, errorBody(JSONRPC_ERRORS.PARSE_ERROR, "Parse error"));
-    }
-    if (!isObject(message)) {
-      const error = errorBody(
-        JSONRPC_ERRORS.INVALID_REQUEST,
-        "Invalid request: one JSON-RPC message per POST",
-      );
-      return void send(res, 400, error);
-    }
-    return { message };
-  }
-
   /** The request's principal (`authenticate`), or false after answering 401. */
   async function principalOf(
     req: IncomingMessage,
@@ -288,91 +210,6 @@ export function createHttpHandler(
       id,
     );
     send(res, challenge?.status ?? 401, body, challenge?.headers);
-  }
-
-  /** `initialize` from a legacy client: a new session when the dispatcher serves legacy eras. */
-  async function initialize(
-    res: ServerResponse,
-    message: Record<string, unknown>,
-    principal: string | undefined,
-  ) {
-    const channel = {};
-    const reply = await dispatcher.handle(message, {
-      channel,
-      ...(principal === undefined ? {} : { principal }),
-    });
-    const headers: Record<string, string> = {};
-    if (dispatcher.session?.(channel)) {
-      const id = newSessionId();
-      store.add(id, channel);
-      owners.set(channel, principal);
-      headers["mcp-session-id"] = id;
-    }
-    send(res, statusOf(reply), reply, headers);
-  }
-
-  /** A request naming a legacy session: its POSTs, and DELETE to end it. */
-  async function serveSession(
-    req: IncomingMessage,
-    res: ServerResponse,
-    id: string,
-  ): Promise<void> {
-    const who = await principalOf(req, res);
-    if (!who) return;
-    const { principal } = who;
-    const channel = store.get(id);
-    const session = channel && dispatcher.session?.(channel);
-    // An unknown or expired session: 404, and the client starts a new one (2025-11-25
-    // transports). A session opened by another principal is just as unknown to this one.
-    if (!channel || !session || owners.get(channel) !== principal)
-      return send(res, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
-    if (req.method === "DELETE") {
-      store.delete(id);
-      dispatcher.endSession?.(channel);
-      return send(res, 200);
-    }
-    if (req.method === "GET" && dispatcher.attachStream) {
-      // The standalone stream: messages not tied to a request (list changes, resource updates).
-      res.writeHead(200, {
-        "content-type": "text/event-stream",
-        "cache-control": "no-cache",
-        connection: "keep-alive",
-      });
-      res.write(": stream open\n\n");
-      const detach = dispatcher.attachStream(channel, (m) =>
-        res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`),
-      );
-      res.on("close", detach);
-      return;
-    }
-    if (req.method !== "POST") {
-      const error = errorBody(
-        JSONRPC_ERRORS.INVALID_REQUEST,
-        "Method not allowed: use POST, GET or DELETE",
-      );
-      return send(res, 405, error, { allow: "POST, GET, DELETE" });
-    }
-    const read = await readMessage(req, res);
-    if (!read) return;
-    const { message } = read;
-    const refusal = auth?.authorize(req, message);
-    if (refusal) return refuse(res, refusal, message["id"]);
-    const version = req.headers["mcp-protocol-version"];
-    if (typeof version === "string" && version !== session.version) {
-      const error = errorBody(
-        JSONRPC_ERRORS.INVALID_REQUEST,
-        `MCP-Protocol-Version ${version} is not this session's ${session.version}`,
-        message["id"],
-      );
-      return send(res, 400, error);
-    }
-    const context = { channel, ...(principal === undefined ? {} : { principal }) };
-    // Notifications, and responses to requests the server sent, are accepted with 202.
-    if (typeof message["method"] !== "string" || message["id"] === undefined) {
-      await dispatcher.handle(message, context);
-      return send(res, 202);
-    }
-    await answer(res, message, principal, channel);
   }
 
   function statusOf(reply: unknown): number {
@@ -404,17 +241,12 @@ export function createHttpHandler(
     };
     res.on("close", onClose);
     let streaming = false;
-    const event = (payload: unknown) =>
-      res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+    const event = (payload: unknown) => writeEvent(res, payload);
     const notify = (notification: unknown) => {
       if (res.writableEnded || controller.signal.aborted) return;
       if (!streaming) {
         streaming = true;
-        res.writeHead(200, {
-          "content-type": "text/event-stream",
-          "cache-control": "no-cache",
-          connection: "keep-alive",
-        });
+        openEventStream(res);
       }
       event(notification);
     };
