@@ -1,4 +1,5 @@
 import type { Constraints, Literal, VSchema } from "../schema/validation.js";
+import { constraintChecks } from "./validator-constraints.js";
 import { layout, num, str } from "./validator-layout.js";
 import {
   and,
@@ -39,13 +40,6 @@ import {
 // helpers hoisted out of types are `$is$<n>` / `$va$<n>` and pattern constants `$re$<n>`
 // (a `$` in that place), so no schema type name can produce a helper's name. Each schema
 // node gets at most one helper of each kind, so output grows linearly with nesting.
-
-/** Formats the generated preamble implements (as ajv-formats' "full" mode checks them). */
-export const FORMAT_FUNCTIONS: Record<string, string> = {
-  uri: "$fmtUri",
-  byte: "$fmtByte",
-  "uri-template": "$fmtUriTemplate",
-};
 
 /** The path expression of a collector's own value: paths are relative to it. */
 const HERE = '""';
@@ -152,7 +146,7 @@ export class ValidatorWriter {
         if (s.schema.kind === "array") return this.arrayIsBody(s.schema, s.constraints);
         return [
           `if (${not(this.isExpr(s.schema, "v")).code}) return false;`,
-          ...this.constraintChecks(s, "v", false).map((c) => `if (${not(c.pass).code}) return false;`),
+          ...constraintChecks(s, "v", false, this.pattern).map((c) => `if (${not(c.pass).code}) return false;`),
           "return true;",
         ];
       default:
@@ -185,7 +179,7 @@ export class ValidatorWriter {
         return this.hoistIs(s, v);
       case "constrained":
         if (s.schema.kind === "array") return this.hoistIs(s, v);
-        return this.short(s, v, and([this.isExpr(s.schema, v), ...this.constraintChecks(s, v, false).map((c) => c.pass)]));
+        return this.short(s, v, and([this.isExpr(s.schema, v), ...constraintChecks(s, v, false, this.pattern).map((c) => c.pass)]));
     }
   }
 
@@ -294,7 +288,7 @@ export class ValidatorWriter {
         return this.hoistVa(s, v, p);
       case "constrained": {
         if (s.schema.kind === "array") return this.hoistVa(s, v, p);
-        const checks = this.constraintChecks(s, v, true).map((c) => ({
+        const checks = constraintChecks(s, v, true, this.pattern).map((c) => ({
           cond: not(c.pass),
           action: `$fail(e, ${p}, ${c.message}, ${str(`${c.keyword} ${c.value}`)});`,
         }));
@@ -383,49 +377,8 @@ export class ValidatorWriter {
     return out;
   }
 
-  // ---- keyword constraints -----------------------------------------------------------
-
-  /**
-   * Each keyword as a condition that holds when `v` passes it. Keywords apply only to values
-   * of their JSON type; `guarded: false` drops that guard where the constrained schema has
-   * already checked the type (only valid in a conjunction after that check).
-   */
-  private constraintChecks(s: Extract<VSchema, { kind: "constrained" }>, v: string, guarded: boolean) {
-    const c = s.constraints;
-    const only = (types: string[]) => !guarded && s.schema.kind === "types" && s.schema.types.every((t) => types.includes(t));
-    const ifNumber = (test: Expr) => (only(["integer", "number"]) ? test : or([cmp(`typeof ${v} !== "number"`), test]));
-    const ifString = (test: Expr) => (only(["string"]) ? test : or([cmp(`typeof ${v} !== "string"`), test]));
-    const out: { keyword: keyof Constraints; value: string; pass: Expr; message: string }[] = [];
-    const numeric = (keyword: keyof Constraints, op: string, words: string) => {
-      const bound = c[keyword] as number | undefined;
-      if (bound === undefined) return;
-      out.push({ keyword, value: String(bound), pass: ifNumber(cmp(`${v} ${op} ${num(bound)}`)), message: `${str(`must be ${words} ${bound}, found `)} + ${v}` });
-    };
-    numeric("minimum", ">=", ">=");
-    numeric("maximum", "<=", "<=");
-    numeric("exclusiveMinimum", ">", ">");
-    numeric("exclusiveMaximum", "<", "<");
-    if (c.multipleOf !== undefined) {
-      out.push({ keyword: "multipleOf", value: String(c.multipleOf), pass: ifNumber(atom(`$multipleOf(${v}, ${num(c.multipleOf)})`)), message: str(`must be a multiple of ${c.multipleOf}`) });
-    }
-    const format = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
-    if (format) {
-      out.push({ keyword: "format", value: c.format!, pass: ifString(atom(`${format}(${v})`)), message: `$found(${str(`must be a valid ${c.format}, found `)}, ${v})` });
-    }
-    if (c.minLength !== undefined) {
-      out.push({ keyword: "minLength", value: String(c.minLength), pass: ifString(cmp(`$length(${v}) >= ${num(c.minLength)}`)), message: str(`must have at least ${c.minLength} characters`) });
-    }
-    if (c.maxLength !== undefined) {
-      out.push({ keyword: "maxLength", value: String(c.maxLength), pass: ifString(cmp(`$length(${v}) <= ${num(c.maxLength)}`)), message: str(`must have at most ${c.maxLength} characters`) });
-    }
-    if (c.pattern !== undefined) {
-      out.push({ keyword: "pattern", value: c.pattern, pass: ifString(atom(`${this.patternConstant(c.pattern)}.test(${v})`)), message: str(`must match the pattern ${JSON.stringify(c.pattern)}`) });
-    }
-    return out;
-  }
-
-  /** Patterns are compiled once, at module load, not on every call. */
-  private patternConstant(pattern: string): string {
+  /** Patterns are compiled once, at module load, not on every call: the constant's name. */
+  private readonly pattern = (pattern: string): string => {
     let name = this.patterns.get(pattern);
     if (!name) {
       name = `$re$${this.patterns.size + 1}`;
@@ -433,5 +386,5 @@ export class ValidatorWriter {
       this.constants.push(layout([`const ${name} = new RegExp(${str(pattern)}, "u");`]));
     }
     return name;
-  }
+  };
 }
