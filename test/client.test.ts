@@ -1,9 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
-import { fixture, SPEC_DIR, writeGenerated } from "./helpers.js";
+import { fixture, generatedFiles, writeGenerated } from "./helpers.js";
 
 type Any = any;
 
@@ -15,7 +13,7 @@ let httpServer: Any;
 let createServer: (dir: string) => Promise<Any>;
 
 beforeAll(async () => {
-  dir = writeGenerated(await generate(loadRevision(SPEC_DIR, "2026-07-28")));
+  dir = writeGenerated(await generatedFiles("2026-07-28"));
   client = await import(join(dir, "client.js"));
   stdio = await import(join(dir, "stdio.js"));
   httpClient = await import(join(dir, "http-client.js"));
@@ -272,7 +270,7 @@ describe("statelessness", () => {
 
 describe("older revisions: a server calling the client", () => {
   it("2025-11-25: createServerRequester sends sampling/createMessage and ping to a client dispatcher", async () => {
-    const old = writeGenerated(await generate(loadRevision(SPEC_DIR, "2025-11-25")));
+    const old = writeGenerated(await generatedFiles("2025-11-25"));
     const { createServerRequester, createDirectTransport } = await import(join(old, "client.js"));
     const { createClientDispatcher } = await import(join(old, "dispatcher.js"));
     const clientSide = createClientDispatcher({

@@ -2,32 +2,20 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
-import { importGenerated, SPEC_DIR, writeFiles } from "./helpers.js";
+import { generatedFiles, importGenerated, SPEC_DIR, writeFiles } from "./helpers.js";
+import { meta, MODERN, request } from "./support/modern-messages.js";
 
 type Any = any;
 
 async function load(revision: string): Promise<{ d: Any; v: Any; m: Any }> {
-  const files = await generate(loadRevision(SPEC_DIR, revision));
+  const files = await generatedFiles(revision);
   const d = await importGenerated<Any>(files, "dispatcher.js");
   const v = await importGenerated<Any>(files, "validators.js");
   const m = await importGenerated<Any>(files, "methods.js");
   return { d, v, m };
 }
 
-const VERSION = "2026-07-28";
-const meta = (extra: Record<string, unknown> = {}) => ({
-  "io.modelcontextprotocol/protocolVersion": VERSION,
-  "io.modelcontextprotocol/clientCapabilities": {},
-  ...extra,
-});
-const request = (method: string, params: Record<string, unknown> = {}, id: unknown = 1) => ({
-  jsonrpc: "2.0",
-  id,
-  method,
-  params: { _meta: meta(), ...params },
-});
+const VERSION = MODERN;
 const complete = { resultType: "complete" };
 const cache = { ttlMs: 0, cacheScope: "private" };
 
@@ -294,109 +282,6 @@ describe("dispatcher 2026-07-28", () => {
     });
   });
 
-  describe("multi round-trip on the server side", () => {
-    const elicit = { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } };
-    const caps = (c: object) => ({ _meta: meta({ "io.modelcontextprotocol/clientCapabilities": c }) });
-
-    it("inputRequired builds the interim result, and reads typed answers on the retry", async () => {
-      const server = d.createServerDispatcher({
-        "tools/call": (_p: Any, ctx: Any) => {
-          const answer = ctx.inputResponse("who", "elicitation/create");
-          if (!answer) return d.inputRequired(ctx, { inputRequests: { who: elicit }, requestState: "round-1" });
-          return { content: [{ type: "text", text: `hello ${answer.content.name} (${ctx.requestState})` }] };
-        },
-      });
-      const first = await server.handle(request("tools/call", { name: "greet", ...caps({ elicitation: {} }) }, 1));
-      expect(first.result).toEqual({ resultType: "input_required", inputRequests: { who: elicit }, requestState: "round-1" });
-      expect(v.validateCallToolResultResponse(first).ok).toBe(true);
-      const retry = await server.handle(
-        request("tools/call", { name: "greet", ...caps({ elicitation: {} }), inputResponses: { who: { action: "accept", content: { name: "Ada" } } }, requestState: "round-1" }, 2),
-      );
-      expect(retry.result.content[0].text).toBe("hello Ada (round-1)");
-      const badAnswer = await server.handle(
-        request("tools/call", { name: "greet", ...caps({ elicitation: {} }), inputResponses: { who: { action: "maybe" } } }, 3),
-      );
-      expect(badAnswer.error).toMatchObject({ code: -32602, data: { errors: [{ path: "/params/inputResponses/who/action" }] } });
-    });
-
-    it("refuses to ask for an input the request's capabilities do not declare", async () => {
-      const server = d.createServerDispatcher({ "tools/call": (_p: Any, ctx: Any) => d.inputRequired(ctx, { inputRequests: { who: elicit } }) });
-      const reply = await server.handle(request("tools/call", { name: "greet", ...caps({ sampling: {} }) }));
-      expect(reply.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
-    });
-
-    it("needs inputRequests or requestState", async () => {
-      const onError = vi.fn();
-      const server = d.createServerDispatcher({ "tools/call": (_p: Any, ctx: Any) => d.inputRequired(ctx, {}) }, { onError });
-      expect((await server.handle(request("tools/call", { name: "x" }))).error.code).toBe(-32603);
-      expect(onError.mock.calls[0][0]).toBeInstanceOf(TypeError);
-    });
-  });
-
-  describe("sealed request state", () => {
-    const secret = "0123456789abcdef0123456789abcdef";
-    const req = { method: "tools/call", params: { name: "transfer", arguments: { amount: 5 }, _meta: meta() } };
-
-    it("round-trips, ignoring _meta, inputResponses and requestState in the digest", async () => {
-      const token = await d.sealRequestState({ step: 2, ok: true }, { secret, principal: "alice", request: req });
-      expect(typeof token).toBe("string");
-      const retry = { method: "tools/call", params: { ...req.params, _meta: meta({ progressToken: 1 }), inputResponses: {}, requestState: token } };
-      expect(await d.openRequestState(token, { secret, principal: "alice", request: retry })).toEqual({ step: 2, ok: true });
-    });
-
-    it("rejects tampering with any byte", async () => {
-      // Many tokens, so the last characters (with unused low bits) are covered in every spelling.
-      let rejected = 0;
-      for (let n = 0; n < 8; n++) {
-        const token: string = await d.sealRequestState({ amount: n }, { secret, principal: "alice", request: req });
-        for (let i = 0; i < token.length; i++) {
-          for (const replacement of ["A", "B", "-", "."]) {
-            if (token[i] === replacement) continue;
-            const tampered = token.slice(0, i) + replacement + token.slice(i + 1);
-            await expect(d.openRequestState(tampered, { secret, principal: "alice", request: req })).rejects.toMatchObject({ code: -32602 });
-            rejected++;
-          }
-        }
-      }
-      expect(rejected).toBeGreaterThan(8 * 100);
-      const token: string = await d.sealRequestState({ amount: 5 }, { secret, principal: "alice", request: req });
-      await expect(d.openRequestState(token + "x", { secret, principal: "alice", request: req })).rejects.toThrow(/invalid requestState/);
-      await expect(d.openRequestState("", { secret, request: req })).rejects.toThrow(/malformed/);
-      await expect(d.openRequestState(token, { secret: "another secret of enough bytes!", principal: "alice", request: req })).rejects.toThrow(/signature mismatch/);
-    });
-
-    it("rejects expired state", async () => {
-      const token = await d.sealRequestState(1, { secret, request: req, ttlMs: 1000, now: 1_000_000 });
-      expect(await d.openRequestState(token, { secret, request: req, now: 1_000_999 })).toBe(1);
-      await expect(d.openRequestState(token, { secret, request: req, now: 1_001_001 })).rejects.toThrow(/expired/);
-    });
-
-    it("rejects a foreign principal and a foreign request", async () => {
-      const token = await d.sealRequestState(1, { secret, principal: "alice", request: req });
-      await expect(d.openRequestState(token, { secret, principal: "mallory", request: req })).rejects.toThrow(/another principal/);
-      await expect(d.openRequestState(token, { secret, request: req })).rejects.toThrow(/another principal/);
-      const other = { method: "tools/call", params: { ...req.params, arguments: { amount: 5000 } } };
-      await expect(d.openRequestState(token, { secret, principal: "alice", request: other })).rejects.toThrow(/another request/);
-      await expect(d.openRequestState(token, { secret, principal: "alice", request: { ...req, method: "prompts/get" } })).rejects.toThrow(/another request/);
-    });
-
-    it("works through the handler context", async () => {
-      const server = d.createServerDispatcher({
-        "tools/call": async (_p: Any, ctx: Any) => {
-          const state = await d.openStateFor(ctx, { secret });
-          if (state === undefined) return d.inputRequired(ctx, { requestState: await d.sealStateFor(ctx, { round: 1 }, { secret }) });
-          return { content: [{ type: "text", text: JSON.stringify(state) }] };
-        },
-      });
-      const first = await server.handle(request("tools/call", { name: "t" }), { principal: "bob" });
-      const state = first.result.requestState;
-      const second = await server.handle(request("tools/call", { name: "t", requestState: state }, 2), { principal: "bob" });
-      expect(second.result.content[0].text).toBe('{"round":1}');
-      const stolen = await server.handle(request("tools/call", { name: "t", requestState: state }, 3), { principal: "eve" });
-      expect(stolen.error).toMatchObject({ code: -32602, message: "invalid requestState: sealed for another principal" });
-    });
-  });
-
   it("the spec's request examples reach their handlers, and its result examples pass result validation", async () => {
     const dir = join(SPEC_DIR, "schema", VERSION, "examples");
     const reached: string[] = [];
@@ -466,68 +351,5 @@ describe("dispatcher 2026-07-28", () => {
       { seed: Number(process.env["FC_SEED"] ?? 20261130), numRuns: 20_000 },
     );
     expect(replies).toBeGreaterThan(5000);
-  });
-});
-
-describe("handler types", () => {
-  it("only methods the schema lets answer input_required may return it (a type error elsewhere)", async () => {
-    const { typecheck, tempDir } = await import("./helpers.js");
-    const { writeFileSync } = await import("node:fs");
-    const dir = tempDir();
-    writeFiles(dir, await generate(loadRevision(SPEC_DIR, VERSION)));
-    writeFileSync(
-      join(dir, "use.ts"),
-      `import { createServerDispatcher, inputRequired } from "./dispatcher.js";
-createServerDispatcher({
-  "tools/call": (_p, ctx) => inputRequired(ctx, { requestState: "ok" }),
-  "tools/list": (_p, ctx) => inputRequired(ctx, { requestState: "not allowed" }),
-  "completion/complete": () => ({ completion: { values: [] }, resultType: "input_required" }),
-});
-`,
-    );
-    const errors = typecheck([join(dir, "use.ts")]);
-    expect(errors.some((e) => /use\.ts:4:/.test(e))).toBe(true);
-    expect(errors.some((e) => /use\.ts:5:/.test(e))).toBe(true);
-    expect(errors.some((e) => /use\.ts:3:/.test(e))).toBe(false);
-  });
-});
-
-describe("dispatchers of older revisions", () => {
-  it("2025-11-25: both sides receive requests; ping is answered both ways", async () => {
-    const { d, v } = await load("2025-11-25");
-    const server = d.createServerDispatcher({});
-    const client = d.createClientDispatcher({
-      "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "m" }),
-    });
-    for (const side of [server, client]) {
-      expect(await side.handle({ jsonrpc: "2.0", id: 1, method: "ping" })).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
-    }
-    const sampled = await client.handle({ jsonrpc: "2.0", id: 2, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } });
-    expect(v.validateCreateMessageResult(sampled.result).ok).toBe(true);
-    // A server does not answer requests meant for clients, and the other way round.
-    expect((await server.handle({ jsonrpc: "2.0", id: 3, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } })).error.code).toBe(-32601);
-    expect((await client.handle({ jsonrpc: "2.0", id: 4, method: "tools/list" })).error.code).toBe(-32601);
-    expect(d.createServerDispatcher).toBeTypeOf("function");
-  });
-
-  it("2025-03-26: batches are answered as batches", async () => {
-    const { d } = await load("2025-03-26");
-    const server = d.createServerDispatcher({ "tools/list": () => ({ tools: [] }) });
-    const replies = await server.handle([
-      { jsonrpc: "2.0", id: 1, method: "tools/list" },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "nope" },
-    ]);
-    expect(replies).toEqual([
-      { jsonrpc: "2.0", id: 1, result: { tools: [] } },
-      { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "Method not found: nope" } },
-    ]);
-    expect(await server.handle([{ jsonrpc: "2.0", method: "notifications/initialized" }])).toBeUndefined();
-  });
-
-  it("2024-11-05: an unidentifiable request gets id null, as JSON-RPC says", async () => {
-    const { d } = await load("2024-11-05");
-    expect(await d.createServerDispatcher({}).handleText("[")).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
-    expect("createClientDispatcher" in d).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
-import { SPEC_DIR, writeGenerated } from "./helpers.js";
+import { generatedFiles, SPEC_DIR, writeGenerated } from "./helpers.js";
 
 type Any = any;
 const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
@@ -173,7 +173,7 @@ describe("dual-era server over Streamable HTTP", () => {
 
 describe("a modern-only server", () => {
   it("answers initialize, on stdio and HTTP, with an error naming the versions it speaks", async () => {
-    const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"));
+    const files = await generatedFiles("2026-07-28");
     const dir = writeGenerated(files);
     const [dispatcher, http] = await Promise.all(["dispatcher.js", "http-server.js"].map((m) => import(join(dir, m))));
     const d = dispatcher.createServerDispatcher({});

@@ -1,9 +1,7 @@
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
-import { importGenerated, SPEC_DIR } from "./helpers.js";
+import { generatedFiles, importGenerated } from "./helpers.js";
 
 // The generated format checks must give ajv-formats' verdicts, including on strings long
 // enough that mcp-gen takes its overflow-safe path (over 1,024 characters).
@@ -11,7 +9,7 @@ import { importGenerated, SPEC_DIR } from "./helpers.js";
 type Validators = Record<string, (value: unknown) => boolean>;
 let v: Validators;
 beforeAll(async () => {
-  v = await importGenerated<Validators>(await generate(loadRevision(SPEC_DIR, "2026-07-28")), "validators.js");
+  v = await importGenerated<Validators>(await generatedFiles("2026-07-28"), "validators.js");
 });
 
 const SEED = Number(process.env["FC_SEED"] ?? 20261130);

@@ -100,12 +100,12 @@ export function typecheck(rootNames: string[], options: ts.CompilerOptions = STR
  * Writes generated files as JavaScript (type-stripped by TypeScript's transpiler, as a
  * user's build would) into a temporary folder and imports the named module.
  */
-export async function importGenerated<M>(files: { path: string; content: string }[], module: string): Promise<M> {
+export async function importGenerated<M>(files: readonly { path: string; content: string }[], module: string): Promise<M> {
   return (await import(join(writeGenerated(files), module))) as M;
 }
 
 /** Writes generated files as JavaScript into one temporary folder (see importGenerated); returns it. */
-export function writeGenerated(files: { path: string; content: string }[]): string {
+export function writeGenerated(files: readonly { path: string; content: string }[]): string {
   const dir = tempDir("mcp-gen-js-");
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   for (const f of files) {
@@ -116,6 +116,24 @@ export function writeGenerated(files: { path: string; content: string }[]): stri
     writeFileSync(join(dir, f.path.replace(/\.ts$/, ".js")), js);
   }
   return dir;
+}
+
+const generations = new Map<string, Promise<readonly { path: string; content: string }[]>>();
+
+/**
+ * The default generation (all outputs, no legacy eras) of a spec revision, once per test
+ * worker: test files share a worker's module cache (vitest.config.ts), so the files that only
+ * read a revision's output do not each generate it again. Read-only; never mutate the files.
+ */
+export function generatedFiles(revision: string): Promise<readonly { path: string; content: string }[]> {
+  let files = generations.get(revision);
+  if (!files) {
+    files = Promise.all([import("../generators/index.js"), import("../schema/index.js")]).then(([g, s]) =>
+      g.generate(s.loadRevision(SPEC_DIR, revision)).then((out) => Object.freeze(out.map((f) => Object.freeze({ ...f })))),
+    );
+    generations.set(revision, files);
+  }
+  return files;
 }
 
 /** Writes files (paths relative to `dir`, subfolders created as needed). */

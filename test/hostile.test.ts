@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
-import { importGenerated, SPEC_DIR } from "./helpers.js";
+import { generatedFiles, importGenerated } from "./helpers.js";
 
 type Error = { path: string; message: string; expected?: string };
 type Result = { ok: true; value: unknown } | { ok: false; errors: Error[] };
@@ -9,7 +7,7 @@ type Validators = Record<string, (value: unknown, ...rest: any[]) => any>;
 
 let v: Validators;
 beforeAll(async () => {
-  v = await importGenerated<Validators>(await generate(loadRevision(SPEC_DIR, "2026-07-28")), "validators.js");
+  v = await importGenerated<Validators>(await generatedFiles("2026-07-28"), "validators.js");
 });
 
 const meta = {

@@ -9,15 +9,13 @@ import { join } from "node:path";
 import { acceptedContent, createMcpHandler, createRequestStateCodec, inputRequired, inputResponse, McpServer, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
-import { SPEC_DIR, writeGenerated } from "./helpers.js";
+import { generatedFiles, writeGenerated } from "./helpers.js";
 
 type Any = any;
 const REVISION = "2026-07-28";
 
 /** All generated files transpiled into ONE folder, so modules share classes (McpError...). */
-async function importAll(files: { path: string; content: string }[], modules: string[]): Promise<Any[]> {
+async function importAll(files: readonly { path: string; content: string }[], modules: string[]): Promise<Any[]> {
   const dir = writeGenerated(files);
   return Promise.all(modules.map((m) => import(join(dir, m))));
 }
@@ -101,7 +99,7 @@ describe(`generated client ${REVISION} against @modelcontextprotocol/server 2.4.
   const wire = () => log.map((e) => `> ${JSON.stringify(e.body)}\n< ${e.status} ${e.responseType} ${e.response}`).join("\n");
 
   beforeAll(async () => {
-    const files = await generate(loadRevision(SPEC_DIR, REVISION));
+    const files = await generatedFiles(REVISION);
     [client, http, v] = await importAll(files, ["client.js", "http-client.js", "validators.js"]);
     // /mcp answers JSON bodies (the SDK's "auto" mode with nothing to stream); /sse always streams.
     const onerror = (e: Error) => console.error("SDK:", e);

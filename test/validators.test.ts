@@ -12,7 +12,7 @@ import { loadRevision } from "../schema/index.js";
 import { buildValidationSchemas } from "../schema/validation.js";
 import { ArbitraryBuilder, mutate, mutationKinds } from "./arbitraries.js";
 import { DEVIATIONS } from "./schema-json-deviations.js";
-import { importGenerated, SPEC_DIR, SPEC_REVISIONS } from "./helpers.js";
+import { generatedFiles, importGenerated, SPEC_DIR, SPEC_REVISIONS } from "./helpers.js";
 
 type Result = { ok: true; value: unknown } | { ok: false; errors: { path: string; message: string; expected?: string }[] };
 type Options = { firstError?: boolean };
@@ -151,7 +151,7 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
 
 describe("first-error mode at the message entry points", () => {
   it("validateRequestMessage(value, direction, { firstError: true }) gives the first error only", async () => {
-    const v = await importGenerated<Validators>(await generate(loadRevision(SPEC_DIR, "2026-07-28")), "validators.js");
+    const v = await importGenerated<Validators>(await generatedFiles("2026-07-28"), "validators.js");
     const bad = { jsonrpc: "1.0", id: {}, method: "tools/call", params: { name: 7, arguments: [], _meta: {} } };
     const full = v.validateRequestMessage(bad, "client->server");
     const first = v.validateRequestMessage(bad, "client->server", { firstError: true });
@@ -177,7 +177,7 @@ describe("documented schema.json deviations", () => {
 describe("inputs JSON cannot carry", () => {
   let v: Validators;
   beforeAll(async () => {
-    v = await importGenerated<Validators>(await generate(loadRevision(SPEC_DIR, "2026-07-28")), "validators.js");
+    v = await importGenerated<Validators>(await generatedFiles("2026-07-28"), "validators.js");
   });
 
   it("non-finite numbers: ajv with strict: false accepts them, JSON cannot carry them, the validators reject them", () => {
