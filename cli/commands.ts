@@ -38,6 +38,10 @@ function settings(
     throw new McpGenError("usage", "pass either --revision or --revisions, not both");
   }
   const list = options.revisions?.split(",").map((s) => s.trim()).filter(Boolean);
+  // An empty path (`--out "$OUT"` with OUT unset) is not "here": refuse it rather than guess.
+  if (options.out !== undefined && options.out.trim() === "") {
+    throw new McpGenError("usage", '--out is empty (an unset variable?): name the output folder, or "." for this one');
+  }
   return {
     spec,
     revisions: options.revision !== undefined ? undefined : (list ?? config.revisions),
@@ -233,6 +237,7 @@ export function diffCommand(options: CommonOptions & { from: string; to: string;
 }
 
 export async function initCommand(dir: string, options: CommonOptions & { force?: boolean; modernOnly?: boolean; auth?: boolean }, io: Io): Promise<number> {
+  if (dir.trim() === "") throw new McpGenError("usage", 'the project folder is empty (an unset variable?): name it, or "." for this one');
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
   const result = await initProject(dir, {

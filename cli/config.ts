@@ -56,6 +56,9 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): C
   if (config.revision !== undefined && config.revisions !== undefined) {
     throw new McpGenError("config", `${path}: set either 'revision' or 'revisions', not both`);
   }
+  for (const key of ["spec", "out"] as const) {
+    if (config[key] !== undefined && config[key].trim() === "") throw new McpGenError("config", `${path}: '${key}' is empty; name a folder, or "." for the config's own`);
+  }
   const base = dirname(path);
   if (config.spec) config.spec = resolve(base, config.spec);
   if (config.out) config.out = resolve(base, config.out);

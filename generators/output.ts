@@ -149,7 +149,10 @@ function ownedWithoutManifest(outDir: string, files: OutputFile[]): string[] {
  * Compares what would be generated with the output folder. A file without mcp-gen's
  * header belongs to the user: if a generated file would replace it, that is an error.
  */
-export function planOutput(outDir: string, files: OutputFile[]): OutputPlan {
+export function planOutput(out: string, files: OutputFile[]): OutputPlan {
+  // Resolved first: "" would otherwise be no folder at all to the checks below, yet the
+  // current one to the writes.
+  const outDir = resolve(out);
   const plan: OutputPlan = { write: [], unchanged: [], stale: [], kept: [], manifest: undefined };
   const exists = checkOutDir(outDir);
   const manifest = manifestText(files);

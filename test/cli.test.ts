@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawn } from "node:child_process";
@@ -125,6 +125,23 @@ describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () 
 
 describe("mcp-gen generate: what is in the way of the output", () => {
   const typesOnly = (spec: string) => ["generate", "--spec", spec, "--generators", "types"];
+
+  it("an empty --out (an unset variable) or config 'out' is refused, and the folder's own files stay", async () => {
+    const spec = mini();
+    const here = tempDir();
+    writeFileSync(join(here, "types.ts"), "// mine\n");
+    writeFileSync(join(here, "handlers.ts"), "// my handlers\n");
+    const before = snapshotPath(here);
+    const r = await runHere(["generate", "--spec", spec, "--out", ""], here);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^mcp-gen: --out is empty \(an unset variable\?\): name the output folder, or "\." for this one\n$/);
+    writeFileSync(join(here, "mcp-gen.config.json"), JSON.stringify({ spec, out: "" }));
+    const c = await runHere(["generate"], here);
+    expect(c.status).not.toBe(0);
+    expect(c.stderr).toMatch(/^mcp-gen: .*mcp-gen\.config\.json: 'out' is empty/);
+    rmSync(join(here, "mcp-gen.config.json"));
+    expect(snapshotPath(here)).toEqual(before);
+  });
 
   it("a file at the output path", async () => {
     const spec = mini();
