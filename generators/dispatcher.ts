@@ -73,6 +73,7 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
   w.line("// which enforces the protocol (envelopes, methods, params, results, versions, capabilities).");
   w.line();
   w.line('export { McpError } from "./runtime/errors.js";');
+  w.line('export { notImplemented } from "./runtime/router.js";');
   w.line("export {");
   w.line("  openRequestState,");
   w.line("  openStateFor,");
@@ -178,25 +179,22 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
   const builtIn = [facts.wellKnown.ping, facts.wellKnown.discover].filter((m): m is string => m !== null);
   const sides = receivingSides(loaded);
   const w = new CodeWriter();
-  w.import("./dispatcher.js", "McpError");
+  w.import("./dispatcher.js", "notImplemented");
   for (const s of sides) {
     w.import("./dispatcher.js", `create${s.name}Dispatcher`);
     w.import("./dispatcher.js", `${s.name}Handlers`, true);
   }
   w.line(`// Your handlers. mcp-gen wrote this skeleton once, for MCP schema ${lineCommentText(loaded.revision.name)}, and never`);
-  w.line("// overwrites it: fill in the methods you serve and delete the others (a method without a");
-  w.line("// handler is answered \"method not found\").");
-  w.line();
-  w.block("function notImplemented(method: string): never {", () => w.line("throw new McpError(-32601, `${method} is not implemented yet`);"));
+  w.line("// overwrites it: replace `notImplemented` with `async (params, ctx) => ...` (the TODO above");
+  w.line("// each names the types) for each method you serve. A method left as notImplemented (or");
+  w.line("// deleted) is answered \"method not found\", and its capability is not advertised.");
   for (const s of sides) {
     w.line();
     w.block(`export const ${s.side}Handlers: ${s.name}Handlers = {`, () => {
       for (const m of builtIn) w.line(`// ${lineCommentText(m)}: answered by the dispatcher; add a handler to answer it yourself.`);
       for (const m of s.requests.filter((r) => !builtIn.includes(r.method))) {
-        w.block(`${prettierKey(m.method)}: async (_params, _ctx) => {`, () => {
-          w.line(`// TODO: implement ${lineCommentText(m.method)}.`);
-          w.line(`return notImplemented(${quote(m.method)});`);
-        }, "},");
+        w.line(`// TODO: ${lineCommentText(m.method)}: (params${m.params ? `: ${lineCommentText(m.params)}` : ""}, ctx) => ${lineCommentText(m.result ?? "result")}`);
+        w.line(`${prettierKey(m.method)}: notImplemented,`);
       }
     }, "};");
     w.line();

@@ -3,6 +3,7 @@ import { JSONRPC_ERRORS, McpError } from "./errors.js";
 import { capabilitiesOf, carriesModernMeta, isObject, own } from "./protocol.js";
 import {
   createRouter,
+  servedHandlers,
   type Dispatcher,
   type DispatcherOptions,
   type Handlers,
@@ -59,9 +60,10 @@ type Handler = (params: any, ctx: any) => unknown;
 
 export function createEraDispatcher(
   eras: Eras,
-  handlers: Handlers,
+  allHandlers: Handlers,
   options: EraDispatcherOptions = {},
 ): EraDispatcher {
+  const handlers = servedHandlers(allHandlers);
   const modern = createRouter(
     eras.modern.protocol,
     eras.modern.validators,

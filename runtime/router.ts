@@ -55,14 +55,42 @@ export type Handlers = { readonly [method: string]: Handler | undefined };
 
 const DEFAULT_CHANNEL = {};
 
+/** Marks a placeholder; a registry symbol, so two copies of the runtime agree on it. */
+const PLACEHOLDER = Symbol.for("mcp-gen.notImplemented");
+
+/**
+ * The placeholder of a handlers.ts skeleton: a method mapped to it is served as if it had no
+ * handler (method not found, and no capability advertised for it) until it is replaced, so a
+ * fresh skeleton does not offer clients what it cannot do.
+ */
+export const notImplemented: (...args: any[]) => never = Object.assign(
+  (): never => {
+    throw new McpError(JSONRPC_ERRORS.METHOD_NOT_FOUND, "Method not found");
+  },
+  { [PLACEHOLDER]: true },
+);
+
+const isPlaceholder = (handler: unknown) =>
+  typeof handler === "function" &&
+  (handler as unknown as Record<symbol, unknown>)[PLACEHOLDER] === true;
+
+/** `handlers` without the skeleton's placeholders (the same object when it has none). */
+export function servedHandlers(handlers: Handlers): Handlers {
+  const entries = Object.entries(handlers);
+  if (!entries.some(([, h]) => isPlaceholder(h))) return handlers;
+  // fromEntries defines own properties, so even a "__proto__" key stays a key.
+  return Object.fromEntries(entries.filter(([, h]) => h !== undefined && !isPlaceholder(h)));
+}
+
 /** Routes what one side receives (`direction`) to `handlers`. */
 export function createRouter(
   protocol: ProtocolDescriptor,
   validators: MessageValidators,
   direction: Direction,
-  handlers: Handlers,
+  allHandlers: Handlers,
   options: DispatcherOptions = {},
 ): Dispatcher {
+  const handlers = servedHandlers(allHandlers);
   const validateResults = options.validateResults ?? true;
   const validation = { firstError: options.allErrors !== true };
   const supported =

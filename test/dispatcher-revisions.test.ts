@@ -34,6 +34,25 @@ createServerDispatcher({
   });
 });
 
+describe("the handlers.ts skeleton", () => {
+  it("serves nothing it has not implemented: placeholders are method not found and advertise no capability", async () => {
+    const files = await generatedFiles("2026-07-28");
+    const skeleton = await importGenerated<Any>(files, "handlers.js");
+    const { d } = await load("2026-07-28");
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const ask = (server: Any, method: string, params: object = {}) => server.handle({ jsonrpc: "2.0", id: 1, method, params: { _meta: meta, ...params } });
+    const discovered = await ask(skeleton.serverDispatcher, "server/discover");
+    expect(discovered.result.capabilities).toEqual({});
+    expect((await ask(skeleton.serverDispatcher, "tools/call", { name: "x" })).error).toMatchObject({ code: -32601 });
+    // Replacing one placeholder serves that method and advertises its capability.
+    const handlers = { ...skeleton.serverHandlers, "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "private" }) };
+    const served = d.createServerDispatcher(handlers);
+    expect((await ask(served, "server/discover")).result.capabilities).toEqual({ tools: {} });
+    expect((await ask(served, "tools/list")).result).toMatchObject({ tools: [] });
+    expect((await ask(served, "prompts/list")).error).toMatchObject({ code: -32601 });
+  });
+});
+
 describe("dispatchers of older revisions", () => {
   it("2025-11-25: both sides receive requests; ping is answered both ways", async () => {
     const { d, v } = await load("2025-11-25");

@@ -137,7 +137,7 @@ describe("every revision of the spec", () => {
     const { files } = outputs.get("2026-07-28")!;
     const skeleton = files.find((f) => f.path === "handlers.ts")!;
     expect(skeleton.kind).toBe("scaffold");
-    expect(skeleton.content).toMatch(/"tools\/call": async \(_params, _ctx\) => \{\n\s+\/\/ TODO: implement tools\/call\./);
+    expect(skeleton.content).toMatch(/\/\/ TODO: tools\/call: \(params: CallToolRequestParams, ctx\) => CallToolResult\n\s+"tools\/call": notImplemented,/);
     expect(skeleton.content.split("\n")[0]).not.toMatch(/Code generated/);
     // What the dispatcher answers by itself is not overridden by a "not implemented" stub.
     expect(skeleton.content).not.toMatch(/"server\/discover":/);

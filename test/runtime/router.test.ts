@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRouter } from "../../runtime/router.js";
+import { createRouter, notImplemented, servedHandlers } from "../../runtime/router.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 const server = (handlers: Record<string, (params: any, ctx: any) => unknown>) => createRouter(PROTOCOL, VALIDATORS, "client->server", handlers);
@@ -12,6 +12,21 @@ describe("runtime router", () => {
       expect(await router.handle(request(method))).toMatchObject({ id: 1, error: { code: -32601 } });
     }
     expect(errors).toEqual([]);
+  });
+
+  it("serves a skeleton's placeholders as absent, whichever copy of the runtime made them", async () => {
+    const otherCopy = Object.assign(() => undefined, { [Symbol.for("mcp-gen.notImplemented")]: true });
+    const real = () => ({ content: [] });
+    const handlers = JSON.parse('{"__proto__": 1}') as Record<string, unknown>;
+    Object.assign(handlers, { "tools/call": real, "tools/list": notImplemented, ping: otherCopy });
+    const served = servedHandlers(handlers as never);
+    expect(Object.keys(served).sort()).toEqual(["__proto__", "tools/call"]);
+    expect(Object.getPrototypeOf(served)).toBe(Object.prototype);
+    const plain = { "tools/call": real };
+    expect(servedHandlers(plain)).toBe(plain);
+    const router = server({ "tools/list": notImplemented, "tools/call": real });
+    expect(await router.handle(request("tools/list"))).toMatchObject({ error: { code: -32601 } });
+    expect(await router.handle(request("tools/call", 1, { name: "x" }))).toMatchObject({ result: { content: [] } });
   });
 
   it("answers ping by itself and lets a handler override it", async () => {

@@ -19,6 +19,7 @@ import type * as T from "./types.js";
 // which enforces the protocol (envelopes, methods, params, results, versions, capabilities).
 
 export { McpError } from "./runtime/errors.js";
+export { notImplemented } from "./runtime/router.js";
 export {
   openRequestState,
   openStateFor,
