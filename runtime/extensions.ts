@@ -16,6 +16,13 @@ import type { MessageValidators, ProtocolDescriptor, ValidationError } from "./p
  */
 export const EXTENSION_RESULT: unique symbol = Symbol("mcp-gen extension result");
 
+/** `result` without the mark of the extension that built it: what is sent is plain data. */
+export function unmarked(result: Record<string, unknown>): Record<string, unknown> {
+  const { [EXTENSION_RESULT]: _mark, ...plain } = result as Record<string | symbol, unknown>;
+  void _mark;
+  return plain as Record<string, unknown>;
+}
+
 /** A result an extension answers a revision method with, in place of the method's standard result. */
 export interface ExtensionResult {
   readonly resultType: string;

@@ -5,7 +5,7 @@ import {
   type RequestContext,
 } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
-import { extensionTable, type RouterExtension } from "./extensions.js";
+import { extensionTable, unmarked, type RouterExtension } from "./extensions.js";
 import { requireClientCapability } from "./input-required.js";
 import {
   capabilitiesOf,
@@ -279,6 +279,7 @@ export function createRouter(
     }
     const owner = extensions.ownerOf(method, raw, ctx?.clientCapabilities);
     if (owner && "problem" in owner) return refuse(new TypeError(owner.problem));
+    if (owner) result = unmarked(result);
     if (ctx && protocol.serverInfoKey !== null && options.serverInfo !== undefined) {
       const meta = isObject(result["_meta"]) ? result["_meta"] : {};
       result = { ...result, _meta: { ...meta, [protocol.serverInfoKey]: options.serverInfo } };
