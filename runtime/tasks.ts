@@ -135,33 +135,52 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
   const perPrincipal = positiveInteger(options.maxTasksPerPrincipal, 100, "maxTasksPerPrincipal");
   const maxPending = positiveInteger(options.maxPendingInputs, 32, "maxPendingInputs");
   const now = options.now ?? Date.now;
-  // Insertion order is creation order: the first entries are the oldest.
+  // Insertion order is creation order: the first entries are the oldest. `owned` indexes
+  // them by principal.
   const tasks = new Map<string, TaskRecord>();
+  const owned = new Map<string, Map<string, TaskRecord>>();
+  let nextSweep = 0;
   let host: ExtensionHost | undefined;
   const attached = () => {
     if (!host) throw new Error("the task store is not registered with a dispatcher (extensions)");
     return host;
   };
 
-  /** Drops expired tasks, aborting their work (a server MAY discard them, "Task Polling"). */
+  function drop(task: TaskRecord): void {
+    tasks.delete(task.id);
+    const mine = owned.get(task.principal);
+    mine?.delete(task.id);
+    if (mine?.size === 0) owned.delete(task.principal);
+  }
+
+  /**
+   * Drops `task` if its TTL has passed, aborting its work (a server MAY discard it, "Task
+   * Polling"); whether it was dropped.
+   */
+  function expire(task: TaskRecord, t: number): boolean {
+    if (t < task.createdAt + task.ttlMs) return false;
+    drop(task);
+    settleInputs(task, new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, "task expired"));
+    task.controller.abort("task expired");
+    return true;
+  }
+
+  /** Drops every expired task, at most once a second (lookups expire the task they find). */
   function sweep(): void {
     const t = now();
-    for (const [id, task] of tasks) {
-      if (t < task.createdAt + task.ttlMs) continue;
-      tasks.delete(id);
-      settleInputs(task, new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, "task expired"));
-      task.controller.abort("task expired");
-    }
+    if (t < nextSweep) return;
+    nextSweep = t + 1_000;
+    for (const task of tasks.values()) expire(task, t);
   }
 
   /** Makes room for one more task of `principal`: evicts its, then anyone's, oldest finished task. */
   function makeRoom(principal: string): void {
-    const mine = [...tasks.values()].filter((t) => t.principal === principal);
     const evict = (among: Iterable<TaskRecord>) => {
-      for (const t of among) if (TERMINAL.has(t.status)) return tasks.delete(t.id);
+      for (const task of among) if (TERMINAL.has(task.status)) return (drop(task), true);
       return false;
     };
-    if (mine.length >= perPrincipal && !evict(mine))
+    const mine = owned.get(principal);
+    if (mine && mine.size >= perPrincipal && !evict(mine.values()))
       throw new McpError(
         JSONRPC_ERRORS.INTERNAL_ERROR,
         "Too many unfinished tasks for this caller",
@@ -194,14 +213,13 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
 
   /** The task `taskId` names, if the caller may see it; else -32602, as for an unknown id. */
   function lookup(params: Record<string, unknown>, ctx: RequestContext): TaskRecord {
-    sweep();
     const id = params["taskId"];
     if (typeof id !== "string")
       throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, "Invalid params: taskId must be a string");
     const task = id.length <= MAX_TASK_ID ? tasks.get(id) : undefined;
     // Another principal's task is "not found": its existence is not revealed ("Security
     // Considerations", auth binding).
-    if (!task || task.principal !== (ctx.principal ?? ""))
+    if (!task || task.principal !== (ctx.principal ?? "") || expire(task, now()))
       throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, "Failed to retrieve task: Task not found");
     return task;
   }
@@ -383,6 +401,8 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
       };
       // Stored before the handle is returned: tasks/get finds it at once ("Task Creation").
       tasks.set(task.id, task);
+      if (!owned.has(principal)) owned.set(principal, new Map());
+      owned.get(principal)!.set(task.id, task);
       Promise.resolve()
         .then(() => work(control(task)))
         .then(
