@@ -254,13 +254,8 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
       signal: task.controller.signal,
       input(requests) {
         // What the creating request's capabilities allow, as for input_required.
-        inputRequired(
-          attached().protocol,
-          { clientCapabilities: task.capabilities },
-          {
-            inputRequests: requests,
-          },
-        );
+        const asking = { clientCapabilities: task.capabilities };
+        inputRequired(attached().protocol, asking, { inputRequests: requests });
         const keys = Object.keys(requests);
         if (TERMINAL.has(task.status) || task.controller.signal.aborted)
           return Promise.reject(new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, "task has ended"));
