@@ -11,7 +11,17 @@ const STATE_SECRET = "conformance-fixture-state-secret-0123456789";
 export async function startFixtureServer(dir, options = {}) {
   const d = await import(`${dir}/dispatcher.js`);
   const { serveHttp } = await import(`${dir}/http-server.js`);
-  const { McpError, inputRequired, requireClientCapability, sealStateFor, openStateFor } = d;
+  const { McpError, inputRequired, requireClientCapability, sealStateFor, openStateFor, createTaskStore } = d;
+  // The tasks extension (io.modelcontextprotocol/tasks): the task-supporting tools below
+  // answer with a task handle when the request declares the extension.
+  const tasks = createTaskStore({ pollIntervalMs: 200 });
+  /** Waits `ms`, or rejects when `signal` fires (a cancelled task stops waiting). */
+  const sleep = (ms, signal) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref?.();
+      signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    });
 
   const text = (t) => ({ type: "text", text: t });
   const caps = (ctx) => ctx.clientCapabilities ?? {};
@@ -247,6 +257,69 @@ export async function startFixtureServer(dir, options = {}) {
         return { content: [text("state verified")] };
       },
     },
+    // Tasks extension scenarios (tasks-*): `greet` is synchronous, the others run as tasks.
+    greet: {
+      description: "Greets synchronously",
+      inputSchema: { type: "object", properties: { name: { type: "string" } } },
+      run: (args) => ({ content: [text(`Hello, ${args.name}!`)] }),
+    },
+    slow_compute: {
+      description: "Sleeps `seconds`, then answers; a task when the client supports tasks",
+      inputSchema: { type: "object", properties: { seconds: { type: "number" }, label: { type: "string" } } },
+      run: (args, ctx) =>
+        tasks.run(ctx, async (task) => {
+          await sleep(Number(args.seconds ?? 0) * 1000, task.signal);
+          return { content: [text(`computed ${args.label ?? ""} after ${args.seconds ?? 0}s`)] };
+        }),
+    },
+    failing_job: {
+      description: "Needs a task; ends with a tool error",
+      run: (args, ctx) =>
+        tasks.run(
+          ctx,
+          async (task) => {
+            await sleep(500, task.signal);
+            return { isError: true, content: [text("the job failed")] };
+          },
+          { required: true },
+        ),
+    },
+    protocol_error_job: {
+      description: "A task that fails with a JSON-RPC error",
+      run: (args, ctx) =>
+        tasks.run(ctx, async () => {
+          throw new McpError(-32603, "the job crashed");
+        }),
+    },
+    confirm_delete: {
+      description: "A task that asks for confirmation mid-way",
+      inputSchema: { type: "object", properties: { filename: { type: "string" } } },
+      run: (args, ctx) =>
+        tasks.run(ctx, async (task) => {
+          const { confirm } = await task.input({ confirm: elicit(`Delete ${args.filename}?`, { confirm: { type: "boolean" } }) });
+          return { content: [text(confirm.action === "accept" ? `deleted ${args.filename}` : `kept ${args.filename}`)] };
+        }),
+    },
+    multi_input: {
+      description: "A task that asks for two inputs at once",
+      run: (args, ctx) =>
+        tasks.run(ctx, async (task) => {
+          const answers = await task.input({
+            name: elicit("Your name?", { name: { type: "string" } }),
+            confirm: elicit("Proceed?", { confirm: { type: "boolean" } }),
+          });
+          return { content: [text(`got ${Object.keys(answers).sort().join(" and ")}`)] };
+        }),
+    },
+    test_tool_with_task: {
+      description: "Asks for a name (input_required), then works on it as a task",
+      run(args, ctx) {
+        const answer = ctx.inputResponse("user_name", "elicitation/create");
+        if (!answer) return inputRequired(ctx, { inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) } });
+        const name = answer.content?.name ?? "stranger";
+        return tasks.run(ctx, () => ({ content: [text(`Hello, ${name}!`)] }), { required: true });
+      },
+    },
     test_input_required_result_capabilities: {
       description: "Asks only for what the client declared",
       run(args, ctx) {
@@ -350,6 +423,7 @@ export async function startFixtureServer(dir, options = {}) {
     serverInfo: { name: "mcp-gen-conformance-fixture", version: "0.1.0" },
     instructions: "The conformance fixture server of mcp-gen.",
     onError: options.onError ?? (() => undefined),
+    extensions: [tasks],
   });
   return serveHttp(dispatcher, { port: options.port ?? 0 });
 }

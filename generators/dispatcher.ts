@@ -68,7 +68,10 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
     w.import("./eras.js", "ERAS");
     w.import("./runtime/eras.js", "createEraDispatcher");
   }
-  if (mrtr) w.import("./methods.js", "InputRequestResultMap", true);
+  if (mrtr) {
+    w.import("./methods.js", "InputRequestResultMap", true);
+    w.import("./runtime/extensions.js", "ExtensionResult", true);
+  }
   w.line("// The receiving side of MCP: typed handler interfaces over the runtime's JSON-RPC router,");
   w.line("// which enforces the protocol (envelopes, methods, params, results, versions, capabilities).");
   w.line();
@@ -83,6 +86,11 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
   w.line("  type StateSecret,");
   w.line('} from "./runtime/request-state.js";');
   w.line("export type { NotificationContext, Promisable };");
+  if (mrtr) {
+    // Extensions answer with their own resultType values (a task handle); see runtime/tasks.ts.
+    w.list("export {", ["createTaskStore", "TASKS_EXTENSION", "type CreateTaskResult", "type DetailedTask", "type RunOptions", "type Task", "type TaskControl", "type TaskStore", "type TaskStoreOptions"], '} from "./runtime/tasks.js";', true);
+    w.line('export type { ExtensionResult, RouterExtension } from "./runtime/extensions.js";');
+  }
   w.line();
   w.doc("The reply to send: a result or an error response.");
   w.line(`export type ResponseMessage = T.${env.result} | T.${env.error};`);
@@ -134,7 +142,7 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
       for (const m of side.requests) {
         const notes = `${m.inputRequired && mrtr ? ": may answer input_required (see inputRequired())" : ""}${m.deprecated !== undefined ? " (deprecated)" : ""}`;
         w.doc(`\`${m.method}\`${notes}`);
-        const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}`;
+        const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}${mrtr ? " | ExtensionResult" : ""}`;
         w.list(`${prettierKey(m.method)}?: (`, [`params: ${paramsType(m)}`, "ctx: RequestContext"], `) => Promisable<${result}>;`);
       }
       for (const m of side.notifications) {
@@ -215,7 +223,7 @@ export const dispatcherGenerator: Generator = {
       dispatcherFile(loaded, header),
       handlersFile(loaded),
       protocolFile(loaded, header),
-      ...runtimeFiles(header, ["router", "input-required", "request-state"]),
+      ...runtimeFiles(header, ["router", "input-required", "request-state", ...(facts.features.mrtr ? ["tasks"] : [])]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {

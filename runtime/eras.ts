@@ -172,8 +172,10 @@ export function createEraDispatcher(
       legacyHandlers[method] =
         entry.kind === "request" ? served(session, method, handler) : handler;
     }
-    const { supportedVersions: _ignored, ...routerOptions } = options;
+    // Extensions speak the modern wire (per-request capabilities, resultType): none for legacy.
+    const { supportedVersions: _ignored, extensions: _modernOnly, ...routerOptions } = options;
     void _ignored;
+    void _modernOnly;
     return createRouter(
       era.protocol,
       era.validators,
@@ -181,6 +183,18 @@ export function createEraDispatcher(
       legacyHandlers,
       routerOptions,
     );
+  }
+
+  /**
+   * The session's capabilities as a modern handler sees them: without the extensions the
+   * dispatcher serves, whose results (a task handle, say) a legacy client could not read.
+   */
+  function legacyCapabilities(session: LegacySession): Record<string, unknown> {
+    const declared = session.clientCapabilities["extensions"];
+    if (!options.extensions?.length || !isObject(declared)) return session.clientCapabilities;
+    const kept = { ...declared };
+    for (const extension of options.extensions) delete kept[extension.id];
+    return { ...session.clientCapabilities, extensions: kept };
   }
 
   /**
@@ -205,7 +219,7 @@ export function createEraDispatcher(
       if (mp.requestMeta.protocolVersion !== null)
         meta[mp.requestMeta.protocolVersion] = session.version;
       if (mp.requestMeta.clientCapabilities !== null)
-        meta[mp.requestMeta.clientCapabilities] = session.clientCapabilities;
+        meta[mp.requestMeta.clientCapabilities] = legacyCapabilities(session);
       if (mp.requestMeta.clientInfo !== null && session.clientInfo)
         meta[mp.requestMeta.clientInfo] = session.clientInfo;
       // Legacy clients get log messages until they set a level (logging/setLevel); modern ones
@@ -277,6 +291,7 @@ export function createEraDispatcher(
 
   const dispatcher: EraDispatcher = {
     supportedVersions,
+    ...(modern.nameParams ? { nameParams: modern.nameParams } : {}),
     session: (channel) => sessions.get(channel)?.session,
     endSession(channel) {
       const open = sessions.get(channel)?.session;

@@ -33,6 +33,8 @@ export interface MessageHandler {
   session?(channel: object): { readonly version: string } | undefined;
   endSession?(channel: object): void;
   attachStream?(channel: object, send: (message: object) => unknown): () => void;
+  /** The params naming what the dispatcher's extension requests act on (checked as `Mcp-Name`). */
+  readonly nameParams?: { readonly [method: string]: string };
 }
 
 export interface HttpHandlerOptions {
@@ -96,6 +98,17 @@ export function createHttpHandler(
   const authenticate = auth?.authenticate ?? options.authenticate;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const checkToolHeaders = toolHeaderCheck(protocol, dispatcher);
+  // Extension requests acting on a named thing carry it in Mcp-Name too (ext-tasks tasks.md,
+  // "Streamable HTTP: Routing Headers": the taskId of tasks/get, tasks/update, tasks/cancel).
+  const routing = dispatcher.nameParams
+    ? {
+        ...protocol,
+        http: {
+          ...protocol.http,
+          nameParams: { ...dispatcher.nameParams, ...protocol.http.nameParams },
+        },
+      }
+    : protocol;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const badRequest = new Set<number>([
     JSONRPC_ERRORS.PARSE_ERROR,
@@ -167,7 +180,7 @@ export function createHttpHandler(
           return Array.isArray(value) ? value.join(",") : value;
         };
         const problem =
-          checkRoutingHeaders(protocol, header, message) ??
+          checkRoutingHeaders(routing, header, message) ??
           (await checkToolHeaders(message, principal, header));
         if (problem) {
           return send(res, 400, errorBody(mismatch, `Header mismatch: ${problem}`, message["id"]));

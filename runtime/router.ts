@@ -5,6 +5,8 @@ import {
   type RequestContext,
 } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
+import { extensionTable, unmarked, type RouterExtension } from "./extensions.js";
+import { requireClientCapability } from "./input-required.js";
 import {
   capabilitiesOf,
   isObject,
@@ -38,6 +40,11 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
   instructions?: string;
   /** Caching hints of the server/discover result (where the revision's result has them). */
   discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
+  /**
+   * Extensions served beside the revision's methods (e.g. `createTaskStore()`), each
+   * advertised under `capabilities.extensions` (also when `capabilities` is given).
+   */
+  extensions?: readonly RouterExtension[];
 }
 
 /** The reply to send: a result or an error response (or several, for a batch). */
@@ -48,6 +55,8 @@ export interface Dispatcher {
   handle(message: unknown, context?: HandleContext): Promise<Reply>;
   /** The same from raw text: unparsable text gets a parse error. */
   handleText(text: string, context?: HandleContext): Promise<Reply>;
+  /** The params naming what the extensions' requests act on (Streamable HTTP `Mcp-Name`). */
+  readonly nameParams?: { readonly [method: string]: string };
 }
 
 type Handler = (params: any, ctx: any) => unknown;
@@ -133,13 +142,18 @@ export function createRouter(
   const handlerFor = (method: string): Handler | undefined =>
     own(handlers, method) ?? builtIn(method);
 
+  // Extensions: their requests (methods the revision lacks) and their results.
+  const extensions = extensionTable(protocol.methods, options.extensions ?? []);
+
   /** What the router answers by itself when no handler is registered: ping, server/discover. */
   function builtIn(method: string): Handler | undefined {
     if (method === protocol.wellKnown.ping) return () => ({});
     if (method === protocol.wellKnown.discover) {
       return () => ({
         supportedVersions: supported,
-        capabilities: options.capabilities ?? capabilitiesOf(protocol.methods, handlers, direction),
+        capabilities: extensions.advertise(
+          options.capabilities ?? capabilitiesOf(protocol.methods, handlers, direction),
+        ),
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         ...(protocol.features.discoverCacheHints
           ? (options.discoverCache ?? { ttlMs: 0, cacheScope: "public" })
@@ -197,8 +211,9 @@ export function createRouter(
     const id = message["id"] as string | number;
     const method = message["method"] as string;
     const entry = entryFor(method);
-    const handler = entry ? handlerFor(method) : undefined;
-    if (!entry || entry.kind !== "request" || !handler) {
+    const extension = entry ? undefined : extensions.requests.get(method);
+    const handler = entry ? handlerFor(method) : extension?.handler;
+    if (!handler || (entry !== undefined && entry.kind !== "request")) {
       return errorResponse(id, JSONRPC_ERRORS.METHOD_NOT_FOUND, `Method not found: ${method}`);
     }
     const params = isObject(message["params"]) ? message["params"] : {};
@@ -214,7 +229,10 @@ export function createRouter(
         });
       }
     }
-    const checked = validators.validateRequestMessage(message, direction, validation);
+    // An extension's request has no schema here: its handler checks its params.
+    const checked = extension
+      ? ({ ok: true } as const)
+      : validators.validateRequestMessage(message, direction, validation);
     if (!checked.ok) {
       return envelopeErrors(checked.errors)
         ? errorResponse(id, JSONRPC_ERRORS.INVALID_REQUEST, "Invalid request", {
@@ -241,6 +259,9 @@ export function createRouter(
     );
     let result: unknown;
     try {
+      // An extension's requests need the request to declare the extension (e.g. ext-tasks
+      // tasks.md, "Protocol Errors": -32021 for non-declaring clients).
+      if (extension) requireClientCapability(protocol, ctx, ["extensions", extension.extension.id]);
       result = await handler(params, ctx);
     } catch (error) {
       if (controller.signal.aborted) return undefined;
@@ -254,51 +275,64 @@ export function createRouter(
     }
     // A cancelled request gets no response.
     if (controller.signal.aborted) return undefined;
-    return finish(id, method, entry.inputRequired, result);
+    const sent = checkResult(method, entry?.inputRequired ?? false, result, id, ctx);
+    return sent
+      ? { jsonrpc: "2.0", id, result: sent }
+      : errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
   }
 
-  function finish(
-    id: string | number,
+  /**
+   * A handler's result made ready to send (resultType filled in, server info added to a
+   * response's `_meta`, checked against the method's result type, or by the extension that
+   * built it), or undefined (reported) when it may not be sent. `ctx` is the request's; an
+   * extension checking a result it keeps (a task's) gives none.
+   */
+  function checkResult(
     method: string,
     mayAskInput: boolean,
     raw: unknown,
-  ): Record<string, unknown> {
+    id: string | number | undefined,
+    ctx: Pick<RequestContext, "clientCapabilities"> | undefined,
+  ): Record<string, unknown> | undefined {
+    const refuse = (problem: Error) => void report(problem, method, id);
     if (!isObject(raw)) {
-      report(
-        new TypeError(
-          `the ${method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`,
-        ),
-        method,
-        id,
-      );
-      return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+      const found = raw === null ? "null" : typeof raw;
+      return refuse(new TypeError(`the ${method} handler returned ${found}, not a result object`));
     }
     let result = raw;
     if (protocol.resultType) {
-      if (result["resultType"] === "input_required" && !mayAskInput) {
-        report(new TypeError(`${method} may not answer input_required`), method, id);
-        return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
-      }
+      if (result["resultType"] === "input_required" && !mayAskInput)
+        return refuse(new TypeError(`${method} may not answer input_required`));
       if (result["resultType"] === undefined) result = { ...result, resultType: "complete" };
     }
-    if (protocol.serverInfoKey !== null && options.serverInfo !== undefined) {
+    const owner = extensions.ownerOf(method, raw, ctx?.clientCapabilities);
+    if (owner && "problem" in owner) return refuse(new TypeError(owner.problem));
+    if (owner) result = unmarked(result);
+    if (ctx && protocol.serverInfoKey !== null && options.serverInfo !== undefined) {
       const meta = isObject(result["_meta"]) ? result["_meta"] : {};
       result = { ...result, _meta: { ...meta, [protocol.serverInfoKey]: options.serverInfo } };
     }
-    if (validateResults) {
-      const checked = validators.validateMethodResult(method, result);
-      if (!checked.ok) {
-        report(
-          new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, `invalid ${method} result`, {
-            errors: checked.errors,
-          }),
-          method,
-          id,
-        );
-        return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+    // An extension's requests are answered with what the extension built.
+    if (owner || (validateResults && !extensions.requests.has(method))) {
+      const checked = owner
+        ? { errors: owner.validateResult(result) }
+        : validators.validateMethodResult(method, result);
+      if ("errors" in checked && checked.errors.length > 0) {
+        const message = `invalid ${method} result`;
+        const data = { errors: checked.errors };
+        return refuse(new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, message, data));
       }
     }
-    return { jsonrpc: "2.0", id, result };
+    return result;
+  }
+
+  for (const extension of extensions.byId.values()) {
+    extension.attach({
+      protocol,
+      validators,
+      checkResult: (method, result) => checkResult(method, false, result, undefined, undefined),
+      report: (error, method) => report(error, method, undefined),
+    });
   }
 
   async function handleOne(
@@ -321,6 +355,7 @@ export function createRouter(
   }
 
   const dispatcher: Dispatcher = {
+    ...(extensions.requests.size > 0 ? { nameParams: extensions.nameParams } : {}),
     async handle(message, context = {}) {
       try {
         if (Array.isArray(message) && protocol.batch) {

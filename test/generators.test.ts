@@ -25,7 +25,9 @@ describe("generator selection", () => {
   }, 180_000);
 
   it("copies only the runtime modules an entry reaches", () => {
-    expect(runtimeClosure(["router"])).toEqual(["context", "errors", "protocol", "router"]);
+    // The router serves extensions and gates their requests as input_required does.
+    expect(runtimeClosure(["router"])).toEqual(["context", "errors", "extensions", "input-required", "protocol", "router"]);
+    expect(runtimeClosure(["router"])).not.toContain("tasks");
     expect(runtimeClosure(["http-client"])).toContain("sse");
     expect(runtimeClosure(["http-client"])).not.toContain("router");
   });
