@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join, posix, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATED_HEADER, type OutputFile } from "./index.js";
@@ -38,13 +38,49 @@ function isGenerated(path: string): boolean {
   return GENERATED_HEADER.test(firstLine);
 }
 
-/** An fs error as one line: what failed, where, and that nothing was changed. */
-function failure(path: string, error: unknown, what = "could not write"): McpGenError {
+/**
+ * A staging folder of ours inside an existing output folder (`.mcp-gen-staging-<pid>-<ms>`).
+ * One a killed run left behind is neither the user's nor a generated output: planning never
+ * looks into it, so its files are never reported, replaced or removed.
+ */
+export const STAGING = /^\.mcp-gen-staging-\d+-\d+$/;
+
+const NOT_WRITABLE: Record<string, string> = { EROFS: "is read-only", EACCES: "is not writable", EPERM: "is not writable" };
+
+/** The nearest folder at or above `path` that exists: the one that refused a write below it. */
+function nearestExisting(path: string): string {
+  let dir = path;
+  while (dir !== dirname(dir) && !entry(dir)) dir = dirname(dir);
+  return dir;
+}
+
+/**
+ * Why `dir` refused a write, when it is read-only or not writable, or undefined. Asked of the
+ * folder too, since some calls report something else: a recursive mkdir under a read-only
+ * folder says ENOENT, a rename onto a read-only mount EXDEV.
+ */
+function refusal(dir: string, code: string | undefined): string | undefined {
+  if (code && NOT_WRITABLE[code]) return `${dir} ${NOT_WRITABLE[code]} (${code})`;
+  try {
+    accessSync(dir, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    const probed = (error as NodeJS.ErrnoException).code;
+    return probed && NOT_WRITABLE[probed] ? `${dir} ${NOT_WRITABLE[probed]} (${probed})` : undefined;
+  }
+}
+
+/**
+ * An fs error as one line: what failed, where, and that nothing was changed. `into` is the
+ * folder the failed step wrote into; a read-only or unwritable one is named as such.
+ */
+function failure(path: string, error: unknown, what = "could not write", into?: string): McpGenError {
   const e = error as NodeJS.ErrnoException;
-  // Node's message ends with the syscall and its path (`, mkdir '/out/.x.mcp-gen-1-2/new'`):
+  const refused = into !== undefined ? refusal(nearestExisting(into), e.code) : undefined;
+  // Node's message ends with the syscall and its path (`, mkdir '/out/.mcp-gen-staging-1-2/new'`):
   // the staging folder is ours, not the user's, so the path given is the one they named.
   const bare = String(e.message ?? e).replace(/, \w+ '[^']*'(?: -> '[^']*')?$/, "");
-  const reason = e.code ? `${e.code}: ${bare.replace(/^[A-Z]+: /, "")}` : bare;
+  const reason = refused ?? (e.code ? `${e.code}: ${bare.replace(/^[A-Z]+: /, "")}` : bare);
   return new McpGenError("output-failed", `${what} ${path}: ${reason.split("\n")[0]}; the output was left as it was`);
 }
 
@@ -133,7 +169,7 @@ function ownedWithoutManifest(outDir: string, files: OutputFile[]): string[] {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (e.isFile()) own.push(path);
-      else if (e.isDirectory() && deep && !entry(join(outDir, path, MANIFEST))) walk(path, true);
+      else if (e.isDirectory() && deep && !STAGING.test(e.name) && !entry(join(outDir, path, MANIFEST))) walk(path, true);
     }
   };
   walk("", false);
@@ -197,15 +233,21 @@ function injectFault(step: "stage" | "move"): void {
 
 /**
  * Applies a plan so that the output is complete or untouched: everything is written to a
- * staging folder beside the output first; then files are moved into place, old versions
- * kept aside until all moves succeeded, and restored if any failed.
+ * staging folder first; then files are moved into place, old versions kept aside until all
+ * moves succeeded, and restored if any failed. An existing output folder holds its own
+ * staging folder, so every rename stays on its file system (it may be a mount point: a
+ * Docker volume, a tmpfs); a new one is staged beside it and appears in one rename.
  */
 export function applyOutput(outDir: string, plan: OutputPlan): void {
   if (plan.write.length === 0 && plan.stale.length === 0 && plan.manifest === undefined) return;
   const absOut = resolve(outDir);
-  const staging = join(dirname(absOut), `.${basename(absOut)}.mcp-gen-${process.pid}-${Date.now()}`);
+  const exists = checkOutDir(absOut);
+  const home = exists ? absOut : dirname(absOut);
+  const staging = join(home, exists ? `.mcp-gen-staging-${process.pid}-${Date.now()}` : `.${basename(absOut)}.mcp-gen-${process.pid}-${Date.now()}`);
   const incoming = plan.write.map((f) => ({ path: f.path, content: f.content }));
   if (plan.manifest !== undefined) incoming.push({ path: MANIFEST, content: plan.manifest });
+  // The folder the current step writes into: the one to name if it refuses.
+  const step = { into: home };
   try {
     for (const file of incoming) {
       const path = join(staging, "new", file.path);
@@ -213,20 +255,20 @@ export function applyOutput(outDir: string, plan: OutputPlan): void {
       injectFault("stage");
       writeText(path, file.content);
     }
-    if (!checkOutDir(absOut)) {
-      // A fresh output folder appears in one rename.
-      mkdirSync(dirname(absOut), { recursive: true });
+    if (!exists) {
+      mkdirSync(home, { recursive: true });
+      step.into = dirname(absOut);
       renameSync(join(staging, "new"), absOut);
       return;
     }
-    swapIn(absOut, staging, incoming.map((f) => f.path), plan.stale);
+    swapIn(absOut, staging, incoming.map((f) => f.path), plan.stale, step);
   } catch (error) {
-    throw error instanceof McpGenError ? error : failure(outDir, error);
+    throw error instanceof McpGenError ? error : failure(outDir, error, undefined, step.into);
   } finally {
     try {
       rmSync(staging, { recursive: true, force: true });
     } catch {
-      // A staging folder left behind is a dot-folder beside the output, named as ours.
+      // A staging folder left behind is a dot-folder named as ours, which planning ignores.
     }
   }
 }
@@ -255,7 +297,7 @@ export function writeText(path: string, text: string): void {
   }
 }
 
-function swapIn(outDir: string, staging: string, incoming: string[], stale: string[]): void {
+function swapIn(outDir: string, staging: string, incoming: string[], stale: string[], step: { into: string }): void {
   const done: { target: string; backup: string | undefined }[] = [];
   const createdFolders: string[] = [];
   let n = 0;
@@ -269,6 +311,7 @@ function swapIn(outDir: string, staging: string, incoming: string[], stale: stri
   try {
     incoming.forEach((path, i) => {
       const target = join(outDir, path);
+      step.into = dirname(target);
       const created = mkdirSync(dirname(target), { recursive: true });
       if (created) createdFolders.push(created);
       const moved = { target, backup: moveAside(target) };
@@ -276,7 +319,10 @@ function swapIn(outDir: string, staging: string, incoming: string[], stale: stri
       if (i === incoming.length - 1) injectFault("move");
       renameSync(join(staging, "new", path), target);
     });
-    for (const path of stale) done.push({ target: join(outDir, path), backup: moveAside(join(outDir, path)) });
+    for (const path of stale) {
+      step.into = dirname(join(outDir, path));
+      done.push({ target: join(outDir, path), backup: moveAside(join(outDir, path)) });
+    }
   } catch (error) {
     for (const { target, backup } of done.reverse()) {
       rmSync(target, { force: true });
@@ -286,7 +332,7 @@ function swapIn(outDir: string, staging: string, incoming: string[], stale: stri
       }
     }
     for (const folder of createdFolders.reverse()) rmSync(folder, { recursive: true, force: true });
-    throw failure(outDir, error);
+    throw failure(outDir, error, undefined, step.into);
   }
   removeEmptiedFolders(outDir, stale);
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpGenError } from "../schema/diagnostics.js";
@@ -100,6 +100,36 @@ describe("output ownership", () => {
     expect(readFileSync(join(out, "index.ts"), "utf8")).toBe("// mine now\n");
   });
 
+  it("a staging folder a killed run left behind is neither the user's nor stale, with or without a manifest", () => {
+    const out = tempDir();
+    // Staged copies carry the generated header; planning must not see them at all.
+    const leftovers = [".mcp-gen-staging-1-2/new/types.ts", ".mcp-gen-staging-1-2/old/0", "runtime/.mcp-gen-staging-3-4/new/runtime/old.ts"];
+    for (const path of leftovers) {
+      mkdirSync(join(out, path, ".."), { recursive: true });
+      writeFileSync(join(out, path), `${HEADER}\nexport const staged = 1;\n`);
+    }
+    // No manifest yet (so ownership comes from walking the folders), then with one.
+    expect(generateInto(out, FILES).stale).toEqual([]);
+    expect(planOutput(out, FILES)).toMatchObject({ write: [], stale: [], manifest: undefined });
+    expect(generateInto(out, [generated("types.ts")]).stale).toEqual(["index.ts", "runtime/router.ts"]);
+    for (const path of leftovers) expect(readFileSync(join(out, path), "utf8"), path).toMatch(/staged = 1/);
+  });
+
+  it.skipIf(process.getuid?.() === 0)("an existing output folder is staged in: its parent need not be writable", () => {
+    // Root writes anywhere, so only another user can see this; as root the fault tests show it.
+    const parent = tempDir();
+    const out = join(parent, "out");
+    generateInto(out, FILES);
+    chmodSync(parent, 0o555);
+    try {
+      generateInto(out, [generated("types.ts", "export const changed = 1;")]);
+      expect(readFileSync(join(out, "types.ts"), "utf8")).toMatch(/changed = 1/);
+      expectOutputError(() => generateInto(join(parent, "new"), FILES), "output-failed", new RegExp(`^could not write .*new: ${parent} is not writable \\(EACCES\\)`));
+    } finally {
+      chmodSync(parent, 0o755);
+    }
+  });
+
   it("refuses a manifest that lists paths outside the folder", () => {
     const out = tempDir();
     writeFileSync(join(out, MANIFEST), JSON.stringify({ files: ["../elsewhere.ts"] }));
@@ -154,17 +184,21 @@ describe("output: a failed write leaves the folder as it was", () => {
 
   it.each(["ENOSPC", "EACCES", "EROFS"])("%s while staging, into a new folder and an existing one", (code) => {
     const parent = tempDir();
+    // A read-only or unwritable folder is named as such; other errors keep their code.
+    const why = (dir: string) => (code === "ENOSPC" ? `${code}: .*` : `${dir} ${code === "EROFS" ? "is read-only" : "is not writable"} \\(${code}\\)`);
     process.env["MCP_GEN_TEST_FAULT"] = code;
-    expectOutputError(() => generateInto(join(parent, "out"), FILES), "output-failed", new RegExp(`^could not write .*out: ${code}: .*; the output was left as it was$`));
+    expectOutputError(() => generateInto(join(parent, "out"), FILES), "output-failed", new RegExp(`^could not write .*out: ${why(parent)}; the output was left as it was$`));
     expect(readdirSync(parent)).toEqual([]);
     delete process.env["MCP_GEN_TEST_FAULT"];
     const out = join(parent, "out");
     generateInto(out, FILES);
     const before = snapshotTree(out);
     process.env["MCP_GEN_TEST_FAULT"] = code;
-    expectOutputError(() => generateInto(out, [generated("types.ts", "export const changed = 1;")]), "output-failed", new RegExp(code));
+    // An existing output folder is staged in, so the folder that refused is the output folder.
+    expectOutputError(() => generateInto(out, [generated("types.ts", "export const changed = 1;")]), "output-failed", new RegExp(`: ${why(out)}; the output`));
     expect(snapshotTree(out)).toEqual(before);
     expect(readdirSync(parent)).toEqual(["out"]);
+    expect(readdirSync(out).filter((n) => n.startsWith("."))).toEqual([MANIFEST]);
   });
 
   it("EROFS on the last move restores the files already moved and the stale ones", () => {
@@ -174,10 +208,11 @@ describe("output: a failed write leaves the folder as it was", () => {
     const before = snapshotTree(out);
     process.env["MCP_GEN_TEST_FAULT"] = "EROFS@move";
     const next = [generated("types.ts", "export const changed = 1;"), generated("index.ts", "export const changed = 2;"), generated("extra/new.ts")];
-    expectOutputError(() => generateInto(out, next), "output-failed", /EROFS/);
+    expectOutputError(() => generateInto(out, next), "output-failed", new RegExp(`: ${out} is read-only \\(EROFS\\); the output was left as it was$`));
     expect(snapshotTree(out)).toEqual(before);
     expect(existsSync(join(out, "extra"))).toBe(false);
     expect(readdirSync(parent)).toEqual(["out"]);
+    expect(readdirSync(out).filter((n) => n.startsWith("."))).toEqual([MANIFEST]);
   });
 });
 
