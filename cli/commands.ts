@@ -1,9 +1,9 @@
-import { isAbsolute, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
 import { findRevision, listRevisions, loadRevision, SPEC_CLONE_HINT, type LoadedRevision } from "../schema/index.js";
 import { generate, type OutputFile } from "../generators/index.js";
-import { applyOutput, MANIFEST, planOutput } from "../generators/output.js";
+import { applyOutput, planOutput } from "../generators/output.js";
+import { display, reportCheck, rerunCommand } from "./check.js";
 import { loadConfig, type Config } from "./config.js";
 import { diffMarkdown, diffRevisions } from "../schema/diff.js";
 import { initProject } from "../generators/project.js";
@@ -52,13 +52,6 @@ function settings(
   };
 }
 
-/** A path as the user would write it: relative below the working folder, absolute elsewhere. */
-function display(path: string): string {
-  const rel = relative(process.cwd(), path);
-  if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute(rel) ? resolve(path) : rel;
-}
-
 export async function generateCommand(
   options: CommonOptions & { out?: string; check?: boolean; generators?: string; revisions?: string; auth?: boolean },
   io: Io,
@@ -68,7 +61,7 @@ export async function generateCommand(
   collectAfterReading([loaded, ...legacy]);
   const files = await generate(loaded, s.generators, { legacy, auth: s.auth });
   const names = [loaded, ...legacy].map((l) => l.revision.name).join(" + ");
-  return writeOutput(s.out, files, { revision: names, check: options.check === true }, io);
+  return writeOutput(s.out, files, { revision: names, check: options.check === true, rerun: rerunCommand(options) }, io);
 }
 
 /**
@@ -98,26 +91,13 @@ export function loadEras(spec: string, names: readonly string[]): { loaded: Load
 
 /**
  * Writes generated files into the output folder and reports it, or with `check` compares
- * them with it: exit 0 when in sync, 1 listing the stale files. Separate from generation
- * so the reporting can be tested on any set of files.
+ * them with it (see reportCheck). Separate from generation so the reporting can be tested on
+ * any set of files. `rerun` is the command that regenerates (default: plain generate).
  */
-export function writeOutput(out: string, files: OutputFile[], options: { revision: string; check: boolean }, io: Io): number {
+export function writeOutput(out: string, files: OutputFile[], options: { revision: string; check: boolean; rerun?: string }, io: Io): number {
   const plan = planOutput(out, files);
   const where = display(out);
-  if (options.check) {
-    const stale = [
-      ...plan.write.filter((f) => f.kind === "generated").map((f) => `${where}/${f.path}`),
-      ...plan.stale.map((p) => `${where}/${p} (no longer generated)`),
-      ...(plan.manifest !== undefined ? [`${where}/${MANIFEST} (the list of generated files)`] : []),
-    ];
-    if (stale.length === 0) {
-      io.out(`${where} is up to date with MCP schema ${options.revision}`);
-      return 0;
-    }
-    io.err(`${where} is out of date with MCP schema ${options.revision}; run mcp-gen generate. Stale files:`);
-    for (const line of stale) io.err(`  ${line}`);
-    return 1;
-  }
+  if (options.check) return reportCheck(out, files, plan, { revision: options.revision, rerun: options.rerun ?? "mcp-gen generate" }, io);
   applyOutput(out, plan);
   io.out(
     `mcp-gen: MCP schema ${options.revision} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,

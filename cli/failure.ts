@@ -27,6 +27,12 @@ export function describeFailure(error: unknown, debug: boolean): string[] {
   return [line, ...stack];
 }
 
+/**
+ * The CLI's exit codes. `stale` is not 1 so CI can tell "regenerate" (a spec bump, a hand
+ * edit) from "broken" (a schema that does not parse, a bad config, a full disk).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, stale: 3 } as const;
+
 /** The exit code for a failure: 2 for usage errors, 1 for the rest. */
 export function exitCodeOf(error: unknown): number {
   return error instanceof McpGenError ? error.exitCode : 1;

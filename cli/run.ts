@@ -34,7 +34,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--revisions <list>", "comma-separated revisions a server speaks: the newest, plus initialize-based ones it serves through initialize (config: revisions)")
     .option("--out <dir>", "output folder (config: out; default out)")
     .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
-    .option("--check", "write nothing; exit 1 listing stale files if the output differs from what would be generated")
+    .option("--check", "write nothing; exit 3 listing the stale files (and why) if the output differs from what generate would write")
     .option("--watch", "regenerate whenever the revision's schema.ts changes, until interrupted")
     .option("--auth", "also emit the auth modules: runtime/auth-jwt.ts, a JWT verifier for the HTTP server (needs jose), and auth.ts, the HTTP client's OAuth client (needs oauth4webapi) (config: auth)")
     .addOption(config())

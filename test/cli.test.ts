@@ -44,6 +44,7 @@ async function expectCleanFailure(args: string[], status: number, message: RegEx
   expect(lines[0]).toMatch(message);
   expect(snapshotPath(out)).toEqual(before);
   expect(readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.mcp-gen-`))).toEqual([]);
+  if (lstatSync(out, { throwIfNoEntry: false })?.isDirectory()) expect(readdirSync(out).filter((n) => n.startsWith(".mcp-gen-staging-"))).toEqual([]);
   return r;
 }
 
@@ -143,6 +144,24 @@ describe("mcp-gen generate: what is in the way of the output", () => {
     expect(snapshotPath(here)).toEqual(before);
   });
 
+  it("--check names the command to rerun with the options that decide the output, quoted for a shell", async () => {
+    const spec = mini();
+    const out = join(spec, "my out");
+    const args = ["generate", "--spec", spec, "--generators", "types", "--out", out, "--auth"];
+    const missing = await runHere([...args, "--check"]);
+    expect(missing.status).toBe(3);
+    expect(missing.stderr).toBe(`mcp-gen: ${out} does not exist; run mcp-gen generate --spec ${spec} --out '${out}' --generators types --auth\n`);
+    expect((await runHere(args)).status).toBe(0);
+    expect((await runHere([...args, "--check"])).status).toBe(0);
+    writeFileSync(join(out, "types.ts"), readFileSync(join(out, "types.ts"), "utf8") + "// edited\n");
+    const stale = await runHere([...args, "--check"]);
+    expect(stale.status).toBe(3);
+    expect(stale.stderr.split("\n")[0]).toMatch(/: 1 of \d+ files stale; run mcp-gen generate --spec \S+ --out '.*my out' --generators types --auth$/);
+    // A broken schema is not "stale": exit 1, so CI can tell the two apart.
+    writeFileSync(join(spec, "schema", "2030-01-01", "schema.ts"), "export type Pair = [string, number];\n");
+    expect((await runHere([...args, "--check"])).status).toBe(1);
+  });
+
   it("a file at the output path", async () => {
     const spec = mini();
     writeFileSync(join(spec, "out"), "a file");
@@ -181,7 +200,8 @@ describe("mcp-gen generate: failures while writing", () => {
     writeFileSync(join(spec, "schema", "2030-01-01", "schema.ts"), readFixture("mini-schema.ts") + "\nexport type AddedLater = string;\n");
     process.env["MCP_GEN_TEST_FAULT"] = fault;
     const code = fault.split("@")[0]!;
-    await expectCleanFailure(["generate", "--spec", spec, "--generators", "types"], 1, new RegExp(`^mcp-gen: could not write .*out: ${code}: .*; the output was left as it was$`), out);
+    const why = code === "ENOSPC" ? `${code}: .*` : `${out} ${code === "EROFS" ? "is read-only" : "is not writable"} \\(${code}\\)`;
+    await expectCleanFailure(["generate", "--spec", spec, "--generators", "types"], 1, new RegExp(`^mcp-gen: could not write .*out: ${why}; the output was left as it was$`), out);
   });
 
   it("ENOSPC from the built CLI: one line, exit 1, no output folder", async () => {

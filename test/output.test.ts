@@ -225,21 +225,24 @@ describe("mcp-gen generate: writing and --check report (fake files, no generatio
   };
   const files = [fake("types.ts"), fake("methods.ts"), { path: "handlers.ts", kind: "scaffold", content: "// yours\n" } as OutputFile];
 
-  it("--check on a missing folder lists every file, exits 1 and writes nothing", () => {
+  const check = (out: string, list: OutputFile[], io: Io) => writeOutput(out, list, { revision: "2030-01-01", check: true, rerun: "mcp-gen generate --out x" }, io);
+  /** The per-file lines of a --check report, without the output folder's path. */
+  const listed = (err: string[]) => err.slice(1).map((l) => l.trim().replace(/^.*out\//, ""));
+
+  it("--check on a missing folder is one line with the command to run, exit 3, nothing written", () => {
     const out = join(tempDir(), "out");
     const { got, io } = capture();
-    expect(writeOutput(out, files, { revision: "2030-01-01", check: true }, io)).toBe(1);
-    expect(got.err[0]).toMatch(/out is out of date with MCP schema 2030-01-01; run mcp-gen generate/);
-    expect(got.err.slice(1).map((l) => l.trim().replace(/^.*out\//, ""))).toEqual(["types.ts", "methods.ts", `${MANIFEST} (the list of generated files)`]);
+    expect(check(out, files, io)).toBe(3);
+    expect(got.err).toEqual([expect.stringMatching(/^mcp-gen: .*out does not exist; run mcp-gen generate --out x$/)]);
     expect(existsSync(out)).toBe(false);
   });
 
-  it("reports counts, and --check notices edited, stale and unlisted files", () => {
+  it("reports counts, and --check says per file why it is stale after a summary", () => {
     const out = join(tempDir(), "out");
     const { got, io } = capture();
     expect(writeOutput(out, files, { revision: "2030-01-01", check: false }, io)).toBe(0);
     expect(got.out.pop()).toMatch(/^mcp-gen: MCP schema 2030-01-01 -> .*out\/ \(3 written, 0 unchanged, 0 removed\)$/);
-    expect(writeOutput(out, files, { revision: "2030-01-01", check: true }, io)).toBe(0);
+    expect(check(out, files, io)).toBe(0);
     expect(got.out.pop()).toMatch(/out is up to date with MCP schema 2030-01-01$/);
     expect(writeOutput(out, files, { revision: "2030-01-01", check: false }, io)).toBe(0);
     expect(got.out.pop()).toMatch(/\(0 written, 2 unchanged, 0 removed, 1 user-owned kept\)$/);
@@ -248,16 +251,32 @@ describe("mcp-gen generate: writing and --check report (fake files, no generatio
     const before = snapshotTree(out);
     // The next run generates client.ts and no longer methods.ts.
     const next = [fake("types.ts"), fake("client.ts")];
-    expect(writeOutput(out, [...next, files[1]!], { revision: "2030-01-01", check: true }, io)).toBe(1);
-    const listed = got.err.splice(0).slice(1).map((l) => l.trim().replace(/^.*out\//, ""));
-    expect(listed).toEqual(["client.ts", "methods.ts", `${MANIFEST} (the list of generated files)`]);
-    expect(writeOutput(out, next, { revision: "2030-01-01", check: true }, io)).toBe(1);
-    expect(got.err.splice(0).slice(1).map((l) => l.trim().replace(/^.*out\//, ""))).toEqual([
-      "client.ts",
-      "methods.ts (no longer generated)",
-      `${MANIFEST} (the list of generated files)`,
-    ]);
-    expect(snapshotTree(out)).toEqual(before);
+    expect(check(out, [...next, files[1]!, files[2]!], io)).toBe(3);
+    expect(got.err[0]).toMatch(/^mcp-gen: .*out is out of date with MCP schema 2030-01-01: 3 of 4 files stale; run mcp-gen generate --out x$/);
+    expect(listed(got.err.splice(0))).toEqual(["client.ts: missing", "methods.ts: differs (the schema changed, or it was edited)", `${MANIFEST}: differs (the list of generated files)`]);
+    expect(check(out, next, io)).toBe(3);
+    expect(got.err[0]).toMatch(/: 3 of 4 files stale; /);
+    expect(listed(got.err.splice(0))).toEqual(["client.ts: missing", "methods.ts: no longer generated", `${MANIFEST}: differs (the list of generated files)`]);
+    rmSync(join(out, MANIFEST));
+    expect(check(out, files, io)).toBe(3);
+    expect(listed(got.err.splice(0))).toEqual(["methods.ts: differs (the schema changed, or it was edited)", `${MANIFEST}: missing (the list of generated files)`]);
+    const { [MANIFEST]: removed, ...rest } = before;
+    expect(removed).toBeDefined();
+    expect(snapshotTree(out)).toEqual(rest);
+  });
+
+  it("--check fails when the handlers.ts skeleton is missing, since generate would write it; an existing one is the user's", () => {
+    const out = join(tempDir(), "out");
+    const { got, io } = capture();
+    writeOutput(out, files, { revision: "2030-01-01", check: false }, io);
+    writeFileSync(join(out, "handlers.ts"), "// my handlers, nothing like the skeleton\n");
+    expect(check(out, files, io)).toBe(0);
+    rmSync(join(out, "handlers.ts"));
+    expect(check(out, files, io)).toBe(3);
+    expect(got.err[0]).toMatch(/: 1 of 4 files stale; /);
+    expect(listed(got.err.splice(0))).toEqual(["handlers.ts: missing (generate writes a skeleton)"]);
+    writeOutput(out, files, { revision: "2030-01-01", check: false }, io);
+    expect(check(out, files, io)).toBe(0);
   });
 });
 
