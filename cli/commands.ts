@@ -1,67 +1,33 @@
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
-import { findRevision, listRevisions, loadRevision, SPEC_CLONE_HINT, type LoadedRevision } from "../schema/index.js";
+import { findRevision, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate, type OutputFile } from "../generators/index.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { display, reportCheck, rerunCommand } from "./check.js";
-import { loadConfig, type Config } from "./config.js";
+import { loadConfig } from "./config.js";
+import { blameConfig, revisionNames, settings, specOf, type CommonOptions, type GenerateOptions } from "./settings.js";
 import { diffMarkdown, diffRevisions } from "../schema/diff.js";
 import { initProject } from "../generators/project.js";
 import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
 import { describeFailure } from "./failure.js";
 import { collectAfterReading } from "./memory.js";
 
-export interface CommonOptions {
-  spec?: string;
-  revision?: string;
-  config?: string;
-}
-
 export interface Io {
   out: (line: string) => void;
   err: (line: string) => void;
 }
 
-/** The spec folder from the flag or the config; every command needs one. */
-function specOf(options: CommonOptions, config: Config): string {
-  const spec = options.spec ?? config.spec;
-  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json (a checkout of the MCP specification repository: ${SPEC_CLONE_HINT})`);
-  return spec;
-}
-
-function settings(
-  options: CommonOptions & { out?: string; generators?: string; revisions?: string; auth?: boolean },
-): Required<Omit<Config, "generators" | "revisions">> & { generators: string[] | undefined; revisions: string[] | undefined } {
-  const config = loadConfig(options.config);
-  const spec = specOf(options, config);
-  if (options.revision !== undefined && options.revisions !== undefined) {
-    throw new McpGenError("usage", "pass either --revision or --revisions, not both");
-  }
-  const list = options.revisions?.split(",").map((s) => s.trim()).filter(Boolean);
-  // An empty path (`--out "$OUT"` with OUT unset) is not "here": refuse it rather than guess.
-  if (options.out !== undefined && options.out.trim() === "") {
-    throw new McpGenError("usage", '--out is empty (an unset variable?): name the output folder, or "." for this one');
-  }
-  return {
-    spec,
-    revisions: options.revision !== undefined ? undefined : (list ?? config.revisions),
-    revision: options.revision ?? config.revision ?? "latest",
-    out: options.out ?? config.out ?? "out",
-    generators: options.generators?.split(",").map((s) => s.trim()).filter(Boolean) ?? config.generators,
-    auth: options.auth ?? config.auth ?? false,
-  };
-}
-
 export async function generateCommand(
-  options: CommonOptions & { out?: string; check?: boolean; generators?: string; revisions?: string; auth?: boolean },
+  options: GenerateOptions & { check?: boolean },
   io: Io,
 ): Promise<number> {
   const s = settings(options);
-  const { loaded, legacy } = loadEras(s.spec, s.revisions ?? [s.revision]);
+  const names = revisionNames(s);
+  const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names));
   collectAfterReading([loaded, ...legacy]);
   const files = await generate(loaded, s.generators, { legacy, auth: s.auth });
-  const names = [loaded, ...legacy].map((l) => l.revision.name).join(" + ");
-  return writeOutput(s.out, files, { revision: names, check: options.check === true, rerun: rerunCommand(options) }, io);
+  const served = [loaded, ...legacy].map((l) => l.revision.name).join(" + ");
+  return writeOutput(s.out, files, { revision: served, check: options.check === true, rerun: rerunCommand(options) }, io);
 }
 
 /**
@@ -110,13 +76,13 @@ export function writeOutput(out: string, files: OutputFile[], options: { revisio
  * schema is reported and the output left as it was; the next good save regenerates.
  */
 export async function watchCommand(
-  options: CommonOptions & { out?: string; generators?: string; revisions?: string; auth?: boolean; debug?: boolean },
+  options: GenerateOptions & { debug?: boolean },
   io: Io,
 ): Promise<number> {
   const s = settings(options);
   // The newest revision's schema.ts: the one a spec bump edits.
-  const [revision] = (s.revisions ?? [s.revision]).map((name) => findRevision(s.spec, name)).sort((a, b) => b.name.localeCompare(a.name));
-  if (!revision) throw new McpGenError("config", "'revisions' is empty; name at least one revision");
+  const revisions = blameConfig(s, () => revisionNames(s).map((name) => findRevision(s.spec, name)));
+  const revision = revisions.sort((a, b) => b.name.localeCompare(a.name))[0]!;
   const once = async () => {
     try {
       await generateCommand(options, io);
@@ -179,7 +145,7 @@ export function inspectJson(loaded: LoadedRevision): object {
 
 export function inspectCommand(options: CommonOptions & { json?: boolean }, io: Io): number {
   const s = settings(options);
-  const loaded = loadRevision(s.spec, s.revision);
+  const loaded = blameConfig(s, () => loadRevision(s.spec, s.revision));
   if (options.json) {
     io.out(JSON.stringify(inspectJson(loaded), null, 2));
     return 0;

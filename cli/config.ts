@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
+import { GENERATOR_NAMES } from "../generators/index.js";
+import { jsonErrorOffset, lineColumn } from "./json-position.js";
 
 export const CONFIG_FILE = "mcp-gen.config.json";
 
@@ -28,23 +30,70 @@ const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
   auth: "boolean",
 };
 
-/** Loads the given config file, or ./mcp-gen.config.json when there is one. */
-export function loadConfig(explicit: string | undefined, cwd = process.cwd()): Config {
-  const path = resolve(cwd, explicit ?? CONFIG_FILE);
-  if (!existsSync(path)) {
-    if (explicit) throw new McpGenError("config", `config file not found: ${explicit}`);
-    return {};
+/**
+ * What is wrong with a list of generators or revisions (from --generators / --revisions or
+ * the config), said after its name: "is empty; ...", or undefined when nothing is.
+ */
+export function listProblem(kind: "generators" | "revisions", list: readonly string[]): string | undefined {
+  if (list.length === 0) return kind === "generators" ? `is empty; name at least one of ${GENERATOR_NAMES.join(", ")}` : "is empty; name at least one revision";
+  const twice = list.find((name, i) => list.indexOf(name) !== i);
+  if (twice !== undefined) return `lists '${twice}' twice`;
+  const unknown = kind === "generators" ? list.filter((name) => !GENERATOR_NAMES.includes(name)) : [];
+  if (unknown.length > 0) return `has unknown generator '${unknown.join("', '")}'; available: ${GENERATOR_NAMES.join(", ")}`;
+  return undefined;
+}
+
+/** A config as read: its settings and the file they came from (to name it in errors). */
+export type LoadedConfig = Config & { file?: string };
+
+/**
+ * The config file to read: the one given, or the nearest mcp-gen.config.json in the working
+ * folder or above it, up to the file-system root or the first folder holding .git (the top
+ * of the repository: a config above it belongs to something else).
+ */
+export function findConfig(explicit: string | undefined, cwd = process.cwd()): string | undefined {
+  if (explicit !== undefined) {
+    const path = resolve(cwd, explicit);
+    const found = statSync(path, { throwIfNoEntry: false });
+    if (!found) throw new McpGenError("config", `config file not found: ${explicit}`);
+    if (found.isDirectory()) throw new McpGenError("config", `${path} is a folder, not a config file (--config names the ${CONFIG_FILE} to read)`);
+    return path;
   }
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const path = join(dir, CONFIG_FILE);
+    const found = statSync(path, { throwIfNoEntry: false });
+    if (found?.isDirectory()) throw new McpGenError("config", `${path} is a folder, not a config file`);
+    if (found) return path;
+    if (statSync(join(dir, ".git"), { throwIfNoEntry: false }) || dir === dirname(dir)) return undefined;
+  }
+}
+
+/** Loads the given config file, or the nearest mcp-gen.config.json (see findConfig) when there is one. */
+export function loadConfig(explicit: string | undefined, cwd = process.cwd()): LoadedConfig {
+  const path = findConfig(explicit, cwd);
+  if (path === undefined) return {};
+  let text: string;
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new McpGenError("config", `${path}: not valid JSON: ${(error as Error).message}`);
+    throw new McpGenError("config", `cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const offset = jsonErrorOffset(text);
+    const at = lineColumn(text, offset < 0 ? 0 : offset);
+    // V8's reason without its character position or its excerpt of the text.
+    const reason = (error as Error).message
+      .replace(/ in JSON at position \d+.*$/s, "")
+      .replace(/^Unexpected token '(.)', .* is not valid JSON$/s, (_, token: string) => `Unexpected token ${JSON.stringify(token)}`);
+    throw new McpGenError("config", `${path}:${at.line}:${at.column}: not valid JSON: ${reason}`);
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new McpGenError("config", `${path}: expected a JSON object`);
   }
-  const config: Config = {};
+  const config: LoadedConfig = { file: path };
   for (const [key, value] of Object.entries(raw)) {
     if (key === "$schema") continue;
     const kind = KEYS[key as keyof Config];
@@ -55,6 +104,10 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): C
   }
   if (config.revision !== undefined && config.revisions !== undefined) {
     throw new McpGenError("config", `${path}: set either 'revision' or 'revisions', not both`);
+  }
+  for (const key of ["generators", "revisions"] as const) {
+    const problem = config[key] && listProblem(key, config[key]);
+    if (problem) throw new McpGenError("config", `${path}: '${key}' ${problem}`);
   }
   for (const key of ["spec", "out"] as const) {
     if (config[key] !== undefined && config[key].trim() === "") throw new McpGenError("config", `${path}: '${key}' is empty; name a folder, or "." for the config's own`);

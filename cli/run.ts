@@ -3,7 +3,7 @@ import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
 import { VERSION } from "../generators/package-info.js";
 import type { Io } from "./commands.js";
-import { describeFailure, exitCodeOf } from "./failure.js";
+import { describeFailure, EXIT, exitCodeOf } from "./failure.js";
 
 // The commands load the schema reader (TypeScript) on first use, so --help and usage
 // errors answer at once.
@@ -91,10 +91,29 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
   return program;
 }
 
+/**
+ * A first word that names no command (`mcp-gen gen`). Commander would hand it to the default
+ * command, generate, as an argument ("too many arguments for 'generate'"); only the program's
+ * own --debug may come before a command.
+ */
+function unknownCommand(program: Command, argv: readonly string[]): string | undefined {
+  const word = argv.find((arg) => arg !== "--debug");
+  if (word === undefined || word.startsWith("-")) return undefined;
+  const names = program.commands.map((c) => c.name());
+  if (names.includes(word) || word === "help") return undefined;
+  const near = names.filter((name) => name.startsWith(word.slice(0, 3)));
+  return `unknown command '${word}'${near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : ""}; commands: ${names.join(", ")}`;
+}
+
 /** Runs the CLI; resolves to the exit code. Every failure is one line on stderr. */
 export async function run(argv: string[], io: Io = stdio): Promise<number> {
   let exitCode = 0;
   const program = buildProgram(io, (code) => (exitCode = code));
+  const unknown = unknownCommand(program, argv);
+  if (unknown) {
+    io.err(`mcp-gen: ${unknown}`);
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode;

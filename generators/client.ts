@@ -210,6 +210,7 @@ export const clientGenerator: Generator = {
   name: "client",
   description: "client.ts: typed request functions with multi round-trip retries; stdio.ts; http-client.ts",
   requires: ["types", "methods", "validators"],
+  eras: true,
   emit(ctx) {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);

@@ -216,6 +216,7 @@ export const dispatcherGenerator: Generator = {
   name: "dispatcher",
   description: "dispatcher.ts: typed handler interfaces over the runtime router; handlers.ts skeleton (once); http-server.ts",
   requires: ["types", "methods", "validators"],
+  eras: true,
   emit(ctx) {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);

@@ -33,5 +33,7 @@ export interface Generator {
   description: string;
   /** Generators whose files this one's import: selecting it selects them too. */
   requires?: readonly string[];
+  /** Emits eras.ts and legacy/<revision>/ for `GeneratorContext.legacy`: without such a generator, older revisions have no use. */
+  eras?: boolean;
   emit(ctx: GeneratorContext): EmittedFile[];
 }

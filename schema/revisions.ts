@@ -60,6 +60,11 @@ export function findRevision(specDir: string, name = "latest"): Revision {
   const available = dated.map((r) => r.name);
   if (revisionAt(root, "draft")) available.push("draft");
   const list = available.length > 0 ? available.join(", ") : "none";
+  // A named folder that exists but is empty (a checkout cut short): say so, not "unknown".
+  const dir = join(root, name);
+  if (name !== "latest" && statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new McpGenError("revision-not-found", `${dir} has no schema.ts; revisions with one: ${list}, latest`);
+  }
   throw new McpGenError(
     "revision-not-found",
     name === "latest"
