@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawn } from "node:child_process";
 import { runHere } from "./support/run-here.js";
 import { MANIFEST } from "../generators/output.js";
@@ -8,6 +8,13 @@ import { cli, fakeSpec, readFixture, ROOT, SPEC_DIR, snapshotTree, tempDir, type
 
 // Most of the CLI runs in-process (run() with captured output), and output planning is
 // tested on fake trees in output.test.ts; a few tests spawn the built CLI end to end.
+
+// The CLI runs outside the repository: its own mcp-gen.config.json (every era of the checkout)
+// would otherwise give these runs their revisions.
+const AWAY = tempDir();
+const home = process.cwd();
+beforeAll(() => process.chdir(AWAY));
+afterAll(() => process.chdir(home));
 
 /** What is at a path, for "nothing changed" assertions: a folder's files, a file, a link, or nothing. */
 function snapshotPath(path: string): unknown {
@@ -20,7 +27,7 @@ function snapshotPath(path: string): unknown {
 /** One clear line on stderr, the exit code, nothing written to the output folder and no staging folder left. */
 async function expectCleanFailure(args: string[], status: number, message: RegExp, out: string, spawned = false) {
   const before = snapshotPath(out);
-  const r = spawned ? cli([...args, "--out", out]) : await runHere([...args, "--out", out]);
+  const r = spawned ? cli([...args, "--out", out], AWAY) : await runHere([...args, "--out", out]);
   expect(r.status, r.stderr).toBe(status);
   const lines = r.stderr.trimEnd().split("\n");
   expect(lines, r.stderr).toHaveLength(1);
@@ -200,7 +207,7 @@ function spawnCli(args: string[], env: Record<string, string>): CliResult {
   const previous = { ...process.env };
   Object.assign(process.env, env);
   try {
-    return cli(args);
+    return cli(args, AWAY);
   } finally {
     for (const key of Object.keys(env)) if (previous[key] === undefined) delete process.env[key];
   }
@@ -389,7 +396,7 @@ describe("mcp-gen generate --watch", () => {
     const spec = fakeSpec(readFixture("mini-schema.ts"));
     const out = join(spec, "out");
     const schemaTs = join(spec, "schema", "2030-01-01", "schema.ts");
-    const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "generate", "--watch", "--spec", spec, "--out", out, "--generators", "types"]);
+    const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "generate", "--watch", "--spec", spec, "--out", out, "--generators", "types"], { cwd: AWAY });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (b) => (stdout += b));
