@@ -52,7 +52,7 @@ function codeItems(c: Change, u: CodeUpdate): string[] {
   if (types.length > 0) items.push(`types: ${types.join(", ")}`);
   for (const h of u.handlers) {
     if (h.interface === "InputHandlers") {
-      items.push(added ? `clients: fulfil it in ${code(`inputHandlers[${JSON.stringify(h.key)}]`)} (client options)` : `clients: remove ${code(`inputHandlers[${JSON.stringify(h.key)}]`)}`);
+      items.push(added ? `clients: fulfil it in ${code(`inputHandlers[${JSON.stringify(h.key)}]`)} (createClient options)` : `clients: remove ${code(`inputHandlers[${JSON.stringify(h.key)}]`)}`);
       items.push(added ? "servers: may ask for it in `inputRequired()`" : "servers: can no longer ask for it");
     } else {
       const entry = code(JSON.stringify(h.key));

@@ -135,13 +135,16 @@ export function shapeText(d: Declaration, rename?: (name: string) => string): st
   return `interface ${d.extends.map((t) => inlineType(t, rename)).join(", ")} ${inlineMembers(d.members, rename)}`;
 }
 
-/** `"a"` is one of the values of `string`, anything one of `unknown`'s, `JSONObject` one of `object`'s. */
-function subsumes(general: TypeExpr, specific: TypeExpr, r: Resolver): boolean {
-  if (general.kind !== "keyword") return false;
-  if (general.name === "unknown" || general.name === "any") return true;
-  if (general.name === "object") return specific.kind === "array" || r.object(specific) !== undefined;
-  return specific.kind === "literal" && typeof specific.value === general.name;
+const isTop = (t: TypeExpr) => t.kind === "keyword" && (t.name === "unknown" || t.name === "any");
+
+/** `"a"` is one of the values of `string`, anything one of `unknown`'s. */
+function subsumes(general: TypeExpr, specific: TypeExpr): boolean {
+  if (isTop(general)) return true;
+  return general.kind === "keyword" && specific.kind === "literal" && typeof specific.value === general.name;
 }
+
+/** `object` is an object of unknown fields: compared as `{}`, so fields it gains are as harmless as new optional fields. */
+const ANY_OBJECT: ResolvedObject = { properties: new Map() };
 
 /**
  * Compares a type of the older revision with one of the newer, structurally. Types renamed
@@ -165,25 +168,23 @@ export class ShapeComparer {
     return inlineType(x, this.rename) === inlineType(y);
   }
 
+  /**
+   * As sets of values: senders break when an old value is no longer allowed, readers when a
+   * new value can arrive. A member another side's member covers (`"a"` by `string`) is no
+   * change; one uncovered member each side is compared structurally (an object that changed).
+   */
   types(x: TypeExpr, y: TypeExpr): Effects {
-    if (this.same(x, y)) return NO_EFFECT;
+    if (this.same(x, y) || (isTop(x) && isTop(y))) return NO_EFFECT;
     const xs = this.before.unionMembers(x);
     const ys = this.after.unionMembers(y);
     const ysText = new Set(ys.map((m) => inlineType(m)));
     const xsText = new Set(xs.map((m) => inlineType(m, this.rename)));
-    const removed = xs.filter((m) => !ysText.has(inlineType(m, this.rename)));
-    const added = ys.filter((m) => !xsText.has(inlineType(m)));
-    const [onlyRemoved] = removed;
-    const [onlyAdded] = added;
-    const [ra, rb] = [this.before, this.after];
-    if (removed.length === 1 && added.length === 1 && onlyRemoved && onlyAdded && !subsumes(onlyRemoved, onlyAdded, rb) && !subsumes(onlyAdded, onlyRemoved, ra)) {
-      return this.member(onlyRemoved, onlyAdded);
-    }
-    // A member gone that a newer member still covers widens the type; one not covered narrows it.
-    return merge(
-      ...removed.map((m) => (ys.some((n) => subsumes(n, m, ra)) ? READERS : SENDERS)),
-      ...added.map((n) => (xs.some((m) => subsumes(m, n, rb)) ? SENDERS : READERS)),
-    );
+    const onlyBefore = xs.filter((m) => !ysText.has(inlineType(m, this.rename)) && !ys.some((n) => subsumes(n, m)));
+    const onlyAfter = ys.filter((n) => !xsText.has(inlineType(n)) && !xs.some((m) => subsumes(m, n)));
+    const [x1] = onlyBefore;
+    const [y1] = onlyAfter;
+    if (onlyBefore.length === 1 && onlyAfter.length === 1 && x1 && y1) return this.member(x1, y1);
+    return merge(onlyBefore.length > 0 ? SENDERS : NO_EFFECT, onlyAfter.length > 0 ? READERS : NO_EFFECT);
   }
 
   private member(x: TypeExpr, y: TypeExpr): Effects {
@@ -198,8 +199,9 @@ export class ShapeComparer {
       const da = x.kind === "ref" ? this.before.declaration(x.name) : undefined;
       const db = y.kind === "ref" ? this.after.declaration(y.name) : undefined;
       if (da?.kind === "alias" && db?.kind === "alias") return this.types(da.type, db.type);
-      const o = this.before.object(x);
-      const p = this.after.object(y);
+      const isObject = (t: TypeExpr) => t.kind === "keyword" && t.name === "object";
+      const o = isObject(x) ? ANY_OBJECT : this.before.object(x);
+      const p = isObject(y) ? ANY_OBJECT : this.after.object(y);
       return o && p ? this.objects(o, p) : ALL;
     } finally {
       this.seen.delete(key);

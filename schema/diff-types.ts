@@ -137,8 +137,12 @@ function diffType(ctx: DiffContext, d: TypeDeclaration, e: TypeDeclaration, add:
     const effects = merge(lost.length > 0 ? READERS : NO_EFFECT, gained.some((p) => !p.optional) ? SENDERS : NO_EFFECT);
     add(change({ kind: "type", subject: e.name, change: "changed", detail, ...(basesBefore ? { from: basesBefore } : {}), ...(basesAfter ? { to: basesAfter } : {}) }, breaks(effects)));
   }
-  diffFields(ctx, e.name, d.members, e.members, senders, add);
+  // A field that moves between the type and its bases (Implementation.name into BaseMetadata) is still there.
+  const inherited = { before: shapes.before.objectOf(d.name)?.properties, after: shapes.after.objectOf(e.name)?.properties };
+  diffFields(ctx, e.name, d.members, e.members, senders, add, inherited);
 }
+
+type FieldLike = Pick<Property, "name" | "optional" | "type" | "doc">;
 
 const describeField = (p: { optional: boolean; type: Property["type"] }) => `${p.optional ? "optional" : "required"} ${inlineType(p.type)}`;
 
@@ -147,11 +151,14 @@ const describeField = (p: { optional: boolean; type: Property["type"] }) => `${p
  * `ServerCapabilities.tools.validate`: a new optional sub-field is as harmless as a new
  * optional field.
  */
-function diffFields(ctx: DiffContext, prefix: string, dm: ObjectMembers, em: ObjectMembers, senders: ReadonlySet<Side>, add: Add): void {
+function diffFields(ctx: DiffContext, prefix: string, dm: ObjectMembers, em: ObjectMembers, senders: ReadonlySet<Side>, add: Add, inherited: { before?: Map<string, FieldLike> | undefined; after?: Map<string, FieldLike> | undefined } = {}): void {
   const { shapes } = ctx;
   const breaks = (effects: Effects) => breaksOf(effects, senders);
-  const fields = (m: ObjectMembers) => new Map(m.properties.map((p) => [p.name, p]));
-  compare(fields(dm), fields(em), {
+  const fields = (m: ObjectMembers) => new Map<string, FieldLike>(m.properties.map((p) => [p.name, p]));
+  const [before, after] = [fields(dm), fields(em)];
+  for (const name of after.keys()) if (!before.has(name) && inherited.before?.has(name)) before.set(name, inherited.before.get(name)!);
+  for (const name of [...before.keys()]) if (!after.has(name) && inherited.after?.has(name)) after.set(name, inherited.after.get(name)!);
+  compare(before, after, {
     removed: (name, p) => add(change({ kind: "field", subject: `${prefix}.${name}`, change: "removed", from: describeField(p) }, breaks(READERS))),
     added: (name, q) => add(change({ kind: "field", subject: `${prefix}.${name}`, change: "added", to: describeField(q) }, breaks(q.optional ? NO_EFFECT : SENDERS))),
     both: (name, p, q) => {

@@ -87,6 +87,8 @@ function diffMessagePart(ctx: DiffContext, method: string, part: "params" | "res
     add(change({ ...base, detail: `${part} type renamed` }));
     return;
   }
+  // Params are a field of the request type: while that type stays, the type's own diff reports them.
+  if (part === "params" && renamedRef(ctx, m.type) === n.type) return;
   const typeOf = (info: MethodInfo, r: Resolver) => (part === "params" ? r.propertyOf(info.type, "params")?.type : info.result ? ref(info.result) : undefined);
   const [tx, ty] = [typeOf(m, ctx.shapes.before), typeOf(n, ctx.shapes.after)];
   let effects: Effects;
