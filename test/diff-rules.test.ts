@@ -103,6 +103,18 @@ describe("breaking is decided by shape and by who sends the type", () => {
   });
 });
 
+describe("what is not a break, in the corpus", () => {
+  it("a field moved into a base, a literal beside `string`, `object` made `JSONObject`", () => {
+    const june = diffRevisions(loadRevision(SPEC_DIR, "2025-03-26"), loadRevision(SPEC_DIR, "2025-06-18")).changes;
+    // 2025-06-18 moved `name` of Implementation, Tool, Prompt... into BaseMetadata.
+    expect(june.filter((c) => c.subject.endsWith(".name"))).toEqual([]);
+    const november = diffRevisions(loadRevision(SPEC_DIR, "2025-06-18"), loadRevision(SPEC_DIR, "2025-11-25")).changes;
+    expect(november.find((c) => c.subject === "CreateMessageResult.stopReason")).toMatchObject({ to: '"endTurn" | "stopSequence" | "maxTokens" | "toolUse" | string', breaking: false });
+    const latestChanges = diffRevisions(loadRevision(SPEC_DIR, "2025-11-25"), latest).changes;
+    expect(latestChanges.find((c) => c.subject === "ClientCapabilities.elicitation.form")).toMatchObject({ from: "object", to: "JSONObject", breaking: false });
+  });
+});
+
 describe("renames", () => {
   const { forward, backward, find } = diffTo([["ListPrompts", "ListPromptTemplates"]]);
 
