@@ -172,14 +172,15 @@ export function inspectCommand(options: CommonOptions & { json?: boolean }, io: 
   return 0;
 }
 
-export function diffCommand(options: CommonOptions & { from: string; to: string; format?: string }, io: Io): number {
+/** Prints the diff; with --fail-on-breaking, exits 1 when a change breaks clients or servers (for CI). */
+export function diffCommand(options: CommonOptions & { from: string; to: string; format?: string; failOnBreaking?: boolean }, io: Io): number {
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
   const format = options.format ?? "md";
   if (format !== "md" && format !== "json") throw new McpGenError("usage", `--format must be md or json, not '${format}'`);
   const diff = diffRevisions(loadRevision(spec, options.from), loadRevision(spec, options.to));
   io.out(format === "json" ? JSON.stringify(diff, null, 2) : diffMarkdown(diff));
-  return 0;
+  return options.failOnBreaking && diff.changes.some((c) => c.breaking) ? 1 : 0;
 }
 
 export async function initCommand(dir: string, options: CommonOptions & { force?: boolean; modernOnly?: boolean; auth?: boolean }, io: Io): Promise<number> {

@@ -79,11 +79,12 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("diff")
-    .description("what changed between two revisions: methods, types, fields, unions, error codes, constants, deprecations")
+    .description("what changed between two revisions, and whose code it breaks: methods, types, fields, unions, error codes, constants, deprecations")
     .requiredOption("--from <rev>", "the older revision")
     .requiredOption("--to <rev>", "the newer revision")
     .addOption(spec())
     .addOption(new Option("--format <format>", "md or json").choices(["md", "json"]).default("md"))
+    .option("--fail-on-breaking", "exit 1 when any change breaks clients or servers (the diff is printed either way)")
     .addOption(config())
     .exitOverride()
     .action(async (opts) => setExit((await commands()).diffCommand(opts, io)));

@@ -31,7 +31,8 @@ function isAllOptional(r: Resolver, m: MethodInfo): boolean {
   return obj !== undefined && [...obj.properties.values()].every((p) => p.optional || p.name === "_meta");
 }
 
-function senders(loaded: LoadedRevision) {
+/** The sides that send requests in this revision: interface name, methods and function names (`mcp-gen diff` names them too). */
+export function senderSides(loaded: LoadedRevision) {
   const r = new Resolver(loaded.model);
   return SENDERS.map((s) => {
     const requests = loaded.protocol.methods.filter((m) => m.kind === "request" && m.directions.includes(s.direction));
@@ -130,7 +131,7 @@ function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
     w.doc("Fulfil the server's input requests (multi round-trip).");
     w.line("inputHandlers?: InputHandlers;");
   });
-  for (const s of senders(loaded)) {
+  for (const s of senderSides(loaded)) {
     const params = (m: MethodInfo) => (m.params ? `T.${m.params}` : "undefined");
     w.line();
     w.doc(`What a ${s.side} sends (${s.direction}): one typed function per request method.`);

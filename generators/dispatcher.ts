@@ -17,11 +17,12 @@ const SIDES: { name: string; side: string; direction: Direction }[] = [
   { name: "Client", side: "client", direction: "server->client" },
 ];
 
-/** The sides that receive requests in this revision, with their methods. */
+/** The sides that receive requests in this revision, with their methods and handlers interface (`mcp-gen diff` names it too). */
 export function receivingSides(loaded: LoadedRevision) {
   const { methods } = loaded.protocol;
   return SIDES.map((s) => ({
     ...s,
+    handlers: `${s.name}Handlers`,
     requests: methods.filter((m) => m.kind === "request" && m.directions.includes(s.direction)),
     notifications: methods.filter((m) => m.kind === "notification" && m.directions.includes(s.direction)),
   })).filter((s) => s.requests.length > 0);
@@ -138,7 +139,7 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
   for (const side of receivingSides(loaded)) {
     w.line();
     w.doc(`Handlers for what the ${side.side} receives: one entry per request method, optional ones per notification.`);
-    w.block(`export interface ${side.name}Handlers {`, () => {
+    w.block(`export interface ${side.handlers} {`, () => {
       for (const m of side.requests) {
         const notes = `${m.inputRequired && mrtr ? ": may answer input_required (see inputRequired())" : ""}${m.deprecated !== undefined ? " (deprecated)" : ""}`;
         w.doc(`\`${m.method}\`${notes}`);
@@ -151,7 +152,7 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
     });
     w.line();
     w.doc(`Routes what a ${side.side} receives (${side.direction}) to \`handlers\`.`);
-    w.list(`export function create${side.name}Dispatcher(`, [`handlers: ${side.name}Handlers`, "options: DispatcherOptions = {}"], "): Dispatcher {");
+    w.list(`export function create${side.name}Dispatcher(`, [`handlers: ${side.handlers}`, "options: DispatcherOptions = {}"], "): Dispatcher {");
     w.indented(() => {
       const args = ["handlers as Handlers", "options as RouterOptions"];
       if (eras && side.direction === "client->server") w.list("return createEraDispatcher(", ["ERAS", ...args], ") as unknown as Dispatcher;");
@@ -190,7 +191,7 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
   w.import("./dispatcher.js", "notImplemented");
   for (const s of sides) {
     w.import("./dispatcher.js", `create${s.name}Dispatcher`);
-    w.import("./dispatcher.js", `${s.name}Handlers`, true);
+    w.import("./dispatcher.js", s.handlers, true);
   }
   w.line(`// Your handlers. mcp-gen wrote this skeleton once, for MCP schema ${lineCommentText(loaded.revision.name)}, and never`);
   w.line("// overwrites it: replace `notImplemented` with `async (params, ctx) => ...` (the TODO above");
@@ -198,7 +199,7 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
   w.line("// deleted) is answered \"method not found\", and its capability is not advertised.");
   for (const s of sides) {
     w.line();
-    w.block(`export const ${s.side}Handlers: ${s.name}Handlers = {`, () => {
+    w.block(`export const ${s.side}Handlers: ${s.handlers} = {`, () => {
       for (const m of builtIn) w.line(`// ${lineCommentText(m)}: answered by the dispatcher; add a handler to answer it yourself.`);
       for (const m of s.requests.filter((r) => !builtIn.includes(r.method))) {
         w.line(`// TODO: ${lineCommentText(m.method)}: (params${m.params ? `: ${lineCommentText(m.params)}` : ""}, ctx) => ${lineCommentText(m.result ?? "result")}`);

@@ -60,7 +60,8 @@ describe("mcp-gen diff 2025-11-25 -> 2026-07-28", () => {
   it("prints Markdown with breaking changes marked, and JSON from the CLI", () => {
     const md = diffMarkdown(diff);
     expect(md).toMatch(/^# MCP schema 2025-11-25 -> 2026-07-28$/m);
-    expect(md).toMatch(/^- \*\*breaking\*\* `initialize` removed/m);
+    expect(md).toMatch(/^- \*\*breaks clients and servers\*\* `initialize` removed \(request client->server\)$/m);
+    expect(md).toMatch(/^- \*\*breaks clients\*\* `tools\/call` changed \(input_required\): `false` -> `true`$/m);
     expect(md).toMatch(/^- `ClientCapabilities\.roots` deprecated$/m);
     const r = cli(["diff", "--spec", SPEC_DIR, "--from", "2025-11-25", "--to", "2026-07-28", "--format", "json"]);
     expect(r.status, r.stderr).toBe(0);
@@ -71,14 +72,15 @@ describe("mcp-gen diff 2025-11-25 -> 2026-07-28", () => {
 
   it("prints types on one line, without docs, and no placeholder for what is not there", () => {
     const md = diffMarkdown(diff);
-    // Every item is one line: nothing but headings, the summary and list items.
-    for (const line of md.split("\n")) expect(line, line).toMatch(/^(#|- |\d+ changes, |$)/);
+    // Every item is one line: nothing but headings, the summary, list items and their sub-items.
+    for (const line of md.split("\n")) expect(line, line).toMatch(/^(#|- |  - |\d+ changes?, |$)/);
     expect(md).not.toMatch(/\/\*\*|`nothing`|`none`|``/);
     expect(md).toMatch(/^- `JSONObject` added: `\{ \[key: string\]: JSONValue \}`$/m);
-    expect(md).toMatch(/^- `InputRequests` added: `\[key: string\]: InputRequest`$/m);
-    expect(md).toMatch(/^- \*\*breaking\*\* `CreateMessageRequest` changed \(extends; loses jsonrpc, id\): no longer extends `JSONRPCRequest`$/m);
+    expect(md).toMatch(/^- `InputRequests` added \(interface\): fields `\[key: string\]: InputRequest`$/m);
+    // Servers send CreateMessageRequest: clients read it and lose jsonrpc and id; going back, servers must set them again.
+    expect(md).toMatch(/^- \*\*breaks clients\*\* `CreateMessageRequest` changed \(extends; loses jsonrpc, id\): no longer extends `JSONRPCRequest`$/m);
     const reverse = diffMarkdown(diffRevisions(loadRevision(SPEC_DIR, "2026-07-28"), loadRevision(SPEC_DIR, "2025-11-25")));
-    expect(reverse).toMatch(/^- \*\*breaking\*\* `CreateMessageRequest` changed \(extends; gains jsonrpc, id\): now extends `JSONRPCRequest`$/m);
+    expect(reverse).toMatch(/^- \*\*breaks servers\*\* `CreateMessageRequest` changed \(extends; gains jsonrpc, id\): now extends `JSONRPCRequest`$/m);
   });
 
   it("a revision against itself has no changes", () => {
@@ -87,10 +89,10 @@ describe("mcp-gen diff 2025-11-25 -> 2026-07-28", () => {
   });
 });
 
-/** What the reverse diff must say for a change: added and removed swap, and so do from and to. */
+/** What the reverse diff must say for a change: added and removed swap, and so do from and to (a rename is about the new name). */
 function mirrored(c: Change): string {
-  const change = c.change === "added" ? "removed" : c.change === "removed" ? "added" : "changed";
-  return key({ ...c, change, from: c.to, to: c.from });
+  const change = c.change === "added" ? "removed" : c.change === "removed" ? "added" : c.change;
+  return key({ ...c, change, from: c.to, to: c.from, subject: c.change === "renamed" ? c.to! : c.subject });
 }
 
 /** A change without its breaking flag (direction-dependent) and with only the first word of its detail ("extends; gains x" reverses to "extends; loses x"). */
