@@ -6,7 +6,7 @@ import { applyOutput, planOutput } from "../generators/output.js";
 import { display, reportCheck, rerunCommand } from "./check.js";
 import { loadConfig } from "./config.js";
 import { blameConfig, revisionNames, settings, specOf, type CommonOptions, type GenerateOptions } from "./settings.js";
-import { diffMarkdown, diffRevisions } from "../schema/diff.js";
+import { diffMarkdown, diffRevisions } from "../diff/diff.js";
 import { initProject } from "../generators/project.js";
 import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
 import { describeFailure } from "./failure.js";

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { diffMarkdown, diffRevisions, type Change } from "../schema/diff.js";
+import { diffMarkdown, diffRevisions, type Change } from "../diff/diff.js";
 import { loadRevision, type LoadedRevision } from "../schema/index.js";
 import { readSchemaText } from "../schema/reader.js";
 import { buildProtocol } from "../schema/protocol.js";
@@ -221,6 +221,13 @@ describe("what to update in code", () => {
   it("names the removed methods' handler entries from the older revision", () => {
     const change = diffRevisions(loadRevision(SPEC_DIR, "2025-11-25"), latest).changes.find((c) => c.kind === "method" && c.subject === "roots/list");
     expect(change?.code).toMatchObject({ handlers: [{ side: "client", interface: "ClientHandlers", key: "roots/list" }], functions: [{ side: "server", interface: "ServerRequester", name: "listRoots" }] });
+  });
+
+  it("asks for no handler for what the dispatcher answers itself (ping, server/discover)", () => {
+    const changes = diffRevisions(loadRevision(SPEC_DIR, "2025-11-25"), latest).changes;
+    const code = (method: string) => changes.find((c) => c.kind === "method" && c.subject === method)?.code;
+    expect(code("server/discover")).toMatchObject({ handlers: [], functions: [{ name: "discover" }] });
+    expect(code("ping")).toMatchObject({ handlers: [] });
   });
 });
 

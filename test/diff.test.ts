@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffMarkdown, diffRevisions, type Change } from "../schema/diff.js";
+import { diffMarkdown, diffRevisions, type Change } from "../diff/diff.js";
 import { loadRevision } from "../schema/index.js";
 import { readSchemaText } from "../schema/reader.js";
 import { buildProtocol } from "../schema/protocol.js";

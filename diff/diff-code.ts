@@ -1,8 +1,9 @@
-import type { LoadedRevision } from "./index.js";
-import { McpGenError } from "./diagnostics.js";
-import type { InputRequestInfo, MethodInfo, Side } from "./protocol.js";
+import type { LoadedRevision } from "../schema/index.js";
+import { McpGenError } from "../schema/diagnostics.js";
+import type { InputRequestInfo, MethodInfo, Side } from "../schema/protocol.js";
 import { receivingSides } from "../generators/dispatcher.js";
 import { senderSides } from "../generators/client.js";
+import { runtimeFacts } from "../schema/runtime-protocol.js";
 
 // What a method added or removed means for generated code and the user's handlers.ts: the
 // names come from the generators themselves (dispatcher.ts's handler interfaces, client.ts's
@@ -22,8 +23,11 @@ export interface CodeUpdate {
 
 /** The handler entry, client function and gating capability of a method in one revision. */
 export function methodCode(loaded: LoadedRevision, m: MethodInfo): CodeUpdate {
+  // ping and server/discover are answered by the dispatcher: no handler to add or remove.
+  const { ping, discover } = runtimeFacts(loaded).wellKnown;
+  const builtIn = m.method === ping || m.method === discover;
   const handlers = receivingSides(loaded)
-    .filter((s) => m.directions.includes(s.direction))
+    .filter((s) => !builtIn && m.directions.includes(s.direction))
     .map((s) => ({ side: s.side as Side, interface: s.handlers, key: m.method }));
   const functions = sendersOf(loaded).flatMap((s) => {
     const name = m.directions.includes(s.direction) ? (m.kind === "request" ? s.functions : s.notificationFunctions).get(m.method) : undefined;

@@ -1,7 +1,7 @@
-import type { LoadedRevision } from "./index.js";
-import type { Declaration, ObjectMembers, TypeExpr } from "./model.js";
-import type { Direction, Side } from "./protocol.js";
-import { Resolver, type ResolvedObject } from "./resolve.js";
+import type { LoadedRevision } from "../schema/index.js";
+import type { Declaration, ObjectMembers, TypeExpr } from "../schema/model.js";
+import type { Direction, Side } from "../schema/protocol.js";
+import { Resolver, type ResolvedObject } from "../schema/resolve.js";
 import { prettierKey as propertyKey } from "../generators/printer.js";
 
 // Whether a change breaks code depends on who builds the value and who reads it. Code that

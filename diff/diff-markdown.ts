@@ -1,6 +1,6 @@
 import type { Change, RevisionDiff } from "./diff-change.js";
 import type { CodeUpdate } from "./diff-code.js";
-import type { Side } from "./protocol.js";
+import type { Side } from "../schema/protocol.js";
 
 // `mcp-gen diff` as Markdown: one list item per change, types on one line in backticks,
 // words outside them; methods added or removed get sub-items saying what to change in code.

@@ -1,8 +1,8 @@
-import type { LoadedRevision } from "./index.js";
-import type { CapabilityNode } from "./capabilities.js";
-import type { TypeExpr } from "./model.js";
-import type { InputRequestInfo, MethodInfo, Side } from "./protocol.js";
-import { Resolver } from "./resolve.js";
+import type { LoadedRevision } from "../schema/index.js";
+import type { CapabilityNode } from "../schema/capabilities.js";
+import type { TypeExpr } from "../schema/model.js";
+import type { InputRequestInfo, MethodInfo, Side } from "../schema/protocol.js";
+import { Resolver } from "../schema/resolve.js";
 import { change, compare, fromTo, type Add, type DiffContext, type RevisionDiff } from "./diff-change.js";
 import { inputRequestCode, methodCode } from "./diff-code.js";
 import { BOTH_SIDES, breaksOf, merge, NO_EFFECT, READERS, SENDERS, senderOf, ShapeComparer, typeSenders, UNION_SENDERS, type Effects } from "./diff-shape.js";

@@ -1,8 +1,8 @@
-import type { LoadedRevision } from "./index.js";
-import { hasTag, type Declaration, type ObjectMembers, type Property, type TypeDeclaration } from "./model.js";
+import type { LoadedRevision } from "../schema/index.js";
+import { hasTag, type Declaration, type ObjectMembers, type Property, type TypeDeclaration } from "../schema/model.js";
 import { change, compare, type Add, type DiffContext } from "./diff-change.js";
 import { ALL, BOTH_SIDES, breaksOf, inlineType, merge, NO_EFFECT, READERS, SENDERS, shapeText, type Effects } from "./diff-shape.js";
-import type { Side } from "./protocol.js";
+import type { Side } from "../schema/protocol.js";
 
 // Types, their fields and renames. Message unions (ClientRequest, ...) are left to diff.ts,
 // which reports their members once, as the methods they carry.

@@ -1,5 +1,5 @@
-import type { LoadedRevision } from "./index.js";
-import type { Side } from "./protocol.js";
+import type { LoadedRevision } from "../schema/index.js";
+import type { Side } from "../schema/protocol.js";
 import type { CodeUpdate } from "./diff-code.js";
 import type { ShapeComparer } from "./diff-shape.js";
 
