@@ -32,7 +32,8 @@ export async function generateCommand(
 
 /**
  * The revisions of one output: the newest, which handlers are written against, and older
- * initialize-based ones its server also serves (through initialize), newest first.
+ * ones its server also serves, newest first (`legacy`): stateless ones per request,
+ * initialize-based ones through initialize.
  */
 export function loadEras(spec: string, names: readonly string[]): { loaded: LoadedRevision; legacy: LoadedRevision[] } {
   if (names.length === 0) throw new McpGenError("config", "'revisions' is empty; name at least one revision");
@@ -48,10 +49,19 @@ export function loadEras(spec: string, names: readonly string[]): { loaded: Load
       : "is not stateless (its requests carry no protocol version in _meta, or it has no UNSUPPORTED_PROTOCOL_VERSION error to refuse one with)";
     throw new McpGenError("config", `serving several revisions needs a stateless newest revision (2026-07-28 or later) to write handlers against; ${loaded.revision.name} ${why}`);
   }
-  const modern = legacy.find(stateless);
-  if (modern) throw new McpGenError("config", `${modern.revision.name} is stateless like ${loaded.revision.name}: list only initialize-based revisions beside the newest`);
-  const tooOld = legacy.find((l) => !isInitializeBased(l.protocol));
-  if (tooOld) throw new McpGenError("config", `${tooOld.revision.name} has no initialize request; legacy revisions must be initialize-based`);
+  // Older stateless revisions are served per request, routed by the version each names in
+  // `_meta` (2026-07-28 basic/versioning, "Protocol Version Negotiation"): each needs a
+  // version of its own.
+  const spoken = new Map([[loaded.protocol.protocolVersion, loaded]]);
+  for (const older of legacy.filter(stateless)) {
+    const version = older.protocol.protocolVersion;
+    if (version === undefined) throw new McpGenError("config", `${older.revision.name} is stateless but declares no LATEST_PROTOCOL_VERSION: its requests could not be told apart`);
+    const same = spoken.get(version);
+    if (same) throw new McpGenError("config", `${older.revision.name} and ${same.revision.name} both speak protocol version ${version}: list one of them`);
+    spoken.set(version, older);
+  }
+  const tooOld = legacy.find((l) => !stateless(l) && !isInitializeBased(l.protocol));
+  if (tooOld) throw new McpGenError("config", `${tooOld.revision.name} has no initialize request; older revisions must be stateless or initialize-based`);
   return { loaded, legacy };
 }
 

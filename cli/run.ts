@@ -31,7 +31,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description("generate code for one revision into the output folder (the default command)")
     .addOption(spec())
     .addOption(revision())
-    .option("--revisions <list>", "comma-separated revisions a server speaks: the newest, plus initialize-based ones it serves through initialize (config: revisions)")
+    .option("--revisions <list>", "comma-separated revisions a server speaks: the newest, plus older stateless ones (served per request) and initialize-based ones (through initialize) (config: revisions)")
     .option("--out <dir>", "output folder (config: out; default out)")
     .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
     .option("--check", "write nothing; exit 3 listing the stale files (and why) if the output differs from what generate would write")

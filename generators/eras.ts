@@ -1,5 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { Resolver } from "../schema/resolve.js";
+import { isStateless } from "../schema/runtime-protocol.js";
 import { Code, CodeWriter, str } from "./printer.js";
 import type { EmittedFile, GeneratorContext } from "./plugin.js";
 import { protocolFile } from "./protocol.js";
@@ -9,10 +10,15 @@ import { methodsGenerator } from "./methods.js";
 import { validatorsGenerator } from "./validators.js";
 
 // A server generated for several revisions serves every era from one handlers.ts written
-// against the newest: eras.ts lists the revisions it speaks, and each legacy revision gets
-// legacy/<revision>/ with its own types, method table, validators and protocol facts, so
-// every legacy message is checked at the revision actually negotiated.
+// against the newest: eras.ts lists the revisions it speaks, and each older revision gets a
+// folder with its own types, method table, validators and protocol facts, so every message
+// is checked at the revision it was actually sent in. The folders are named for the era as
+// 2026-07-28 basic/versioning "Terminology" names them: legacy/<revision>/ for
+// initialize-based revisions, modern/<revision>/ for older stateless ones (after a spec bump,
+// the previous revisions, still served per request).
 
+/** Where an older revision's files go. */
+export const olderDir = (older: LoadedRevision) => `${isStateless(older.protocol) ? "modern" : "legacy"}/${older.revision.name}`;
 /** Where a legacy revision's files go. */
 export const legacyDir = (revision: string) => `legacy/${revision}`;
 
@@ -37,9 +43,9 @@ export function adaptersFor(modern: LoadedRevision, legacy: LoadedRevision): Rec
   return adapters;
 }
 
-/** The files of one legacy revision: types, methods, validators and protocol facts. */
+/** The files of one older revision: types, methods, validators and protocol facts. */
 export function legacyFiles(ctx: GeneratorContext, legacy: LoadedRevision, emit: (ctx: GeneratorContext) => EmittedFile[]): EmittedFile[] {
-  const dir = legacyDir(legacy.revision.name);
+  const dir = olderDir(legacy);
   const files = emit({ ...ctx, loaded: legacy, header: ctx.headerFor(legacy), legacy: [], runtimeDir: "../../runtime" }).filter((f) =>
     ["types.ts", "methods.ts", "validators.ts"].includes(f.path),
   );
@@ -52,30 +58,42 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
   w.import("./protocol.js", "PROTOCOL");
+  w.import("./runtime/session.js", "AdaptedEra", true);
   w.import("./runtime/session.js", "Era", true);
   w.import("./runtime/session.js", "LegacyEra", true);
-  ctx.legacy.forEach((legacy, i) => {
-    const from = `./${legacyDir(legacy.revision.name)}/protocol.js`;
+  ctx.legacy.forEach((older, i) => {
+    const from = `./${olderDir(older)}/protocol.js`;
     w.import(from, `MESSAGE_VALIDATORS as VALIDATORS_${i}`);
     w.import(from, `PROTOCOL as PROTOCOL_${i}`);
   });
+  // Which era an older revision belongs to is a fact of its protocol model, not of its name.
+  const eras = ctx.legacy.map((older, i) => ({ older, i, stateless: isStateless(older.protocol) }));
+  const list = (key: string, members: typeof eras) => {
+    if (members.length === 0) return w.line(`${key}: [],`);
+    // The comments keep the array one element a line, as prettier does.
+    w.block(`${key}: [`, () => {
+      for (const { older, i } of members) {
+        w.line(`// ${str(older.revision.name).slice(1, -1)}`);
+        const era = { protocol: new Code(`PROTOCOL_${i}`), validators: new Code(`VALIDATORS_${i}`), adapters: adaptersFor(ctx.loaded, older) };
+        w.value("", era, ",");
+      }
+    }, "],");
+  };
   w.line("// The revisions this output speaks: the newest (handlers and the typed client are written");
-  w.line("// against it) and the legacy ones reached through `initialize`, newest first.");
+  w.line("// against it), older stateless ones served per request, and legacy ones reached through");
+  w.line("// `initialize`, newest first.");
   w.line();
-  w.block("export const ERAS: { readonly modern: Era; readonly legacy: readonly LegacyEra[] } = {", () => {
+  w.block("export const ERAS: {", () => {
+    w.line("readonly modern: Era;");
+    w.line("readonly previous: readonly AdaptedEra[];");
+    w.line("readonly legacy: readonly LegacyEra[];");
+  }, "} = {");
+  w.indented(() => {
     w.line("modern: { protocol: PROTOCOL, validators: MESSAGE_VALIDATORS },");
-    if (ctx.legacy.length === 0) w.line("legacy: [],");
-    else {
-      // The comments keep the array one element a line, as prettier does.
-      w.block("legacy: [", () => {
-        ctx.legacy.forEach((legacy, i) => {
-          w.line(`// ${str(legacy.revision.name).slice(1, -1)}`);
-          const era = { protocol: new Code(`PROTOCOL_${i}`), validators: new Code(`VALIDATORS_${i}`), adapters: adaptersFor(ctx.loaded, legacy) };
-          w.value("", era, ",");
-        });
-      }, "],");
-    }
-  }, "};");
+    list("previous", eras.filter((e) => e.stateless));
+    list("legacy", eras.filter((e) => !e.stateless));
+  });
+  w.line("};");
   const code = w.toString(ctx.header);
   return { path: "eras.ts", kind: "generated", code, preformatted: w.exact };
 }

@@ -4,7 +4,10 @@ export interface GeneratorContext {
   loaded: LoadedRevision;
   /** The first line of every generated file. */
   header: string;
-  /** Older revisions the output also speaks (servers: through `initialize`), newest first. */
+  /**
+   * Older revisions the output also speaks, newest first: stateless ones (servers: per
+   * request, routed by version) and initialize-based ones (servers: through `initialize`).
+   */
   legacy: LoadedRevision[];
   /** Also emit the auth modules (runtime/auth-jwt.ts; auth.ts, the OAuth client), whose libraries are peer dependencies of the output. */
   auth: boolean;

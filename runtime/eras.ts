@@ -1,5 +1,6 @@
 import { requestContext, type HandleContext } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
+import { adaptResult, createModernRouter } from "./modern-eras.js";
 import { capabilitiesOf, carriesModernMeta, isObject, own } from "./protocol.js";
 import {
   createRouter,
@@ -9,7 +10,13 @@ import {
   type Handlers,
   type Reply,
 } from "./router.js";
-import { LegacySession, type Era, type LegacyEra, type SessionOptions } from "./session.js";
+import {
+  LegacySession,
+  type AdaptedEra,
+  type Era,
+  type LegacyEra,
+  type SessionOptions,
+} from "./session.js";
 
 // One server, written once against the newest revision, serving every era in use
 // (2026-07-28 basic/versioning, "Backward Compatibility with Initialization-Based Versions"):
@@ -22,6 +29,11 @@ import { LegacySession, type Era, type LegacyEra, type SessionOptions } from "./
 export interface Eras {
   /** The revision handlers are written against (the newest). */
   readonly modern: Era;
+  /**
+   * Older stateless revisions also served per request (after a spec bump, the previous
+   * ones), newest first; see modern-eras.ts.
+   */
+  readonly previous?: readonly AdaptedEra[];
   /** Legacy revisions served through `initialize`, newest first (empty: modern only). */
   readonly legacy: readonly LegacyEra[];
 }
@@ -64,16 +76,14 @@ export function createEraDispatcher(
   options: EraDispatcherOptions = {},
 ): EraDispatcher {
   const handlers = servedHandlers(allHandlers);
-  const modern = createRouter(
-    eras.modern.protocol,
-    eras.modern.validators,
-    "client->server",
-    handlers,
-    options,
-  );
+  const modernEras = [eras.modern, ...(eras.previous ?? [])];
   const modernVersions =
-    options.supportedVersions ??
-    (eras.modern.protocol.protocolVersion === null ? [] : [eras.modern.protocol.protocolVersion]);
+    options.supportedVersions ?? modernEras.flatMap((e) => e.protocol.protocolVersion ?? []);
+  // Every stateless revision, routed by the version each request names.
+  const modern = createModernRouter(eras.modern, eras.previous ?? [], handlers, {
+    ...options,
+    supportedVersions: modernVersions,
+  });
   const legacyVersions = eras.legacy.flatMap((e) =>
     e.protocol.protocolVersion === null ? [] : [e.protocol.protocolVersion],
   );
@@ -251,7 +261,7 @@ export function createEraDispatcher(
         );
         const result = await handler(retry, ctx);
         if (!isObject(result) || result["resultType"] !== "input_required")
-          return adapt(session.era, method, result);
+          return adaptResult(session.era, method, result);
         const requests = isObject(result["inputRequests"]) ? result["inputRequests"] : {};
         const answers = await Promise.all(
           Object.entries(requests).map(async ([key, request]) => {
@@ -282,12 +292,12 @@ export function createEraDispatcher(
   }
 
   // A legacy client's initialize carries no modern per-request `_meta`; one that does is a
-  // modern request for a method the modern revision does not have (answered -32601).
+  // modern request for a method the modern revisions do not have (answered -32601).
   const isInitialize = (message: unknown): message is Record<string, unknown> =>
     isObject(message) &&
     message["method"] === INITIALIZE &&
     message["id"] !== undefined &&
-    !carriesModernMeta(eras.modern.protocol, message);
+    !modernEras.some((era) => carriesModernMeta(era.protocol, message));
 
   const dispatcher: EraDispatcher = {
     supportedVersions,
@@ -362,12 +372,4 @@ export function createEraDispatcher(
     },
   };
   return dispatcher;
-}
-
-/** A modern result in a legacy revision's shape: fields that revision lacks are dropped. */
-function adapt(era: LegacyEra, method: string, result: unknown): unknown {
-  if (!isObject(result)) return result;
-  const drop = new Set(own(era.adapters, method)?.dropResultFields ?? []);
-  drop.add("resultType");
-  return Object.fromEntries(Object.entries(result).filter(([key]) => !drop.has(key)));
 }

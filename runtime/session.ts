@@ -13,15 +13,18 @@ export interface Era {
 }
 
 /**
- * A legacy revision, with what differs from the newest one the handlers are written
+ * An older revision, with what differs from the newest one the handlers are written
  * against (derived from the two revisions' models at generation).
  */
-export interface LegacyEra extends Era {
+export interface AdaptedEra extends Era {
   /** Per method: result fields the handlers' revision has and this one does not (dropped on the way out). */
   readonly adapters: {
     readonly [method: string]: { readonly dropResultFields: readonly string[] };
   };
 }
+
+/** A legacy (initialize-based) revision. */
+export type LegacyEra = AdaptedEra;
 
 export interface SessionOptions {
   /** How long the server waits for the client's answer to a request it sent (default 5 minutes). */
