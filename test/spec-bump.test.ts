@@ -12,6 +12,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEras } from "../cli/commands.js";
 import { generate } from "../generators/index.js";
+import prettier from "prettier";
 import { fakeSpec, SPEC_DIR, writeGenerated } from "./helpers.js";
 
 type Any = any;
@@ -56,7 +57,7 @@ function bumpedSchema(): string {
   }, schemaOf(OLD));
 }
 
-let dir: string;
+let files: Awaited<ReturnType<typeof generate>>;
 let server: { url: string; close(): Promise<void> };
 let dispatcher: Any;
 let eras: Any;
@@ -78,7 +79,8 @@ beforeAll(async () => {
     writeFileSync(join(spec, "schema", revision, "schema.ts"), schemaOf(revision));
   }
   const { loaded, legacy } = loadEras(spec, [NEW, OLD, LEGACY]);
-  dir = writeGenerated(await generate(loaded, undefined, { legacy }));
+  files = await generate(loaded, undefined, { legacy });
+  const dir = writeGenerated(files);
   const [d, http, client, httpClient, erasModule, validators] = await Promise.all(
     ["dispatcher.js", "http-server.js", "client.js", "http-client.js", "eras.js", `modern/${OLD}/validators.js`].map((m) => import(join(dir, m))),
   );
@@ -105,6 +107,17 @@ describe("a server generated after a spec bump", () => {
     expect(eras.previous[0].adapters["tools/call"]).toEqual({ dropResultFields: ["cost"] });
     expect(eras.previous[0].protocol.methods["server/health"]).toBeUndefined();
     expect(eras.modern.protocol.methods["server/health"]).toBeDefined();
+  });
+
+  // Type-checking this output under the strict flags takes 30-50 s here; the same eras.ts
+  // shape (with an empty `previous`) is compiled by every init project's build.
+  it("prints eras.ts as prettier would, importing the previous revision from modern/<revision>/", async () => {
+    const erasTs = files.find((f) => f.path === "eras.ts")!.content;
+    expect(await prettier.format(erasTs, { parser: "babel-ts", printWidth: 100 })).toBe(erasTs);
+    expect(erasTs).toContain(`from "./modern/${OLD}/protocol.js"`);
+    expect(files.map((f) => f.path).filter((p) => p.startsWith(`modern/${OLD}/`)).sort()).toEqual(
+      ["methods.ts", "protocol.ts", "types.ts", "validators.ts"].map((f) => `modern/${OLD}/${f}`),
+    );
   });
 
   it("answers a 2026-07-28 request with a result valid under 2026-07-28, the new field dropped", async () => {
