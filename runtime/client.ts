@@ -9,6 +9,7 @@ import {
   SessionExpiredError,
 } from "./client-errors.js";
 import { createRoundSender, positiveInteger } from "./client-round.js";
+import { olderRevisions } from "./client-versions.js";
 import {
   eraOf,
   eraOfProbeError,
@@ -23,7 +24,7 @@ import {
   withElicitationDefaults,
   type LegacyClientOptions,
 } from "./legacy-client.js";
-import type { Era, LegacyEra } from "./session.js";
+import type { AdaptedEra, Era, LegacyEra } from "./session.js";
 import type { CallOptions, SenderOptions, Transport } from "./transport.js";
 
 // The sending side of MCP: one function per request method, doing the multi round-trip
@@ -45,9 +46,10 @@ export interface SenderShape {
   readonly paginated: readonly string[];
 }
 
-/** The revisions a client speaks: the newest (its typed API) and legacy ones, newest first. */
+/** The revisions a client speaks: the newest (its typed API) and older ones, newest first. */
 export interface ClientEras {
   readonly modern: Era;
+  readonly previous?: readonly AdaptedEra[];
   readonly legacy: readonly LegacyEra[];
 }
 
@@ -73,7 +75,9 @@ export function createSender(
     options.supportedVersions?.[0] ??
     protocol.protocolVersion ??
     undefined;
-  const versions = options.supportedVersions ?? (version === undefined ? [] : [version]);
+  const older = olderRevisions(eras?.previous ?? []);
+  const offered = version === undefined ? [] : [version, ...older.versions];
+  const versions = options.supportedVersions ?? offered.filter((v, i) => offered.indexOf(v) === i);
   // What tools/list said about each tool's x-mcp-header annotations, for tools/call.
   const toolHeaderPlans = new Map<string, HeaderPlan>();
   const inputHandlers = (options.inputHandlers ?? {}) as {
@@ -294,6 +298,7 @@ export function createSender(
     rawParams: unknown,
     opts: CallOptions & { manual?: boolean } = {},
   ): Promise<Json> {
+    older.check(version, method);
     const params: Json = isObject(rawParams) ? { ...rawParams } : {};
     const progressToken =
       opts.onProgress && keys.progressToken !== null ? round.progressToken() : undefined;
@@ -301,15 +306,16 @@ export function createSender(
     const base: Json = { ...params };
     delete base["_meta"];
     if (meta) base["_meta"] = meta;
+    const adapted = (result: Json) => checkResult(method, older.adapt(version, method, result));
     if (!protocol.features.mrtr)
-      return checkResult(method, await sendNegotiated(method, base, opts, progressToken));
+      return adapted(await sendNegotiated(method, base, opts, progressToken));
     delete base["inputResponses"];
     delete base["requestState"];
     const mayAskInput = own(protocol.methods, method)?.inputRequired === true;
     let retry: Json = base;
     for (let round = 0; ; round++) {
       const result = await sendNegotiated(method, retry, opts, progressToken);
-      if (result["resultType"] !== "input_required") return checkResult(method, result);
+      if (result["resultType"] !== "input_required") return adapted(result);
       if (!mayAskInput) throw new McpProtocolError(`${method} may not answer input_required`);
       const interim = validators.validateInputRequiredResult?.(result);
       if (interim && !interim.ok)

@@ -1,4 +1,5 @@
 import { DECLINE, EraUnsupportedError, McpProtocolError } from "./client-errors.js";
+import { inNewestShape, MODERN_RESULT_DEFAULTS } from "./client-versions.js";
 import { hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
 import { isObject, own } from "./protocol.js";
 import type { Era, LegacyEra } from "./session.js";
@@ -11,13 +12,6 @@ import type { Transport } from "./transport.js";
 // handlers that fulfil multi round-trip input requests on modern servers.
 
 type Json = Record<string, unknown>;
-
-/**
- * Result fields the newest revision has and older ones lack, with the value that keeps a
- * legacy result's meaning: complete, not to be reused. Which fields a method lacks comes from
- * the two models (the era's adapters); these values are the spec's meaning, written here.
- */
-const MODERN_RESULT_DEFAULTS: Json = { resultType: "complete", ttlMs: 0, cacheScope: "private" };
 
 const INITIALIZE = "initialize";
 const INITIALIZED = "notifications/initialized";
@@ -125,13 +119,7 @@ export class LegacyClient {
 
   /** A legacy result in the newest revision's shape. */
   adapt(method: string, result: Json): Json {
-    const lacking = own(this.era?.adapters ?? {}, method)?.dropResultFields ?? [];
-    const out: Json = { ...result };
-    for (const field of ["resultType", ...lacking]) {
-      const value = own(MODERN_RESULT_DEFAULTS, field);
-      if (out[field] === undefined && value !== undefined) out[field] = value;
-    }
-    return out;
+    return inNewestShape(this.era, method, result);
   }
 
   /** server/discover on a legacy server: what initialize said, in a DiscoverResult. */

@@ -5,10 +5,14 @@
 // SDK client 2.4.0 in its modern mode among them) and legacy clients through initialize
 // (the v1 SDK client 1.32.2), on one HTTP endpoint.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
+import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEras } from "../cli/commands.js";
 import { generate } from "../generators/index.js";
@@ -170,3 +174,55 @@ describe("a server generated after a spec bump", () => {
     expect(await client.request("server/health", {})).toMatchObject({ status: "ok" });
   });
 });
+
+/** The v2 SDK 2.4.0 server, modern only: it speaks 2026-07-28 and nothing newer. */
+async function sdkServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const handler = createMcpHandler(
+    () => {
+      const server = new V2Server({ name: "v2-server", version: "2.4.0" });
+      server.registerTool("plain", { description: "Answers" }, async () => ({ content: [{ type: "text", text: "plain" }] }));
+      return server;
+    },
+    { legacy: "reject" },
+  );
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+    const body = chunks.length > 0 ? { body: Buffer.concat(chunks) } : {};
+    const response = await handler.fetch(new Request(`http://${req.headers.host}${req.url}`, { method: req.method!, headers, ...body }));
+    const text = await response.text(); // a plain tool's answer ends its stream: buffering is safe
+    res.writeHead(response.status, Object.fromEntries(response.headers)).end(text);
+  };
+  const http = createServer((req, res) => void serve(req, res).catch((e) => res.writeHead(500).end(String(e))));
+  http.listen(0, "127.0.0.1");
+  await once(http, "listening");
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    close: async () => {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+    },
+  };
+}
+
+describe("the client generated after a spec bump", () => {
+  it("meets a server that speaks only 2026-07-28 (the v2 SDK's): retries at 2026-07-28, and refuses methods 2026-07-28 lacks before sending", async () => {
+    const sdk = await sdkServer();
+    try {
+      const client = generated.client.createClient({ transport: generated.httpClient.createHttpTransport({ url: sdk.url }) });
+      expect(await client.era()).toBe("modern");
+      const result = await client.callTool({ name: "plain", arguments: {} });
+      expect(result).toMatchObject({ content: [{ type: "text", text: "plain" }], resultType: "complete" });
+      await expect(client.request("server/health", {})).rejects.toMatchObject({ name: "EraUnsupportedError", era: OLD });
+      // Offering only the newest version, as before: the server's refusal reaches the caller.
+      const strict = generated.client.createClient({ transport: generated.httpClient.createHttpTransport({ url: sdk.url }), era: "modern", supportedVersions: [NEW] });
+      await expect(strict.callTool({ name: "plain", arguments: {} })).rejects.toMatchObject({ code: -32022, data: { supported: [OLD] } });
+    } finally {
+      await sdk.close();
+    }
+  });
+});
+

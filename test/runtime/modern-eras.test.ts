@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { olderRevisions } from "../../runtime/client-versions.js";
 import { createEraDispatcher } from "../../runtime/eras.js";
 import type { RouterExtension } from "../../runtime/extensions.js";
 import { adaptResult, createModernRouter } from "../../runtime/modern-eras.js";
@@ -114,3 +115,17 @@ describe("modern eras: older stateless revisions served per request", () => {
     expect(dispatcher.session(channel)).toBeUndefined();
   });
 });
+
+describe("client: older stateless revisions it speaks", () => {
+  it("offers their versions, refuses a method the revision in use lacks, and reads its results in the newest shape", () => {
+    const older = olderRevisions([{ ...PREVIOUS, adapters: { "tools/call": { dropResultFields: ["ttlMs", "cost"] } } }]);
+    expect(older.versions).toEqual([OLD]);
+    expect(() => older.check(OLD, "tools/list")).toThrow(/tools\/list does not exist for a server speaking MCP 2098-06-01/);
+    expect(() => older.check(OLD, "tools/call")).not.toThrow();
+    expect(() => older.check(NEW, "tools/list")).not.toThrow();
+    // ttlMs gets the value that keeps the older meaning; cost, optional, stays absent.
+    expect(older.adapt(OLD, "tools/call", { content: [] })).toEqual({ content: [], resultType: "complete", ttlMs: 0 });
+    expect(older.adapt(NEW, "tools/call", { content: [] })).toEqual({ content: [] });
+  });
+});
+
