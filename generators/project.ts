@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
-import { isInitializeBased, runtimeFacts } from "../schema/runtime-protocol.js";
+import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
 import { generate } from "./index.js";
 import { applyOutput, planOutput } from "./output.js";
 import { PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
@@ -24,13 +24,25 @@ export interface InitOptions {
 /** The oldest revision a dual-era project serves by default: the first of the clients in use today. */
 export const OLDEST_LEGACY_REVISION = "2025-03-26";
 
-/** The initialize-based revisions of the checkout from OLDEST_LEGACY_REVISION on, newest first. */
-function legacyRevisions(spec: string, newest: LoadedRevision): LoadedRevision[] {
+/**
+ * The older revisions a dual-era project serves, newest first: the initialize-based ones from
+ * OLDEST_LEGACY_REVISION on and, after a spec bump, the older stateless ones with a protocol
+ * version of their own (served per request, as `mcp-gen generate --revisions` serves them),
+ * so clients of the previous release keep working.
+ */
+function olderRevisions(spec: string, newest: LoadedRevision): LoadedRevision[] {
+  const versions = new Set([newest.protocol.protocolVersion]);
   return listRevisions(spec)
     .filter((r) => r.name >= OLDEST_LEGACY_REVISION && r.name < newest.revision.name)
     .map((r) => loadRevision(spec, r.name))
-    .filter((l) => isInitializeBased(l.protocol))
-    .reverse();
+    .reverse()
+    .filter((l) => {
+      if (isInitializeBased(l.protocol)) return true;
+      const version = l.protocol.protocolVersion;
+      if (!isStateless(l.protocol) || version === undefined || versions.has(version)) return false;
+      versions.add(version);
+      return true;
+    });
 }
 
 export interface InitResult {
@@ -94,7 +106,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
       `mcp-gen init needs a revision with stateless requests and input_required (2026-07-28 or later); ${loaded.revision.name} has neither`,
     );
   }
-  const legacy = options.modernOnly ? [] : legacyRevisions(options.spec, loaded);
+  const legacy = options.modernOnly ? [] : olderRevisions(options.spec, loaded);
   const spec = isAbsolute(options.spec) ? relative(target, options.spec) : relative(target, resolve(options.spec));
   const project = {
     name: basename(target).toLowerCase().replace(/[^a-z0-9-._]/g, "-") || "mcp-server",

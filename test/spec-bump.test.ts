@@ -4,7 +4,7 @@
 // written once against 2026-12-01, keeps serving clients of 2026-07-28 per request (the v2
 // SDK client 2.4.0 in its modern mode among them) and legacy clients through initialize
 // (the v1 SDK client 1.32.2), on one HTTP endpoint.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEras } from "../cli/commands.js";
 import { generate } from "../generators/index.js";
 import prettier from "prettier";
-import { fakeSpec, SPEC_DIR, writeGenerated } from "./helpers.js";
+import { initProject } from "../generators/project.js";
+import { fakeSpec, SPEC_DIR, tempDir, writeGenerated } from "./helpers.js";
 
 type Any = any;
 const NEW = "2026-12-01";
@@ -76,8 +77,10 @@ const request = (version: string, method: string, params: object = {}, id = 1) =
   params: { ...params, _meta: meta(version) },
 });
 
+let spec: string;
+
 beforeAll(async () => {
-  const spec = fakeSpec(bumpedSchema(), NEW);
+  spec = fakeSpec(bumpedSchema(), NEW);
   for (const revision of [OLD, LEGACY]) {
     mkdirSync(join(spec, "schema", revision));
     writeFileSync(join(spec, "schema", revision, "schema.ts"), schemaOf(revision));
@@ -226,3 +229,13 @@ describe("the client generated after a spec bump", () => {
   });
 });
 
+describe("mcp-gen init after a spec bump", () => {
+  it("bootstraps a server that also serves the previous stateless release and the initialize-based ones", async () => {
+    const dir = join(tempDir(), "bumped-server");
+    await initProject(dir, { spec, revision: NEW });
+    const config = JSON.parse(readFileSync(join(dir, "mcp-gen.config.json"), "utf8"));
+    expect(config.revisions).toEqual([NEW, OLD, LEGACY]);
+    expect(existsSync(join(dir, "src", "mcp", "modern", OLD, "validators.ts"))).toBe(true);
+    expect(existsSync(join(dir, "src", "mcp", "legacy", LEGACY, "validators.ts"))).toBe(true);
+  });
+});
