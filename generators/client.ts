@@ -190,7 +190,7 @@ function httpClientFile(header: string): EmittedFile {
   w.import("./runtime/transport.js", "Transport", true);
   w.line("// The client side of Streamable HTTP for this revision, over fetch (any runtime).");
   w.line();
-  w.line('export { HttpTransportError, type HttpTransportOptions } from "./runtime/http-client.js";');
+  w.line('export { HttpTransportError, TransportError, type HttpTransportOptions } from "./runtime/http-client.js";');
   w.line('export { AuthorizationError, type HttpAuth } from "./runtime/http-auth.js";');
   w.line();
   w.block("export function createHttpTransport(options: http.HttpTransportOptions): Transport {", () =>

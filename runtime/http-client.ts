@@ -1,9 +1,11 @@
 import { SessionExpiredError } from "./client-errors.js";
 import { JSONRPC_ERRORS } from "./errors.js";
 import { authorizedFetch, type HttpAuth } from "./http-auth.js";
+import { boundedText, delay, dropped, HttpTransportError } from "./http-body.js";
 import { routingHeaders } from "./http-headers.js";
 import { isObject, type ProtocolDescriptor } from "./protocol.js";
-import { readSseEvents, SseLimitError } from "./sse.js";
+import { readSseEvents, SseLimitError, SseReadError } from "./sse.js";
+import { describeCause, TransportError } from "./transport-error.js";
 import type {
   LegacySessionSupport,
   ServerRequestHandler,
@@ -11,11 +13,15 @@ import type {
   TransportRequestOptions,
 } from "./transport.js";
 
+export { TransportError, type TransportErrorKind } from "./transport-error.js";
+export { HttpTransportError } from "./http-body.js";
+
 // The client side of Streamable HTTP: every message is its own POST to one endpoint; a
 // request's reply is a JSON body, or an SSE stream of related notifications that ends
 // with the response. Uses fetch, so it runs in Node.js, browsers and edge runtimes. In a
 // legacy session (2025-xx) the streams also carry the server's requests, answered by POSTs,
-// and a stream that closes before its response is resumed with Last-Event-ID.
+// and a stream that closes (or drops) before its response is resumed with Last-Event-ID.
+// Failures that are no answer (unreachable, dropped, closed) are TransportErrors.
 
 export interface HttpTransportOptions {
   /** The MCP endpoint. */
@@ -40,42 +46,6 @@ const LISTEN_WAIT_MS = 2000;
 /** The id of no response: what the standalone stream waits for. */
 const NO_RESPONSE = Symbol("no response");
 
-/** The server answered with something that is not MCP. */
-export class HttpTransportError extends Error {
-  readonly status: number;
-  readonly body: string;
-  constructor(status: number, body: string) {
-    super(`HTTP ${status}: ${body.slice(0, 200)}`);
-    this.name = "HttpTransportError";
-    this.status = status;
-    this.body = body;
-  }
-}
-
-/** Reads a body as text, refusing (and cancelling) one larger than `limit` bytes. */
-async function boundedText(response: Response, limit: number): Promise<string> {
-  const declared = Number(response.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel();
-    throw new HttpTransportError(response.status, `response body larger than ${limit} bytes`);
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new HttpTransportError(response.status, `response body larger than ${limit} bytes`);
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-}
-
 export function createHttpTransport(
   protocol: ProtocolDescriptor,
   options: HttpTransportOptions,
@@ -89,13 +59,49 @@ export function createHttpTransport(
   let sessionListener: ((notification: Record<string, unknown>) => void) | undefined;
   // The standalone GET stream of the session, where the server sends what no request owns.
   let standalone: AbortController | undefined;
+  // Set by close(): later messages are refused with it. The requests under way (their own
+  // controllers) are aborted when the session ends or the transport closes: no stream of
+  // theirs can answer any more.
+  let closed: TransportError | undefined;
+  const inflight = new Set<AbortController>();
+
+  // fetch rejects with a TypeError when no response comes (refused, reset, DNS): a
+  // TransportError then. An abort keeps its reason (the caller's, or the closing's).
+  const guardedFetch: typeof fetch = async (input, init) => {
+    try {
+      return await fetchImpl(input, init);
+    } catch (error) {
+      if (init?.signal?.aborted) throw init.signal.reason;
+      if (!(error instanceof TypeError)) throw error;
+      const message = `could not reach ${String(options.url)}: ${describeCause(error)}`;
+      throw new TransportError("unreachable", message, { cause: error });
+    }
+  };
 
   /** One HTTP request to the endpoint, authorized when the transport has an auth hook. */
   const send = (
     init: RequestInit & { headers: Record<string, string> },
     onAuthorizing?: (active: boolean) => void,
   ): Promise<Response> =>
-    authorizedFetch(fetchImpl, options.url, options.auth, init, onAuthorizing);
+    authorizedFetch(guardedFetch, options.url, options.auth, init, onAuthorizing);
+
+  /** A request's signal, aborted too when the session ends or the transport closes. */
+  function linked(own: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+    if (closed) throw closed;
+    const controller = new AbortController();
+    const onOwn = () => controller.abort(own!.reason);
+    if (own?.aborted) controller.abort(own.reason);
+    own?.addEventListener("abort", onOwn, { once: true });
+    inflight.add(controller);
+    const release = () => (inflight.delete(controller), own?.removeEventListener("abort", onOwn));
+    return { signal: controller.signal, release };
+  }
+
+  /** Fails the requests under way with `reason`. */
+  function abortInflight(reason: TransportError): void {
+    for (const controller of inflight) controller.abort(reason);
+    inflight.clear();
+  }
 
   function sessionHeaders(): Record<string, string> {
     const headers: Record<string, string> = {};
@@ -143,6 +149,7 @@ export function createHttpTransport(
 
   /** Answers a request the server sent on a stream: the handler's response goes back in a POST. */
   function answer(request: Record<string, unknown>): void {
+    if (closed) return;
     const reply = answerServer
       ? answerServer(request)
       : Promise.resolve({
@@ -193,7 +200,9 @@ export function createHttpTransport(
   /**
    * The response to `id` from an SSE stream; when the stream closes first in a legacy session,
    * resumes it (2025-11-25 basic/transports "Resumability and Redelivery"): waits the server's
-   * `retry` delay, then GETs the stream again with Last-Event-ID.
+   * `retry` delay, then GETs the stream again with Last-Event-ID. A stream that drops (a read
+   * error: socket reset, a proxy's timeout) is resumed alike: the spec's resumption is for
+   * "a broken connection", and a server cannot tell a drop from a close.
    */
   async function fromStream(
     response: Response,
@@ -203,16 +212,21 @@ export function createHttpTransport(
     const resume = { lastEventId: undefined as string | undefined, retryMs: undefined };
     let current = response;
     for (let attempt = 0; ; attempt++) {
+      let broken: SseReadError | undefined;
       try {
         const message = await readStream(current.body!, id, requestOptions, resume);
         if (message) return message;
       } catch (error) {
         if (error instanceof SseLimitError)
           throw new HttpTransportError(current.status, error.message);
-        throw error;
+        if (!(error instanceof SseReadError)) throw error;
+        broken = error;
       }
-      if (session === undefined || resume.lastEventId === undefined || attempt >= MAX_RESUMES)
+      if (requestOptions.signal?.aborted) throw requestOptions.signal.reason;
+      if (session === undefined || resume.lastEventId === undefined || attempt >= MAX_RESUMES) {
+        if (broken) throw dropped(broken.cause);
         throw new HttpTransportError(current.status, "the event stream ended without a response");
+      }
       await delay(resume.retryMs ?? DEFAULT_RETRY_MS, requestOptions.signal);
       current = await send({
         method: "GET",
@@ -286,6 +300,10 @@ export function createHttpTransport(
     async end() {
       const id = session?.id;
       const headers = sessionHeaders();
+      if (session !== undefined) {
+        // The session's requests under way can no longer be answered.
+        abortInflight(new TransportError("closed", "the session was closed before the response"));
+      }
       session = undefined;
       standalone?.abort();
       standalone = undefined;
@@ -305,50 +323,60 @@ export function createHttpTransport(
   return {
     legacy,
     async request(message, requestOptions: TransportRequestOptions = {}) {
-      const response = await post(
-        message as { method: string },
-        requestOptions.signal,
-        requestOptions.headers,
-        requestOptions.onAuthorizing,
-      );
-      const type = response.headers.get("content-type") ?? "";
-      const id = (message as { id?: unknown }).id;
-      if (type.includes("text/event-stream") && response.body)
-        return fromStream(response, id, requestOptions);
-      const body = await boundedText(response, limit);
-      let parsed: unknown;
+      const { signal, release } = linked(requestOptions.signal);
       try {
-        parsed = JSON.parse(body);
-      } catch {
-        throw new HttpTransportError(response.status, body);
+        return await exchange(message, { ...requestOptions, signal });
+      } catch (error) {
+        throw signal.aborted ? signal.reason : error;
+      } finally {
+        release();
       }
-      // A JSON-RPC error comes with a 4xx status (header mismatch, unsupported version...): still
-      // MCP. One that answers no request (id null: "Server not initialized", ...) is the HTTP
-      // layer refusing the message, as an error the client can tell from a server's answer.
-      if (
-        isObject(parsed) &&
-        ("result" in parsed || "error" in parsed) &&
-        (response.ok || parsed["id"] === id)
-      )
-        return parsed;
-      throw new HttpTransportError(response.status, body);
     },
     async notify(message) {
+      if (closed) throw closed;
       const response = await post(message as { method: string }, undefined);
       if (!response.ok)
         throw new HttpTransportError(response.status, await boundedText(response, 64 * 1024));
       await response.body?.cancel();
     },
-    close: () => legacy.end(),
+    async close() {
+      closed ??= new TransportError("closed", "the transport was closed");
+      abortInflight(closed);
+      await legacy.end();
+    },
   };
-}
 
-/** Waits `ms`, or rejects when `signal` aborts first. */
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => (clearTimeout(timer), reject(signal!.reason));
-    const timer = setTimeout(() => (signal?.removeEventListener("abort", onAbort), resolve()), ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  /** One request and its response: JSON, or an event stream. */
+  async function exchange(
+    message: object,
+    requestOptions: TransportRequestOptions & { signal: AbortSignal },
+  ): Promise<object> {
+    const response = await post(
+      message as { method: string },
+      requestOptions.signal,
+      requestOptions.headers,
+      requestOptions.onAuthorizing,
+    );
+    const type = response.headers.get("content-type") ?? "";
+    const id = (message as { id?: unknown }).id;
+    if (type.includes("text/event-stream") && response.body)
+      return fromStream(response, id, requestOptions);
+    const body = await boundedText(response, limit);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new HttpTransportError(response.status, body);
+    }
+    // A JSON-RPC error comes with a 4xx status (header mismatch, unsupported version...): still
+    // MCP. One that answers no request (id null: "Server not initialized", ...) is the HTTP
+    // layer refusing the message, as an error the client can tell from a server's answer.
+    if (
+      isObject(parsed) &&
+      ("result" in parsed || "error" in parsed) &&
+      (response.ok || parsed["id"] === id)
+    )
+      return parsed;
+    throw new HttpTransportError(response.status, body);
+  }
 }

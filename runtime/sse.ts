@@ -10,6 +10,16 @@ export class SseLimitError extends Error {
   }
 }
 
+/** Reading the body failed (the connection dropped): what a client may resume from. */
+export class SseReadError extends Error {
+  constructor(cause: unknown) {
+    super(`the event stream failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = "SseReadError";
+  }
+}
+
 /** The fields of one event that MCP reads. */
 export interface SseEvent {
   data: string;
@@ -55,7 +65,14 @@ export async function* readSseEvents(
   };
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        finished = true; // an errored stream has nothing to cancel
+        throw new SseReadError(error);
+      }
+      const { value, done } = read;
       const chunk = done ? decoder.decode() : decoder.decode(value, { stream: true });
       let start = 0;
       if (afterCR && chunk.charCodeAt(0) === 10) start = 1;

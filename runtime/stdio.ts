@@ -1,14 +1,21 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
+import { describeCause, TransportError } from "./transport-error.js";
 import type { ServerRequestHandler, Transport, TransportRequestOptions } from "./transport.js";
+
+export { TransportError, type TransportErrorKind } from "./transport-error.js";
 
 // MCP over stdio (Node.js): newline-delimited JSON, one message per line. A client
 // transport that spawns the server process, and a loop that serves a dispatcher. Lines are
-// bounded (default 16 MiB): a longer one is dropped, never buffered without end.
+// bounded (default 16 MiB): a longer one is dropped, never buffered without end. A server that
+// cannot start or exits fails the calls in flight with a TransportError.
 
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** Notifications about a call in flight (stdio has no per-request stream to tell them apart). */
 const CALL_NOTIFICATIONS = new Set(["notifications/progress", "notifications/message"]);
+/** How much of a piped stderr is kept for the error of an exit, and how long its end is awaited. */
+const STDERR_TAIL_BYTES = 2048;
+const STDERR_WAIT_MS = 200;
 
 /** Calls `onLine` for each line of `input`, dropping (and reporting) lines over `limit` bytes. */
 export function readLines(
@@ -55,7 +62,11 @@ export interface StdioTransportOptions {
   args?: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** What to do with the server's stderr (default "inherit"). */
+  /**
+   * What to do with the server's stderr (default "inherit"). With "pipe", the transport keeps
+   * its last 2 KB for the error of an exit (`TransportError.stderr`); read the rest from
+   * `process.stderr` with "data" listeners.
+   */
   stderr?: "inherit" | "ignore" | "pipe";
   /** Notifications not tied to a request in flight. */
   onNotification?: (notification: Record<string, unknown>) => void;
@@ -86,14 +97,38 @@ export function createStdioTransport(
 
   const fail = (error: Error) => {
     closed ??= error;
-    for (const p of pending.values()) p.reject(error);
+    for (const p of pending.values()) p.reject(closed);
     pending.clear();
   };
-  child.on("error", fail);
-  child.on("exit", (code, signal) =>
-    fail(new Error(`the server process exited (${signal ?? `code ${code}`})`)),
-  );
-  child.stdin!.on("error", (error) => fail(error));
+  // The tail of a piped stderr: what a crashing server said last.
+  let stderrTail = Buffer.alloc(0);
+  const stderrEnded = new Promise<void>((resolve) => {
+    if (!child.stderr) return resolve();
+    child.stderr.on("data", (chunk: Buffer) => {
+      const joined = Buffer.concat([stderrTail, chunk]);
+      stderrTail = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
+    });
+    child.stderr.on("close", resolve).on("error", () => resolve());
+  });
+  child.on("error", (error) => {
+    const message = `could not start the server ${options.command}: ${describeCause(error)}`;
+    fail(new TransportError("unreachable", message, { cause: error }));
+  });
+  child.on("exit", async (code, signal) => {
+    const message = `the server process exited (${signal ?? `code ${code}`})`;
+    // The last of stderr may still be in the pipe: wait for its end, briefly.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, STDERR_WAIT_MS)));
+    await Promise.race([stderrEnded, waited]);
+    clearTimeout(timer);
+    let stderr = stderrTail.toString("utf8").trimEnd();
+    // A tail cut at the bound starts mid-line: it starts at the next whole line.
+    if (stderrTail.length === STDERR_TAIL_BYTES && stderr.includes("\n"))
+      stderr = stderr.slice(stderr.indexOf("\n") + 1);
+    fail(new TransportError("exited", message, stderr ? { stderr } : {}));
+  });
+  // A write to a server that stopped reading (EPIPE) fails in its callback; the exit follows.
+  child.stdin!.on("error", () => undefined);
 
   const onLine = (line: string) => {
     if (line.trim() === "") return;
@@ -137,9 +172,11 @@ export function createStdioTransport(
   const write = (message: unknown) =>
     new Promise<void>((resolve, reject) => {
       if (closed) return reject(closed);
-      child.stdin!.write(`${JSON.stringify(message)}\n`, (error) =>
-        error ? reject(error) : resolve(),
-      );
+      child.stdin!.write(`${JSON.stringify(message)}\n`, (error) => {
+        if (!error) return resolve();
+        const message = `the server stopped reading: ${describeCause(error)}`;
+        reject(closed ?? new TransportError("dropped", message, { cause: error }));
+      });
     });
 
   return {
@@ -177,6 +214,7 @@ export function createStdioTransport(
     },
     notify: (message) => write(message),
     async close() {
+      fail(new TransportError("closed", "the transport was closed"));
       child.stdin!.end();
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -88,7 +88,8 @@ describe("the JWT bearer grant: workload identity", () => {
     expect(request!.authorization).toBeUndefined();
     expect(fake.registrations).toHaveLength(0);
     expect(fake.authorizeRequests).toHaveLength(0);
-    expect(contexts).toEqual([{ issuer: fake.base, tokenEndpoint: `${fake.base}/token`, resource: fake.url, scopes: ["tools:read"] }]);
+    // The signal aborts when the call is aborted or the transport closes.
+    expect(contexts).toEqual([{ issuer: fake.base, tokenEndpoint: `${fake.base}/token`, resource: fake.url, scopes: ["tools:read"], signal: expect.any(AbortSignal) }]);
     // The token is kept; a later grant asks the callback again (workload JWTs are short-lived).
     await call();
     expect(fake.tokenRequests).toHaveLength(1);

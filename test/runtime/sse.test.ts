@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readSseEvents, readSseMessages, SseLimitError } from "../../runtime/sse.js";
+import { readSseEvents, readSseMessages, SseLimitError, SseReadError } from "../../runtime/sse.js";
 
 function stream(chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -47,5 +47,23 @@ describe("runtime SSE reader", () => {
     for (let i = 0; i < text.length; i += 16_384) chunks.push(text.slice(i, i + 16_384));
     const [message] = await collect(readSseMessages(stream(chunks), 8_000_000));
     expect((message as { text: string }).text.length).toBe(5_000_000);
+  });
+
+  it("reports a body that fails mid-stream (a dropped connection) as SseReadError, after the events before it", async () => {
+    const reset = new TypeError("terminated");
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("id: e1\ndata: 1\n\ndata: 2"));
+        setTimeout(() => controller.error(reset), 5);
+      },
+    });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of readSseEvents(body, 100)) seen.push(`${event.id}:${event.data}`);
+    })();
+    const error = await reading.catch((e) => e);
+    expect(error).toBeInstanceOf(SseReadError);
+    expect(error.cause).toBe(reset);
+    expect(seen).toEqual(["e1:1"]);
   });
 });
