@@ -190,7 +190,10 @@ function httpClientFile(header: string): EmittedFile {
   w.import("./runtime/transport.js", "Transport", true);
   w.line("// The client side of Streamable HTTP for this revision, over fetch (any runtime).");
   w.line();
-  w.line('export { HttpTransportError, TransportError, type HttpTransportOptions } from "./runtime/http-client.js";');
+  // Wrapped as prettier wraps it (over 100 columns).
+  w.line("export {");
+  for (const name of ["HttpTransportError", "TransportError", "type HttpTransportOptions"]) w.line(`  ${name},`);
+  w.line('} from "./runtime/http-client.js";');
   w.line('export { AuthorizationError, type HttpAuth } from "./runtime/http-auth.js";');
   w.line();
   w.block("export function createHttpTransport(options: http.HttpTransportOptions): Transport {", () =>
