@@ -73,7 +73,7 @@ function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
   w.line("// engine, which does the multi round-trip (input_required) dance where the revision has it.");
   w.line();
   w.line('export { McpError } from "./runtime/errors.js";');
-  const errors = ["DECLINE", "EraUnsupportedError", "InputDeclinedError", "McpProtocolError", "RequestTimeoutError", "RoundLimitError", "SessionExpiredError"];
+  const errors = ["DECLINE", "EraUnsupportedError", "InputDeclinedError", "McpProtocolError", "PageLimitError", "RequestTimeoutError", "RoundLimitError", "SessionExpiredError"];
   w.list("export {", errors, '} from "./runtime/client-errors.js";', true);
   w.line('export { createDirectTransport } from "./runtime/direct-transport.js";');
   w.line('export type { Transport, TransportRequestOptions } from "./runtime/transport.js";');
@@ -100,6 +100,15 @@ function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
   }
   w.line("  : P;");
   w.line();
+  if (mrtr) {
+    w.doc("Params of a `manual: true` call: the caller may answer an input_required result itself.");
+    w.line("export type ManualCallParams<P> = P extends object");
+    w.line('  ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & {');
+    w.line("      _meta?: { [key: string]: unknown };");
+    w.line("    }");
+    w.line("  : P;");
+    w.line();
+  }
   const paramsOf = (method: string | null) =>
     method !== null && loaded.protocol.methods.some((m) => m.method === method && m.params) ? `NotificationParamsMap[${quote(method)}]` : "never";
   w.line("export interface CallOptions extends Omit<");
@@ -116,7 +125,7 @@ function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
     w.line(`onNotification?: (notification: ${notification}) => void;`);
   });
   w.line();
-  w.doc("`manual: true` hands an input_required answer to the caller instead of fulfilling it.");
+  w.doc("`manual: true` hands an input_required answer to the caller instead of fulfilling it; the caller retries with `inputResponses` and `requestState`.");
   w.block("export interface ManualCallOptions extends CallOptions {", () => w.line("manual: true;"));
   w.line();
   w.line("export interface SenderOptions extends Omit<");
@@ -143,7 +152,8 @@ function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
         const callParams = `params${opt}: CallParams<${params(m)}>`;
         w.list(`${fn}(`, [callParams, "options?: CallOptions"], `): Promise<T.${m.result}>;`);
         if (m.inputRequired && mrtr) {
-          w.list(`${fn}(`, [callParams, "options: ManualCallOptions"], `): Promise<T.${m.result} | T.InputRequiredResult>;`);
+          const manualParams = `params${opt}: ManualCallParams<${params(m)}>`;
+          w.list(`${fn}(`, [manualParams, "options: ManualCallOptions"], `): Promise<T.${m.result} | T.InputRequiredResult>;`);
         }
         if (s.paginated.includes(m.method)) {
           w.doc(`Every page of \`${m.method}\`, following nextCursor.`);

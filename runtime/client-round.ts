@@ -4,8 +4,8 @@ import { McpProtocolError, RequestTimeoutError } from "./client-errors.js";
 import type { CallOptions, Transport } from "./transport.js";
 
 // One request round of the client engine: a new id, the request, its response; progress
-// and log notifications routed to the call; cancellation (notifications/cancelled) on abort
-// or timeout. The same in every era: legacy sessions use the same ids, timeouts and progress.
+// and log notifications routed to the call; cancellation on abort or timeout. The same in
+// every era: legacy sessions use the same ids, timeouts and progress.
 
 type Json = Record<string, unknown>;
 
@@ -18,13 +18,40 @@ export function positiveInteger(value: number | undefined, name: string, fallbac
   return value;
 }
 
+/** The longest delay setTimeout keeps: Node and browsers fire a longer one at once (after 1 ms). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * A timeout option in ms. Refused above MAX_TIMEOUT_MS (about 24.8 days) rather than clamped:
+ * a clamped value would silently differ from the one asked for, and Node would otherwise fire
+ * the timer after 1 ms.
+ */
+export function timeoutOption(value: number | undefined, name: string, fallback: number): number {
+  const ms = positiveInteger(value, name, fallback);
+  if (ms > MAX_TIMEOUT_MS)
+    throw new TypeError(
+      `${name} must be at most ${MAX_TIMEOUT_MS} ms (setTimeout's limit), got ${ms}`,
+    );
+  return ms;
+}
+
+/** How one round is sent, beside the caller's options. */
+export interface RoundOptions {
+  /** Extra transport headers (Mcp-Param-* mirrors of tool arguments). */
+  headers?: Record<string, string> | undefined;
+  /** Send notifications/cancelled on abort or timeout (not where closing the stream is the cancellation). */
+  cancelNotice: boolean;
+  /** A long-lived request (subscriptions/listen): no timeout unless the call asks for one. */
+  longLived?: boolean;
+}
+
 export interface RoundSender {
   send(
     method: string,
     params: Json,
     opts: CallOptions,
     progressToken: string | undefined,
-    headers: Record<string, string> | undefined,
+    round: RoundOptions,
   ): Promise<Json>;
   /** A progress token no other request of this sender uses. */
   progressToken(): string;
@@ -44,23 +71,27 @@ export function createRoundSender(
     params: Json,
     opts: CallOptions,
     progressToken: string | undefined,
-    headers: Record<string, string> | undefined,
+    { headers, cancelNotice, longLived = false }: RoundOptions,
   ): Promise<Json> {
     const signal = opts.signal;
     if (signal?.aborted) throw abortError(signal);
     const id = ++nextId;
     const message = { jsonrpc: "2.0", id, method, params };
-    const timeoutMs = Math.min(
-      positiveInteger(opts.timeoutMs, "timeoutMs", defaultTimeout),
-      maxTimeout,
-    );
+    // A long-lived request lives as long as the caller's signal lets it (2026-07-28
+    // basic/patterns/subscriptions: the stream "stays open and delivers notifications until
+    // the client cancels it"); only a timeout the call names bounds it.
+    const untimed = longLived && opts.timeoutMs === undefined;
+    const callTimeout = timeoutOption(opts.timeoutMs, "timeoutMs", defaultTimeout);
+    const ceiling = longLived ? callTimeout : maxTimeout;
+    const timeoutMs = Math.min(callTimeout, ceiling);
     const started = Date.now();
     const local = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = () => {
       if (timer !== undefined) clearTimeout(timer);
+      if (untimed) return;
       // Progress restarts the clock, never past the maximum (basic/patterns/timeouts).
-      const left = Math.min(timeoutMs, maxTimeout - (Date.now() - started));
+      const left = Math.min(timeoutMs, ceiling - (Date.now() - started));
       timer = setTimeout(
         () => local.abort(new RequestTimeoutError(method, Date.now() - started)),
         Math.max(left, 0),
@@ -87,8 +118,11 @@ export function createRoundSender(
       local.signal.addEventListener(
         "abort",
         () => {
-          // Tell the server to stop the request in flight; the reply no longer matters.
-          if (wellKnown.cancelled !== null) {
+          // Tell the server to stop the request in flight; the reply no longer matters. Over
+          // modern Streamable HTTP the transport closing the response stream is the
+          // cancellation and no notifications/cancelled is expected (2026-07-28
+          // basic/patterns/cancellation, "Transport-Specific Cancellation").
+          if (wellKnown.cancelled !== null && cancelNotice) {
             const reason =
               local.signal.reason instanceof Error
                 ? local.signal.reason.message

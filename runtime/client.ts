@@ -1,14 +1,10 @@
-import { hasCapability, McpError, withCapabilities } from "./errors.js";
+import { McpError, withCapabilities } from "./errors.js";
 import { isObject, own, type MessageValidators, type ProtocolDescriptor } from "./protocol.js";
 import { headerPlan, toolHeaders, type HeaderPlan } from "./tool-headers.js";
-import {
-  DECLINE,
-  InputDeclinedError,
-  McpProtocolError,
-  RoundLimitError,
-  SessionExpiredError,
-} from "./client-errors.js";
-import { createRoundSender, positiveInteger } from "./client-round.js";
+import { McpProtocolError, RoundLimitError, SessionExpiredError } from "./client-errors.js";
+import { fulfilInputRequests, type InputHandlers } from "./client-input.js";
+import { pages } from "./client-pages.js";
+import { createRoundSender, positiveInteger, timeoutOption } from "./client-round.js";
 import { olderRevisions } from "./client-versions.js";
 import {
   eraOf,
@@ -19,11 +15,7 @@ import {
   probeEra,
   type EraName,
 } from "./era-detect.js";
-import {
-  LegacyClient,
-  withElicitationDefaults,
-  type LegacyClientOptions,
-} from "./legacy-client.js";
+import { LegacyClient, type LegacyClientOptions } from "./legacy-client.js";
 import type { AdaptedEra, Era, LegacyEra } from "./session.js";
 import type { CallOptions, SenderOptions, Transport } from "./transport.js";
 
@@ -34,10 +26,6 @@ import type { CallOptions, SenderOptions, Transport } from "./transport.js";
 // finding out once per transport which era the server speaks (era-detect.ts).
 
 type Json = Record<string, unknown>;
-type InputHandler = (
-  params: unknown,
-  context: { key: string; method: string; signal: AbortSignal | undefined },
-) => unknown;
 
 /** The names of the functions a sender has: method -> function name, per kind. */
 export interface SenderShape {
@@ -63,8 +51,9 @@ export function createSender(
   const transport: Transport = options.transport;
   const validateResults = options.validateResults ?? true;
   const maxRounds = positiveInteger(options.maxRounds, "maxRounds", 10);
-  const defaultTimeout = positiveInteger(options.requestTimeoutMs, "requestTimeoutMs", 60_000);
-  const maxTimeout = positiveInteger(options.maxRequestTimeoutMs, "maxRequestTimeoutMs", 600_000);
+  const maxPages = positiveInteger(options.maxPages, "maxPages", 1_000);
+  const defaultTimeout = timeoutOption(options.requestTimeoutMs, "requestTimeoutMs", 60_000);
+  const maxTimeout = timeoutOption(options.maxRequestTimeoutMs, "maxRequestTimeoutMs", 600_000);
   const keys = protocol.requestMeta;
   const { wellKnown } = protocol;
   // The version goes wherever the revision has the key, even without an unsupported-version
@@ -80,9 +69,7 @@ export function createSender(
   const versions = options.supportedVersions ?? offered.filter((v, i) => offered.indexOf(v) === i);
   // What tools/list said about each tool's x-mcp-header annotations, for tools/call.
   const toolHeaderPlans = new Map<string, HeaderPlan>();
-  const inputHandlers = (options.inputHandlers ?? {}) as {
-    readonly [method: string]: InputHandler | undefined;
-  };
+  const inputHandlers = (options.inputHandlers ?? {}) as InputHandlers;
   // Capabilities: what the caller declares, plus what each registered input handler implies.
   const implied = Object.entries(inputHandlers).flatMap(([method, handler]) => {
     const path = own(protocol.inputRequests, method)?.capability;
@@ -91,7 +78,7 @@ export function createSender(
   const capabilities = withCapabilities((options.capabilities ?? {}) as Json, implied);
   const legacyEras = eras?.legacy ?? [];
   const { mode, legacyVersions } = eraSettings(options, legacyEras);
-  const probeTimeoutMs = positiveInteger(options.probeTimeoutMs, "probeTimeoutMs", 10_000);
+  const probeTimeoutMs = timeoutOption(options.probeTimeoutMs, "probeTimeoutMs", 10_000);
   let legacy: LegacyClient | undefined;
 
   /** The `_meta` of one request: protocol fields, then the caller's (never dropped). */
@@ -138,7 +125,12 @@ export function createSender(
       }
       headers = planned;
     }
-    return round.send(method, params, opts, progressToken, headers);
+    return round.send(method, params, opts, progressToken, {
+      headers,
+      // Modern Streamable HTTP cancels by closing the stream; legacy sessions and stdio notify.
+      cancelNotice: !(modernWire && transport.closesStreamOnAbort === true),
+      longLived: method === wellKnown.subscriptionsListen,
+    });
   }
 
   /** send(), retrying once with a version both sides speak when the server refuses ours. */
@@ -309,8 +301,12 @@ export function createSender(
     const adapted = (result: Json) => checkResult(method, older.adapt(version, method, result));
     if (!protocol.features.mrtr)
       return adapted(await sendNegotiated(method, base, opts, progressToken));
-    delete base["inputResponses"];
-    delete base["requestState"];
+    // Manual mode: the caller answers input_required itself, retrying with its own
+    // inputResponses and requestState; the automatic mode owns both fields.
+    if (!opts.manual) {
+      delete base["inputResponses"];
+      delete base["requestState"];
+    }
     const mayAskInput = own(protocol.methods, method)?.inputRequired === true;
     let retry: Json = base;
     for (let round = 0; ; round++) {
@@ -322,7 +318,11 @@ export function createSender(
         throw new McpProtocolError(`invalid input_required answer to ${method}`, interim.errors);
       if (opts.manual) return result;
       if (round + 1 >= maxRounds) throw new RoundLimitError(round + 1);
-      const inputResponses = await fulfil(
+      const inputResponses = await fulfilInputRequests(
+        protocol,
+        validators,
+        capabilities,
+        inputHandlers,
         isObject(result["inputRequests"]) ? result["inputRequests"] : {},
         opts.signal,
       );
@@ -331,43 +331,6 @@ export function createSender(
       if (Object.keys(inputResponses).length > 0) retry["inputResponses"] = inputResponses;
       if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
     }
-  }
-
-  /** Fulfils every input request concurrently; any decline ends the call without a retry. */
-  async function fulfil(requests: Json, signal: AbortSignal | undefined): Promise<Json> {
-    const entries = Object.entries(requests).map(([key, request]) => {
-      const method =
-        isObject(request) && typeof request["method"] === "string" ? request["method"] : "";
-      const path = own(protocol.inputRequests, method)?.capability;
-      if (path === undefined)
-        throw new McpProtocolError(
-          `input request "${key}" has unknown method ${JSON.stringify(method)}`,
-        );
-      if (path !== null && !hasCapability(capabilities, path)) {
-        throw new McpProtocolError(
-          `the server asked for ${method} ("${key}") but this request did not declare the ${path.join(".")} capability`,
-        );
-      }
-      const handler = own(inputHandlers, method);
-      if (!handler) throw new McpProtocolError(`no input handler for ${method} ("${key}")`);
-      return { key, method, handler, params: (request as Json)["params"] };
-    });
-    const answers = await Promise.all(
-      entries.map(async ({ key, method, handler, params }) => {
-        const answer = await handler(params, { key, method, signal });
-        if (answer === DECLINE) return { key, method, answer };
-        const checked = validators.validateInputResult?.(method, answer);
-        if (checked && !checked.ok)
-          throw new McpProtocolError(
-            `the ${method} input handler returned an invalid answer for "${key}"`,
-            checked.errors,
-          );
-        return { key, method, answer: withElicitationDefaults(method, params, answer) };
-      }),
-    );
-    const declined = answers.find((a) => a.answer === DECLINE);
-    if (declined) throw new InputDeclinedError(declined.method, declined.key);
-    return Object.fromEntries(answers.map((a) => [a.key, a.answer]));
   }
 
   const api: Json = {
@@ -382,21 +345,8 @@ export function createSender(
   for (const [method, fn] of Object.entries(shape.functions))
     api[fn] = (params: unknown, callOptions?: CallOptions) => call(method, params, callOptions);
   for (const method of shape.paginated) {
-    api[`${shape.functions[method]}Pages`] = async function* (
-      params: unknown,
-      callOptions?: CallOptions,
-    ) {
-      let cursor: unknown = undefined;
-      do {
-        const page = await call(
-          method,
-          { ...(isObject(params) ? params : {}), ...(cursor !== undefined ? { cursor } : {}) },
-          callOptions,
-        );
-        yield page;
-        cursor = page["nextCursor"];
-      } while (cursor !== undefined);
-    };
+    api[`${shape.functions[method]}Pages`] = (params: unknown, callOptions?: CallOptions) =>
+      pages(method, params, maxPages, (page) => call(method, page, callOptions));
   }
   for (const [method, fn] of Object.entries(shape.notifications)) {
     api[fn] = (params?: unknown) =>

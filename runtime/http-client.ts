@@ -322,6 +322,7 @@ export function createHttpTransport(
 
   return {
     legacy,
+    closesStreamOnAbort: true,
     async request(message, requestOptions: TransportRequestOptions = {}) {
       const { signal, release } = linked(requestOptions.signal);
       try {

@@ -67,6 +67,8 @@ export interface ProtocolDescriptor {
     readonly log: string | null;
     readonly toolsCall: string | null;
     readonly toolsList: string | null;
+    /** The long-lived request: no timeout by default (basic/patterns/subscriptions). */
+    readonly subscriptionsListen: string | null;
   };
   readonly errorCodes: {
     readonly unsupportedProtocolVersion: number | null;

@@ -18,6 +18,12 @@ export interface Transport {
   close?(): Promise<void>;
   /** Present on transports that can carry a legacy (initialize-based) session. */
   legacy?: LegacySessionSupport;
+  /**
+   * Aborting a request closes its response stream, which a modern server takes as the
+   * cancellation (2026-07-28 Streamable HTTP): no notifications/cancelled then follows,
+   * outside legacy sessions (2026-07-28 basic/patterns/cancellation).
+   */
+  closesStreamOnAbort?: boolean;
 }
 
 /**
@@ -61,7 +67,10 @@ export interface CallOptions {
   logLevel?: string;
   /** Any other notification about this call. */
   onNotification?: (notification: never) => void;
-  /** Give up (and cancel) when no response came in this many ms (default: the client's requestTimeoutMs). */
+  /**
+   * Give up (and cancel) when no response came in this many ms (default: the client's
+   * requestTimeoutMs; subscriptions/listen: none, it lasts until `signal` aborts).
+   */
   timeoutMs?: number;
   /** Progress notifications restart the timeout (default true), never beyond maxRequestTimeoutMs. */
   resetTimeoutOnProgress?: boolean;
@@ -98,8 +107,10 @@ export interface SenderOptions {
   inputHandlers?: object;
   /** Rounds of input_required at most before giving up (default 10; a positive integer). */
   maxRounds?: number;
-  /** Default timeout of every request in ms (default 60,000). */
+  /** Default timeout of every request in ms (default 60,000). Timeouts are at most 2,147,483,647 ms. */
   requestTimeoutMs?: number;
   /** No request waits longer than this in ms, progress or not (default 600,000). */
   maxRequestTimeoutMs?: number;
+  /** Pages a `...Pages()` iteration follows at most before failing with PageLimitError (default 1,000). */
+  maxPages?: number;
 }

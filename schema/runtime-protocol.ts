@@ -18,6 +18,7 @@ export const WELL_KNOWN_METHODS = {
   log: "notifications/message",
   toolsCall: "tools/call",
   toolsList: "tools/list",
+  subscriptionsListen: "subscriptions/listen",
 } as const;
 
 /**
@@ -80,6 +81,7 @@ export function runtimeFacts(loaded: Pick<LoadedRevision, "revision" | "model" |
       log: wellKnown(WELL_KNOWN_METHODS.log),
       toolsCall: wellKnown(WELL_KNOWN_METHODS.toolsCall),
       toolsList: wellKnown(WELL_KNOWN_METHODS.toolsList),
+      subscriptionsListen: wellKnown(WELL_KNOWN_METHODS.subscriptionsListen),
     },
     errorCodes: {
       unsupportedProtocolVersion,

@@ -59,3 +59,107 @@ describe("runtime client engine", () => {
     expect(sent[0].params._meta).toMatchObject({ v: "2099-01-01" });
   });
 });
+
+describe("runtime client engine: bounds and long-lived requests", () => {
+  const listShape = { functions: { ...shape.functions, "subscriptions/listen": "listen" }, notifications: {}, paginated: ["tools/list"] };
+  // Answers on a later turn of the event loop, so that a runaway loop still lets a test time out.
+  const answering = (sent: any[], result: (message: any) => object): Transport => ({
+    request: async (message: any) => {
+      sent.push(message);
+      await new Promise((r) => setImmediate(r));
+      return { jsonrpc: "2.0", id: message.id, result: result(message) };
+    },
+    notify: async (message) => void sent.push(message),
+  });
+
+  it("refuses timeouts setTimeout cannot hold (above 2^31-1 ms) instead of firing them at once", async () => {
+    const transport = silentTransport([]);
+    for (const option of ["requestTimeoutMs", "maxRequestTimeoutMs", "probeTimeoutMs"]) {
+      expect(() => createSender(PROTOCOL, VALIDATORS, shape, { transport, [option]: 3_000_000_000 })).toThrow(new RegExp(`${option} must be at most 2147483647`));
+    }
+    const client = createSender(PROTOCOL, VALIDATORS, shape, { transport, requestTimeoutMs: 2_147_483_647, maxRequestTimeoutMs: 2_147_483_647 }) as any;
+    await expect(client.listTools({}, { timeoutMs: 3_000_000_000 })).rejects.toThrow(/timeoutMs must be at most 2147483647/);
+    // The largest value holds: the call is still waiting when the caller gives up.
+    const controller = new AbortController();
+    const pending = client.listTools({}, { timeoutMs: 2_147_483_647, signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort(new Error("gave up"));
+    await expect(pending).rejects.toThrow("gave up");
+  });
+
+  it("subscriptions/listen has no timeout unless the call names one; its signal ends it", async () => {
+    const sent: object[] = [];
+    const client = createSender(PROTOCOL, VALIDATORS, listShape, { transport: silentTransport(sent), requestTimeoutMs: 20, maxRequestTimeoutMs: 30 }) as any;
+    const controller = new AbortController();
+    let settled = false;
+    const listen = client.listen({ notifications: { toolsListChanged: true } }, { signal: controller.signal });
+    listen.catch(() => undefined).finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(settled).toBe(false);
+    controller.abort(new Error("done listening"));
+    await expect(listen).rejects.toThrow("done listening");
+    // A timeout the call names still bounds it, and other methods keep the client's.
+    await expect(client.listen({ notifications: {} }, { timeoutMs: 20 })).rejects.toBeInstanceOf(RequestTimeoutError);
+    await expect(client.listTools()).rejects.toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it("manual mode sends the caller's inputResponses and requestState; the automatic mode drops them", async () => {
+    const sent: any[] = [];
+    const client = createSender(PROTOCOL, VALIDATORS, shape, { transport: answering(sent, () => ({ resultType: "complete", content: [] })) }) as any;
+    const answer = { inputResponses: { who: { action: "accept", content: { name: "Ada" } } }, requestState: "s1" };
+    await client.callTool({ name: "x", ...answer }, { manual: true });
+    expect(sent[0].params).toMatchObject({ name: "x", ...answer });
+    await client.callTool({ name: "x", ...answer });
+    expect(sent[1].params.inputResponses).toBeUndefined();
+    expect(sent[1].params.requestState).toBeUndefined();
+  });
+
+  it("paging stops on a cursor the server already gave, and after maxPages pages", async () => {
+    const repeating = createSender(PROTOCOL, VALIDATORS, listShape, { transport: answering([], () => ({ tools: [], nextCursor: "p2" })) }) as any;
+    const seen: unknown[] = [];
+    const drain = async (pages: AsyncIterable<unknown>) => {
+      for await (const page of pages) seen.push(page);
+    };
+    await expect(drain(repeating.listToolsPages())).rejects.toThrow(/tools\/list gave nextCursor "p2" again/);
+    expect(seen).toHaveLength(2);
+    const sent: any[] = [];
+    const endless = createSender(PROTOCOL, VALIDATORS, listShape, { transport: answering(sent, (m) => ({ tools: [], nextCursor: `c${m.id}` })), maxPages: 5 }) as any;
+    await expect(drain(endless.listToolsPages())).rejects.toMatchObject({ name: "PageLimitError", method: "tools/list", pages: 5 });
+    expect(sent).toHaveLength(5);
+    expect(() => createSender(PROTOCOL, VALIDATORS, listShape, { transport: silentTransport([]), maxPages: 0 })).toThrow(/maxPages/);
+  });
+
+  it("a protocol error's message names the first validation error (bounded) and counts the others", async () => {
+    const errors = [
+      { path: "/content", message: "expected array, found string" },
+      { path: "/isError", message: "expected boolean" },
+    ];
+    const failing = { ...VALIDATORS, validateMethodResult: () => ({ ok: false as const, errors }) };
+    const client = createSender(PROTOCOL, failing, shape, { transport: answering([], () => ({ content: "no" })) }) as any;
+    await expect(client.callTool({ name: "x" })).rejects.toMatchObject({
+      name: "McpProtocolError",
+      message: "invalid tools/call result: /content: expected array, found string (and 1 more)",
+      errors,
+    });
+    const long = { ...VALIDATORS, validateMethodResult: () => ({ ok: false as const, errors: [{ path: "", message: "x".repeat(5_000) }] }) };
+    const error = await (createSender(PROTOCOL, long, shape, { transport: answering([], () => ({})) }) as any).listTools().catch((e: Error) => e);
+    expect(error.message.startsWith("invalid tools/list result: /: xxx")).toBe(true);
+    expect(error.message.length).toBeLessThan(400);
+  });
+
+  it("aborting over a transport that closes the stream sends no notifications/cancelled (modern HTTP)", async () => {
+    for (const closesStreamOnAbort of [true, false]) {
+      const sent: any[] = [];
+      const transport = { ...silentTransport(sent), closesStreamOnAbort };
+      const client = createSender(PROTOCOL, VALIDATORS, shape, { transport }) as any;
+      const controller = new AbortController();
+      const pending = client.callTool({ name: "x" }, { signal: controller.signal });
+      await new Promise((r) => setTimeout(r, 10));
+      controller.abort(new Error("stop"));
+      await expect(pending).rejects.toThrow("stop");
+      await new Promise((r) => setTimeout(r, 10));
+      const cancels = sent.filter((m) => m.method === "notifications/cancelled");
+      expect(cancels).toEqual(closesStreamOnAbort ? [] : [expect.objectContaining({ params: { requestId: 1, reason: "stop" } })]);
+    }
+  });
+});

@@ -29,6 +29,7 @@ export const PROTOCOL: ProtocolDescriptor = {
     log: null,
     toolsCall: "tools/call",
     toolsList: "tools/list",
+    subscriptionsListen: "subscriptions/listen",
   },
   errorCodes: { unsupportedProtocolVersion: -32022, missingClientCapability: -32021, headerMismatch: -32020 },
   features: { mrtr: true, perRequestVersion: true, toolHeaders: true, discoverCacheHints: true },

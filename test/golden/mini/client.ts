@@ -24,6 +24,7 @@ export {
   EraUnsupportedError,
   InputDeclinedError,
   McpProtocolError,
+  PageLimitError,
   RequestTimeoutError,
   RoundLimitError,
   SessionExpiredError,
@@ -60,7 +61,7 @@ export interface CallOptions extends Omit<
   onNotification?: (notification: T.JSONRPCNotification) => void;
 }
 
-/** `manual: true` hands an input_required answer to the caller instead of fulfilling it. */
+/** `manual: true` hands an input_required answer to the caller instead of fulfilling it; the caller retries with `inputResponses` and `requestState`. */
 export interface ManualCallOptions extends CallOptions {
   manual: true;
 }

@@ -29,6 +29,7 @@ export const PROTOCOL: ProtocolDescriptor = {
     log: null,
     toolsCall: "tools/call",
     toolsList: null,
+    subscriptionsListen: null,
   },
   errorCodes: {
     unsupportedProtocolVersion: null,
