@@ -102,7 +102,6 @@ export async function watchCommand(
     }
   };
   await once();
-  io.out(`mcp-gen: watching ${display(revision.schemaTs)} (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve();
   // The folder, not the file: editors often save by replacing it.
@@ -111,6 +110,8 @@ export async function watchCommand(
     clearTimeout(timer);
     timer = setTimeout(() => (running = running.then(once)), 100);
   });
+  // Said once the watcher is armed: a save right after this line is seen.
+  io.out(`mcp-gen: watching ${display(revision.schemaTs)} (Ctrl-C to stop)`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       watcher.close();
