@@ -4,7 +4,8 @@ import { headerPlan, toolHeaders, type HeaderPlan } from "./tool-headers.js";
 import { McpProtocolError, RoundLimitError, SessionExpiredError } from "./client-errors.js";
 import { fulfilInputRequests, type InputHandlers } from "./client-input.js";
 import { pages } from "./client-pages.js";
-import { createRoundSender, positiveInteger, timeoutOption } from "./client-round.js";
+import { createRoundSender } from "./client-round.js";
+import { positiveInteger, timeoutOption } from "./options.js";
 import { olderRevisions } from "./client-versions.js";
 import {
   eraOf,

@@ -7,6 +7,7 @@ import {
   type RouterExtension,
 } from "./extensions.js";
 import { inputRequired, requireClientCapability } from "./input-required.js";
+import { positiveInteger } from "./options.js";
 import { isObject, type ValidationError } from "./protocol.js";
 import {
   validateCreateTaskResult,
@@ -66,20 +67,14 @@ const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cance
 /** Longest taskId looked up; ours are 36 characters. */
 const MAX_TASK_ID = 256;
 
-const positiveInteger = (value: number | undefined, fallback: number, name: string) => {
-  const v = value ?? fallback;
-  if (!Number.isSafeInteger(v) || v <= 0) throw new TypeError(`${name} must be a positive integer`);
-  return v;
-};
-
 /** A store of tasks: pass it to the dispatcher (`extensions: [store]`), use `run` in handlers. */
 export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
-  const maxTtl = positiveInteger(options.maxTtlMs, 86_400_000, "maxTtlMs");
-  const defaultTtl = Math.min(positiveInteger(options.ttlMs, 3_600_000, "ttlMs"), maxTtl);
-  const defaultPoll = positiveInteger(options.pollIntervalMs, 1_000, "pollIntervalMs");
-  const maxTasks = positiveInteger(options.maxTasks, 10_000, "maxTasks");
-  const perPrincipal = positiveInteger(options.maxTasksPerPrincipal, 100, "maxTasksPerPrincipal");
-  const maxPending = positiveInteger(options.maxPendingInputs, 32, "maxPendingInputs");
+  const maxTtl = positiveInteger(options.maxTtlMs, "maxTtlMs", 86_400_000);
+  const defaultTtl = Math.min(positiveInteger(options.ttlMs, "ttlMs", 3_600_000), maxTtl);
+  const defaultPoll = positiveInteger(options.pollIntervalMs, "pollIntervalMs", 1_000);
+  const maxTasks = positiveInteger(options.maxTasks, "maxTasks", 10_000);
+  const perPrincipal = positiveInteger(options.maxTasksPerPrincipal, "maxTasksPerPrincipal", 100);
+  const maxPending = positiveInteger(options.maxPendingInputs, "maxPendingInputs", 32);
   const now = options.now ?? Date.now;
   // Insertion order is creation order: the first entries are the oldest. `owned` indexes
   // them by principal.
@@ -323,7 +318,7 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
       const principal = ctx.principal ?? "";
       makeRoom(principal);
       const created = now();
-      const ttl = Math.min(positiveInteger(runOptions.ttlMs, defaultTtl, "ttlMs"), maxTtl);
+      const ttl = Math.min(positiveInteger(runOptions.ttlMs, "ttlMs", defaultTtl), maxTtl);
       const task: TaskRecord = {
         id: crypto.randomUUID(), // 122 random bits: unguessable ("Task ID unguessability")
         principal,
@@ -331,7 +326,7 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
         capabilities: ctx.clientCapabilities,
         createdAt: created,
         ttlMs: ttl,
-        pollIntervalMs: positiveInteger(runOptions.pollIntervalMs, defaultPoll, "pollIntervalMs"),
+        pollIntervalMs: positiveInteger(runOptions.pollIntervalMs, "pollIntervalMs", defaultPoll),
         controller: new AbortController(),
         status: "working",
         statusMessage: undefined,
