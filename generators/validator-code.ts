@@ -12,6 +12,7 @@ import {
   lines,
   lit,
   litText,
+  STOP,
   not,
   NOT_OBJECT,
   or,
@@ -319,26 +320,25 @@ export class ValidatorWriter {
   private descend(call: string, p: string): Stmt[] {
     if (p === HERE) return [{ lines: [call] }];
     const n = `n${this.descents++}`;
-    return [{ lines: [`const ${n} = e.length;`, call, `if (e.length > ${n}) $at(e, ${n}, ${p});`] }];
+    return [{ lines: [`const ${n} = e.length;`, call, `if (e.length > ${n}) {`, `$at(e, ${n}, ${p});`, STOP, "}"] }];
   }
 
   private objectVaBody(s: Extract<VSchema, { kind: "object" }>): string[] {
     const out = [`if (${NOT_OBJECT}) {`, expectedCall(HERE, "object", "v"), "return;", "}"];
-    checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i], order) => {
+    checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
       const x = `p${i}`;
       const path = str("/" + pointerEscape(p.name));
       const checks = this.vaStatements(p.schema, x, path);
-      // First-error mode (a limit of 1) returns as soon as it has its error.
-      if (order > 0) out.push("if (e.length >= $limit) return;");
       out.push(`const ${x} = ${read("v", p.name)};`);
       const missing = missingCall(path, p.name);
       const single = checks.length === 1 && "cond" in checks[0]! ? checks[0] : undefined;
       if (p.required) {
-        out.push(`if (${x} === undefined) ${missing}`);
-        if (single) out.push(`else if (${single.cond.code}) ${single.action}`);
-        else if (checks.length > 0) out.push("else {", ...lines(checks), "}");
+        out.push(`if (${x} === undefined) {`, missing, STOP);
+        if (single) out.push(`} else if (${single.cond.code}) {`, single.action, STOP, "}");
+        else if (checks.length > 0) out.push("} else {", ...lines(checks), "}");
+        else out.push("}");
       } else if (single) {
-        out.push(`if (${and([cmp(`${x} !== undefined`), single.cond]).code}) ${single.action}`);
+        out.push(...lines([{ cond: and([cmp(`${x} !== undefined`), single.cond]), action: single.action }]));
       } else if (checks.length > 0) {
         out.push(`if (${x} !== undefined) {`, ...lines(checks), "}");
       }
@@ -346,7 +346,7 @@ export class ValidatorWriter {
     if (s.additional) {
       const checks = this.vaStatements(s.additional, "x", '"/" + $escape(k)');
       if (checks.length > 0) {
-        out.push("for (const k in v) {", "if (e.length >= $limit) return;", ...skipDeclared(s.properties), "const x = v[k];", ...lines(checks), "}");
+        out.push("for (const k in v) {", ...skipDeclared(s.properties), "const x = v[k];", ...lines(checks), "}");
       }
     }
     return out;
@@ -356,13 +356,13 @@ export class ValidatorWriter {
     const out = ["if (!Array.isArray(v)) {", expectedCall(HERE, "array", "v"), "return;", "}"];
     const { maxItems, minItems } = constraints ?? {};
     if (maxItems !== undefined) {
-      out.push(`if (v.length > ${num(maxItems)}) $fail(e, "", ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`);
+      out.push(`if (v.length > ${num(maxItems)}) {`, `$fail(e, "", ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`, STOP, "}");
     }
     if (minItems !== undefined) {
-      out.push(`if (v.length < ${num(minItems)}) $fail(e, "", ${str(`must have at least ${minItems} items, found `)} + v.length, ${str(`minItems ${minItems}`)});`);
+      out.push(`if (v.length < ${num(minItems)}) {`, `$fail(e, "", ${str(`must have at least ${minItems} items, found `)} + v.length, ${str(`minItems ${minItems}`)});`, STOP, "}");
     }
     const checks = this.vaStatements(s.items, "x", '"/" + i');
-    if (checks.length > 0) out.push("for (let i = 0; i < v.length && e.length < $limit; i++) {", "const x = v[i];", ...lines(checks), "}");
+    if (checks.length > 0) out.push("for (let i = 0; i < v.length; i++) {", "const x = v[i];", ...lines(checks), "}");
     return out;
   }
 

@@ -67,9 +67,17 @@ export function not(x: Expr): Expr {
   return atom(x.op === "atom" ? `!${x.code}` : `!(${x.code})`);
 }
 
-/** A statement of the error collector: `if (cond) action;`, or lines as they are. */
+/**
+ * Stops collecting once the limit is reached (1 in first-error mode). Written only after a
+ * push, never between checks: a valid value then pays no limit check at all (a push past
+ * the limit is dropped anyway, so the check only saves work).
+ */
+export const STOP = "if (e.length >= $limit) return;";
+
+/** A statement of the error collector: `if (cond) { action; STOP }`, or lines as they are. */
 export type Stmt = { cond: Expr; action: string } | { lines: string[] };
-export const lines = (stmts: Stmt[]): string[] => stmts.flatMap((s) => ("lines" in s ? s.lines : [`if (${s.cond.code}) ${s.action}`]));
+export const lines = (stmts: Stmt[]): string[] =>
+  stmts.flatMap((s) => ("lines" in s ? s.lines : [`if (${s.cond.code}) {`, s.action, STOP, "}"]));
 
 export interface Discriminant {
   property: string;

@@ -54,7 +54,7 @@ function $is_JSONValue(v: any, d: number): boolean {
 
 function $va_JSONValue(v: any, e: $Errors, d: number): void {
   if (d > MAX_DEPTH) return $tooDeep(e, "");
-  if (!$is$2(v, d))
+  if (!$is$2(v, d)) {
     $anyOf(
       e,
       "",
@@ -63,6 +63,8 @@ function $va_JSONValue(v: any, e: $Errors, d: number): void {
       [$va$1, $va_JSONObject, $va_JSONArray],
       "string | integer | boolean | null | JSONObject | JSONArray",
     );
+    if (e.length >= $limit) return;
+  }
 }
 
 function $is_JSONObject(v: any, d: number): boolean {
@@ -83,12 +85,14 @@ function $va_JSONObject(v: any, e: $Errors, d: number): void {
     return;
   }
   for (const k in v) {
-    if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
     const n0 = e.length;
     $va_JSONValue(x, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/" + $escape(k));
+    if (e.length > n0) {
+      $at(e, n0, "/" + $escape(k));
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -108,11 +112,14 @@ function $va_JSONArray(v: any, e: $Errors, d: number): void {
     $expected(e, "", "array", "expected array, found ", v);
     return;
   }
-  for (let i = 0; i < v.length && e.length < $limit; i++) {
+  for (let i = 0; i < v.length; i++) {
     const x = v[i];
     const n0 = e.length;
     $va_JSONValue(x, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/" + i);
+    if (e.length > n0) {
+      $at(e, n0, "/" + i);
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -133,8 +140,10 @@ function $is_RequestId(v: any, d: number): boolean {
 }
 
 function $va_RequestId(v: any, e: $Errors, d: number): void {
-  if (!(typeof v === "string" || Number.isInteger(v)))
+  if (!(typeof v === "string" || Number.isInteger(v))) {
     $expected(e, "", "string | integer", "expected string | integer, found ", v);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $is_RequestParams(v: any, d: number): boolean {
@@ -153,10 +162,16 @@ function $va_RequestParams(v: any, e: $Errors, d: number): void {
   if (p0 !== undefined) {
     const n0 = e.length;
     $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/_meta");
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
     const n1 = e.length;
     $va$4(p0, e, d);
-    if (e.length > n1) $at(e, n1, "/_meta");
+    if (e.length > n1) {
+      $at(e, n1, "/_meta");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -175,15 +190,21 @@ function $va_Request(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(typeof p0 === "string"))
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p0 === "string")) {
     $expected(e, "/method", "string", "expected string, found ", p0);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p1 = v.params;
   if (p1 !== undefined) {
     const n0 = e.length;
     $va$6(p1, e, d);
-    if (e.length > n0) $at(e, n0, "/params");
+    if (e.length > n0) {
+      $at(e, n0, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -202,15 +223,21 @@ function $va_Notification(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(typeof p0 === "string"))
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p0 === "string")) {
     $expected(e, "/method", "string", "expected string, found ", p0);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p1 = v.params;
   if (p1 !== undefined) {
     const n0 = e.length;
     $va$8(p1, e, d);
-    if (e.length > n0) $at(e, n0, "/params");
+    if (e.length > n0) {
+      $at(e, n0, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -229,14 +256,18 @@ function $va_Result(v: any, e: $Errors, d: number): void {
     return;
   }
   const p1 = v.resultType;
-  if (p1 !== undefined && !(typeof p1 === "string"))
+  if (p1 !== undefined && !(typeof p1 === "string")) {
     $expected(e, "/resultType", "string", "expected string, found ", p1);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p0 = v._meta;
   if (p0 !== undefined) {
     const n0 = e.length;
     $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/_meta");
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -256,14 +287,21 @@ function $va_Error(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, "/code", 'required property "code" is missing');
-  else if (!Number.isInteger(p0)) $expected(e, "/code", "integer", "expected integer, found ", p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/code", 'required property "code" is missing');
+    if (e.length >= $limit) return;
+  } else if (!Number.isInteger(p0)) {
+    $expected(e, "/code", "integer", "expected integer, found ", p0);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.message;
-  if (p1 === undefined) $missing(e, "/message", 'required property "message" is missing');
-  else if (!(typeof p1 === "string"))
+  if (p1 === undefined) {
+    $missing(e, "/message", 'required property "message" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p1 === "string")) {
     $expected(e, "/message", "string", "expected string, found ", p1);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p2 = v.data;
 }
 
@@ -286,27 +324,41 @@ function $va_JSONRPCRequest(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(typeof p0 === "string"))
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p0 === "string")) {
     $expected(e, "/method", "string", "expected string, found ", p0);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
-  if (e.length >= $limit) return;
+  if (p2 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p2 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+    if (e.length >= $limit) return;
+  }
   const p3 = v.id;
-  if (p3 === undefined) $missing(e, "/id", 'required property "id" is missing');
-  else {
+  if (p3 === undefined) {
+    $missing(e, "/id", 'required property "id" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va_RequestId(p3, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/id");
+    if (e.length > n0) {
+      $at(e, n0, "/id");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined) {
     const n1 = e.length;
     $va$10(p1, e, d);
-    if (e.length > n1) $at(e, n1, "/params");
+    if (e.length > n1) {
+      $at(e, n1, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -327,19 +379,29 @@ function $va_JSONRPCNotification(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(typeof p0 === "string"))
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p0 === "string")) {
     $expected(e, "/method", "string", "expected string, found ", p0);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
-  if (e.length >= $limit) return;
+  if (p2 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p2 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.params;
   if (p1 !== undefined) {
     const n0 = e.length;
     $va$12(p1, e, d);
-    if (e.length > n0) $at(e, n0, "/params");
+    if (e.length > n0) {
+      $at(e, n0, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -360,23 +422,36 @@ function $va_JSONRPCResultResponse(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p0 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.id;
-  if (p1 === undefined) $missing(e, "/id", 'required property "id" is missing');
-  else {
+  if (p1 === undefined) {
+    $missing(e, "/id", 'required property "id" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va_RequestId(p1, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/id");
+    if (e.length > n0) {
+      $at(e, n0, "/id");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p2 = v.result;
-  if (p2 === undefined) $missing(e, "/result", 'required property "result" is missing');
-  else {
+  if (p2 === undefined) {
+    $missing(e, "/result", 'required property "result" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n1 = e.length;
     $va_Result(p2, e, d + 1);
-    if (e.length > n1) $at(e, n1, "/result");
+    if (e.length > n1) {
+      $at(e, n1, "/result");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -389,7 +464,7 @@ function $is_JSONRPCMessage(v: any, d: number): boolean {
 }
 
 function $va_JSONRPCMessage(v: any, e: $Errors, d: number): void {
-  if (!$is$13(v, d))
+  if (!$is$13(v, d)) {
     $anyOf(
       e,
       "",
@@ -403,6 +478,8 @@ function $va_JSONRPCMessage(v: any, e: $Errors, d: number): void {
       ],
       "JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse",
     );
+    if (e.length >= $limit) return;
+  }
 }
 
 function $is_JSONRPCErrorResponse(v: any, d: number): boolean {
@@ -422,22 +499,33 @@ function $va_JSONRPCErrorResponse(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p0 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.id;
   if (p1 !== undefined) {
     const n0 = e.length;
     $va_RequestId(p1, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/id");
+    if (e.length > n0) {
+      $at(e, n0, "/id");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p2 = v.error;
-  if (p2 === undefined) $missing(e, "/error", 'required property "error" is missing');
-  else {
+  if (p2 === undefined) {
+    $missing(e, "/error", 'required property "error" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n1 = e.length;
     $va_Error(p2, e, d + 1);
-    if (e.length > n1) $at(e, n1, "/error");
+    if (e.length > n1) {
+      $at(e, n1, "/error");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -457,14 +545,21 @@ function $va_MethodNotFoundError(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, "/code", 'required property "code" is missing');
-  else if (!(p0 === -32601)) $expected(e, "/code", "-32601", "expected -32601, found ", p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/code", 'required property "code" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === -32601)) {
+    $expected(e, "/code", "-32601", "expected -32601, found ", p0);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.message;
-  if (p1 === undefined) $missing(e, "/message", 'required property "message" is missing');
-  else if (!(typeof p1 === "string"))
+  if (p1 === undefined) {
+    $missing(e, "/message", 'required property "message" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p1 === "string")) {
     $expected(e, "/message", "string", "expected string, found ", p1);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p2 = v.data;
 }
 
@@ -485,25 +580,39 @@ function $va_NeedsCapabilityError(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.jsonrpc;
-  if (p0 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p0 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.id;
   if (p1 !== undefined) {
     const n0 = e.length;
     $va_RequestId(p1, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/id");
+    if (e.length > n0) {
+      $at(e, n0, "/id");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p2 = v.error;
-  if (p2 === undefined) $missing(e, "/error", 'required property "error" is missing');
-  else {
+  if (p2 === undefined) {
+    $missing(e, "/error", 'required property "error" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n1 = e.length;
     $va_Error(p2, e, d + 1);
-    if (e.length > n1) $at(e, n1, "/error");
+    if (e.length > n1) {
+      $at(e, n1, "/error");
+      if (e.length >= $limit) return;
+    }
     const n2 = e.length;
     $va$16(p2, e, d);
-    if (e.length > n2) $at(e, n2, "/error");
+    if (e.length > n2) {
+      $at(e, n2, "/error");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -535,21 +644,28 @@ function $va_ClientCapabilities(v: any, e: $Errors, d: number): void {
   if (p0 !== undefined) {
     const n0 = e.length;
     $va$21(p0, e, d);
-    if (e.length > n0) $at(e, n0, "/experimental");
+    if (e.length > n0) {
+      $at(e, n0, "/experimental");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p1 = v.elicitation;
   if (p1 !== undefined) {
     const n1 = e.length;
     $va$22(p1, e, d);
-    if (e.length > n1) $at(e, n1, "/elicitation");
+    if (e.length > n1) {
+      $at(e, n1, "/elicitation");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p2 = v.roots;
   if (p2 !== undefined) {
     const n2 = e.length;
     $va$23(p2, e, d);
-    if (e.length > n2) $at(e, n2, "/roots");
+    if (e.length > n2) {
+      $at(e, n2, "/roots");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -569,7 +685,10 @@ function $va_ServerCapabilities(v: any, e: $Errors, d: number): void {
   if (p0 !== undefined) {
     const n0 = e.length;
     $va$25(p0, e, d);
-    if (e.length > n0) $at(e, n0, "/tools");
+    if (e.length > n0) {
+      $at(e, n0, "/tools");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -590,24 +709,33 @@ function $va_InputResponseRequestParams(v: any, e: $Errors, d: number): void {
     return;
   }
   const p2 = v.requestState;
-  if (p2 !== undefined && !(typeof p2 === "string"))
+  if (p2 !== undefined && !(typeof p2 === "string")) {
     $expected(e, "/requestState", "string", "expected string, found ", p2);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p0 = v._meta;
   if (p0 !== undefined) {
     const n0 = e.length;
     $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/_meta");
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
     const n1 = e.length;
     $va$28(p0, e, d);
-    if (e.length > n1) $at(e, n1, "/_meta");
+    if (e.length > n1) {
+      $at(e, n1, "/_meta");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p1 = v.inputResponses;
   if (p1 !== undefined) {
     const n2 = e.length;
     $va$29(p1, e, d);
-    if (e.length > n2) $at(e, n2, "/inputResponses");
+    if (e.length > n2) {
+      $at(e, n2, "/inputResponses");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -630,25 +758,32 @@ function $va_InputRequiredResult(v: any, e: $Errors, d: number): void {
     return;
   }
   const p1 = v.resultType;
-  if (p1 !== undefined && !(typeof p1 === "string"))
+  if (p1 !== undefined && !(typeof p1 === "string")) {
     $expected(e, "/resultType", "string", "expected string, found ", p1);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p3 = v.requestState;
-  if (p3 !== undefined && !(typeof p3 === "string"))
+  if (p3 !== undefined && !(typeof p3 === "string")) {
     $expected(e, "/requestState", "string", "expected string, found ", p3);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p0 = v._meta;
   if (p0 !== undefined) {
     const n0 = e.length;
     $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/_meta");
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p2 = v.inputRequests;
   if (p2 !== undefined) {
     const n1 = e.length;
     $va$31(p2, e, d);
-    if (e.length > n1) $at(e, n1, "/inputRequests");
+    if (e.length > n1) {
+      $at(e, n1, "/inputRequests");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -671,26 +806,41 @@ function $va_PingRequest(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(p0 === "ping")) $expected(e, "/method", '"ping"', 'expected "ping", found ', p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "ping")) {
+    $expected(e, "/method", '"ping"', 'expected "ping", found ', p0);
+    if (e.length >= $limit) return;
+  }
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
-  if (e.length >= $limit) return;
+  if (p2 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p2 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+    if (e.length >= $limit) return;
+  }
   const p3 = v.id;
-  if (p3 === undefined) $missing(e, "/id", 'required property "id" is missing');
-  else {
+  if (p3 === undefined) {
+    $missing(e, "/id", 'required property "id" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va_RequestId(p3, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/id");
+    if (e.length > n0) {
+      $at(e, n0, "/id");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p1 = v.params;
   if (p1 !== undefined) {
     const n1 = e.length;
     $va_RequestParams(p1, e, d + 1);
-    if (e.length > n1) $at(e, n1, "/params");
+    if (e.length > n1) {
+      $at(e, n1, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -717,43 +867,61 @@ function $va_CallToolRequestParams(v: any, e: $Errors, d: number): void {
     return;
   }
   const p2 = v.requestState;
-  if (p2 !== undefined && !(typeof p2 === "string"))
+  if (p2 !== undefined && !(typeof p2 === "string")) {
     $expected(e, "/requestState", "string", "expected string, found ", p2);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p3 = v.name;
-  if (p3 === undefined) $missing(e, "/name", 'required property "name" is missing');
-  else if (!(typeof p3 === "string"))
+  if (p3 === undefined) {
+    $missing(e, "/name", 'required property "name" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p3 === "string")) {
     $expected(e, "/name", "string", "expected string, found ", p3);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p4 = v.weight;
   if (p4 !== undefined) {
-    if (!Number.isFinite(p4)) $expected(e, "/weight", "number", "expected number, found ", p4);
-    if (!(typeof p4 !== "number" || p4 >= 0))
+    if (!Number.isFinite(p4)) {
+      $expected(e, "/weight", "number", "expected number, found ", p4);
+      if (e.length >= $limit) return;
+    }
+    if (!(typeof p4 !== "number" || p4 >= 0)) {
       $fail(e, "/weight", "must be >= 0, found " + p4, "minimum 0");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p0 = v._meta;
   if (p0 !== undefined) {
     const n0 = e.length;
     $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/_meta");
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
     const n1 = e.length;
     $va$35(p0, e, d);
-    if (e.length > n1) $at(e, n1, "/_meta");
+    if (e.length > n1) {
+      $at(e, n1, "/_meta");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p1 = v.inputResponses;
   if (p1 !== undefined) {
     const n2 = e.length;
     $va$36(p1, e, d);
-    if (e.length > n2) $at(e, n2, "/inputResponses");
+    if (e.length > n2) {
+      $at(e, n2, "/inputResponses");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p5 = v.arguments;
   if (p5 !== undefined) {
     const n3 = e.length;
     $va$37(p5, e, d);
-    if (e.length > n3) $at(e, n3, "/arguments");
+    if (e.length > n3) {
+      $at(e, n3, "/arguments");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -776,28 +944,44 @@ function $va_CallToolRequest(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(p0 === "tools/call"))
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "tools/call")) {
     $expected(e, "/method", '"tools/call"', 'expected "tools/call", found ', p0);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
-  if (e.length >= $limit) return;
+  if (p2 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p2 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+    if (e.length >= $limit) return;
+  }
   const p3 = v.id;
-  if (p3 === undefined) $missing(e, "/id", 'required property "id" is missing');
-  else {
+  if (p3 === undefined) {
+    $missing(e, "/id", 'required property "id" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va_RequestId(p3, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/id");
+    if (e.length > n0) {
+      $at(e, n0, "/id");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p1 = v.params;
-  if (p1 === undefined) $missing(e, "/params", 'required property "params" is missing');
-  else {
+  if (p1 === undefined) {
+    $missing(e, "/params", 'required property "params" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n1 = e.length;
     $va_CallToolRequestParams(p1, e, d + 1);
-    if (e.length > n1) $at(e, n1, "/params");
+    if (e.length > n1) {
+      $at(e, n1, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -820,26 +1004,35 @@ function $va_CallToolResult(v: any, e: $Errors, d: number): void {
     return;
   }
   const p1 = v.resultType;
-  if (p1 !== undefined && !(typeof p1 === "string"))
+  if (p1 !== undefined && !(typeof p1 === "string")) {
     $expected(e, "/resultType", "string", "expected string, found ", p1);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p3 = v.isError;
-  if (p3 !== undefined && !(typeof p3 === "boolean"))
+  if (p3 !== undefined && !(typeof p3 === "boolean")) {
     $expected(e, "/isError", "boolean", "expected boolean, found ", p3);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p0 = v._meta;
   if (p0 !== undefined) {
     const n0 = e.length;
     $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/_meta");
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p2 = v.content;
-  if (p2 === undefined) $missing(e, "/content", 'required property "content" is missing');
-  else {
+  if (p2 === undefined) {
+    $missing(e, "/content", 'required property "content" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n1 = e.length;
     $va$40(p2, e, d);
-    if (e.length > n1) $at(e, n1, "/content");
+    if (e.length > n1) {
+      $at(e, n1, "/content");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -858,13 +1051,21 @@ function $va_TextContent(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.type;
-  if (p0 === undefined) $missing(e, "/type", 'required property "type" is missing');
-  else if (!(p0 === "text")) $expected(e, "/type", '"text"', 'expected "text", found ', p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/type", 'required property "type" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "text")) {
+    $expected(e, "/type", '"text"', 'expected "text", found ', p0);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.text;
-  if (p1 === undefined) $missing(e, "/text", 'required property "text" is missing');
-  else if (!(typeof p1 === "string"))
+  if (p1 === undefined) {
+    $missing(e, "/text", 'required property "text" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p1 === "string")) {
     $expected(e, "/text", "string", "expected string, found ", p1);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $is_ImageContent(v: any, d: number): boolean {
@@ -882,15 +1083,26 @@ function $va_ImageContent(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.type;
-  if (p0 === undefined) $missing(e, "/type", 'required property "type" is missing');
-  else if (!(p0 === "image")) $expected(e, "/type", '"image"', 'expected "image", found ', p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/type", 'required property "type" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "image")) {
+    $expected(e, "/type", '"image"', 'expected "image", found ', p0);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.data;
-  if (p1 === undefined) $missing(e, "/data", 'required property "data" is missing');
-  else {
-    if (!(typeof p1 === "string")) $expected(e, "/data", "string", "expected string, found ", p1);
-    if (!(typeof p1 !== "string" || $fmtByte(p1)))
+  if (p1 === undefined) {
+    $missing(e, "/data", 'required property "data" is missing');
+    if (e.length >= $limit) return;
+  } else {
+    if (!(typeof p1 === "string")) {
+      $expected(e, "/data", "string", "expected string, found ", p1);
+      if (e.length >= $limit) return;
+    }
+    if (!(typeof p1 !== "string" || $fmtByte(p1))) {
       $fail(e, "/data", $found("must be a valid byte, found ", p1), "format byte");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -911,8 +1123,10 @@ function $va_ToolListChangedNotification(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(p0 === "notifications/tools/list_changed"))
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "notifications/tools/list_changed")) {
     $expected(
       e,
       "/method",
@@ -920,16 +1134,24 @@ function $va_ToolListChangedNotification(v: any, e: $Errors, d: number): void {
       'expected "notifications/tools/list_changed", found ',
       p0,
     );
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
-  if (e.length >= $limit) return;
+  if (p2 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p2 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.params;
   if (p1 !== undefined) {
     const n0 = e.length;
     $va$43(p1, e, d);
-    if (e.length > n0) $at(e, n0, "/params");
+    if (e.length > n0) {
+      $at(e, n0, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -950,8 +1172,10 @@ function $va_CancelledNotification(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(p0 === "notifications/cancelled"))
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "notifications/cancelled")) {
     $expected(
       e,
       "/method",
@@ -959,17 +1183,27 @@ function $va_CancelledNotification(v: any, e: $Errors, d: number): void {
       'expected "notifications/cancelled", found ',
       p0,
     );
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p2 = v.jsonrpc;
-  if (p2 === undefined) $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
-  else if (!(p2 === "2.0")) $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
-  if (e.length >= $limit) return;
+  if (p2 === undefined) {
+    $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p2 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.params;
-  if (p1 === undefined) $missing(e, "/params", 'required property "params" is missing');
-  else {
+  if (p1 === undefined) {
+    $missing(e, "/params", 'required property "params" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va$45(p1, e, d);
-    if (e.length > n0) $at(e, n0, "/params");
+    if (e.length > n0) {
+      $at(e, n0, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -988,16 +1222,24 @@ function $va_ElicitRequest(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.method;
-  if (p0 === undefined) $missing(e, "/method", 'required property "method" is missing');
-  else if (!(p0 === "elicitation/create"))
+  if (p0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "elicitation/create")) {
     $expected(e, "/method", '"elicitation/create"', 'expected "elicitation/create", found ', p0);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p1 = v.params;
-  if (p1 === undefined) $missing(e, "/params", 'required property "params" is missing');
-  else {
+  if (p1 === undefined) {
+    $missing(e, "/params", 'required property "params" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va$47(p1, e, d);
-    if (e.length > n0) $at(e, n0, "/params");
+    if (e.length > n0) {
+      $at(e, n0, "/params");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1016,15 +1258,21 @@ function $va_ElicitResult(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.action;
-  if (p0 === undefined) $missing(e, "/action", 'required property "action" is missing');
-  else if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel"))
+  if (p0 === undefined) {
+    $missing(e, "/action", 'required property "action" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel")) {
     $anyOf(e, "/action", p0, d, [$va$51, $va$52, $va$53], '"accept" | "decline" | "cancel"');
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p1 = v.content;
   if (p1 !== undefined) {
     const n0 = e.length;
     $va$54(p1, e, d);
-    if (e.length > n0) $at(e, n0, "/content");
+    if (e.length > n0) {
+      $at(e, n0, "/content");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1140,7 +1388,7 @@ function $is_ServerResult(v: any, d: number): boolean {
 }
 
 function $va_ServerResult(v: any, e: $Errors, d: number): void {
-  if (!$is$57(v, d))
+  if (!$is$57(v, d)) {
     $anyOf(
       e,
       "",
@@ -1149,10 +1397,12 @@ function $va_ServerResult(v: any, e: $Errors, d: number): void {
       [$va_EmptyResult, $va_CallToolResult, $va_InputRequiredResult],
       "EmptyResult | CallToolResult | InputRequiredResult",
     );
+    if (e.length >= $limit) return;
+  }
 }
 
 function $va$1(v: any, e: $Errors, d: number): void {
-  if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null))
+  if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null)) {
     $expected(
       e,
       "",
@@ -1160,6 +1410,8 @@ function $va$1(v: any, e: $Errors, d: number): void {
       "expected string | integer | boolean | null, found ",
       v,
     );
+    if (e.length >= $limit) return;
+  }
 }
 
 function $is$2(v: any, d: number): boolean {
@@ -1183,8 +1435,10 @@ function $va$4(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string"))
+  if (p0 !== undefined && !(typeof p0 === "string")) {
     $expected(e, "/io.example~1trace", "string", "expected string, found ", p0);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $is$5(v: any, d: number): boolean {
@@ -1265,15 +1519,24 @@ function $va$16(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.code;
-  if (p0 === undefined) $missing(e, "/code", 'required property "code" is missing');
-  else if (!(p0 === -32021)) $expected(e, "/code", "-32021", "expected -32021, found ", p0);
-  if (e.length >= $limit) return;
+  if (p0 === undefined) {
+    $missing(e, "/code", 'required property "code" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(p0 === -32021)) {
+    $expected(e, "/code", "-32021", "expected -32021, found ", p0);
+    if (e.length >= $limit) return;
+  }
   const p1 = v.data;
-  if (p1 === undefined) $missing(e, "/data", 'required property "data" is missing');
-  else {
+  if (p1 === undefined) {
+    $missing(e, "/data", 'required property "data" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va$17(p1, e, d);
-    if (e.length > n0) $at(e, n0, "/data");
+    if (e.length > n0) {
+      $at(e, n0, "/data");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1283,11 +1546,16 @@ function $va$17(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.required;
-  if (p0 === undefined) $missing(e, "/required", 'required property "required" is missing');
-  else {
+  if (p0 === undefined) {
+    $missing(e, "/required", 'required property "required" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va_ClientCapabilities(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/required");
+    if (e.length > n0) {
+      $at(e, n0, "/required");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1319,12 +1587,14 @@ function $va$21(v: any, e: $Errors, d: number): void {
     return;
   }
   for (const k in v) {
-    if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
     const n0 = e.length;
     $va_JSONObject(x, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/" + $escape(k));
+    if (e.length > n0) {
+      $at(e, n0, "/" + $escape(k));
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1337,7 +1607,10 @@ function $va$22(v: any, e: $Errors, d: number): void {
   if (p0 !== undefined) {
     const n0 = e.length;
     $va_JSONObject(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/form");
+    if (e.length > n0) {
+      $at(e, n0, "/form");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1361,8 +1634,10 @@ function $va$25(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.listChanged;
-  if (p0 !== undefined && !(typeof p0 === "boolean"))
+  if (p0 !== undefined && !(typeof p0 === "boolean")) {
     $expected(e, "/listChanged", "boolean", "expected boolean, found ", p0);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $is$26(v: any, d: number): boolean {
@@ -1388,8 +1663,10 @@ function $va$28(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string"))
+  if (p0 !== undefined && !(typeof p0 === "string")) {
     $expected(e, "/io.example~1trace", "string", "expected string, found ", p0);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $va$29(v: any, e: $Errors, d: number): void {
@@ -1398,12 +1675,14 @@ function $va$29(v: any, e: $Errors, d: number): void {
     return;
   }
   for (const k in v) {
-    if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
     const n0 = e.length;
     $va_ElicitResult(x, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/" + $escape(k));
+    if (e.length > n0) {
+      $at(e, n0, "/" + $escape(k));
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1423,12 +1702,14 @@ function $va$31(v: any, e: $Errors, d: number): void {
     return;
   }
   for (const k in v) {
-    if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
     const n0 = e.length;
     $va_InputRequest(x, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/" + $escape(k));
+    if (e.length > n0) {
+      $at(e, n0, "/" + $escape(k));
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1460,8 +1741,10 @@ function $va$35(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string"))
+  if (p0 !== undefined && !(typeof p0 === "string")) {
     $expected(e, "/io.example~1trace", "string", "expected string, found ", p0);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $va$36(v: any, e: $Errors, d: number): void {
@@ -1470,12 +1753,14 @@ function $va$36(v: any, e: $Errors, d: number): void {
     return;
   }
   for (const k in v) {
-    if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
     const n0 = e.length;
     $va_ElicitResult(x, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/" + $escape(k));
+    if (e.length > n0) {
+      $at(e, n0, "/" + $escape(k));
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1512,11 +1797,14 @@ function $va$40(v: any, e: $Errors, d: number): void {
     $expected(e, "", "array", "expected array, found ", v);
     return;
   }
-  for (let i = 0; i < v.length && e.length < $limit; i++) {
+  for (let i = 0; i < v.length; i++) {
     const x = v[i];
     const n0 = e.length;
     $va$41(x, e, d);
-    if (e.length > n0) $at(e, n0, "/" + i);
+    if (e.length > n0) {
+      $at(e, n0, "/" + i);
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1557,7 +1845,10 @@ function $va$43(v: any, e: $Errors, d: number): void {
   if (p0 !== undefined) {
     const n0 = e.length;
     $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/_meta");
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1576,16 +1867,22 @@ function $va$45(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.requestId;
-  if (p0 === undefined) $missing(e, "/requestId", 'required property "requestId" is missing');
-  else {
+  if (p0 === undefined) {
+    $missing(e, "/requestId", 'required property "requestId" is missing');
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va_RequestId(p0, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/requestId");
+    if (e.length > n0) {
+      $at(e, n0, "/requestId");
+      if (e.length >= $limit) return;
+    }
   }
-  if (e.length >= $limit) return;
   const p1 = v.reason;
-  if (p1 !== undefined && !(typeof p1 === "string"))
+  if (p1 !== undefined && !(typeof p1 === "string")) {
     $expected(e, "/reason", "string", "expected string, found ", p1);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $is$46(v: any, d: number): boolean {
@@ -1603,17 +1900,24 @@ function $va$47(v: any, e: $Errors, d: number): void {
     return;
   }
   const p0 = v.message;
-  if (p0 === undefined) $missing(e, "/message", 'required property "message" is missing');
-  else if (!(typeof p0 === "string"))
+  if (p0 === undefined) {
+    $missing(e, "/message", 'required property "message" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof p0 === "string")) {
     $expected(e, "/message", "string", "expected string, found ", p0);
-  if (e.length >= $limit) return;
+    if (e.length >= $limit) return;
+  }
   const p1 = v.requestedSchema;
-  if (p1 === undefined)
+  if (p1 === undefined) {
     $missing(e, "/requestedSchema", 'required property "requestedSchema" is missing');
-  else {
+    if (e.length >= $limit) return;
+  } else {
     const n0 = e.length;
     $va_JSONObject(p1, e, d + 1);
-    if (e.length > n0) $at(e, n0, "/requestedSchema");
+    if (e.length > n0) {
+      $at(e, n0, "/requestedSchema");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
@@ -1643,15 +1947,24 @@ function $is$50(v: any, d: number): boolean {
 }
 
 function $va$51(v: any, e: $Errors, d: number): void {
-  if (!(v === "accept")) $expected(e, "", '"accept"', 'expected "accept", found ', v);
+  if (!(v === "accept")) {
+    $expected(e, "", '"accept"', 'expected "accept", found ', v);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $va$52(v: any, e: $Errors, d: number): void {
-  if (!(v === "decline")) $expected(e, "", '"decline"', 'expected "decline", found ', v);
+  if (!(v === "decline")) {
+    $expected(e, "", '"decline"', 'expected "decline", found ', v);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $va$53(v: any, e: $Errors, d: number): void {
-  if (!(v === "cancel")) $expected(e, "", '"cancel"', 'expected "cancel", found ', v);
+  if (!(v === "cancel")) {
+    $expected(e, "", '"cancel"', 'expected "cancel", found ', v);
+    if (e.length >= $limit) return;
+  }
 }
 
 function $va$54(v: any, e: $Errors, d: number): void {
@@ -1660,16 +1973,17 @@ function $va$54(v: any, e: $Errors, d: number): void {
     return;
   }
   for (const k in v) {
-    if (e.length >= $limit) return;
     if (!$own(v, k)) continue;
     const x = v[k];
-    if (!$is$50(x, d))
+    if (!$is$50(x, d)) {
       $anyOf(e, "/" + $escape(k), x, d, [$va$55, $va$56], "string | integer | boolean | array");
+      if (e.length >= $limit) return;
+    }
   }
 }
 
 function $va$55(v: any, e: $Errors, d: number): void {
-  if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean"))
+  if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean")) {
     $expected(
       e,
       "",
@@ -1677,6 +1991,8 @@ function $va$55(v: any, e: $Errors, d: number): void {
       "expected string | integer | boolean, found ",
       v,
     );
+    if (e.length >= $limit) return;
+  }
 }
 
 function $va$56(v: any, e: $Errors, d: number): void {
@@ -1684,9 +2000,12 @@ function $va$56(v: any, e: $Errors, d: number): void {
     $expected(e, "", "array", "expected array, found ", v);
     return;
   }
-  for (let i = 0; i < v.length && e.length < $limit; i++) {
+  for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    if (!(typeof x === "string")) $expected(e, "/" + i, "string", "expected string, found ", x);
+    if (!(typeof x === "string")) {
+      $expected(e, "/" + i, "string", "expected string, found ", x);
+      if (e.length >= $limit) return;
+    }
   }
 }
 
