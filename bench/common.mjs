@@ -7,7 +7,12 @@ export { transpileDir } from "../scripts/transpile-generated.mjs";
 export const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 export const SPEC = resolve(ROOT, "..", "shared", "spec");
 
-export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median; of an even count, the mean of the two middle values. */
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 
 export function workDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -13,6 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import ts from "typescript";
@@ -128,7 +129,35 @@ const fmt = (x) => Math.round(x).toLocaleString("en-US");
 // falling out of the CPU cache (which slowed every contestant, ajv included).
 const LISTS_OF = (count) => 10000 / count;
 
+// One process's JIT state moves every contestant's speed (the same generated code measured
+// up to 1.6x apart in instructions per call between two runs of one process), so the rounds
+// run in BENCH_PROCESSES fresh processes (default 3), one after the other; the ratio printed
+// is the median of the processes' paired ratios, with their range.
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 3);
+const CHILD = process.env.BENCH_VALIDATORS_CHILD === "1";
+const RESULT_MARK = "BENCH-VALIDATORS-RESULT ";
+
 export async function benchValidators() {
+  if (CHILD) {
+    console.log(RESULT_MARK + JSON.stringify(await measure()));
+    return;
+  }
+  const runs = [];
+  for (let i = 0; i < PROCESSES; i++) {
+    const r = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url)], {
+      encoding: "utf8",
+      env: { ...process.env, BENCH_VALIDATORS_CHILD: "1" },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const line = r.stdout.split("\n").find((l) => l.startsWith(RESULT_MARK));
+    if (r.status !== 0 || !line) throw new Error(`validator bench process ${i + 1} failed: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" ")}`);
+    runs.push(JSON.parse(line.slice(RESULT_MARK.length)));
+  }
+  report(runs);
+}
+
+/** Every workload's contestants measured in this process: ops/s per round, verdict disagreements. */
+async function measure() {
   const work = workDir("mcp-gen-bench-validators-");
   const ours = await loadGenerated(work);
   const ajvFor = loadAjv(true);
@@ -282,24 +311,52 @@ export async function benchValidators() {
     }
   }
 
-  console.log(`\nvalidation (${REVISION}), ops/s: median [min - max] of ${ROUNDS} interleaved rounds after a warm-up; ratio: median of the per-round ratios:`);
-  if (!typia.module) console.log(`  (typia could not run here: ${typia.reason})`);
-  for (const w of workloads) {
+  rmSync(work, { recursive: true, force: true });
+  return {
+    typiaReason: typia.module ? undefined : typia.reason,
+    workloads: workloads.map((w) => ({
+      name: w.name,
+      perItem: w.perItem,
+      inputs: w.inputs.length,
+      contestants: Object.entries(w.contestants).map(([name, c]) => ({
+        name,
+        disagrees: c.disagrees,
+        peer: w.ratios?.[name] ?? (w.contestants.ajv && name !== "ajv" ? "ajv" : undefined),
+        rounds: results.get(`${w.name}\u0000${name}`),
+      })),
+    })),
+  };
+}
+
+/** Prints the processes' results: ops/s over every round of every process, ratios per process. */
+function report(runs) {
+  const n = runs.length;
+  console.log(
+    `\nvalidation (${REVISION}), ops/s: median [min - max] of ${ROUNDS} interleaved rounds after a warm-up in each of ${n} processes; ratio: the median of the processes' ratios (each the median of its per-round ratios) [their min - max]:`,
+  );
+  if (runs[0].typiaReason) console.log(`  (typia could not run here: ${runs[0].typiaReason})`);
+  for (const [wi, w] of runs[0].workloads.entries()) {
     console.log(`  ${w.name}`);
-    for (const [name, c] of Object.entries(w.contestants)) {
-      const xs = results.get(`${w.name}\u0000${name}`);
+    for (const [ci, c] of w.contestants.entries()) {
+      const xs = runs.flatMap((r) => r.workloads[wi].contestants[ci].rounds);
       const ops = median(xs);
-      const peer = w.ratios?.[name] ?? (w.contestants.ajv ? "ajv" : undefined);
-      const ratio = peer && peer !== name ? `${pairedRatio(xs, results.get(`${w.name}\u0000${peer}`)).toFixed(2).padStart(6)}x ${peer}` : "";
-      const perItem = w.perItem ? `  ${((1e9 / ops / w.perItem)).toFixed(0).padStart(5)} ns/tool` : "";
-      const note = c.disagrees ? `  (wrong verdict on ${c.disagrees} of ${w.inputs.length} inputs: not comparable)` : "";
-      console.log(`    ${name.padEnd(42)} ${fmt(ops).padStart(12)} [${fmt(Math.min(...xs))} - ${fmt(Math.max(...xs))}]${perItem}  ${ratio}${note}`);
+      let ratio = "";
+      if (c.peer) {
+        const ratios = runs.map((r) => {
+          const cs = r.workloads[wi].contestants;
+          return pairedRatio(cs[ci].rounds, cs.find((x) => x.name === c.peer).rounds);
+        });
+        const range = n > 1 ? ` [${Math.min(...ratios).toFixed(2)} - ${Math.max(...ratios).toFixed(2)}]` : "";
+        ratio = `${median(ratios).toFixed(2).padStart(6)}x ${c.peer}${range}`;
+      }
+      const perItem = w.perItem ? `  ${(1e9 / ops / w.perItem).toFixed(0).padStart(5)} ns/tool` : "";
+      const note = c.disagrees ? `  (wrong verdict on ${c.disagrees} of ${w.inputs} inputs: not comparable)` : "";
+      console.log(`    ${c.name.padEnd(42)} ${fmt(ops).padStart(12)} [${fmt(Math.min(...xs))} - ${fmt(Math.max(...xs))}]${perItem}  ${ratio}${note}`);
     }
   }
   console.log(
     "  goals: corpus >= 5x ajv, ClientRequest >= 25x ajv, big list >= 1.5x ajv; invalid input: validate* >= 2x ajv(allErrors: true), firstError >= 1x ajv(allErrors: false); per-tool cost flat from 1,000 to 10,000 tools",
   );
-  rmSync(work, { recursive: true, force: true });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchValidators();
