@@ -21,12 +21,13 @@ export interface LegacyHttpHost {
     res: ServerResponse,
   ): Promise<{ principal: string | undefined } | false>;
   refuse(res: ServerResponse, error: unknown, id?: unknown): void;
-  /** Runs one request and answers it (JSON or SSE). */
+  /** Runs one request and answers it (JSON or SSE); `inBand`: every answer with status 200. */
   answer(
     res: ServerResponse,
     message: Record<string, unknown>,
     principal: string | undefined,
     channel: object,
+    inBand: boolean,
   ): Promise<void>;
   statusOf(reply: unknown): number;
 }
@@ -116,7 +117,10 @@ export function legacySessions(host: LegacyHttpHost) {
       await dispatcher.handle(message, context);
       return send(res, 202);
     }
-    await host.answer(res, message, principal, channel);
+    // A session's request errors travel in the body with 200 (2025-11-25 transports: a
+    // request is answered with JSON or SSE; 404 on a session id means the session is gone,
+    // and clients MUST initialize again). The SDK servers answer them so.
+    await host.answer(res, message, principal, channel, true);
   }
 
   return { initialize, serve };

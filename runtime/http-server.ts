@@ -195,7 +195,7 @@ export function createHttpHandler(
         });
         return send(res, 202);
       }
-      await answer(res, message, principal, channel);
+      await answer(res, message, principal, channel, false);
     } catch {
       send(res, 500, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error"));
     }
@@ -232,12 +232,16 @@ export function createHttpHandler(
     return typeof code === "number" && badRequest.has(code) ? 400 : 200;
   }
 
-  /** Runs one request: JSON if it answers before notifying, SSE otherwise. */
+  /**
+   * Runs one request: JSON if it answers before notifying, SSE otherwise. `inBand` (legacy
+   * sessions): errors are sent with 200 too, never mapped to an HTTP status.
+   */
   async function answer(
     res: ServerResponse,
     message: Record<string, unknown>,
     principal: string | undefined,
     channel: object,
+    inBand: boolean,
   ): Promise<void> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -278,11 +282,11 @@ export function createHttpHandler(
           message["id"],
         );
         if (streaming) return void (event(timeout), res.end());
-        return send(res, 504, timeout);
+        return send(res, inBand ? 200 : 504, timeout);
       }
       if (!isObject(reply)) return void res.end();
       if (streaming) return void (event(reply), res.end());
-      send(res, statusOf(reply), reply);
+      send(res, inBand ? 200 : statusOf(reply), reply);
     } finally {
       clearTimeout(timer);
       res.off("close", onClose);

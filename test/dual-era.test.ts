@@ -101,6 +101,30 @@ describe("dual-era server over Streamable HTTP", () => {
     await client.close();
   });
 
+  it("hands legacy clients their request errors as JSON-RPC errors, keeping the session (v1, v2, mcp-gen's)", async () => {
+    // No resources handlers: method not found. Before, these came as HTTP 404 and 400: the SDK
+    // clients threw transport errors without the code, mcp-gen's dropped its live session.
+    const v1 = new V1Client({ name: "v1", version: "1.0.0" });
+    await v1.connect(new V1HttpTransport(new URL(server.url)));
+    await expect(v1.listResources()).rejects.toMatchObject({ code: -32601 });
+    await expect(v1.getPrompt({ name: 42 as Any })).rejects.toMatchObject({ code: -32602 });
+    expect((await v1.listTools()).tools).toHaveLength(2);
+    await v1.close();
+    const v2 = new V2Client({ name: "v2", version: "1.0.0" });
+    await v2.connect(new V2HttpTransport(new URL(server.url)));
+    await expect(v2.readResource({ uri: "memo://a" })).rejects.toMatchObject({ code: -32601 });
+    await v2.close();
+    let initializes = 0;
+    const transport = generated.httpClient.createHttpTransport({
+      url: server.url,
+      fetch: (url: Any, init: Any) => (String(init?.body).includes('"initialize"') && initializes++, fetch(url, init)),
+    });
+    const ours = generated.client.createClient({ transport, era: "legacy" });
+    await expect(ours.listResources()).rejects.toMatchObject({ code: -32601 });
+    expect((await ours.listTools()).tools).toHaveLength(2);
+    expect(initializes).toBe(1);
+  });
+
   it("serves mcp-gen's modern client on the same endpoint, statelessly", async () => {
     const client = generated.client.createClient({
       transport: generated.httpClient.createHttpTransport({ url: server.url }),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../../runtime/eras.js";
 import { serveHttp } from "../../runtime/http-server.js";
+import { McpError } from "../../runtime/errors.js";
 import { MemorySessionStore } from "../../runtime/http-sessions.js";
 import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, VALIDATORS } from "./fixture.js";
 
@@ -8,7 +9,12 @@ describe("legacy HTTP sessions", () => {
   let server: { url: string; close(): Promise<void> };
   beforeAll(async () => {
     const eras = { modern: { protocol: PROTOCOL, validators: VALIDATORS }, legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }] };
-    const dispatcher = createEraDispatcher(eras, { "tools/call": () => ({ content: [] }) });
+    const dispatcher = createEraDispatcher(eras, {
+      "tools/call": (params: { name: string }) => {
+        if (params.name === "bad") throw new McpError(-32602, "Unknown tool: bad");
+        return { content: [] };
+      },
+    });
     // The principal is whoever the Authorization header names (a stand-in for token checks).
     server = await serveHttp(PROTOCOL, dispatcher, { authenticate: (req) => req.headers.authorization });
   });
@@ -30,6 +36,25 @@ describe("legacy HTTP sessions", () => {
     expect((await post(call, { authorization: "alice", "mcp-session-id": id })).status).toBe(200);
     expect((await fetch(server.url, { method: "DELETE", headers: { authorization: "alice", "mcp-session-id": id } })).status).toBe(200);
     expect((await post(call, { authorization: "alice", "mcp-session-id": id })).status).toBe(404);
+  });
+
+  // 2025-11-25 transports: a request is answered with a JSON body or an SSE stream, and 404 on
+  // a session id means the session is gone (the client MUST initialize again). Errors of the
+  // request itself travel in the body with 200, as the SDKs' servers send them: a 404 for
+  // "method not found" would make clients drop a live session, and a 400 turns the JSON-RPC
+  // error into a transport error whose code the v1 SDK client no longer exposes.
+  it("answers a session's request errors in-band: 200 with the JSON-RPC error, the session kept", async () => {
+    const id = await open("carol");
+    const headers = { authorization: "carol", "mcp-session-id": id };
+    const unknown = await post({ jsonrpc: "2.0", id: 4, method: "prompts/list" }, headers);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toMatchObject({ id: 4, error: { code: -32601 } });
+    const invalid = await post({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "bad" } }, headers);
+    expect(invalid.status).toBe(200);
+    expect(await invalid.json()).toMatchObject({ id: 5, error: { code: -32602, message: "Unknown tool: bad" } });
+    const after = await post({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "x" } }, headers);
+    expect(after.status).toBe(200);
+    expect(await after.json()).toMatchObject({ id: 6, result: { content: [] } });
   });
 
   it("refuses a protocol version header other than the session's", async () => {
