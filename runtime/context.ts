@@ -56,7 +56,11 @@ export interface RequestContext<X extends ContextTypes = ContextTypes> {
   notify(notification: X["notification"]): Promise<void>;
   /** Sends notifications/progress for this request (nothing if the request asked for none). */
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends notifications/message for this request, if the client asked for this level or a lower one. */
+  /**
+   * Sends notifications/message for this request, if the client asked for this level or a lower
+   * one. A server that logs declares it: the dispatcher's `capabilities: { logging: {} }`
+   * (2026-07-28 server/utilities/logging; legacy sessions always get it).
+   */
   log(level: X["logLevel"], data: unknown, logger?: string): Promise<void>;
   /** This round's answers to the input requests of earlier rounds (multi round-trip). */
   readonly inputResponses: X["inputResponses"];

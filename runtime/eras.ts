@@ -1,7 +1,7 @@
 import { requestContext, type HandleContext } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
 import { adaptResult, createModernRouter } from "./modern-eras.js";
-import { capabilitiesOf, carriesModernMeta, isObject, own } from "./protocol.js";
+import { capabilitiesOf, carriesModernMeta, isObject, mergeCapabilities, own } from "./protocol.js";
 import {
   createRouter,
   servedHandlers,
@@ -146,7 +146,10 @@ export function createEraDispatcher(
     session.stream = context.notify;
     sessions.set(channel, { session, router: legacyRouter(session) });
     live.add(session);
-    const capabilities = { ...(options.capabilities ?? derivedCapabilities(era)), logging: {} };
+    const capabilities = {
+      ...mergeCapabilities(derivedCapabilities(era), options.capabilities),
+      logging: {},
+    };
     const result = {
       protocolVersion: version,
       capabilities,

@@ -167,3 +167,21 @@ export function capabilitiesOf(
   }
   return capabilities;
 }
+
+/**
+ * The capabilities to advertise: `derived` (from the handlers) with `declared` laid over them
+ * key by key, one level deep, so `{ logging: {} }` adds what no handler implies (a server that
+ * logs MUST declare it, 2026-07-28 server/utilities/logging) and `{ tools: { listChanged: true } }`
+ * adds to `tools` without listing the rest.
+ */
+export function mergeCapabilities(
+  derived: Record<string, object>,
+  declared: object | undefined,
+): Record<string, object> {
+  const merged: Record<string, object> = { ...derived };
+  for (const [key, value] of Object.entries(declared ?? {})) {
+    const base = merged[key];
+    merged[key] = isObject(base) && isObject(value) ? { ...base, ...value } : value;
+  }
+  return merged;
+}

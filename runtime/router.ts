@@ -9,6 +9,7 @@ import { extensionTable, unmarked, type RouterExtension } from "./extensions.js"
 import { requireClientCapability } from "./input-required.js";
 import {
   capabilitiesOf,
+  mergeCapabilities,
   isObject,
   own,
   type Direction,
@@ -35,7 +36,10 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
   serverInfo?: Implementation;
   /** Protocol versions accepted (default: this schema's). */
   supportedVersions?: string[];
-  /** Advertised by server/discover; derived from the registered handlers when left out. */
+  /**
+   * Advertised by server/discover (and initialize), laid over those the registered handlers
+   * imply, key by key: `{ logging: {} }` for a server whose handlers call `ctx.log`.
+   */
   capabilities?: Capabilities;
   instructions?: string;
   /** Caching hints of the server/discover result (where the revision's result has them). */
@@ -152,7 +156,10 @@ export function createRouter(
       return () => ({
         supportedVersions: supported,
         capabilities: extensions.advertise(
-          options.capabilities ?? capabilitiesOf(protocol.methods, handlers, direction),
+          mergeCapabilities(
+            capabilitiesOf(protocol.methods, handlers, direction),
+            options.capabilities,
+          ),
         ),
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         ...(protocol.features.discoverCacheHints

@@ -194,6 +194,13 @@ describe("dispatcher 2026-07-28", () => {
       expect((await declared.handle(request("server/discover"))).result.capabilities).toEqual({ tools: { listChanged: true } });
     });
 
+    it("lays the declared capabilities over those the handlers imply (logging, which no handler implies)", async () => {
+      const handlers = { ...echoTool, "prompts/list": () => ({ prompts: [], ...cache }) };
+      const server = d.createServerDispatcher(handlers, { capabilities: { logging: {}, tools: { listChanged: true } } });
+      const reply = await server.handle(request("server/discover"));
+      expect(reply.result.capabilities).toEqual({ logging: {}, prompts: {}, tools: { listChanged: true } });
+    });
+
     it("gives handlers the request context", async () => {
       let seen: Any;
       const server = d.createServerDispatcher({

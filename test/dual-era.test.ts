@@ -182,6 +182,16 @@ describe("dual-era server over Streamable HTTP", () => {
     expect(await response.json()).toMatchObject({ id: 9, error: { code: -32601 } });
   });
 
+  it("merges declared capabilities into initialize's too, keeping what the session serves (subscribe, logging)", async () => {
+    const d = generated.dispatcher.createServerDispatcher(
+      { "resources/list": () => ({ resources: [], ttlMs: 0, cacheScope: "public" }), "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" }) },
+      { capabilities: { resources: { listChanged: true }, experimental: { x: {} } } },
+    );
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    const reply = await d.handle(initialize, { channel: {} });
+    expect(reply.result.capabilities).toEqual({ experimental: { x: {} }, logging: {}, resources: { listChanged: true, subscribe: true }, tools: {} });
+  });
+
   it("ends a session on DELETE", async () => {
     const opened = await fetch(server.url, {
       method: "POST",
