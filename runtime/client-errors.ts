@@ -1,19 +1,7 @@
+import { withDetail } from "./errors.js";
 import type { ValidationError } from "./protocol.js";
 
 // What a client call can fail with, beside McpError (the server answered with an error).
-
-/** The longest validation detail a protocol error's message repeats (`.errors` has it all). */
-const DETAIL_CHARS = 300;
-
-/** `message: /path: what is wrong (and N more)`: the first error, bounded, in the message. */
-function withDetail(message: string, errors: readonly ValidationError[]): string {
-  const first = errors[0];
-  if (first === undefined) return message;
-  let detail = `${first.path === "" ? "/" : first.path}: ${first.message}`;
-  if (detail.length > DETAIL_CHARS) detail = `${detail.slice(0, DETAIL_CHARS - 3)}...`;
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
-  return `${message}: ${detail}${more}`;
-}
 
 /** The server broke the protocol: an answer the schema does not allow here. */
 export class McpProtocolError extends Error {

@@ -22,6 +22,22 @@ export class McpError extends Error {
   }
 }
 
+/** The longest validation detail an error's message repeats (its data or `.errors` has it all). */
+const DETAIL_CHARS = 300;
+
+/** `message: /path: what is wrong (and N more)`: the first error, bounded, in the message. */
+export function withDetail(
+  message: string,
+  errors: readonly { readonly path: string; readonly message: string }[],
+): string {
+  const first = errors[0];
+  if (first === undefined) return message;
+  let detail = `${first.path === "" ? "/" : first.path}: ${first.message}`;
+  if (detail.length > DETAIL_CHARS) detail = `${detail.slice(0, DETAIL_CHARS - 3)}...`;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  return `${message}: ${detail}${more}`;
+}
+
 /** Whether a capabilities object declares the capability at `path` (["sampling", "tools"]). */
 export function hasCapability(capabilities: unknown, path: readonly string[]): boolean {
   let node: unknown = capabilities;

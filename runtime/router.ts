@@ -4,7 +4,7 @@ import {
   type NotificationContext,
   type RequestContext,
 } from "./context.js";
-import { JSONRPC_ERRORS, McpError } from "./errors.js";
+import { JSONRPC_ERRORS, McpError, withDetail } from "./errors.js";
 import { extensionTable, unmarked, type RouterExtension } from "./extensions.js";
 import { requireClientCapability } from "./input-required.js";
 import {
@@ -325,7 +325,9 @@ export function createRouter(
         ? { errors: owner.validateResult(result) }
         : validators.validateMethodResult(method, result);
       if ("errors" in checked && checked.errors.length > 0) {
-        const message = `invalid ${method} result`;
+        // For onError only (the client gets a generic -32603): the first error in the message,
+        // since logging the error prints data.errors as [Object].
+        const message = withDetail(`invalid ${method} result`, checked.errors);
         const data = { errors: checked.errors };
         return refuse(new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, message, data));
       }

@@ -148,6 +148,8 @@ describe("dispatcher 2026-07-28", () => {
       const reply = await d.createServerDispatcher(bad, { onError }).handle(request("tools/list"));
       expect(reply.error).toEqual({ code: -32603, message: "Internal error" });
       expect(onError.mock.calls[0][0].data.errors[0].path).toBe("/tools/0/name");
+      // The message names the first error: console.error(error) prints data.errors as [Object].
+      expect(onError.mock.calls[0][0].message).toMatch(/^invalid tools\/list result: \/tools\/0\/name: expected string/);
       const unchecked = await d.createServerDispatcher(bad, { validateResults: false }).handle(request("tools/list"));
       expect(unchecked.result.tools[0].name).toBe(5);
     });
