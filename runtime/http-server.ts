@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { JSONRPC_ERRORS } from "./errors.js";
 import { carriesModernMeta, isObject, type ProtocolDescriptor } from "./protocol.js";
+import { raisedByHandler } from "./router.js";
 import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./http-headers.js";
 import { toolHeaderCheck } from "./tool-header-check.js";
 import { legacySessions } from "./http-legacy.js";
@@ -110,11 +111,14 @@ export function createHttpHandler(
       }
     : protocol;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
-  const badRequest = new Set<number>([
+  // The revision's own 400 codes (unsupported version, missing client capability, header
+  // mismatch) wherever they come from; JSON-RPC's malformed-request codes only when the
+  // router raised them (a handler's -32602 is answered in the body, see raisedByHandler).
+  const badRequest = new Set<number>(protocol.http.badRequestCodes);
+  const malformed = new Set<number>([
     JSONRPC_ERRORS.PARSE_ERROR,
     JSONRPC_ERRORS.INVALID_REQUEST,
     JSONRPC_ERRORS.INVALID_PARAMS,
-    ...protocol.http.badRequestCodes,
   ]);
   const legacy = legacySessions({
     dispatcher,
@@ -228,8 +232,10 @@ export function createHttpHandler(
   function statusOf(reply: unknown): number {
     const error = isObject(reply) ? reply["error"] : undefined;
     const code = isObject(error) ? error["code"] : undefined;
+    if (typeof code !== "number") return 200;
     if (code === JSONRPC_ERRORS.METHOD_NOT_FOUND) return 404;
-    return typeof code === "number" && badRequest.has(code) ? 400 : 200;
+    if (badRequest.has(code)) return 400;
+    return malformed.has(code) && !raisedByHandler(reply) ? 400 : 200;
   }
 
   /**

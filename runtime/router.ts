@@ -95,6 +95,21 @@ export function servedHandlers(handlers: Handlers): Handlers {
   return Object.fromEntries(entries.filter(([, h]) => h !== undefined && !isPlaceholder(h)));
 }
 
+/**
+ * Error responses built from an McpError a handler (or the request's capability check) threw,
+ * as opposed to the router's own refusals (malformed request, invalid params, unknown method,
+ * unsupported version). Streamable HTTP sends a handler's -32602 (2026-07-28 uses it for
+ * "resource not found") in the body with 200, as the SDK servers do, where a malformed request
+ * gets 400 (2026-07-28 basic, Request Metadata): a client probing the era could otherwise read a
+ * handler's 400 as "legacy server" (streamable-http, Backward Compatibility).
+ */
+const handlerErrors = new WeakSet<object>();
+
+/** Whether `reply` is an error response a handler raised (see handlerErrors). */
+export function raisedByHandler(reply: unknown): boolean {
+  return typeof reply === "object" && reply !== null && handlerErrors.has(reply);
+}
+
 /** Routes what one side receives (`direction`) to `handlers`. */
 export function createRouter(
   protocol: ProtocolDescriptor,
@@ -272,8 +287,11 @@ export function createRouter(
       result = await handler(params, ctx);
     } catch (error) {
       if (controller.signal.aborted) return undefined;
-      if (error instanceof McpError)
-        return errorResponse(id, error.code, error.message, error.data);
+      if (error instanceof McpError) {
+        const reply = errorResponse(id, error.code, error.message, error.data);
+        handlerErrors.add(reply);
+        return reply;
+      }
       report(error, method, id);
       return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
     } finally {

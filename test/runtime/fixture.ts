@@ -38,7 +38,7 @@ export const PROTOCOL: ProtocolDescriptor = {
     methodHeader: "Mcp-Method",
     nameHeader: "Mcp-Name",
     nameParams: { "tools/call": "name" },
-    badRequestCodes: [-32020, -32022],
+    badRequestCodes: [-32020, -32022, -32021],
   },
 };
 

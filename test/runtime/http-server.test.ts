@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routingHeaders } from "../../runtime/http-headers.js";
 import { serveHttp } from "../../runtime/http-server.js";
+import { JSONRPC_ERRORS, McpError } from "../../runtime/errors.js";
 import { createRouter } from "../../runtime/router.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
@@ -89,5 +90,56 @@ describe("Mcp-Param-* headers (2026-07-28 transports/streamable-http, Server Val
       expect(refused.status).toBe(400);
       expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 7, error: { code: PROTOCOL.errorCodes.headerMismatch, message: `Header mismatch: ${message}` } });
     }
+  });
+});
+
+// 2026-07-28: a malformed request gets 400 (basic, Request Metadata), an unknown method 404
+// (streamable-http); what a handler answers itself, such as -32602 for a resource that does
+// not exist, stays in the body with 200, as the SDK servers send it.
+describe("HTTP status of error responses", () => {
+  let http: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    const validators = {
+      ...VALIDATORS,
+      validateRequestMessage: (value: unknown, direction: string, options?: unknown) =>
+        (value as any).params?.name === "malformed"
+          ? { ok: false as const, errors: [{ path: "/params/name", message: "expected a known name" }] }
+          : VALIDATORS.validateRequestMessage(value, direction as never, options as never),
+    };
+    const router = createRouter(PROTOCOL, validators, "client->server", {
+      "tools/call": (params: any) => {
+        if (params.name === "missing") throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, "Resource not found", { name: params.name });
+        if (params.name === "needs-sampling") throw new McpError(PROTOCOL.errorCodes.missingClientCapability!, "needs sampling");
+        return { contents: [] };
+      },
+    });
+    http = await serveHttp(PROTOCOL, router);
+  });
+  afterAll(() => http.close());
+  const call = (name: string, method = "tools/call") => {
+    const message = request(method, 3, { name });
+    return fetch(http.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...routingHeaders(PROTOCOL, message) },
+      body: JSON.stringify(message),
+    });
+  };
+
+  it("a handler's invalid params: 200 with the error in the body", async () => {
+    const response = await call("missing");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32602, message: "Resource not found", data: { name: "missing" } } });
+  });
+
+  it("the router's own invalid params (the request failed validation): 400", async () => {
+    const response = await call("malformed");
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: 3, error: { code: -32602 } });
+  });
+
+  it("the revision's 400 codes keep 400 wherever they are raised, and an unknown method 404", async () => {
+    expect((await call("needs-sampling")).status).toBe(400);
+    expect((await call("x", "tools/unknown")).status).toBe(404);
+    expect((await call("fine")).status).toBe(200);
   });
 });
