@@ -1,5 +1,7 @@
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
+import { checkRequestedContent } from "./elicitation-content.js";
 import { isObject, own, type MessageValidators, type ProtocolDescriptor } from "./protocol.js";
+import type { ValidationError } from "./validation.js";
 
 // The context a request handler gets beside its params. Its types come from the revision
 // (the generated dispatcher binds them); what a revision lacks is simply undefined here.
@@ -66,10 +68,16 @@ export interface RequestContext<X extends ContextTypes = ContextTypes> {
   readonly inputResponses: X["inputResponses"];
   /** The request state the client echoed back, if any. */
   readonly requestState: string | undefined;
-  /** The answer at `key`, validated as the result of `method`; undefined if none was sent. */
+  /**
+   * The answer at `key`, validated as the result of `method`; undefined if none was sent.
+   * Given the input request that asked (`asked`), an accepted form-mode elicitation's
+   * content is also checked against its `requestedSchema` (servers SHOULD, 2026-07-28
+   * client/elicitation): a wrong answer is refused with invalid params, naming the field.
+   */
   inputResponse<M extends keyof X["inputResults"] & string>(
     key: string,
     method: M,
+    asked?: { readonly params?: unknown },
   ): X["inputResults"][M] | undefined;
 }
 
@@ -144,25 +152,29 @@ export function requestContext(
     },
     inputResponses: answers,
     requestState: typeof params["requestState"] === "string" ? params["requestState"] : undefined,
-    inputResponse(key, inputMethod) {
+    inputResponse(key, inputMethod, asked) {
       if (
         !Object.prototype.hasOwnProperty.call(answers, key) ||
         validators.validateInputResult === null
       )
         return undefined;
       const answer = validators.validateInputResult(inputMethod, answers[key]);
-      if (!answer.ok) {
-        const errors = answer.errors.map((e) => ({
-          ...e,
-          path: `/params/inputResponses/${pointerSegment(key)}${e.path}`,
-        }));
+      const refuse = (errors: readonly ValidationError[], under = "") => {
+        const at = `/params/inputResponses/${pointerSegment(key)}${under}`;
         throw new McpError(
           JSONRPC_ERRORS.INVALID_PARAMS,
           `invalid input response "${key}" for ${inputMethod}`,
-          { errors },
+          { errors: errors.map((e) => ({ ...e, path: at + e.path })) },
         );
+      };
+      if (!answer.ok) return refuse(answer.errors);
+      const form = isObject(asked?.params) ? asked.params["requestedSchema"] : undefined;
+      const value = answer.value;
+      if (form !== undefined && isObject(value) && value["action"] === "accept") {
+        const errors = checkRequestedContent(form, value["content"]);
+        if (errors.length > 0) return refuse(errors, "/content");
       }
-      return answer.value as never;
+      return value as never;
     },
   };
 }

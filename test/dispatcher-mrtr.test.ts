@@ -40,6 +40,33 @@ describe("multi round-trip on the server side", () => {
     expect(badAnswer.error).toMatchObject({ code: -32602, data: { errors: [{ path: "/params/inputResponses/who/action" }] } });
   });
 
+  it("given the request that asked, checks an accepted form's content against its requestedSchema (servers SHOULD, client/elicitation)", async () => {
+    const ask = {
+      method: "elicitation/create",
+      params: { mode: "form", message: "Sure?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" }, copies: { type: "integer", maximum: 3 } }, required: ["confirm"] } },
+    };
+    const server = d.createServerDispatcher({
+      "tools/call": (p: Any, ctx: Any) => {
+        const answer = ctx.inputResponse("sure", "elicitation/create", p.name === "checked" ? ask : undefined);
+        if (!answer) return d.inputRequired(ctx, { inputRequests: { sure: ask } });
+        return { content: [{ type: "text", text: `${answer.action} ${JSON.stringify(answer.content ?? null)}` }] };
+      },
+    });
+    const answer = (name: string, response: object, id = 1) =>
+      server.handle(request("tools/call", { name, ...caps({ elicitation: {} }), inputResponses: { sure: response } }, id));
+    // A string where the form asked for a boolean, and a number above its maximum.
+    const wrong = await answer("checked", { action: "accept", content: { confirm: "yes", copies: 9 } });
+    expect(wrong.error).toMatchObject({
+      code: -32602,
+      data: { errors: [{ path: "/params/inputResponses/sure/content/confirm", message: "expected a boolean" }, { path: "/params/inputResponses/sure/content/copies", message: "must be at most 3" }] },
+    });
+    expect((await answer("checked", { action: "accept", content: {} })).error.data.errors[0]).toMatchObject({ path: "/params/inputResponses/sure/content/confirm" });
+    expect((await answer("checked", { action: "accept", content: { confirm: true, copies: 2 } })).result.content[0].text).toBe('accept {"confirm":true,"copies":2}');
+    // Declined and cancelled answers carry no content to check; without the request, no schema.
+    expect((await answer("checked", { action: "decline" })).result.content[0].text).toBe("decline null");
+    expect((await answer("unchecked", { action: "accept", content: { confirm: "yes" } })).result.content[0].text).toBe('accept {"confirm":"yes"}');
+  });
+
   it("refuses to ask for an input the request's capabilities do not declare", async () => {
     const server = d.createServerDispatcher({ "tools/call": (_p: Any, ctx: Any) => d.inputRequired(ctx, { inputRequests: { who: elicit } }) });
     const reply = await server.handle(request("tools/call", { name: "greet", ...caps({ sampling: {} }) }));

@@ -101,7 +101,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], project);
     expect(test.status, test.output).toBe(0);
-    expect(test.output).toMatch(/# pass 5/);
+    expect(test.output).toMatch(/# pass 6\n# fail 0/);
     expect(test.output).toMatch(/# fail 0/);
   }, 300_000);
 
@@ -116,7 +116,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     const test = npm(["test"], project, env);
     expect(test.status, test.output).toBe(0);
     expect(test.output).toContain("> tsc -p tsconfig.json");
-    expect(test.output).toMatch(/# pass 5/);
+    expect(test.output).toMatch(/# pass 6\n# fail 0/);
     expect(test.output).toMatch(/# fail 0/);
   }, 300_000);
 
@@ -247,7 +247,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     const test = npm(["test"], authProject);
     expect(test.status, test.output).toBe(0);
     // The default project's five tests and the authorization one.
-    expect(test.output).toMatch(/# pass 6\n# fail 0/);
+    expect(test.output).toMatch(/# pass 7\n# fail 0/);
     const as = await startTestAuthorizationServer();
     const port = await new Promise<number>((resolve) => {
       const probe = createNetServer().listen(0, "127.0.0.1", () => {

@@ -1,0 +1,144 @@
+import { $fmtUri, type ValidationError } from "./validation.js";
+
+// Checks what a user entered in a form-mode elicitation against the `requestedSchema` that
+// asked for it: "Servers SHOULD validate received data matches the requested schema"
+// (2026-07-28 client/elicitation, Security Considerations). The schema types only say that
+// `content` is a flat record of strings, numbers, booleans and string arrays; which of them
+// the form asked for, and within what bounds, is in the request the server sent. The spec
+// restricts that schema to flat objects of primitive properties (Requested Schema): string
+// (minLength, maxLength, format email | uri | date | date-time, enum, oneOf of consts),
+// number / integer (minimum, maximum), boolean, and arrays of those string choices
+// (minItems, maxItems, items.enum or items.anyOf of consts). Keywords outside that subset are
+// not checked; properties the form did not ask for are left alone, as JSON Schema does.
+
+type Json = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** JSON-pointer segment of a property name (RFC 6901). */
+const segment = (name: string): string => "/" + name.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** Errors of `content` against `requestedSchema`; paths relative to `content`. */
+export function checkRequestedContent(
+  requestedSchema: unknown,
+  content: unknown,
+): ValidationError[] {
+  if (!isRecord(requestedSchema)) return [];
+  const properties = isRecord(requestedSchema["properties"]) ? requestedSchema["properties"] : {};
+  const required = Array.isArray(requestedSchema["required"]) ? requestedSchema["required"] : [];
+  if (content === undefined) content = {};
+  if (!isRecord(content))
+    return [{ path: "", message: "expected the form's fields as an object", expected: "object" }];
+  const errors: ValidationError[] = [];
+  for (const name of required) {
+    if (typeof name === "string" && !hasOwn(content, name))
+      errors.push({ path: segment(name), message: `required field "${name}" is missing` });
+  }
+  for (const name of Object.keys(properties)) {
+    const field = properties[name];
+    if (!hasOwn(content, name) || !isRecord(field)) continue;
+    const problem = checkField(field, content[name]);
+    if (problem !== undefined) errors.push({ path: segment(name), message: problem });
+  }
+  return errors;
+}
+
+/** What is wrong with one field's value, or undefined. */
+function checkField(field: Json, value: unknown): string | undefined {
+  switch (field["type"]) {
+    case "string":
+      return typeof value === "string" ? checkString(field, value) : "expected a string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value)
+        ? checkNumber(field, value)
+        : "expected a number";
+    case "integer":
+      return Number.isInteger(value) ? checkNumber(field, value as number) : "expected an integer";
+    case "boolean":
+      return typeof value === "boolean" ? undefined : "expected a boolean";
+    case "array":
+      return Array.isArray(value) ? checkChoices(field, value) : "expected an array of choices";
+    default:
+      return undefined;
+  }
+}
+
+function checkString(field: Json, value: string): string | undefined {
+  const length = [...value].length;
+  const { minLength, maxLength, format } = field;
+  if (typeof minLength === "number" && length < minLength)
+    return `must have at least ${minLength} characters`;
+  if (typeof maxLength === "number" && length > maxLength)
+    return `must have at most ${maxLength} characters`;
+  const allowed = choices(field);
+  if (allowed !== undefined && !allowed.includes(value)) return "is not one of the choices offered";
+  const valid = typeof format === "string" && hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
+  if (valid !== undefined && !valid(value)) return `is not a valid ${format}`;
+  return undefined;
+}
+
+function checkNumber(field: Json, value: number): string | undefined {
+  const { minimum, maximum } = field;
+  if (typeof minimum === "number" && value < minimum) return `must be at least ${minimum}`;
+  if (typeof maximum === "number" && value > maximum) return `must be at most ${maximum}`;
+  return undefined;
+}
+
+function checkChoices(field: Json, value: unknown[]): string | undefined {
+  const { minItems, maxItems } = field;
+  if (typeof minItems === "number" && value.length < minItems)
+    return `must have at least ${minItems} choices`;
+  if (typeof maxItems === "number" && value.length > maxItems)
+    return `must have at most ${maxItems} choices`;
+  const allowed = isRecord(field["items"]) ? choices(field["items"]) : undefined;
+  for (const item of value) {
+    if (typeof item !== "string") return "expected choices as strings";
+    if (allowed !== undefined && !allowed.includes(item))
+      return `"${item}" is not one of the choices offered`;
+  }
+  return undefined;
+}
+
+/** The values a choice field offers (enum, or the consts of oneOf / anyOf), if it is one. */
+function choices(field: Json): unknown[] | undefined {
+  if (Array.isArray(field["enum"])) return field["enum"];
+  const options = Array.isArray(field["oneOf"]) ? field["oneOf"] : field["anyOf"];
+  if (!Array.isArray(options)) return undefined;
+  return options.filter(isRecord).map((option) => option["const"]);
+}
+
+// The formats the spec lists for string fields, as RFC 3339 (date, date-time) and the HTML
+// living standard's "valid e-mail address" (what browsers check in a form) define them.
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:z|[+-](\d{2}):(\d{2}))$/i;
+const EMAIL =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isDate(s: string): boolean {
+  const m = DATE.exec(s);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : DAYS[month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
+function isDateTime(s: string): boolean {
+  const split = s.search(/[tT ]/);
+  if (split < 0 || !isDate(s.slice(0, split))) return false;
+  const m = TIME.exec(s.slice(split + 1));
+  if (!m) return false;
+  const [hour, minute, second] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const offsetOk = m[4] === undefined || (Number(m[4]) <= 23 && Number(m[5]) <= 59);
+  return hour <= 23 && minute <= 59 && second <= 60 && offsetOk;
+}
+
+const FORMATS: Record<string, ((s: string) => boolean) | undefined> = {
+  email: (s) => s.length <= 254 && EMAIL.test(s),
+  uri: $fmtUri,
+  date: isDate,
+  "date-time": isDateTime,
+};
