@@ -175,7 +175,7 @@ export function inspectCommand(options: CommonOptions & { json?: boolean }, io: 
   if (protocol.inputRequests.length > 0) {
     io.out("");
     io.out("Input requests (in InputRequiredResult):");
-    for (const r of protocol.inputRequests) io.out(`  ${r.method.padEnd(40)} needs client capability ${r.capability?.join(".") ?? "-"}`);
+    for (const r of protocol.inputRequests) io.out(`  ${r.method.padEnd(40)} needs client capability ${r.capability?.path.join(".") ?? "-"}`);
   }
   io.out("");
   io.out("Error codes:");

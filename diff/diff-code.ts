@@ -49,7 +49,7 @@ export function inputRequestCode(r: InputRequestInfo): CodeUpdate {
     ...typeNames(r.params, r.result),
     handlers: [{ side: "client", interface: "InputHandlers", key: r.method }],
     functions: [],
-    capabilities: r.capability ? [{ side: "client", path: r.capability }] : [],
+    capabilities: r.capability ? [{ side: "client", path: r.capability.path }] : [],
   };
 }
 

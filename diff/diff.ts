@@ -98,7 +98,7 @@ function diffMessagePart(ctx: DiffContext, method: string, part: "params" | "res
   add(change({ ...base, detail: part }, breaksOf(effects, builders)));
 }
 
-const capabilityText = (r: InputRequestInfo) => r.capability?.join(".");
+const capabilityText = (r: InputRequestInfo) => r.capability?.path.join(".");
 
 function hasCapability(nodes: CapabilityNode[], path: string[]): boolean {
   const [head, ...rest] = path;
@@ -118,7 +118,7 @@ function diffInputRequests(ctx: DiffContext, add: Add): void {
     // gates it: "Servers MUST NOT send an inputRequests that the client has not declared
     // support for" (basic/patterns/mrtr.mdx).
     added: (name, r) => {
-      const gatedByNew = r.capability !== undefined && !hasCapability(a.protocol.capabilities.client, r.capability);
+      const gatedByNew = r.capability !== undefined && !hasCapability(a.protocol.capabilities.client, r.capability.path);
       add(change({ kind: "inputRequest", subject: name, change: "added", to: r.type, code: inputRequestCode(r) }, gatedByNew ? [] : ["client"]));
     },
     both: (name, r, s) => {

@@ -116,7 +116,7 @@ function inputRequests(w: CodeWriter, requests: readonly InputRequestInfo[], typ
   w.line("/** Requests a server embeds in an InputRequiredResult, and the client capability each needs. */");
   w.block("export const INPUT_REQUESTS = {", () => {
     for (const r of requests) {
-      w.value(`${prettierKey(r.method)}: `, { type: r.type, result: r.result, capability: r.capability ?? null }, ",");
+      w.value(`${prettierKey(r.method)}: `, { type: r.type, result: r.result, capability: r.capability ? { path: r.capability.path, leaf: r.capability.leaf } : null }, ",");
     }
   }, "} as const;");
   w.line();

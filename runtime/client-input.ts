@@ -28,14 +28,14 @@ export async function fulfilInputRequests(
   const entries = Object.entries(requests).map(([key, request]) => {
     const method =
       isObject(request) && typeof request["method"] === "string" ? request["method"] : "";
-    const path = own(protocol.inputRequests, method)?.capability;
-    if (path === undefined)
+    const capability = own(protocol.inputRequests, method)?.capability;
+    if (capability === undefined)
       throw new McpProtocolError(
         `input request "${key}" has unknown method ${JSON.stringify(method)}`,
       );
-    if (path !== null && !hasCapability(capabilities, path)) {
+    if (capability !== null && !hasCapability(capabilities, capability.path)) {
       throw new McpProtocolError(
-        `the server asked for ${method} ("${key}") but this request did not declare the ${path.join(".")} capability`,
+        `the server asked for ${method} ("${key}") but this request did not declare the ${capability.path.join(".")} capability`,
       );
     }
     const handler = own(inputHandlers, method);

@@ -73,8 +73,8 @@ export function createSender(
   const inputHandlers = (options.inputHandlers ?? {}) as InputHandlers;
   // Capabilities: what the caller declares, plus what each registered input handler implies.
   const implied = Object.entries(inputHandlers).flatMap(([method, handler]) => {
-    const path = own(protocol.inputRequests, method)?.capability;
-    return handler && path ? [path] : [];
+    const capability = own(protocol.inputRequests, method)?.capability;
+    return handler && capability ? [capability] : [];
   });
   const capabilities = withCapabilities((options.capabilities ?? {}) as Json, implied);
   const legacyEras = eras?.legacy ?? [];

@@ -1,6 +1,8 @@
 // What the dispatcher and the client share: the JSON-RPC error type, JSON-RPC's own codes,
 // and capability paths.
 
+import type { Capability } from "./protocol.js";
+
 /** The error codes JSON-RPC 2.0 itself defines (the same in every MCP revision). */
 export const JSONRPC_ERRORS = {
   PARSE_ERROR: -32700,
@@ -38,7 +40,10 @@ export function withDetail(
   return `${message}: ${detail}${more}`;
 }
 
-/** Whether a capabilities object declares the capability at `path` (["sampling", "tools"]). */
+/**
+ * Whether a capabilities object declares the capability at `path` (["sampling", "tools"]):
+ * present, and not `false` (a boolean capability declared false is not declared).
+ */
 export function hasCapability(capabilities: unknown, path: readonly string[]): boolean {
   let node: unknown = capabilities;
   for (const key of path) {
@@ -50,32 +55,44 @@ export function hasCapability(capabilities: unknown, path: readonly string[]): b
       return false;
     node = (node as Record<string, unknown>)[key];
   }
-  return node !== undefined && node !== null;
+  return node !== undefined && node !== null && node !== false;
 }
 
-/** The capabilities object declaring just the capability at `path`: ["sampling", "tools"] -> { sampling: { tools: {} } }. */
-export function capabilityObject(path: readonly string[]): Record<string, unknown> {
-  let value: Record<string, unknown> = {};
+/**
+ * The capabilities object declaring just the capability at `path`, as the schema types it:
+ * ["sampling", "tools"] -> { sampling: { tools: {} } }; a boolean one, ["tools", "validate"]
+ * -> { tools: { validate: true } }.
+ */
+export function capabilityObject(
+  path: readonly string[],
+  leaf: Capability["leaf"] = "object",
+): Record<string, unknown> {
+  let value: unknown = leaf === "boolean" ? true : {};
   for (let i = path.length - 1; i >= 0; i--) value = { [path[i]!]: value };
-  return value;
+  return isPlainObject(value) ? value : {};
 }
 
-/** `declared` capabilities, with each of `paths` added where they do not say more already. */
+/** `b` merged into `a`: objects merged key by key, anything else in `b` wins. */
+export function mergeCapabilities(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const current = Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined;
+    out[k] = isPlainObject(current) && isPlainObject(v) ? mergeCapabilities(current, v) : v;
+  }
+  return out;
+}
+
+/** `declared` capabilities, with each of `implied` added where they do not say more already. */
 export function withCapabilities(
   declared: Record<string, unknown>,
-  paths: readonly (readonly string[])[],
+  implied: readonly Capability[],
 ): Record<string, unknown> {
-  const merge = (a: Record<string, unknown>, b: Record<string, unknown>) => {
-    const out: Record<string, unknown> = { ...a };
-    for (const [k, v] of Object.entries(b)) {
-      const current = out[k];
-      out[k] = isPlainObject(current) && isPlainObject(v) ? merge(current, v) : v;
-    }
-    return out;
-  };
-  let implied: Record<string, unknown> = {};
-  for (const path of paths) implied = merge(implied, capabilityObject(path));
-  return merge(implied, declared);
+  let merged: Record<string, unknown> = {};
+  for (const c of implied) merged = mergeCapabilities(merged, capabilityObject(c.path, c.leaf));
+  return mergeCapabilities(merged, declared);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

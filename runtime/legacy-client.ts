@@ -153,10 +153,10 @@ export class LegacyClient {
     const gate = own(this.options.modern.protocol.inputRequests, method);
     if (!era || gate === undefined)
       return fail(JSONRPC_ERRORS.METHOD_NOT_FOUND, "Method not found");
-    if (gate.capability !== null && !hasCapability(this.options.capabilities, gate.capability))
+    if (gate.capability !== null && !hasCapability(this.options.capabilities, gate.capability.path))
       return fail(
         JSONRPC_ERRORS.INVALID_REQUEST,
-        `the client did not declare the ${gate.capability.join(".")} capability`,
+        `the client did not declare the ${gate.capability.path.join(".")} capability`,
       );
     const valid = era.validators.validateRequestMessage(request, "server->client");
     if (!valid.ok) return fail(JSONRPC_ERRORS.INVALID_PARAMS, `Invalid params for ${method}`);

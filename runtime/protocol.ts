@@ -2,12 +2,22 @@
 // protocol.ts. Runtime modules read these facts instead of being generated per revision,
 // so a feature a revision lacks is a null here, never code that is left out.
 
+import { capabilityObject, mergeCapabilities } from "./errors.js";
+
 export type Direction = "client->server" | "server->client";
 
-/** A capability that gates a method: a path into ClientCapabilities or ServerCapabilities. */
-export interface CapabilityGate {
-  readonly side: "client" | "server";
+/**
+ * A capability: a path into ClientCapabilities or ServerCapabilities, and how it is declared
+ * there: with an object (`tools: {}`) or, where the schema types it as a boolean, `true`.
+ */
+export interface Capability {
   readonly path: readonly string[];
+  readonly leaf: "object" | "boolean";
+}
+
+/** A capability that gates a method, of the side that serves it (or sends it, for notifications). */
+export interface CapabilityGate extends Capability {
+  readonly side: "client" | "server";
 }
 
 /** One method of the method table (the same shape as `METHODS` in methods.ts). */
@@ -45,7 +55,7 @@ export interface ProtocolDescriptor {
   readonly methods: { readonly [method: string]: MethodEntry };
   /** Requests a server embeds in an input_required result, with the client capability each needs. */
   readonly inputRequests: {
-    readonly [method: string]: { readonly capability: readonly string[] | null };
+    readonly [method: string]: { readonly capability: Capability | null };
   };
   readonly requestMeta: RequestMetaKeys;
   /** The key of a result's `_meta` that carries server info. */
@@ -151,21 +161,21 @@ export function carriesModernMeta(
 
 /**
  * Server capabilities implied by handlers: a handler for any method a server capability gates
- * (in `direction`) turns that capability on.
+ * (in `direction`) declares that capability, at its path and as the schema types it
+ * (`tools/validate` gated by a boolean `tools.validate`: `{ tools: { validate: true } }`).
  */
 export function capabilitiesOf(
   methods: { readonly [method: string]: MethodEntry },
   handlers: { readonly [method: string]: unknown },
   direction: Direction,
 ): Record<string, object> {
-  const capabilities: Record<string, object> = {};
+  let capabilities: Record<string, unknown> = {};
   for (const [method, entry] of Object.entries(methods)) {
     const gate = entry.capabilities[direction];
-    if (own(handlers, method) && gate?.side === "server" && gate.path[0] !== undefined) {
-      capabilities[gate.path[0]] ??= {};
-    }
+    if (own(handlers, method) && gate?.side === "server" && gate.path.length > 0)
+      capabilities = mergeCapabilities(capabilities, capabilityObject(gate.path, gate.leaf));
   }
-  return capabilities;
+  return capabilities as Record<string, object>;
 }
 
 /**

@@ -2,33 +2,78 @@ import { hasTag, type TypeExpr } from "./model.js";
 import type { Resolver } from "./resolve.js";
 import type { Direction, MethodInfo, Side } from "./protocol.js";
 
+/**
+ * How a capability is declared on the wire: `"object"` for one typed as an object (declared
+ * with `{}` when it has no settings: `tools: {}`), `"boolean"` for a flag (`listChanged: true`).
+ */
+export type CapabilityLeaf = "object" | "boolean";
+
+/** A capability: its path into ClientCapabilities or ServerCapabilities, and how it is declared. */
+export interface CapabilityRef {
+  path: string[];
+  leaf: CapabilityLeaf;
+}
+
+/** The capability that gates a method, in the capabilities of the side that serves it. */
+export interface CapabilityGate extends CapabilityRef {
+  side: Side;
+}
+
 export interface CapabilityNode {
   name: string;
   path: string[];
+  /** How it is declared; null for a setting that is neither an object nor a flag (a string, a number). */
+  leaf: CapabilityLeaf | null;
   deprecated: boolean;
   /** Description from the schema's JSDoc. */
   doc: string;
   children: CapabilityNode[];
 }
 
-/** The capability tree of `ClientCapabilities` or `ServerCapabilities`; inline objects are walked. */
+/**
+ * The capability tree of `ClientCapabilities` or `ServerCapabilities`. Inline objects are
+ * walked, and so are named object types that declare properties (a draft may move
+ * `tools: { ... }` into `interface ToolsCapability`); JSONObject and the like declare none,
+ * so they are settings values, not further capabilities.
+ */
 export function buildCapabilities(r: Resolver, typeName: string): CapabilityNode[] {
   const decl = r.declaration(typeName);
   if (!decl) return [];
-  const walk = (type: TypeExpr, path: string[]): CapabilityNode[] => {
-    // Named types (JSONObject and the like) are settings values, not further capabilities.
-    if (type.kind !== "object" && path.length > 0) return [];
+  const walk = (type: TypeExpr, path: string[], named: ReadonlySet<string>): CapabilityNode[] => {
+    // A named type already being walked on this path (a recursive type) has no new capabilities.
+    if (type.kind === "ref" && named.has(type.name)) return [];
     const obj = r.object(type);
     if (!obj) return [];
+    const inner = type.kind === "ref" ? new Set([...named, type.name]) : named;
     return [...obj.properties.values()].map((p) => ({
       name: p.name,
       path: [...path, p.name],
+      leaf: leafOf(r, p.type),
       deprecated: hasTag(p.doc, "deprecated"),
       doc: p.doc.text,
-      children: walk(p.type, [...path, p.name]),
+      children: walk(p.type, [...path, p.name], inner),
     }));
   };
-  return walk({ kind: "ref", name: typeName, loc: decl.loc }, []);
+  return walk({ kind: "ref", name: typeName, loc: decl.loc }, [], new Set());
+}
+
+/** Object-typed (or admitting an object) declares with an object; else a flag admitting `true`; else a setting. */
+function leafOf(r: Resolver, type: TypeExpr): CapabilityLeaf | null {
+  const members = alternatives(r, type);
+  const admitsObject = members.some((m) =>
+    m.kind === "keyword" ? ["object", "unknown", "any"].includes(m.name) : m.kind !== "array" && r.object(m) !== undefined,
+  );
+  if (admitsObject) return "object";
+  const admitsTrue = members.some((m) => (m.kind === "keyword" && m.name === "boolean") || r.literal(m) === true);
+  return admitsTrue ? "boolean" : null;
+}
+
+/** A type's union members, through aliases (`type Flag = boolean` is `boolean`). */
+function alternatives(r: Resolver, type: TypeExpr): TypeExpr[] {
+  return r.unionMembers(type).flatMap((m) => {
+    const d = m.kind === "ref" ? r.declaration(m.name) : undefined;
+    return d?.kind === "alias" && d.type.kind !== "object" ? alternatives(r, d.type) : [m];
+  });
 }
 
 /**
@@ -39,7 +84,9 @@ export function buildCapabilities(r: Resolver, typeName: string): CapabilityNode
  * a sub-capability (`resources/subscribe` -> `resources.subscribe`,
  * `notifications/tools/list_changed` -> `tools.listChanged`). The capability
  * belongs to the side that serves a request, or that sends a notification.
- * CAPABILITY_EXCEPTIONS holds the few methods whose names do not follow it.
+ * Only objects and flags gate (a setting such as a number is not declared to
+ * offer something). CAPABILITY_EXCEPTIONS holds the few methods whose names do
+ * not follow it.
  */
 export const CAPABILITY_EXCEPTIONS: Record<string, string[]> = {
   // Log messages are named after the message, not the capability.
@@ -54,27 +101,32 @@ export function gatingCapability(
   kind: MethodInfo["kind"],
   direction: Direction,
   trees: Record<Side, CapabilityNode[]>,
-): { side: Side; path: string[] } | undefined {
+): CapabilityGate | undefined {
   const senderIsClient = direction === "client->server";
   const side: Side = (kind === "request") === senderIsClient ? "server" : "client";
   const tree = trees[side];
   const exception = CAPABILITY_EXCEPTIONS[method];
-  if (exception) return findPath(tree, exception) ? { side, path: exception } : undefined;
+  if (exception) {
+    const leaf = findPath(tree, exception)?.leaf;
+    return leaf ? { side, path: exception, leaf } : undefined;
+  }
 
   const segments = method.replace(/^notifications\//, "").split("/");
   const [first, ...rest] = segments;
-  const top = tree.find((c) => c.name === first || c.name === `${first}s`);
-  if (!top) return undefined;
+  const top = tree.find((c) => c.leaf !== null && (c.name === first || c.name === `${first}s`));
+  if (!top?.leaf) return undefined;
   const path = [top.name];
   let node = top;
+  let leaf = top.leaf;
   for (const segment of rest) {
     const camel = segment.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
     const child = node.children.find((c) => c.name === camel);
-    if (!child) break;
+    if (!child?.leaf) break;
     path.push(child.name);
     node = child;
+    leaf = child.leaf;
   }
-  return { side, path };
+  return { side, path, leaf };
 }
 
 function findPath(tree: CapabilityNode[], path: string[]): CapabilityNode | undefined {

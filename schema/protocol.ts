@@ -1,7 +1,7 @@
 import { McpGenError } from "./diagnostics.js";
 import { hasTag, tagText, type Doc, type SchemaModel, type TypeExpr } from "./model.js";
 import { Resolver } from "./resolve.js";
-import { buildCapabilities, gatingCapability, type CapabilityNode } from "./capabilities.js";
+import { buildCapabilities, gatingCapability, type CapabilityGate, type CapabilityNode, type CapabilityRef } from "./capabilities.js";
 import { findConventions, type Conventions } from "./conventions.js";
 
 export type Direction = "client->server" | "server->client";
@@ -20,8 +20,8 @@ export interface MethodInfo {
   result: string | undefined;
   /** Whether the method may answer `InputRequiredResult` (multi round-trip). */
   inputRequired: boolean;
-  /** Per direction, the capability (path into the gating side's tree) that gates it. */
-  capabilities: Partial<Record<Direction, { side: Side; path: string[] }>>;
+  /** Per direction, the capability (path into the gating side's tree, and how it is declared) that gates it. */
+  capabilities: Partial<Record<Direction, CapabilityGate>>;
   deprecated: string | undefined;
 }
 
@@ -30,8 +30,8 @@ export interface InputRequestInfo {
   type: string;
   params: string | undefined;
   result: string;
-  /** Path in ClientCapabilities the client must declare before a server may ask. */
-  capability: string[] | undefined;
+  /** The capability in ClientCapabilities the client must declare before a server may ask. */
+  capability: CapabilityRef | undefined;
 }
 
 export interface ErrorCodeInfo {
@@ -148,7 +148,7 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
       type,
       params: paramsOf(r, type)?.name,
       result: resultOf(r, type),
-      capability: gatingCapability(method, "request", "server->client", capabilities)?.path,
+      capability: inputCapability(gatingCapability(method, "request", "server->client", capabilities)),
     };
   });
 
@@ -165,6 +165,10 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
     conventions: findConventions(model, r),
     constants: model.declarations.flatMap((d) => (d.kind === "const" ? [{ name: d.name, value: d.value }] : [])),
   };
+}
+
+function inputCapability(gate: CapabilityGate | undefined): CapabilityRef | undefined {
+  return gate && { path: gate.path, leaf: gate.leaf };
 }
 
 function memberName(member: TypeExpr, union: string): string {

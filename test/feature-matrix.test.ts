@@ -254,7 +254,8 @@ async function roundTrip(files: OutputFile[], on: FeatureSet): Promise<void> {
   if (on.discover) {
     const discovered = await client.discover();
     expect(discovered.supportedVersions).toEqual([FIXTURE_VERSION]);
-    expect(discovered.capabilities).toEqual({ tools: {}, ...(on.subscriptions && { resources: {} }), ...(on.logging && { logging: {} }) });
+    // resources/subscribe is gated by the boolean resources.subscribe: declared `true` at its path.
+    expect(discovered.capabilities).toEqual({ tools: {}, ...(on.subscriptions && { resources: { subscribe: true } }), ...(on.logging && { logging: {} }) });
     // The hints come from the model: added only where the revision's DiscoverResult declares them.
     if (on.cacheHints) expect(discovered).toMatchObject({ ttlMs: 0, cacheScope: "public" });
     else expect(Object.keys(discovered).filter((k) => k === "ttlMs" || k === "cacheScope")).toEqual([]);

@@ -30,7 +30,7 @@ describe("protocol model from a fixture schema", () => {
     expect(mini.methods.filter((m) => m.inputRequired).map((m) => m.method)).toEqual(["tools/call"]);
     expect(mini.inputRequiredResult).toBe("InputRequiredResult");
     expect(mini.inputRequests).toEqual([
-      { method: "elicitation/create", type: "ElicitRequest", params: 'ElicitRequest["params"]', result: "ElicitResult", capability: ["elicitation"] },
+      { method: "elicitation/create", type: "ElicitRequest", params: 'ElicitRequest["params"]', result: "ElicitResult", capability: { path: ["elicitation"], leaf: "object" } },
     ]);
   });
 
@@ -40,9 +40,9 @@ describe("protocol model from a fixture schema", () => {
       ["elicitation", false, ["form"]],
       ["roots", true, []],
     ]);
-    expect(methods.get("tools/call")?.capabilities).toEqual({ "client->server": { side: "server", path: ["tools"] } });
+    expect(methods.get("tools/call")?.capabilities).toEqual({ "client->server": { side: "server", path: ["tools"], leaf: "object" } });
     expect(methods.get("notifications/tools/list_changed")?.capabilities).toEqual({
-      "server->client": { side: "server", path: ["tools", "listChanged"] },
+      "server->client": { side: "server", path: ["tools", "listChanged"], leaf: "boolean" },
     });
     expect(methods.get("ping")?.capabilities).toEqual({});
   });
@@ -102,7 +102,7 @@ describe("protocol model of the spec revisions", () => {
     ]);
     expect(requests.filter((m) => m.inputRequired).map((m) => m.method).sort()).toEqual(["prompts/get", "resources/read", "tools/call"]);
     expect(protocol.inputRequests.map((r) => r.method).sort()).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
-    expect(protocol.inputRequests.map((r) => r.capability?.join("."))).toEqual(["sampling", "roots", "elicitation"]);
+    expect(protocol.inputRequests.map((r) => r.capability?.path.join("."))).toEqual(["sampling", "roots", "elicitation"]);
     expect(protocol.unions["ServerRequest"]).toBeUndefined();
     const codes = Object.fromEntries(protocol.errors.map((e) => [e.name, e.code]));
     expect(codes).toMatchObject({ HEADER_MISMATCH: -32020, MISSING_REQUIRED_CLIENT_CAPABILITY: -32021, UNSUPPORTED_PROTOCOL_VERSION: -32022 });
@@ -122,6 +122,6 @@ describe("protocol model of the spec revisions", () => {
     expect(methods.get("initialize")?.directions).toEqual(["client->server"]);
     expect(protocol.methods.some((m) => m.inputRequired)).toBe(false);
     expect(protocol.inputRequests).toEqual([]);
-    expect(methods.get("sampling/createMessage")?.capabilities["server->client"]).toEqual({ side: "client", path: ["sampling"] });
+    expect(methods.get("sampling/createMessage")?.capabilities["server->client"]).toEqual({ side: "client", path: ["sampling"], leaf: "object" });
   });
 });

@@ -30,7 +30,7 @@ export const METHODS = {
     paramsOptional: false,
     result: "CallToolResult",
     inputRequired: true,
-    capabilities: { "client->server": { side: "server", path: ["tools"] } },
+    capabilities: { "client->server": { side: "server", path: ["tools"], leaf: "object" } },
     deprecated: false,
   },
   "notifications/cancelled": {
@@ -52,7 +52,9 @@ export const METHODS = {
     paramsOptional: true,
     result: null,
     inputRequired: false,
-    capabilities: { "server->client": { side: "server", path: ["tools", "listChanged"] } },
+    capabilities: {
+      "server->client": { side: "server", path: ["tools", "listChanged"], leaf: "boolean" },
+    },
     deprecated: true,
   },
 } as const satisfies Record<string, MethodDescriptor>;
@@ -104,7 +106,7 @@ export const INPUT_REQUESTS = {
   "elicitation/create": {
     type: "ElicitRequest",
     result: "ElicitResult",
-    capability: ["elicitation"],
+    capability: { path: ["elicitation"], leaf: "object" },
   },
 } as const;
 
