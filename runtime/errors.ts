@@ -1,7 +1,7 @@
 // What the dispatcher and the client share: the JSON-RPC error type, JSON-RPC's own codes,
 // and capability paths.
 
-import type { Capability } from "./protocol.js";
+import { capabilityObject, mergeCapabilities, type Capability } from "./protocol.js";
 
 /** The error codes JSON-RPC 2.0 itself defines (the same in every MCP revision). */
 export const JSONRPC_ERRORS = {
@@ -58,33 +58,6 @@ export function hasCapability(capabilities: unknown, path: readonly string[]): b
   return node !== undefined && node !== null && node !== false;
 }
 
-/**
- * The capabilities object declaring just the capability at `path`, as the schema types it:
- * ["sampling", "tools"] -> { sampling: { tools: {} } }; a boolean one, ["tools", "validate"]
- * -> { tools: { validate: true } }.
- */
-export function capabilityObject(
-  path: readonly string[],
-  leaf: Capability["leaf"] = "object",
-): Record<string, unknown> {
-  let value: unknown = leaf === "boolean" ? true : {};
-  for (let i = path.length - 1; i >= 0; i--) value = { [path[i]!]: value };
-  return isPlainObject(value) ? value : {};
-}
-
-/** `b` merged into `a`: objects merged key by key, anything else in `b` wins. */
-export function mergeCapabilities(
-  a: Record<string, unknown>,
-  b: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const current = Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined;
-    out[k] = isPlainObject(current) && isPlainObject(v) ? mergeCapabilities(current, v) : v;
-  }
-  return out;
-}
-
 /** `declared` capabilities, with each of `implied` added where they do not say more already. */
 export function withCapabilities(
   declared: Record<string, unknown>,
@@ -93,8 +66,4 @@ export function withCapabilities(
   let merged: Record<string, unknown> = {};
   for (const c of implied) merged = mergeCapabilities(merged, capabilityObject(c.path, c.leaf));
   return mergeCapabilities(merged, declared);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

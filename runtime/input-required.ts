@@ -1,6 +1,6 @@
 import type { RequestContext } from "./context.js";
-import { capabilityObject, hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
-import { own, type Capability, type ProtocolDescriptor } from "./protocol.js";
+import { hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
+import { capabilityObject, own, type Capability, type ProtocolDescriptor } from "./protocol.js";
 
 // Server-side helpers of multi round-trip: ask for input the client can give, and refuse
 // work that needs a capability the request did not declare.

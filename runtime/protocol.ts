@@ -2,8 +2,6 @@
 // protocol.ts. Runtime modules read these facts instead of being generated per revision,
 // so a feature a revision lacks is a null here, never code that is left out.
 
-import { capabilityObject, mergeCapabilities } from "./errors.js";
-
 export type Direction = "client->server" | "server->client";
 
 /**
@@ -179,19 +177,34 @@ export function capabilitiesOf(
 }
 
 /**
- * The capabilities to advertise: `derived` (from the handlers) with `declared` laid over them
- * key by key, one level deep, so `{ logging: {} }` adds what no handler implies (a server that
- * logs MUST declare it, 2026-07-28 server/utilities/logging) and `{ tools: { listChanged: true } }`
- * adds to `tools` without listing the rest.
+ * The capabilities object declaring just the capability at `path`, as the schema types it:
+ * ["sampling", "tools"] -> { sampling: { tools: {} } }; a boolean one, ["tools", "validate"]
+ * -> { tools: { validate: true } }.
+ */
+export function capabilityObject(
+  path: readonly string[],
+  leaf: Capability["leaf"] = "object",
+): Record<string, unknown> {
+  let value: unknown = leaf === "boolean" ? true : {};
+  for (let i = path.length - 1; i >= 0; i--) value = { [path[i]!]: value };
+  return isObject(value) ? value : {};
+}
+
+/**
+ * `declared` laid over `derived`: objects merged key by key at every depth, anything else in
+ * `declared` wins. So `{ logging: {} }` adds what no handler implies (a server that logs MUST
+ * declare it, 2026-07-28 server/utilities/logging), `{ tools: { listChanged: true } }` adds to
+ * a derived `tools: { validate: true }` without listing the rest, and `validate: false`
+ * withdraws it.
  */
 export function mergeCapabilities(
-  derived: Record<string, object>,
+  derived: Record<string, unknown>,
   declared: object | undefined,
-): Record<string, object> {
-  const merged: Record<string, object> = { ...derived };
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...derived };
   for (const [key, value] of Object.entries(declared ?? {})) {
-    const base = merged[key];
-    merged[key] = isObject(base) && isObject(value) ? { ...base, ...value } : value;
+    const base = own(merged, key);
+    merged[key] = isObject(base) && isObject(value) ? mergeCapabilities(base, value) : value;
   }
   return merged;
 }

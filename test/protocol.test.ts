@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readSchemaFile, readSchemaText } from "../schema/reader.js";
 import { buildProtocol, type MethodInfo } from "../schema/protocol.js";
@@ -123,5 +124,45 @@ describe("protocol model of the spec revisions", () => {
     expect(protocol.methods.some((m) => m.inputRequired)).toBe(false);
     expect(protocol.inputRequests).toEqual([]);
     expect(methods.get("sampling/createMessage")?.capabilities["server->client"]).toEqual({ side: "client", path: ["sampling"], leaf: "object" });
+  });
+});
+
+const GATED = ["tools/validate", "tools/render", "tools/strict", "tools/pin", "tools/limit", "tools/tree/walk"].map((method, i) => ({ method, type: `Gated${i}Request` }));
+
+describe("capability gates in drafts: how each leaf is declared", () => {
+  // The mini fixture's ServerCapabilities.tools, extended as a draft might: a boolean, an
+  // object, a union of both, an alias of boolean, a number setting, a named recursive type.
+  const draft = readFileSync(fixture("mini-schema.ts"), "utf8")
+    .replace(
+      "    listChanged?: boolean;\n  };\n}",
+      [
+        "    listChanged?: boolean;",
+        "    validate?: boolean;",
+        "    render?: JSONObject;",
+        "    strict?: boolean | { level?: number };",
+        "    pin?: Flag;",
+        "    limit?: number;",
+        "    tree?: Tree;",
+        "  };",
+        "}",
+        "export type Flag = boolean;",
+        "export interface Tree { walk?: boolean; child?: Tree }",
+      ].join("\n"),
+    )
+    .replace("export type ClientRequest = PingRequest | CallToolRequest;", `export type ClientRequest = PingRequest | CallToolRequest | ${GATED.map((m) => m.type).join(" | ")};`)
+    .concat(GATED.map((m) => `\nexport interface ${m.type} extends JSONRPCRequest { method: "${m.method}"; }\n`).join(""));
+  const gates = byMethod(buildProtocol(readSchemaText("draft.ts", draft)).methods);
+  const gate = (method: string) => gates.get(method)?.capabilities["client->server"];
+
+  it.each([
+    ["tools/validate", ["tools", "validate"], "boolean"],
+    ["tools/render", ["tools", "render"], "object"],
+    ["tools/strict", ["tools", "strict"], "object"],
+    ["tools/pin", ["tools", "pin"], "boolean"],
+    // A number is a setting, not a capability: the method is gated by tools.
+    ["tools/limit", ["tools"], "object"],
+    ["tools/tree/walk", ["tools", "tree", "walk"], "boolean"],
+  ])("%s is gated by %j, declared as %s", (method, path, leaf) => {
+    expect(gate(method)).toEqual({ side: "server", path, leaf });
   });
 });
