@@ -1,6 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
-import { runtimeFacts } from "../schema/runtime-protocol.js";
+import { discoverFields, runtimeFacts } from "../schema/runtime-protocol.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { CodeWriter, lineCommentText, prettierKey, quote, str } from "./printer.js";
@@ -120,6 +120,19 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
   w.line();
   w.line(`export type DispatcherOptions = RouterOptions<${schemaType(loaded, "ServerCapabilities", "object")}, ${schemaType(loaded, "Implementation", "object")}>;`);
   w.line();
+  // A draft's server/discover result may have fields the router cannot know: the server gives them.
+  const extra = discoverFields(loaded);
+  const extraRequired = extra.some((f) => !f.optional);
+  if (extra.length > 0) {
+    const discover = loaded.protocol.methods.find((m) => m.method === facts.wellKnown.discover)!;
+    w.doc("A server dispatcher's options: with the server/discover result's fields the dispatcher does not fill.");
+    w.block("export interface ServerDispatcherOptions extends DispatcherOptions {", () => {
+      w.doc(`Put into the server/discover result as they are${extraRequired ? " (the schema requires some)" : ""}.`);
+      // A line wider than prettier's makes the file go through prettier (CodeWriter.exact).
+      w.line(`discoverFields${extraRequired ? "" : "?"}: Pick<T.${discover.result}, ${extra.map((f) => quote(f.name)).join(" | ")}>;`);
+    });
+    w.line();
+  }
   w.block("export interface Dispatcher {", () => {
     const reply = `ResponseMessage${facts.batch ? " | ResponseMessage[]" : ""} | undefined`;
     w.doc("Handles one decoded message; resolves to the response to send, or nothing for a notification.");
@@ -152,7 +165,17 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
     });
     w.line();
     w.doc(`Routes what a ${side.side} receives (${side.direction}) to \`handlers\`.`);
-    w.list(`export function create${side.name}Dispatcher(`, [`handlers: ${side.handlers}`, "options: DispatcherOptions = {}"], "): Dispatcher {");
+    const create = `export function create${side.name}Dispatcher(`;
+    const server = extra.length > 0 && side.direction === "client->server";
+    if (server && extraRequired) {
+      // The fields are required unless the server answers server/discover itself.
+      const discover = quote(facts.wellKnown.discover!);
+      const own = `${side.handlers} & { ${discover}: NonNullable<${side.handlers}[${discover}]> }`;
+      w.list(create, [`handlers: ${own}`, "options?: DispatcherOptions"], "): Dispatcher;");
+      w.list(create, [`handlers: ${side.handlers}`, "options: ServerDispatcherOptions"], "): Dispatcher;");
+    }
+    const options = server && !extraRequired ? "options: ServerDispatcherOptions = {}" : "options: DispatcherOptions = {}";
+    w.list(create, [`handlers: ${side.handlers}`, options], "): Dispatcher {");
     w.indented(() => {
       const args = ["handlers as Handlers", "options as RouterOptions"];
       if (eras && side.direction === "client->server") w.list("return createEraDispatcher(", ["ERAS", ...args], ") as unknown as Dispatcher;");
@@ -207,7 +230,18 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
       }
     }, "};");
     w.line();
-    w.line(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers);`);
+    const required = s.direction === "client->server" ? discoverFields(loaded).filter((f) => !f.optional) : [];
+    if (required.length === 0) {
+      w.line(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers);`);
+      continue;
+    }
+    // A value the skeleton cannot know: a TODO that compiles, as notImplemented does for handlers.
+    w.import("./dispatcher.js", "ServerDispatcherOptions", true);
+    w.line(`// TODO: the server/discover result's fields the dispatcher cannot fill (${lineCommentText(required.map((f) => f.name).join(", "))});`);
+    w.line("// until they are given, server/discover answers an internal error.");
+    w.block(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers, {`, () => {
+      w.line('discoverFields: {} as ServerDispatcherOptions["discoverFields"],');
+    }, "});");
   }
   return { path: "handlers.ts", kind: "scaffold", code: w.toString(""), preformatted: w.exact };
 }

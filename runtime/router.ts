@@ -42,6 +42,12 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
    */
   capabilities?: Capabilities;
   instructions?: string;
+  /**
+   * More fields of the server/discover result: those a revision adds beyond what the router
+   * fills (supportedVersions, capabilities, instructions, caching hints). The generated
+   * dispatcher types them, and requires them where the schema does.
+   */
+  discoverFields?: object;
   /** Caching hints of the server/discover result (where the revision's result has them). */
   discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
   /**
@@ -169,6 +175,7 @@ export function createRouter(
     if (method === protocol.wellKnown.ping) return () => ({});
     if (method === protocol.wellKnown.discover) {
       return () => ({
+        ...options.discoverFields,
         supportedVersions: supported,
         capabilities: extensions.advertise(
           mergeCapabilities(

@@ -39,6 +39,24 @@ export const HTTP_HEADERS = {
  */
 const DISCOVER_CACHE_HINTS = ["ttlMs", "cacheScope"];
 
+/**
+ * The server/discover result fields runtime/router.ts fills by itself (from its options and
+ * handlers); with the cache hints where the revision has them all, and the base `Result`'s
+ * fields (`resultType`, `_meta`). A draft's other fields come from the `discoverFields` option.
+ */
+const DISCOVER_FILLED = ["supportedVersions", "capabilities", "instructions"];
+
+/** The server/discover result's fields the router does not fill: the dispatcher's `discoverFields`. */
+export function discoverFields(loaded: Pick<LoadedRevision, "model" | "protocol">): { name: string; optional: boolean }[] {
+  const r = new Resolver(loaded.model);
+  const result = loaded.protocol.methods.find((m) => m.method === WELL_KNOWN_METHODS.discover)?.result;
+  const fields = result ? r.objectOf(result)?.properties : undefined;
+  if (!fields) return [];
+  const hints = DISCOVER_CACHE_HINTS.every((f) => fields.has(f)) ? DISCOVER_CACHE_HINTS : [];
+  const filled = new Set([...DISCOVER_FILLED, ...hints, ...(r.objectOf("Result")?.properties.keys() ?? [])]);
+  return [...fields.values()].filter((p) => !filled.has(p.name)).map((p) => ({ name: p.name, optional: p.optional }));
+}
+
 /** Schema error codes the HTTP transport answers with 400 Bad Request, where the schema has them. */
 const BAD_REQUEST_ERRORS = ["HEADER_MISMATCH", "UNSUPPORTED_PROTOCOL_VERSION", "MISSING_REQUIRED_CLIENT_CAPABILITY"];
 
