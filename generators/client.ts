@@ -2,11 +2,13 @@ import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
 import { Resolver } from "../schema/resolve.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
+import { requestMetaProperties } from "../schema/conventions.js";
+import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { notificationFunctionName, requestFunctionName, uniqueNames } from "./names.js";
 import { CodeWriter, prettierKey, quote, type Value } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
-import { eraFiles } from "./eras.js";
+import { eraFiles, missingInOlderResults } from "./eras.js";
 import { runtimeFiles } from "./runtime.js";
 
 // client.ts: the typed face of the runtime's client engine (one function per request
@@ -49,8 +51,39 @@ export function senderSides(loaded: LoadedRevision) {
   }).filter((s) => s.requests.length > 0);
 }
 
-function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
+/** Request `_meta` roles the client fills on every request (clientInfo: from its options). */
+const ALWAYS_FILLED = ["protocolVersion", "clientCapabilities", "clientInfo"] as const;
+
+/**
+ * The client must fill every required key of a request's `_meta`, or no request it sends is
+ * valid: a required key no role accounts for (a draft renamed `.../protocolVersion`, or added
+ * a key) cannot be generated for. Returns whether clientInfo is required (then so is the option).
+ */
+function checkRequestMeta(loaded: LoadedRevision): { clientInfoRequired: boolean } {
+  const roles = loaded.protocol.conventions.requestMeta;
+  const filled = new Set(ALWAYS_FILLED.map((role) => roles[role]).filter((k) => k !== undefined));
+  const required = requestMetaProperties(new Resolver(loaded.model)).filter((p) => !p.optional);
+  const unfilled = required.find((p) => !filled.has(p.name));
+  if (unfilled) {
+    const known = ALWAYS_FILLED.map((role) => `.../${role}`).join(", ");
+    throw new McpGenError(
+      "protocol",
+      `requests must carry _meta key ${JSON.stringify(unfilled.name)}, which the generated client cannot fill (it fills ${known} on every request); make it optional, or leave the client out (--generators)`,
+      unfilled.loc,
+    );
+  }
+  return { clientInfoRequired: required.some((p) => p.name === roles.clientInfo) };
+}
+
+function clientFile(loaded: LoadedRevision, header: string, older: readonly LoadedRevision[]): EmittedFile {
   const facts = runtimeFacts(loaded);
+  // Results of older revisions lack the required fields a newer one added without a default.
+  const missing = facts.features.perRequestVersion ? missingInOlderResults(loaded, older) : new Map<string, string[]>();
+  const resultOf = (m: MethodInfo, direction: Direction) => {
+    const fields = direction === "client->server" ? missing.get(m.method) : undefined;
+    return fields ? `OlderEraResult<T.${m.result}, ${fields.map(quote).join(" | ")}>` : `T.${m.result}`;
+  };
+  const { clientInfoRequired } = checkRequestMeta(loaded);
   const { envelopes } = loaded.protocol;
   const notification = envelopes.notification ? `T.${envelopes.notification}` : "Record<string, unknown>";
   const mrtr = facts.features.mrtr;
@@ -134,14 +167,21 @@ function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
   w.block("> {", () => {
     w.doc("Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...).");
     w.line(`onNotification?: (notification: ${notification}) => void;`);
-    w.line(`clientInfo?: ${schemaType(loaded, "Implementation", "object")};`);
+    if (clientInfoRequired) w.doc("Required: this revision's requests must carry the client's info in `_meta`.");
+    w.line(`clientInfo${clientInfoRequired ? "" : "?"}: ${schemaType(loaded, "Implementation", "object")};`);
     w.doc("Declared capabilities, merged with those the registered input handlers imply.");
     w.line(`capabilities?: ${schemaType(loaded, "ClientCapabilities", "object")};`);
     w.doc("Fulfil the server's input requests (multi round-trip).");
     w.line("inputHandlers?: InputHandlers;");
   });
+  if (missing.size > 0) {
+    w.line();
+    w.doc("A result as every revision this client speaks answers it: fields `K`, which an older revision lacks and have no default, may be missing.");
+    w.line("export type OlderEraResult<R, K extends keyof R> = Omit<R, K> & Partial<Pick<R, K>>;");
+  }
   for (const s of senderSides(loaded)) {
     const params = (m: MethodInfo) => (m.params ? `T.${m.params}` : "undefined");
+    const result = (m: MethodInfo) => resultOf(m, s.direction);
     w.line();
     w.doc(`What a ${s.side} sends (${s.direction}): one typed function per request method.`);
     w.block(`export interface ${s.name} {`, () => {
@@ -150,14 +190,14 @@ function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
         const opt = s.optional.has(m.method) ? "?" : "";
         w.doc(`\`${m.method}\`${m.deprecated !== undefined ? " (deprecated)" : ""}`);
         const callParams = `params${opt}: CallParams<${params(m)}>`;
-        w.list(`${fn}(`, [callParams, "options?: CallOptions"], `): Promise<T.${m.result}>;`);
+        w.list(`${fn}(`, [callParams, "options?: CallOptions"], `): Promise<${result(m)}>;`);
         if (m.inputRequired && mrtr) {
           const manualParams = `params${opt}: ManualCallParams<${params(m)}>`;
-          w.list(`${fn}(`, [manualParams, "options: ManualCallOptions"], `): Promise<T.${m.result} | T.InputRequiredResult>;`);
+          w.list(`${fn}(`, [manualParams, "options: ManualCallOptions"], `): Promise<${result(m)} | T.InputRequiredResult>;`);
         }
         if (s.paginated.includes(m.method)) {
           w.doc(`Every page of \`${m.method}\`, following nextCursor.`);
-          w.list(`${fn}Pages(`, [`params?: CallParams<${params(m)}>`, "options?: CallOptions"], `): AsyncGenerator<T.${m.result}, void, undefined>;`);
+          w.list(`${fn}Pages(`, [`params?: CallParams<${params(m)}>`, "options?: CallOptions"], `): AsyncGenerator<${result(m)}, void, undefined>;`);
         }
       }
       for (const m of s.notifications) {
@@ -177,7 +217,7 @@ function clientFile(loaded: LoadedRevision, header: string): EmittedFile {
     w.doc(`Params and result of each request a ${s.side} sends.`);
     w.block(`export interface ${s.name}RequestMap {`, () => {
       for (const m of s.requests) {
-        w.list(`${prettierKey(m.method)}: [`, [m.paramsOptional && m.params ? `${params(m)} | undefined` : params(m), `T.${m.result}`], "];");
+        w.list(`${prettierKey(m.method)}: [`, [m.paramsOptional && m.params ? `${params(m)} | undefined` : params(m), result(m)], "];");
       }
     });
     w.line();
@@ -229,7 +269,7 @@ export const clientGenerator: Generator = {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
-      clientFile(loaded, header),
+      clientFile(loaded, header, ctx.legacy),
       protocolFile(loaded, header),
       ...runtimeFiles(header, ["client", "direct-transport"]),
       { path: "stdio.ts", kind: "generated", code: `${header}\n\nexport * from "./runtime/stdio.js";\n`, nodeOnly: true, preformatted: true },

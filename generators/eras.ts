@@ -43,6 +43,31 @@ export function adaptersFor(modern: LoadedRevision, legacy: LoadedRevision): Rec
   return adapters;
 }
 
+/**
+ * Result fields only the newest revision has that the client fills in older revisions'
+ * results (the keys of runtime/client-versions.ts MODERN_RESULT_DEFAULTS; a test keeps the two
+ * equal). Others, such as a required field a draft adds, may be missing from an older result.
+ */
+export const RESULT_FIELDS_WITH_DEFAULTS: readonly string[] = ["resultType", "ttlMs", "cacheScope"];
+
+/**
+ * Per method, the required result fields of the newest revision that some older revision
+ * lacks and the client has no default for: its typed result marks them optional.
+ */
+export function missingInOlderResults(modern: LoadedRevision, older: readonly LoadedRevision[]): Map<string, string[]> {
+  const r = new Resolver(modern.model);
+  const out = new Map<string, string[]>();
+  for (const era of older) {
+    for (const [method, { dropResultFields }] of Object.entries(adaptersFor(modern, era))) {
+      const result = modern.protocol.methods.find((m) => m.method === method)?.result;
+      const fields = result ? r.objectOf(result)?.properties : undefined;
+      const missing = dropResultFields.filter((f) => fields?.get(f)?.optional === false && !RESULT_FIELDS_WITH_DEFAULTS.includes(f));
+      if (missing.length > 0) out.set(method, [...new Set([...(out.get(method) ?? []), ...missing])].sort());
+    }
+  }
+  return out;
+}
+
 /** The files of one older revision: types, methods, validators and protocol facts. */
 export function legacyFiles(ctx: GeneratorContext, legacy: LoadedRevision, emit: (ctx: GeneratorContext) => EmittedFile[]): EmittedFile[] {
   const dir = olderDir(legacy);

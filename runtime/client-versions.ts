@@ -45,6 +45,10 @@ export function olderRevisions(previous: readonly AdaptedEra[]) {
       if (era && (entry?.kind !== "request" || !entry.directions.includes("client->server")))
         throw new EraUnsupportedError(method, version!);
     },
+    /** The older revision of `version` (none for the newest). */
+    eraOf(version: string | undefined): AdaptedEra | undefined {
+      return byVersion.get(version ?? null);
+    },
     /** A result got at `version`, in the newest revision's shape. */
     adapt(version: string | undefined, method: string, result: Json): Json {
       const era = byVersion.get(version ?? null);

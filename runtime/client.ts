@@ -6,7 +6,7 @@ import { fulfilInputRequests, type InputHandlers } from "./client-input.js";
 import { pages } from "./client-pages.js";
 import { createRoundSender } from "./client-round.js";
 import { positiveInteger, timeoutOption } from "./options.js";
-import { olderRevisions } from "./client-versions.js";
+import { inNewestShape, olderRevisions } from "./client-versions.js";
 import {
   eraOf,
   eraOfProbeError,
@@ -163,15 +163,29 @@ export function createSender(
     }
   }
 
-  function checkResult(method: string, raw: Json): Json {
-    // A result without resultType comes from an older server: it is complete.
-    const result =
-      protocol.resultTypeRequired && raw["resultType"] === undefined
-        ? { ...raw, resultType: "complete" }
-        : raw;
-    if (validateResults) {
-      const checked = validators.validateMethodResult(method, result);
-      if (!checked.ok) throw new McpProtocolError(`invalid ${method} result`, checked.errors);
+  /**
+   * A result checked and in the newest revision's shape. One of an older revision (`era`) is
+   * checked at that revision, as it was sent, then given the fields only the newest has where
+   * they have a default: a field a draft adds with none stays out (typed optional for it).
+   */
+  function checkResult(method: string, raw: Json, era?: AdaptedEra): Json {
+    let result: Json;
+    if (era) {
+      if (validateResults) {
+        const checked = era.validators.validateMethodResult(method, raw);
+        if (!checked.ok) throw new McpProtocolError(`invalid ${method} result`, checked.errors);
+      }
+      result = inNewestShape(era, method, raw);
+    } else {
+      // A result without resultType comes from an older server: it is complete.
+      result =
+        protocol.resultTypeRequired && raw["resultType"] === undefined
+          ? { ...raw, resultType: "complete" }
+          : raw;
+      if (validateResults) {
+        const checked = validators.validateMethodResult(method, result);
+        if (!checked.ok) throw new McpProtocolError(`invalid ${method} result`, checked.errors);
+      }
     }
     if (
       protocol.features.toolHeaders &&
@@ -283,7 +297,7 @@ export function createSender(
       await session.reopen(opts.signal);
       raw = await send(method, params, opts, progressToken, false);
     }
-    return checkResult(method, session.adapt(method, raw));
+    return checkResult(method, raw, session.era);
   }
 
   async function modernCall(
@@ -299,7 +313,7 @@ export function createSender(
     const base: Json = { ...params };
     delete base["_meta"];
     if (meta) base["_meta"] = meta;
-    const adapted = (result: Json) => checkResult(method, older.adapt(version, method, result));
+    const adapted = (result: Json) => checkResult(method, result, older.eraOf(version));
     if (!protocol.features.mrtr)
       return adapted(await sendNegotiated(method, base, opts, progressToken));
     // Manual mode: the caller answers input_required itself, retrying with its own

@@ -1,5 +1,5 @@
 import { DECLINE, EraUnsupportedError, McpProtocolError } from "./client-errors.js";
-import { inNewestShape, MODERN_RESULT_DEFAULTS } from "./client-versions.js";
+import { MODERN_RESULT_DEFAULTS } from "./client-versions.js";
 import { hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
 import { isObject, own } from "./protocol.js";
 import type { Era, LegacyEra } from "./session.js";
@@ -115,11 +115,6 @@ export class LegacyClient {
     if (level === this.logLevel || !isObject(capabilities) || !capabilities["logging"]) return;
     await this.options.send(SET_LEVEL, { level }, signal);
     this.logLevel = level;
-  }
-
-  /** A legacy result in the newest revision's shape. */
-  adapt(method: string, result: Json): Json {
-    return inNewestShape(this.era, method, result);
   }
 
   /** server/discover on a legacy server: what initialize said, in a DiscoverResult. */

@@ -1,5 +1,5 @@
 import type { SchemaModel, TypeExpr } from "./model.js";
-import type { Resolver } from "./resolve.js";
+import type { ResolvedProperty, Resolver } from "./resolve.js";
 
 /**
  * Protocol facts carried by well-known fields of the schema rather than by message
@@ -30,6 +30,15 @@ function metaKeys(r: Resolver, typeName: string, path: string[] = ["_meta"]): st
   let type: TypeExpr | undefined = r.propertyOf(typeName, first!)?.type;
   for (const name of rest) type = type && r.property(type, name)?.type;
   return type ? [...(r.object(type)?.properties.keys() ?? [])] : [];
+}
+
+/** The properties of a request's `_meta` (declared in `RequestParams`, or inline in `Request.params` in older revisions). */
+export function requestMetaProperties(r: Resolver): ResolvedProperty[] {
+  const inline = r.propertyOf("Request", "params");
+  const params = r.declaration("RequestParams") ? r.objectOf("RequestParams") : inline && r.object(inline.type);
+  const meta = params?.properties.get("_meta");
+  const object = meta && r.object(meta.type);
+  return object ? [...object.properties.values()] : [];
 }
 
 const byRole = (keys: string[], role: string) => keys.find((k) => k === role || k.endsWith(`/${role}`));
