@@ -8,7 +8,7 @@ import type { EmittedFile, Generator } from "./plugin.js";
 import { notificationFunctionName, requestFunctionName, uniqueNames } from "./names.js";
 import { CodeWriter, prettierKey, quote, type Value } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
-import { eraFiles, missingInOlderResults } from "./eras.js";
+import { eraFiles, missingInOlder } from "./eras.js";
 import { runtimeFiles } from "./runtime.js";
 
 // client.ts: the typed face of the runtime's client engine (one function per request
@@ -78,7 +78,7 @@ function checkRequestMeta(loaded: LoadedRevision): { clientInfoRequired: boolean
 function clientFile(loaded: LoadedRevision, header: string, older: readonly LoadedRevision[]): EmittedFile {
   const facts = runtimeFacts(loaded);
   // Results of older revisions lack the required fields a newer one added without a default.
-  const missing = facts.features.perRequestVersion ? missingInOlderResults(loaded, older) : new Map<string, string[]>();
+  const missing = facts.features.perRequestVersion ? missingInOlder(loaded, older, "result") : new Map<string, string[]>();
   const resultOf = (m: MethodInfo, direction: Direction) => {
     const fields = direction === "client->server" ? missing.get(m.method) : undefined;
     return fields ? `OlderEraResult<T.${m.result}, ${fields.map(quote).join(" | ")}>` : `T.${m.result}`;

@@ -6,7 +6,7 @@ import type { EmittedFile, Generator } from "./plugin.js";
 import { CodeWriter, lineCommentText, prettierKey, quote, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { runtimeFiles } from "./runtime.js";
-import { eraFiles } from "./eras.js";
+import { eraFiles, missingInOlder } from "./eras.js";
 
 // dispatcher.ts: the typed face of the runtime's router for one revision (handler
 // interfaces per receiving side, the request context bound to the revision's types), and
@@ -28,9 +28,13 @@ export function receivingSides(loaded: LoadedRevision) {
   })).filter((s) => s.requests.length > 0);
 }
 
-/** A params type as handlers see it (`undefined` where the message has none). */
-export function paramsType(m: MethodInfo): string {
-  const type = m.params ? `T.${m.params}` : "undefined";
+/**
+ * A params type as handlers see it (`undefined` where the message has none); `missing`: the
+ * required fields an older revision the server speaks lacks (optional for the handler).
+ */
+export function paramsType(m: MethodInfo, missing: readonly string[] = []): string {
+  const named = m.params ? `T.${m.params}` : "undefined";
+  const type = m.params && missing.length > 0 ? `OlderEraParams<${named}, ${missing.map(quote).join(" | ")}>` : named;
   return m.paramsOptional && m.params ? `${type} | undefined` : type;
 }
 
@@ -46,9 +50,11 @@ function requireEnvelopes(loaded: LoadedRevision): { result: string; error: stri
   return { result: envelopes.resultResponse, error: envelopes.errorResponse, notification: envelopes.notification };
 }
 
-function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
+function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly LoadedRevision[]): EmittedFile {
   const env = requireEnvelopes(loaded);
   const facts = runtimeFacts(loaded);
+  // Requests of older revisions lack the required params fields a newer one added.
+  const missing = facts.features.perRequestVersion ? missingInOlder(loaded, older, "params") : new Map<string, string[]>();
   const mrtr = facts.features.mrtr;
   const w = new CodeWriter();
   w.import("./types.js", "* as T", true);
@@ -149,7 +155,14 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
     w.doc("Dual-era servers: notifications/resources/updated to the legacy sessions subscribed to `uri`.");
     w.line("resourceUpdated?(uri: string): number;");
   });
+  if (missing.size > 0) {
+    w.line();
+    w.doc("Params as every revision this server speaks sends them: fields `K`, which an older revision lacks, may be missing.");
+    w.line("export type OlderEraParams<P, K extends keyof P> = Omit<P, K> & Partial<Pick<P, K>>;");
+  }
   for (const side of receivingSides(loaded)) {
+    // Only the server's requests come from clients of several revisions.
+    const params = (m: MethodInfo) => paramsType(m, side.direction === "client->server" ? (missing.get(m.method) ?? []) : []);
     w.line();
     w.doc(`Handlers for what the ${side.side} receives: one entry per request method, optional ones per notification.`);
     w.block(`export interface ${side.handlers} {`, () => {
@@ -157,10 +170,10 @@ function dispatcherFile(loaded: LoadedRevision, header: string): EmittedFile {
         const notes = `${m.inputRequired && mrtr ? ": may answer input_required (see inputRequired())" : ""}${m.deprecated !== undefined ? " (deprecated)" : ""}`;
         w.doc(`\`${m.method}\`${notes}`);
         const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}${mrtr ? " | ExtensionResult" : ""}`;
-        w.list(`${prettierKey(m.method)}?: (`, [`params: ${paramsType(m)}`, "ctx: RequestContext"], `) => Promisable<${result}>;`);
+        w.list(`${prettierKey(m.method)}?: (`, [`params: ${params(m)}`, "ctx: RequestContext"], `) => Promisable<${result}>;`);
       }
       for (const m of side.notifications) {
-        w.list(`${prettierKey(m.method)}?: (`, [`params: ${paramsType(m)}`, "ctx: NotificationContext"], ") => Promisable<void>;");
+        w.list(`${prettierKey(m.method)}?: (`, [`params: ${params(m)}`, "ctx: NotificationContext"], ") => Promisable<void>;");
       }
     });
     w.line();
@@ -256,7 +269,7 @@ export const dispatcherGenerator: Generator = {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
-      dispatcherFile(loaded, header),
+      dispatcherFile(loaded, header, ctx.legacy),
       handlersFile(loaded),
       protocolFile(loaded, header),
       ...runtimeFiles(header, ["router", "input-required", "request-state", ...(facts.features.mrtr ? ["tasks"] : [])]),

@@ -1,5 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { Resolver } from "../schema/resolve.js";
+import type { MethodInfo } from "../schema/protocol.js";
 import { isStateless } from "../schema/runtime-protocol.js";
 import { Code, CodeWriter, str } from "./printer.js";
 import type { EmittedFile, GeneratorContext } from "./plugin.js";
@@ -51,18 +52,29 @@ export function adaptersFor(modern: LoadedRevision, legacy: LoadedRevision): Rec
 export const RESULT_FIELDS_WITH_DEFAULTS: readonly string[] = ["resultType", "ttlMs", "cacheScope"];
 
 /**
- * Per method, the required result fields of the newest revision that some older revision
- * lacks and the client has no default for: its typed result marks them optional.
+ * Per method, the required fields of the newest revision's params or result that some older
+ * revision lacks (for results, those without a default the client fills): a request of an
+ * older revision reaches the handlers without them, and a result of one reaches the caller
+ * without them, so the typed params and results mark them optional.
  */
-export function missingInOlderResults(modern: LoadedRevision, older: readonly LoadedRevision[]): Map<string, string[]> {
-  const r = new Resolver(modern.model);
+export function missingInOlder(modern: LoadedRevision, older: readonly LoadedRevision[], part: "params" | "result"): Map<string, string[]> {
+  const fieldsOf = (r: Resolver, m: MethodInfo) => {
+    if (part === "result") return m.result ? r.objectOf(m.result)?.properties : undefined;
+    const params = r.propertyOf(m.type, "params");
+    return params ? r.object(params.type)?.properties : undefined;
+  };
+  const rm = new Resolver(modern.model);
   const out = new Map<string, string[]>();
   for (const era of older) {
-    for (const [method, { dropResultFields }] of Object.entries(adaptersFor(modern, era))) {
-      const result = modern.protocol.methods.find((m) => m.method === method)?.result;
-      const fields = result ? r.objectOf(result)?.properties : undefined;
-      const missing = dropResultFields.filter((f) => fields?.get(f)?.optional === false && !RESULT_FIELDS_WITH_DEFAULTS.includes(f));
-      if (missing.length > 0) out.set(method, [...new Set([...(out.get(method) ?? []), ...missing])].sort());
+    const ro = new Resolver(era.model);
+    for (const m of modern.protocol.methods) {
+      const old = era.protocol.methods.find((x) => x.method === m.method);
+      const [now, then] = [fieldsOf(rm, m), old && fieldsOf(ro, old)];
+      if (!now || !then) continue;
+      // The client fills these result fields; the era router fills a legacy request's `_meta`.
+      const filled = part === "result" ? RESULT_FIELDS_WITH_DEFAULTS : ["_meta"];
+      const missing = [...now.values()].filter((f) => !f.optional && !then.has(f.name) && !filled.includes(f.name)).map((f) => f.name);
+      if (missing.length > 0) out.set(m.method, [...new Set([...(out.get(m.method) ?? []), ...missing])].sort());
     }
   }
   return out;
