@@ -234,7 +234,7 @@ export function createSender(
     if (meta) params["_meta"] = meta;
     return probeEra(
       protocol,
-      validators,
+      () => older.eraOf(version)?.validators ?? validators,
       (method) => sendNegotiated(method, params, { timeoutMs: probeTimeoutMs }, undefined),
       (offered) => {
         if (version !== undefined && !offered.includes(version))

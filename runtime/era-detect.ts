@@ -89,11 +89,13 @@ export function eraSettings(
  * Probes with server/discover (sent by `send`, which retries once with an advertised version
  * when ours is refused): a valid DiscoverResult is modern, and names the versions it speaks
  * to `adopt`; a result that is not one (a legacy server answering any method with `{}`) is
- * legacy; an error is judged by eraOfProbeError.
+ * legacy; an error is judged by eraOfProbeError. `validators()` are those of the version the
+ * answer came at (after a retry, an older stateless revision's, whose result may lack what
+ * the newest requires).
  */
 export async function probeEra(
   protocol: ProtocolDescriptor,
-  validators: MessageValidators,
+  validators: () => MessageValidators,
   send: (method: string) => Promise<Record<string, unknown>>,
   adopt: (supportedVersions: unknown[]) => void,
 ): Promise<EraName> {
@@ -101,7 +103,7 @@ export async function probeEra(
   if (discover === null) return "modern";
   try {
     const result = await send(discover);
-    if (!validators.validateMethodResult(discover, result).ok) return "legacy";
+    if (!validators().validateMethodResult(discover, result).ok) return "legacy";
     adopt(Array.isArray(result["supportedVersions"]) ? result["supportedVersions"] : []);
     return "modern";
   } catch (error) {

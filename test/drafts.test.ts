@@ -1,7 +1,11 @@
 // A spec draft (test/fixtures/draft-schema.ts: the real 2026-07-28 with documented edits)
 // must generate with no change to mcp-gen, compile under the strict flags together with typed
 // code that uses each new bit, and behave: the generated client against the generated
-// dispatcher, and against the same dispatcher serving a 2025-11-25 (legacy) client over HTTP.
+// dispatcher, against the same dispatcher serving a 2025-11-25 (legacy) client over HTTP, and
+// against a server of 2026-07-28, the release the draft follows (served beside it).
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { existsSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,7 +97,8 @@ const served = () => ({
 
 beforeAll(async () => {
   const spec = fakeSpec(applyEdits(SPEC_DIR, "2026-07-28", DRAFT_EDITS), "draft");
-  files = await generate(loadRevision(spec, "draft"), undefined, { legacy: [loadRevision(SPEC_DIR, "2025-11-25")] });
+  const older = ["2026-07-28", "2025-11-25"].map((r) => loadRevision(SPEC_DIR, r));
+  files = await generate(loadRevision(spec, "draft"), undefined, { legacy: older });
   const dir = tempDir("mcp-gen-draft-");
   writeFiles(dir, files);
   writeFileSync(join(dir, "usage.ts"), USAGE);
@@ -176,6 +181,38 @@ describe("a spec draft's generated code behaves", () => {
     } finally {
       await legacy.close();
       await modern.close();
+    }
+  });
+
+  it("takes a 2026-07-28 server for modern: its server/discover answer, at 2026-07-28, lacks what the draft requires", async () => {
+    // A 2026-07-28-only server: refuses other versions with the versions it speaks.
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk));
+      req.on("end", () => {
+        const msg = JSON.parse(body);
+        const version = msg.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
+        seen.push(`${msg.method}@${version}`);
+        const reply = (status: number, fields: object) => {
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, ...fields }));
+        };
+        if (version !== "2026-07-28") return reply(400, { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: version } } });
+        if (msg.method === "server/discover") return reply(200, { result: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public", resultType: "complete" } });
+        return reply(200, { result: { content: [{ type: "text", text: "at 2026-07-28" }], resultType: "complete" } });
+      });
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const client = c.createClient({ transport: httpClient.createHttpTransport({ url }), clientInfo: info });
+    try {
+      expect(await client.era()).toBe("modern");
+      expect((await client.callTool({ name: "x" })).content).toEqual([{ type: "text", text: "at 2026-07-28" }]);
+      expect(seen).toEqual(["server/discover@DRAFT-2026-v1", "server/discover@2026-07-28", "tools/call@2026-07-28"]);
+    } finally {
+      server.close();
     }
   });
 
