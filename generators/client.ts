@@ -169,8 +169,11 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
     w.line(`onNotification?: (notification: ${notification}) => void;`);
     if (clientInfoRequired) w.doc("Required: this revision's requests must carry the client's info in `_meta`.");
     w.line(`clientInfo${clientInfoRequired ? "" : "?"}: ${schemaType(loaded, "Implementation", "object")};`);
-    w.doc("Declared capabilities, merged with those the registered input handlers imply.");
-    w.line(`capabilities?: ${schemaType(loaded, "ClientCapabilities", "object")};`);
+    // Capabilities the schema requires cannot be implied by input handlers: the caller declares them.
+    const capabilities = new Resolver(loaded.model).objectOf("ClientCapabilities");
+    const capabilitiesRequired = capabilities !== undefined && [...capabilities.properties.values()].some((p) => !p.optional);
+    w.doc(`Declared capabilities, merged with those the registered input handlers imply${capabilitiesRequired ? " (required: ClientCapabilities has required fields)" : ""}.`);
+    w.line(`capabilities${capabilitiesRequired ? "" : "?"}: ${schemaType(loaded, "ClientCapabilities", "object")};`);
     w.doc("Fulfil the server's input requests (multi round-trip).");
     w.line("inputHandlers?: InputHandlers;");
   });

@@ -2,6 +2,7 @@ import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
 import { discoverFields, runtimeFacts } from "../schema/runtime-protocol.js";
 import { McpGenError } from "../schema/diagnostics.js";
+import { Resolver } from "../schema/resolve.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { CodeWriter, lineCommentText, prettierKey, quote, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
@@ -126,16 +127,15 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
   w.line();
   w.line(`export type DispatcherOptions = RouterOptions<${schemaType(loaded, "ServerCapabilities", "object")}, ${schemaType(loaded, "Implementation", "object")}>;`);
   w.line();
-  // A draft's server/discover result may have fields the router cannot know: the server gives them.
-  const extra = discoverFields(loaded);
-  const extraRequired = extra.some((f) => !f.optional);
-  if (extra.length > 0) {
-    const discover = loaded.protocol.methods.find((m) => m.method === facts.wellKnown.discover)!;
-    w.doc("A server dispatcher's options: with the server/discover result's fields the dispatcher does not fill.");
+  const serverOptions = serverOptionsOf(loaded);
+  if (serverOptions.members.length > 0) {
+    w.doc("A server dispatcher's options, with what the dispatcher cannot fill in server/discover by itself.");
     w.block("export interface ServerDispatcherOptions extends DispatcherOptions {", () => {
-      w.doc(`Put into the server/discover result as they are${extraRequired ? " (the schema requires some)" : ""}.`);
-      // A line wider than prettier's makes the file go through prettier (CodeWriter.exact).
-      w.line(`discoverFields${extraRequired ? "" : "?"}: Pick<T.${discover.result}, ${extra.map((f) => quote(f.name)).join(" | ")}>;`);
+      for (const m of serverOptions.members) {
+        w.doc(m.doc);
+        // A line wider than prettier's makes the file go through prettier (CodeWriter.exact).
+        w.line(`${m.name}${m.required ? "" : "?"}: ${m.type};`);
+      }
     });
     w.line();
   }
@@ -179,15 +179,15 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
     w.line();
     w.doc(`Routes what a ${side.side} receives (${side.direction}) to \`handlers\`.`);
     const create = `export function create${side.name}Dispatcher(`;
-    const server = extra.length > 0 && side.direction === "client->server";
-    if (server && extraRequired) {
-      // The fields are required unless the server answers server/discover itself.
+    const server = serverOptions.members.length > 0 && side.direction === "client->server";
+    if (server && serverOptions.required) {
+      // Required unless the server answers server/discover itself.
       const discover = quote(facts.wellKnown.discover!);
       const own = `${side.handlers} & { ${discover}: NonNullable<${side.handlers}[${discover}]> }`;
       w.list(create, [`handlers: ${own}`, "options?: DispatcherOptions"], "): Dispatcher;");
       w.list(create, [`handlers: ${side.handlers}`, "options: ServerDispatcherOptions"], "): Dispatcher;");
     }
-    const options = server && !extraRequired ? "options: ServerDispatcherOptions = {}" : "options: DispatcherOptions = {}";
+    const options = server && !serverOptions.required ? "options: ServerDispatcherOptions = {}" : "options: DispatcherOptions = {}";
     w.list(create, [`handlers: ${side.handlers}`, options], "): Dispatcher {");
     w.indented(() => {
       const args = ["handlers as Handlers", "options as RouterOptions"];
@@ -243,20 +243,44 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
       }
     }, "};");
     w.line();
-    const required = s.direction === "client->server" ? discoverFields(loaded).filter((f) => !f.optional) : [];
+    const required = s.direction === "client->server" ? serverOptionsOf(loaded).members.filter((m) => m.required) : [];
     if (required.length === 0) {
       w.line(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers);`);
       continue;
     }
-    // A value the skeleton cannot know: a TODO that compiles, as notImplemented does for handlers.
+    // Values the skeleton cannot know: TODOs that compile, as notImplemented does for handlers.
     w.import("./dispatcher.js", "ServerDispatcherOptions", true);
-    w.line(`// TODO: the server/discover result's fields the dispatcher cannot fill (${lineCommentText(required.map((f) => f.name).join(", "))});`);
-    w.line("// until they are given, server/discover answers an internal error.");
+    w.line(`// TODO: what the dispatcher cannot fill in server/discover (${lineCommentText(required.map((m) => m.name).join(", "))});`);
+    w.line("// until it is given, server/discover answers an internal error.");
     w.block(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers, {`, () => {
-      w.line('discoverFields: {} as ServerDispatcherOptions["discoverFields"],');
+      for (const m of required) w.line(`${m.name}: {} as ServerDispatcherOptions[${quote(m.name)}],`);
     }, "});");
   }
   return { path: "handlers.ts", kind: "scaffold", code: w.toString(""), preformatted: w.exact };
+}
+
+/**
+ * Server options a revision needs beyond DispatcherOptions: server/discover result fields the
+ * router does not fill (`discoverFields`), and the capabilities themselves when
+ * ServerCapabilities has required fields (derived ones would lack them). `required`: whether
+ * a server that does not answer server/discover itself must give some.
+ */
+function serverOptionsOf(loaded: LoadedRevision): { members: { name: string; type: string; required: boolean; doc: string }[]; required: boolean } {
+  const discover = loaded.protocol.methods.find((m) => m.method === runtimeFacts(loaded).wellKnown.discover);
+  if (!discover?.result) return { members: [], required: false };
+  const members = [];
+  const extra = discoverFields(loaded);
+  if (extra.length > 0) {
+    const required = extra.some((f) => !f.optional);
+    const doc = `Put into the server/discover result as they are${required ? " (the schema requires some)" : ""}.`;
+    members.push({ name: "discoverFields", type: `Pick<T.${discover.result}, ${extra.map((f) => quote(f.name)).join(" | ")}>`, required, doc });
+  }
+  const capabilities = new Resolver(loaded.model).objectOf("ServerCapabilities");
+  if (capabilities && [...capabilities.properties.values()].some((p) => !p.optional)) {
+    const doc = "Required: ServerCapabilities has required fields, which capabilities derived from the handlers would lack.";
+    members.push({ name: "capabilities", type: "T.ServerCapabilities", required: true, doc });
+  }
+  return { members, required: members.some((m) => m.required) };
 }
 
 /** dispatcher.ts (always regenerated), handlers.ts (a skeleton, written only when missing), http-server.ts. */

@@ -13,7 +13,7 @@ import { generate, type OutputFile } from "../generators/index.js";
 import { RESULT_FIELDS_WITH_DEFAULTS } from "../generators/eras.js";
 import { loadRevision } from "../schema/index.js";
 import { MODERN_RESULT_DEFAULTS } from "../runtime/client-versions.js";
-import { applyEdits, DRAFT_EDITS } from "./fixtures/draft-schema.js";
+import { applyEdits, DRAFT_EDITS, REQUIRED_CAPABILITY_EDITS } from "./fixtures/draft-schema.js";
 import { cli, fakeSpec, SPEC_DIR, tempDir, typecheck, writeFiles, writeGenerated } from "./helpers.js";
 
 type Any = any;
@@ -218,6 +218,43 @@ describe("a spec draft's generated code behaves", () => {
 
   it("the generator's list of result fields with defaults is the client's", () => {
     expect([...RESULT_FIELDS_WITH_DEFAULTS].sort()).toEqual(Object.keys(MODERN_RESULT_DEFAULTS).sort());
+  });
+});
+
+describe("a draft whose capabilities have required fields", () => {
+  const usage = `
+import { createServerDispatcher } from "./dispatcher.js";
+import { createClient, createDirectTransport } from "./client.js";
+const info = { name: "usage", version: "1.0.0" };
+// @ts-expect-error the capabilities are required: derived ones would lack region
+createServerDispatcher({ "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" as const }) });
+const server = createServerDispatcher({}, { capabilities: { region: "eu" } });
+const transport = createDirectTransport((m, ctx) => server.handle(m, ctx));
+// @ts-expect-error the capabilities are required: input handlers cannot imply ui
+createClient({ transport, clientInfo: info });
+export const client = createClient({ transport, clientInfo: info, capabilities: { ui: "text" } });
+`;
+  let out: { diagnostics: string[]; d: Any; c: Any };
+  beforeAll(async () => {
+    const spec = fakeSpec(applyEdits(SPEC_DIR, "2026-07-28", REQUIRED_CAPABILITY_EDITS), "draft");
+    const generated = await generate(loadRevision(spec, "draft"));
+    const dir = tempDir("mcp-gen-draft-");
+    writeFiles(dir, generated);
+    writeFileSync(join(dir, "usage.ts"), usage);
+    const js = writeGenerated(generated);
+    const [d, c] = await Promise.all(["dispatcher.js", "client.js"].map((f) => import(join(js, f))));
+    out = { diagnostics: typecheck([...generated.map((f) => join(dir, f.path)), join(dir, "usage.ts")]), d, c };
+  }, 300_000);
+
+  it("compiles, with both sides made to give them", () => {
+    expect(out.diagnostics).toEqual([]);
+  });
+
+  it("round-trips with the capabilities given", async () => {
+    const server = out.d.createServerDispatcher({ "tools/call": (_p: Any, ctx: Any) => ({ content: [{ type: "text", text: ctx.clientCapabilities.ui }] }) }, { capabilities: { region: "eu", tools: {} } });
+    const client = out.c.createClient({ transport: out.c.createDirectTransport((m: Any, ctx: Any) => server.handle(m, ctx)), clientInfo: info, capabilities: { ui: "text" } });
+    expect((await client.discover()).capabilities).toEqual({ region: "eu", tools: {} });
+    expect((await client.callTool({ name: "x" })).content).toEqual([{ type: "text", text: "text" }]);
   });
 });
 
