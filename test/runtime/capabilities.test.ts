@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hasCapability, withCapabilities } from "../../runtime/errors.js";
-import { capabilitiesOf, capabilityObject, type MethodEntry, type ProtocolDescriptor } from "../../runtime/protocol.js";
+import { capabilitiesOf, capabilityObject, mergeCapabilities, type MethodEntry, type ProtocolDescriptor } from "../../runtime/protocol.js";
 import { requireClientCapability } from "../../runtime/input-required.js";
 import { McpError } from "../../runtime/errors.js";
 import { PROTOCOL } from "./fixture.js";
@@ -34,6 +34,16 @@ describe("capabilities derived from handlers", () => {
     expect(capabilitiesOf(METHODS, handlers(["tools/validate"]), "client->server")).toEqual({ tools: { validate: true } });
     // Only what the router receives counts, and only server capabilities.
     expect(capabilitiesOf(METHODS, handlers(["tools/validate"]), "server->client")).toEqual({});
+  });
+
+  it("lays declared capabilities over derived ones at every depth", () => {
+    expect(mergeCapabilities({ tools: { validate: true } }, { tools: { listChanged: true }, logging: {} })).toEqual({ tools: { validate: true, listChanged: true }, logging: {} });
+    expect(mergeCapabilities({ tools: { validate: true } }, { tools: { validate: false } })).toEqual({ tools: { validate: false } });
+    const derived = { tasks: { requests: { tools: { call: {} } } } };
+    expect(mergeCapabilities(derived, { tasks: { requests: { sampling: { createMessage: {} } } } })).toEqual({
+      tasks: { requests: { tools: { call: {} }, sampling: { createMessage: {} } } },
+    });
+    expect(mergeCapabilities(derived, undefined)).toEqual(derived);
   });
 
   it("builds one capability object per leaf kind", () => {
