@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { JSONRPC_ERRORS } from "./errors.js";
 import { carriesModernMeta, isObject, type ProtocolDescriptor } from "./protocol.js";
-import { raisedByHandler } from "./router.js";
+import { raisedByHandler } from "./handler-marks.js";
 import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./http-headers.js";
 import { toolHeaderCheck } from "./tool-header-check.js";
 import { legacySessions } from "./http-legacy.js";

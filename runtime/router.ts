@@ -6,6 +6,7 @@ import {
 } from "./context.js";
 import { JSONRPC_ERRORS, McpError, withDetail } from "./errors.js";
 import { extensionTable, unmarked, type RouterExtension } from "./extensions.js";
+import { markRaisedByHandler, servedHandlers } from "./handler-marks.js";
 import { requireClientCapability } from "./input-required.js";
 import {
   capabilitiesOf,
@@ -21,6 +22,8 @@ import {
 // The receiving side of MCP: a JSON-RPC router that enforces the protocol (envelopes,
 // methods, params, results, versions, capabilities) around handlers. Every reply it
 // produces is a valid JSON-RPC response of the revision; it never throws.
+
+export { notImplemented, raisedByHandler, servedHandlers } from "./handler-marks.js";
 
 export interface DispatcherOptions<Capabilities = object, Implementation = object> {
   /** Validate results before sending them (default true): a handler bug never reaches the wire. */
@@ -73,48 +76,6 @@ type Handler = (params: any, ctx: any) => unknown;
 export type Handlers = { readonly [method: string]: Handler | undefined };
 
 const DEFAULT_CHANNEL = {};
-
-/** Marks a placeholder; a registry symbol, so two copies of the runtime agree on it. */
-const PLACEHOLDER = Symbol.for("mcp-gen.notImplemented");
-
-/**
- * The placeholder of a handlers.ts skeleton: a method mapped to it is served as if it had no
- * handler (method not found, and no capability advertised for it) until it is replaced, so a
- * fresh skeleton does not offer clients what it cannot do.
- */
-export const notImplemented: (...args: any[]) => never = Object.assign(
-  (): never => {
-    throw new McpError(JSONRPC_ERRORS.METHOD_NOT_FOUND, "Method not found");
-  },
-  { [PLACEHOLDER]: true },
-);
-
-const isPlaceholder = (handler: unknown) =>
-  typeof handler === "function" &&
-  (handler as unknown as Record<symbol, unknown>)[PLACEHOLDER] === true;
-
-/** `handlers` without the skeleton's placeholders (the same object when it has none). */
-export function servedHandlers(handlers: Handlers): Handlers {
-  const entries = Object.entries(handlers);
-  if (!entries.some(([, h]) => isPlaceholder(h))) return handlers;
-  // fromEntries defines own properties, so even a "__proto__" key stays a key.
-  return Object.fromEntries(entries.filter(([, h]) => h !== undefined && !isPlaceholder(h)));
-}
-
-/**
- * Error responses built from an McpError a handler (or the request's capability check) threw,
- * as opposed to the router's own refusals (malformed request, invalid params, unknown method,
- * unsupported version). Streamable HTTP sends a handler's -32602 (2026-07-28 uses it for
- * "resource not found") in the body with 200, as the SDK servers do, where a malformed request
- * gets 400 (2026-07-28 basic, Request Metadata): a client probing the era could otherwise read a
- * handler's 400 as "legacy server" (streamable-http, Backward Compatibility).
- */
-const handlerErrors = new WeakSet<object>();
-
-/** Whether `reply` is an error response a handler raised (see handlerErrors). */
-export function raisedByHandler(reply: unknown): boolean {
-  return typeof reply === "object" && reply !== null && handlerErrors.has(reply);
-}
 
 /** Routes what one side receives (`direction`) to `handlers`. */
 export function createRouter(
@@ -294,11 +255,8 @@ export function createRouter(
       result = await handler(params, ctx);
     } catch (error) {
       if (controller.signal.aborted) return undefined;
-      if (error instanceof McpError) {
-        const reply = errorResponse(id, error.code, error.message, error.data);
-        handlerErrors.add(reply);
-        return reply;
-      }
+      if (error instanceof McpError)
+        return markRaisedByHandler(errorResponse(id, error.code, error.message, error.data));
       report(error, method, id);
       return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
     } finally {
