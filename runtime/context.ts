@@ -1,7 +1,7 @@
 import { JSONRPC_ERRORS, McpError } from "./errors.js";
 import { checkRequestedContent } from "./elicitation-content.js";
 import { isObject, own, type MessageValidators, type ProtocolDescriptor } from "./protocol.js";
-import type { ValidationError } from "./validation.js";
+import { $escape, type ValidationError } from "./validation.js";
 
 // The context a request handler gets beside its params. Its types come from the revision
 // (the generated dispatcher binds them); what a revision lacks is simply undefined here.
@@ -87,8 +87,6 @@ export interface NotificationContext {
   readonly principal: string | undefined;
 }
 
-const pointerSegment = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
-
 /** Builds the context of one request. */
 export function requestContext(
   protocol: ProtocolDescriptor,
@@ -160,7 +158,7 @@ export function requestContext(
         return undefined;
       const answer = validators.validateInputResult(inputMethod, answers[key]);
       const refuse = (errors: readonly ValidationError[], under = "") => {
-        const at = `/params/inputResponses/${pointerSegment(key)}${under}`;
+        const at = `/params/inputResponses/${$escape(key)}${under}`;
         throw new McpError(
           JSONRPC_ERRORS.INVALID_PARAMS,
           `invalid input response "${key}" for ${inputMethod}`,

@@ -1,4 +1,5 @@
-import { $fmtUri, type ValidationError } from "./validation.js";
+import { isObject } from "./protocol.js";
+import { $escape, $fmtUri, $own, type ValidationError } from "./validation.js";
 
 // Checks what a user entered in a form-mode elicitation against the `requestedSchema` that
 // asked for it: "Servers SHOULD validate received data matches the requested schema"
@@ -13,34 +14,27 @@ import { $fmtUri, type ValidationError } from "./validation.js";
 
 type Json = Record<string, unknown>;
 
-const isRecord = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-
-/** JSON-pointer segment of a property name (RFC 6901). */
-const segment = (name: string): string => "/" + name.replace(/~/g, "~0").replace(/\//g, "~1");
-
 /** Errors of `content` against `requestedSchema`; paths relative to `content`. */
 export function checkRequestedContent(
   requestedSchema: unknown,
   content: unknown,
 ): ValidationError[] {
-  if (!isRecord(requestedSchema)) return [];
-  const properties = isRecord(requestedSchema["properties"]) ? requestedSchema["properties"] : {};
+  if (!isObject(requestedSchema)) return [];
+  const properties = isObject(requestedSchema["properties"]) ? requestedSchema["properties"] : {};
   const required = Array.isArray(requestedSchema["required"]) ? requestedSchema["required"] : [];
   if (content === undefined) content = {};
-  if (!isRecord(content))
+  if (!isObject(content))
     return [{ path: "", message: "expected the form's fields as an object", expected: "object" }];
   const errors: ValidationError[] = [];
   for (const name of required) {
-    if (typeof name === "string" && !hasOwn(content, name))
-      errors.push({ path: segment(name), message: `required field "${name}" is missing` });
+    if (typeof name === "string" && !$own(content, name))
+      errors.push({ path: "/" + $escape(name), message: `required field "${name}" is missing` });
   }
   for (const name of Object.keys(properties)) {
     const field = properties[name];
-    if (!hasOwn(content, name) || !isRecord(field)) continue;
+    if (!$own(content, name) || !isObject(field)) continue;
     const problem = checkField(field, content[name]);
-    if (problem !== undefined) errors.push({ path: segment(name), message: problem });
+    if (problem !== undefined) errors.push({ path: "/" + $escape(name), message: problem });
   }
   return errors;
 }
@@ -74,7 +68,7 @@ function checkString(field: Json, value: string): string | undefined {
     return `must have at most ${maxLength} characters`;
   const allowed = choices(field);
   if (allowed !== undefined && !allowed.includes(value)) return "is not one of the choices offered";
-  const valid = typeof format === "string" && hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
+  const valid = typeof format === "string" && $own(FORMATS, format) ? FORMATS[format] : undefined;
   if (valid !== undefined && !valid(value)) return `is not a valid ${format}`;
   return undefined;
 }
@@ -92,7 +86,7 @@ function checkChoices(field: Json, value: unknown[]): string | undefined {
     return `must have at least ${minItems} choices`;
   if (typeof maxItems === "number" && value.length > maxItems)
     return `must have at most ${maxItems} choices`;
-  const allowed = isRecord(field["items"]) ? choices(field["items"]) : undefined;
+  const allowed = isObject(field["items"]) ? choices(field["items"]) : undefined;
   for (const item of value) {
     if (typeof item !== "string") return "expected choices as strings";
     if (allowed !== undefined && !allowed.includes(item))
@@ -106,7 +100,7 @@ function choices(field: Json): unknown[] | undefined {
   if (Array.isArray(field["enum"])) return field["enum"];
   const options = Array.isArray(field["oneOf"]) ? field["oneOf"] : field["anyOf"];
   if (!Array.isArray(options)) return undefined;
-  return options.filter(isRecord).map((option) => option["const"]);
+  return options.filter(isObject).map((option) => option["const"]);
 }
 
 // The formats the spec lists for string fields, as RFC 3339 (date, date-time) and the HTML

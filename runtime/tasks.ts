@@ -8,6 +8,7 @@ import {
 } from "./extensions.js";
 import { inputRequired, requireClientCapability } from "./input-required.js";
 import { positiveInteger } from "./options.js";
+import { $escape } from "./validation.js";
 import { isObject, type ValidationError } from "./protocol.js";
 import {
   validateCreateTaskResult,
@@ -247,7 +248,7 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
       if (!request) continue;
       const checked = validate ? validate(request.method, answer) : { ok: true as const };
       if (!checked.ok) {
-        const path = `/params/inputResponses/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+        const path = `/params/inputResponses/${$escape(key)}`;
         const errors = checked.errors.map((e: ValidationError) => ({ ...e, path: path + e.path }));
         const message = `invalid input response "${key}" for ${request.method}`;
         throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, message, { errors });

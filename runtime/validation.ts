@@ -78,6 +78,7 @@ export function $describe(v: unknown): string {
   return $found("", v);
 }
 
+/** A key as a JSON-pointer segment (RFC 6901: `~` as `~0`, `/` as `~1`), without the leading `/`. */
 export function $escape(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
