@@ -1,5 +1,5 @@
 import { isObject } from "./protocol.js";
-import { $escape, $fmtUri, $own, type ValidationError } from "./validation.js";
+import { $escape, $fmtUri, $length, $own, type ValidationError } from "./validation.js";
 
 // Checks what a user entered in a form-mode elicitation against the `requestedSchema` that
 // asked for it: "Servers SHOULD validate received data matches the requested schema"
@@ -60,7 +60,7 @@ function checkField(field: Json, value: unknown): string | undefined {
 }
 
 function checkString(field: Json, value: string): string | undefined {
-  const length = [...value].length;
+  const length = $length(value);
   const { minLength, maxLength, format } = field;
   if (typeof minLength === "number" && length < minLength)
     return `must have at least ${minLength} characters`;
