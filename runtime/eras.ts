@@ -287,10 +287,9 @@ export function createEraDispatcher(
         };
         if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
       }
-      throw new McpError(
-        JSONRPC_ERRORS.INTERNAL_ERROR,
-        `${method} still asked for input after ${maxRounds} rounds`,
-      );
+      // A failure of the server, not of the request: for tools/call the router sends it as a
+      // tool execution error (isError), as the SDK's legacy shim does; else -32603.
+      throw new Error(`${method} still asked for input after ${maxRounds} rounds`);
     };
   }
 

@@ -77,6 +77,8 @@ export interface ProtocolDescriptor {
     readonly toolsList: string | null;
     /** The long-lived request: no timeout by default (basic/patterns/subscriptions). */
     readonly subscriptionsListen: string | null;
+    /** Its results carry at most 100 values (server/utilities/completion, "Completion Results"). */
+    readonly complete: string | null;
   };
   readonly errorCodes: {
     readonly unsupportedProtocolVersion: number | null;

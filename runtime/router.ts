@@ -18,6 +18,7 @@ import {
   type ProtocolDescriptor,
   type ValidationError,
 } from "./protocol.js";
+import { capCompletion, toolExecutionError } from "./result-rules.js";
 
 // The receiving side of MCP: a JSON-RPC router that enforces the protocol (envelopes,
 // methods, params, results, versions, capabilities) around handlers. Every reply it
@@ -33,7 +34,10 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
    * which costs far less on invalid input, so a flood of bad requests stays cheap).
    */
   allErrors?: boolean;
-  /** Told about handler failures and invalid results; what the client sees stays generic. */
+  /**
+   * Told about handler failures and invalid results; the client gets a generic -32603, but for
+   * a tools/call handler's error (not an McpError) a result with its message and `isError: true`.
+   */
   onError?: (error: unknown, info: { method: string; id: string | number | undefined }) => void;
   /** Put into every result's `_meta` (revisions with a server info `_meta` key). */
   serverInfo?: Implementation;
@@ -258,7 +262,11 @@ export function createRouter(
       if (error instanceof McpError)
         return markRaisedByHandler(errorResponse(id, error.code, error.message, error.data));
       report(error, method, id);
-      return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+      // A tool's own failure is a tool execution error, sent in the result (server/tools,
+      // "Error Handling"); any other method's is a generic internal error.
+      if (method !== protocol.wellKnown.toolsCall)
+        return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+      result = toolExecutionError(error);
     } finally {
       if (requests.get(key) === controller) requests.delete(key);
       context.signal?.removeEventListener("abort", onTransportAbort);
@@ -289,7 +297,7 @@ export function createRouter(
       const found = raw === null ? "null" : typeof raw;
       return refuse(new TypeError(`the ${method} handler returned ${found}, not a result object`));
     }
-    let result = raw;
+    let result = method === protocol.wellKnown.complete ? capCompletion(raw) : raw;
     if (protocol.resultType) {
       if (result["resultType"] === "input_required" && !mayAskInput)
         return refuse(new TypeError(`${method} may not answer input_required`));

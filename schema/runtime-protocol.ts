@@ -19,6 +19,7 @@ export const WELL_KNOWN_METHODS = {
   toolsCall: "tools/call",
   toolsList: "tools/list",
   subscriptionsListen: "subscriptions/listen",
+  complete: "completion/complete",
 } as const;
 
 /**
@@ -100,6 +101,7 @@ export function runtimeFacts(loaded: Pick<LoadedRevision, "revision" | "model" |
       toolsCall: wellKnown(WELL_KNOWN_METHODS.toolsCall),
       toolsList: wellKnown(WELL_KNOWN_METHODS.toolsList),
       subscriptionsListen: wellKnown(WELL_KNOWN_METHODS.subscriptionsListen),
+      complete: wellKnown(WELL_KNOWN_METHODS.complete),
     },
     errorCodes: {
       unsupportedProtocolVersion,

@@ -76,7 +76,8 @@ describe("multi round-trip on the server side", () => {
   it("needs inputRequests or requestState", async () => {
     const onError = vi.fn();
     const server = d.createServerDispatcher({ "tools/call": (_p: Any, ctx: Any) => d.inputRequired(ctx, {}) }, { onError });
-    expect((await server.handle(request("tools/call", { name: "x" }))).error.code).toBe(-32603);
+    // A tool handler's own failure reaches the model as a tool execution error.
+    expect((await server.handle(request("tools/call", { name: "x" }))).result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/inputRequests or requestState/) }] });
     expect(onError.mock.calls[0][0]).toBeInstanceOf(TypeError);
   });
 });

@@ -110,16 +110,33 @@ describe("dispatcher 2026-07-28", () => {
       const onError = vi.fn();
       const server = d.createServerDispatcher(
         {
-          "tools/call": () => {
+          "prompts/get": () => {
             throw new Error("database password is hunter2");
           },
         },
         { onError },
       );
-      const reply = await server.handle(request("tools/call", { name: "x" }, 5));
+      const reply = await server.handle(request("prompts/get", { name: "x" }, 5));
       expect(reply).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "Internal error" } });
       expect(JSON.stringify(reply)).not.toMatch(/hunter2|at /);
-      expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: "database password is hunter2" }), { method: "tools/call", id: 5 });
+      expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: "database password is hunter2" }), { method: "prompts/get", id: 5 });
+    });
+
+    it("a tools/call handler's error is a tool execution error: its message in a valid result with isError, no stack", async () => {
+      const onError = vi.fn();
+      const server = d.createServerDispatcher(
+        {
+          "tools/call": () => {
+            throw new Error("the weather service is down");
+          },
+        },
+        { onError },
+      );
+      const reply = await server.handle(request("tools/call", { name: "x" }, 6));
+      expect(reply).toEqual({ jsonrpc: "2.0", id: 6, result: { content: [{ type: "text", text: "the weather service is down" }], isError: true, resultType: "complete" } });
+      expect(v.validateCallToolResultResponse(reply).ok).toBe(true);
+      expect(JSON.stringify(reply)).not.toMatch(/at /);
+      expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: "the weather service is down" }), { method: "tools/call", id: 6 });
     });
 
     it("a typed McpError sends the handler's code, message and data", async () => {

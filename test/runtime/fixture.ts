@@ -30,6 +30,7 @@ export const PROTOCOL: ProtocolDescriptor = {
     toolsCall: "tools/call",
     toolsList: "tools/list",
     subscriptionsListen: "subscriptions/listen",
+    complete: "completion/complete",
   },
   errorCodes: { unsupportedProtocolVersion: -32022, missingClientCapability: -32021, headerMismatch: -32020 },
   features: { mrtr: true, perRequestVersion: true, toolHeaders: true, discoverCacheHints: true },

@@ -30,6 +30,7 @@ export const PROTOCOL: ProtocolDescriptor = {
     toolsCall: "tools/call",
     toolsList: null,
     subscriptionsListen: null,
+    complete: null,
   },
   errorCodes: {
     unsupportedProtocolVersion: null,

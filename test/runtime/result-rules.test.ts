@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { McpError } from "../../runtime/errors.js";
+import { createEraDispatcher } from "../../runtime/eras.js";
+import { inputRequired } from "../../runtime/input-required.js";
+import type { ProtocolDescriptor } from "../../runtime/protocol.js";
+import { capCompletion, toolExecutionError } from "../../runtime/result-rules.js";
+import { createRouter } from "../../runtime/router.js";
+import type { AdaptedEra } from "../../runtime/session.js";
+import { LEGACY_PROTOCOL, PROTOCOL, request, VALIDATORS } from "./fixture.js";
+
+// What the router makes of handlers' answers where the spec's prose asks for more than the
+// schema checks: a tool's failure is a tool execution error (server/tools, "Error Handling"),
+// a completion answers at most 100 values (server/utilities/completion), in every era served.
+
+const COMPLETE = {
+  kind: "request",
+  directions: ["client->server"],
+  inputRequired: false,
+  capabilities: { "client->server": { side: "server", path: ["completions"], leaf: "object" } },
+} as const;
+const withComplete = (p: ProtocolDescriptor): ProtocolDescriptor => ({ ...p, methods: { ...p.methods, "completion/complete": COMPLETE } });
+const MODERN = { protocol: withComplete(PROTOCOL), validators: VALIDATORS };
+const PREVIOUS: AdaptedEra = { protocol: { ...MODERN.protocol, revision: "previous", protocolVersion: "2098-06-01" }, validators: VALIDATORS, adapters: {} };
+const LEGACY: AdaptedEra = { protocol: withComplete(LEGACY_PROTOCOL), validators: VALIDATORS, adapters: {} };
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
+const handlers = {
+  "tools/call": (params: { name: string }, ctx: any) => {
+    if (params.name === "down") throw new Error("the backend is down");
+    if (params.name === "string") throw "a thrown string";
+    if (params.name === "ask") return inputRequired(PROTOCOL, ctx, { requestState: "again" });
+    throw new McpError(-32602, `Unknown tool: ${params.name}`);
+  },
+  "tools/list": () => {
+    throw new Error("list failed: secret detail");
+  },
+  "completion/complete": (params: { argument: { value: string } }) => {
+    const [n, total] = params.argument.value.split("/").map(Number);
+    return { completion: { values: words(n!), ...(total !== undefined ? { total } : {}) } };
+  },
+};
+const call = (name: string, id = 1) => request("tools/call", id, { name });
+const complete = (value: string, id = 1) => request("completion/complete", id, { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value } });
+
+describe("a tools/call handler's own error is a tool execution error (server/tools, Error Handling)", () => {
+  it("is answered in the result with isError and the error's message, and still told to onError", async () => {
+    const errors: unknown[] = [];
+    const router = createRouter(MODERN.protocol, VALIDATORS, "client->server", handlers, { onError: (e) => errors.push(e) });
+    expect(await router.handle(call("down", 4))).toEqual({
+      jsonrpc: "2.0",
+      id: 4,
+      result: { content: [{ type: "text", text: "the backend is down" }], isError: true, resultType: "complete" },
+    });
+    expect(await router.handle(call("string"))).toMatchObject({ result: { content: [{ text: "a thrown string" }], isError: true } });
+    expect(errors.map(String)).toEqual(["Error: the backend is down", "a thrown string"]);
+  });
+
+  it("leaves protocol errors (an McpError a handler throws) and other methods' failures as JSON-RPC errors", async () => {
+    const router = createRouter(MODERN.protocol, VALIDATORS, "client->server", handlers);
+    expect(await router.handle(call("nope"))).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Unknown tool: nope" } });
+    const list = await router.handle(request("tools/list"));
+    expect(list).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+    expect(JSON.stringify(list)).not.toContain("secret");
+  });
+
+  it("holds in every era: the newest, an older stateless one, and a legacy session (without resultType)", async () => {
+    const dispatcher = createEraDispatcher({ modern: MODERN, previous: [PREVIOUS], legacy: [LEGACY] }, handlers, { maxLegacyRounds: 2 });
+    const failed = { content: [{ type: "text", text: "the backend is down" }], isError: true };
+    expect(await dispatcher.handle(call("down"))).toMatchObject({ result: { ...failed, resultType: "complete" } });
+    const older = { ...call("down"), params: { name: "down", _meta: { v: "2098-06-01", caps: {} } } };
+    expect(await dispatcher.handle(older)).toMatchObject({ result: { ...failed, resultType: "complete" } });
+    const channel = {};
+    const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2098-01-01", capabilities: {} } };
+    expect(await dispatcher.handle(init, { channel })).toMatchObject({ result: { protocolVersion: "2098-01-01" } });
+    const legacyCall = (name: string) => ({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name } });
+    expect(await dispatcher.handle(legacyCall("down"), { channel })).toEqual({ jsonrpc: "2.0", id: 2, result: failed });
+    expect(await dispatcher.handle(legacyCall("nope"), { channel })).toMatchObject({ error: { code: -32602 } });
+    // A tool that keeps asking for input past the bound: the server's failure, shown to the model.
+    expect(await dispatcher.handle(legacyCall("ask"), { channel })).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { content: [{ type: "text", text: "tools/call still asked for input after 2 rounds" }], isError: true },
+    });
+  });
+
+  it("builds the result the SDK servers build", () => {
+    expect(toolExecutionError(new TypeError("bad"))).toEqual({ content: [{ type: "text", text: "bad" }], isError: true });
+    expect(toolExecutionError(42)).toEqual({ content: [{ type: "text", text: "42" }], isError: true });
+  });
+});
+
+describe("completion/complete answers at most 100 values (server/utilities/completion)", () => {
+  it("keeps the first 100, sets hasMore, and total to the full count unless the handler gave one", async () => {
+    const router = createRouter(MODERN.protocol, VALIDATORS, "client->server", handlers);
+    expect(await router.handle(complete("150"))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { completion: { values: words(100), hasMore: true, total: 150 }, resultType: "complete" },
+    });
+    expect(await router.handle(complete("101/5000"))).toMatchObject({ result: { completion: { values: words(100), hasMore: true, total: 5000 } } });
+    expect(await router.handle(complete("100"))).toEqual({ jsonrpc: "2.0", id: 1, result: { completion: { values: words(100) }, resultType: "complete" } });
+  });
+
+  it("holds in every era", async () => {
+    const dispatcher = createEraDispatcher({ modern: MODERN, previous: [PREVIOUS], legacy: [LEGACY] }, handlers);
+    const capped = { completion: { values: words(100), hasMore: true, total: 120 } };
+    expect(await dispatcher.handle(complete("120"))).toMatchObject({ result: capped });
+    const older = complete("120");
+    expect(await dispatcher.handle({ ...older, params: { ...older.params, _meta: { v: "2098-06-01", caps: {} } } })).toMatchObject({ result: capped });
+    const channel = {};
+    await dispatcher.handle({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2098-01-01", capabilities: {} } }, { channel });
+    const { _meta: _modernOnly, ...legacyParams } = complete("120").params;
+    void _modernOnly;
+    expect(await dispatcher.handle({ jsonrpc: "2.0", id: 3, method: "completion/complete", params: legacyParams }, { channel })).toEqual({ jsonrpc: "2.0", id: 3, result: capped });
+  });
+
+  it("leaves results without a values list over the bound as they are", () => {
+    const odd = { completion: { values: "not a list" } };
+    expect(capCompletion(odd)).toBe(odd);
+    expect(capCompletion({ other: 1 })).toEqual({ other: 1 });
+  });
+});
