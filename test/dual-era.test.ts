@@ -15,6 +15,7 @@ import { generatedFiles, SPEC_DIR, writeGenerated } from "./helpers.js";
 
 type Any = any;
 const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
+const WORDS = Array.from({ length: 150 }, (_, i) => `w${i}`);
 
 let server: { url: string; close(): Promise<void> };
 let eraDispatcher: Any;
@@ -39,6 +40,8 @@ beforeAll(async () => {
         cacheScope: "public",
       }),
       "tools/call": async (params: Any, ctx: Any) => {
+        if (params.name === "fail") throw new Error("the backend is down");
+        if (params.name === "nope") throw new dispatcher.McpError(-32602, "Unknown tool: nope");
         if (params.name === "echo") {
           await ctx.sendProgress(1, 1, "done");
           await ctx.log("info", `echo ${params.arguments?.text}`);
@@ -53,6 +56,7 @@ beforeAll(async () => {
       },
       "prompts/list": () => ({ prompts: [{ name: "hi" }], ttlMs: 0, cacheScope: "public" }),
       "prompts/get": () => ({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] }),
+      "completion/complete": () => ({ completion: { values: WORDS } }),
     },
     { serverInfo: { name: "dual", version: "1.0.0" } },
   );
@@ -202,6 +206,47 @@ describe("dual-era server over Streamable HTTP", () => {
     expect((await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": id } })).status).toBe(200);
     const after = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json", "mcp-session-id": id }, body: "{}" });
     expect(after.status).toBe(404);
+  });
+});
+
+// What the spec asks beyond the schema, as the SDK servers answer it, seen by real clients in
+// every era: a tool's own failure is a tool execution error (server/tools, "Error Handling"),
+// an unknown tool a protocol error; a completion sends at most 100 values
+// (server/utilities/completion, "Completion Results").
+describe("tool execution errors and capped completions, in every era", () => {
+  const failed = { content: [{ type: "text", text: "the backend is down" }], isError: true };
+  const capped = { values: WORDS.slice(0, 100), hasMore: true, total: 150 };
+  const ref = { ref: { type: "ref/prompt", name: "hi" }, argument: { name: "a", value: "w" } } as const;
+
+  it("the v1 SDK client 1.32.2 (2025-11-25)", async () => {
+    const client = new V1Client({ name: "v1", version: "1.0.0" });
+    await client.connect(new V1HttpTransport(new URL(server.url)));
+    expect(await client.callTool({ name: "fail", arguments: {} })).toEqual(failed);
+    await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    expect((await client.complete(ref)).completion).toEqual(capped);
+    await client.close();
+  });
+
+  it("the v2 SDK client 2.4.0, default (legacy) and auto (2026-07-28) modes", async () => {
+    for (const mode of ["default", "auto"]) {
+      const client = new V2Client({ name: "v2", version: "1.0.0" }, mode === "auto" ? { versionNegotiation: { mode: "auto" } } : {});
+      await client.connect(new V2HttpTransport(new URL(server.url)));
+      expect(await client.callTool({ name: "fail", arguments: {} }), mode).toMatchObject(failed);
+      await expect(client.callTool({ name: "nope", arguments: {} }), mode).rejects.toMatchObject({ code: -32602 });
+      expect((await client.complete(ref)).completion, mode).toEqual(capped);
+      await client.close();
+    }
+  });
+
+  it("the older legacy revisions, each validated at its own revision", async () => {
+    for (const version of LEGACY) {
+      const channel = {};
+      const at = (id: number, method: string, params: object) => eraDispatcher.handle({ jsonrpc: "2.0", id, method, params }, { channel });
+      const opened = await at(1, "initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "c", version: "1" } });
+      expect(opened.result.protocolVersion).toBe(version);
+      expect(await at(2, "tools/call", { name: "fail" })).toEqual({ jsonrpc: "2.0", id: 2, result: failed });
+      expect((await at(3, "completion/complete", ref)).result.completion, version).toEqual(capped);
+    }
   });
 });
 
