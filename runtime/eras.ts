@@ -211,6 +211,21 @@ export function createEraDispatcher(
   }
 
   /**
+   * A handler's refusal for a client capability the session's client did not declare, where
+   * the legacy revision has no code for it (MISSING_REQUIRED_CLIENT_CAPABILITY is stateless
+   * revisions'), is the server failing to serve the request on this session: a plain error,
+   * which the router answers as the v2 SDK's legacy shim does (a tool execution error for
+   * tools/call, server/tools "Error Handling"; -32603 otherwise). Other errors pass as they are.
+   */
+  function forLegacy(session: LegacySession, error: unknown): unknown {
+    const code = eras.modern.protocol.errorCodes.missingClientCapability;
+    const legacyHasIt = session.era.protocol.errorCodes.missingClientCapability !== null;
+    return error instanceof McpError && code !== null && error.code === code && !legacyHasIt
+      ? new Error(error.message)
+      : error;
+  }
+
+  /**
    * A modern handler serving a legacy request: called with a modern context built from the
    * session; an input_required answer is fulfilled by asking the client on the session,
    * then the handler is called again with the answers, as a modern client would retry.
@@ -262,7 +277,12 @@ export function createEraDispatcher(
           context,
           legacyCtx.signal,
         );
-        const result = await handler(retry, ctx);
+        let result: unknown;
+        try {
+          result = await handler(retry, ctx);
+        } catch (error) {
+          throw forLegacy(session, error);
+        }
         if (!isObject(result) || result["resultType"] !== "input_required")
           return adaptResult(session.era, method, result);
         const requests = isObject(result["inputRequests"]) ? result["inputRequests"] : {};

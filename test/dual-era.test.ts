@@ -224,6 +224,9 @@ describe("tool execution errors and capped completions, in every era", () => {
     expect(await client.callTool({ name: "fail", arguments: {} })).toEqual(failed);
     await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toMatchObject({ code: -32602 });
     expect((await client.complete(ref)).completion).toEqual(capped);
+    // greet asks for an elicitation this client did not declare: a tool execution error, as
+    // the v2 SDK's legacy shim answers (2025-11-25 has no missing-capability error code).
+    expect(await client.callTool({ name: "greet", arguments: {} })).toEqual({ content: [{ type: "text", text: "this request needs the client capability elicitation" }], isError: true });
     await client.close();
   });
 

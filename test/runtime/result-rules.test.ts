@@ -21,7 +21,12 @@ const COMPLETE = {
 const withComplete = (p: ProtocolDescriptor): ProtocolDescriptor => ({ ...p, methods: { ...p.methods, "completion/complete": COMPLETE } });
 const MODERN = { protocol: withComplete(PROTOCOL), validators: VALIDATORS };
 const PREVIOUS: AdaptedEra = { protocol: { ...MODERN.protocol, revision: "previous", protocolVersion: "2098-06-01" }, validators: VALIDATORS, adapters: {} };
-const LEGACY: AdaptedEra = { protocol: withComplete(LEGACY_PROTOCOL), validators: VALIDATORS, adapters: {} };
+// Initialize-based revisions have no code for a missing client capability.
+const LEGACY: AdaptedEra = {
+  protocol: { ...withComplete(LEGACY_PROTOCOL), errorCodes: { ...LEGACY_PROTOCOL.errorCodes, missingClientCapability: null } },
+  validators: VALIDATORS,
+  adapters: {},
+};
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
 const handlers = {
@@ -29,6 +34,7 @@ const handlers = {
     if (params.name === "down") throw new Error("the backend is down");
     if (params.name === "string") throw "a thrown string";
     if (params.name === "ask") return inputRequired(PROTOCOL, ctx, { requestState: "again" });
+    if (params.name === "elicit") return inputRequired(PROTOCOL, ctx, { inputRequests: { who: { method: "elicitation/create" } } });
     throw new McpError(-32602, `Unknown tool: ${params.name}`);
   },
   "tools/list": () => {
@@ -81,6 +87,15 @@ describe("a tools/call handler's own error is a tool execution error (server/too
       id: 2,
       result: { content: [{ type: "text", text: "tools/call still asked for input after 2 rounds" }], isError: true },
     });
+    // Input the session's client cannot give: no -32021 (a stateless revisions' code) on a
+    // legacy session, but a tool execution error, as the v2 SDK's legacy shim answers.
+    expect(await dispatcher.handle(legacyCall("elicit"), { channel })).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { content: [{ type: "text", text: "this request needs the client capability elicitation" }], isError: true },
+    });
+    // Stateless clients still get the revision's own protocol error.
+    expect(await dispatcher.handle(call("elicit"))).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } } });
   });
 
   it("builds the result the SDK servers build", () => {
