@@ -115,8 +115,11 @@ function libDiagnostics(options: ts.CompilerOptions): string[] {
   const key = JSON.stringify(options);
   let found = checkedLibs.get(key);
   if (!found) {
-    // No root files: the program holds only the libs and the types the options name.
-    const program = ts.createProgram({ rootNames: [], options, host: sharedHost(options) });
+    // An empty module as the only root (TypeScript loads no libs for a program without
+    // roots): the program holds the libs and the types the options name, and nothing else.
+    const empty = join(tempDir("mcp-gen-libs-"), "empty.ts");
+    writeFileSync(empty, "export {};\n");
+    const program = ts.createProgram({ rootNames: [empty], options, host: sharedHost(options) });
     found = readable(ts.getPreEmitDiagnostics(program).filter((d) => d.file?.isDeclarationFile));
     checkedLibs.set(key, found);
   }
