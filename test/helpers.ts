@@ -85,16 +85,25 @@ export const STRICT_OPTIONS: ts.CompilerOptions = {
   lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
 };
 
-/** Type-checks files in one program and returns the diagnostics as readable lines. */
-export function typecheck(rootNames: string[], options: ts.CompilerOptions = STRICT_OPTIONS): string[] {
+/**
+ * Where a module import should resolve instead of where TypeScript would look (a file path),
+ * or undefined to resolve it as usual.
+ */
+export type Redirect = (specifier: string, containingFile: string) => string | undefined;
+
+/**
+ * Type-checks files in one program and returns the diagnostics as readable lines.
+ * `redirect` lets several outputs in one program share one copy of identical modules.
+ */
+export function typecheck(rootNames: string[], options: ts.CompilerOptions = STRICT_OPTIONS, redirect?: Redirect): string[] {
   // The .d.ts files of TypeScript's libs and node_modules/@types are the same in every
   // program with these options, and checking them costs about a third of a program's time:
   // they are checked once per worker (libDiagnostics) and skipped here. Sound only while the
   // checked code adds nothing to the global scope: otherwise the whole program is checked.
-  const program = ts.createProgram({ rootNames, options: { ...options, skipLibCheck: true }, host: sharedHost(options) });
+  const program = ts.createProgram({ rootNames, options: { ...options, skipLibCheck: true }, host: sharedHost(options, redirect) });
   const own = program.getSourceFiles().filter((f) => !f.isDeclarationFile);
   if (own.some((f) => !ts.isExternalModule(f) || /\bdeclare\s+(global|module)\b/.test(f.text))) {
-    return readable(ts.getPreEmitDiagnostics(ts.createProgram({ rootNames, options, host: sharedHost(options) })));
+    return readable(ts.getPreEmitDiagnostics(ts.createProgram({ rootNames, options, host: sharedHost(options, redirect) })));
   }
   return [...libDiagnostics(options), ...readable(ts.getPreEmitDiagnostics(program))];
 }
@@ -133,8 +142,17 @@ const parsedLibs = new Map<string, ts.SourceFile | undefined>();
  * @types/node) once per worker: they do not change during a run, and a parsed source file
  * can be shared by programs, as TypeScript's language service shares them.
  */
-function sharedHost(options: ts.CompilerOptions): ts.CompilerHost {
+function sharedHost(options: ts.CompilerOptions, redirect?: Redirect): ts.CompilerHost {
   const host = ts.createCompilerHost(options);
+  if (redirect) {
+    host.resolveModuleNameLiterals = (literals, containingFile, _reference, _options, containingSourceFile) =>
+      literals.map((literal) => {
+        const target = redirect(literal.text, containingFile);
+        if (target) return { resolvedModule: { resolvedFileName: target, extension: ts.Extension.Ts } };
+        const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
+        return ts.resolveModuleName(literal.text, containingFile, options, host, undefined, undefined, mode);
+      });
+  }
   const parse = host.getSourceFile.bind(host);
   const libs = join(ROOT, "node_modules") + "/";
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
