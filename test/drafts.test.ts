@@ -6,7 +6,7 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { existsSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, type OutputFile } from "../generators/index.js";
@@ -14,7 +14,7 @@ import { RESULT_FIELDS_WITH_DEFAULTS } from "../generators/eras.js";
 import { loadRevision } from "../schema/index.js";
 import { MODERN_RESULT_DEFAULTS } from "../runtime/client-versions.js";
 import { applyEdits, DRAFT_EDITS, REQUIRED_CAPABILITY_EDITS } from "./fixtures/draft-schema.js";
-import { cli, fakeSpec, SPEC_DIR, tempDir, typecheck, writeFiles, writeGenerated } from "./helpers.js";
+import { cli, fakeSpec, SPEC_DIR, STRICT_OPTIONS, tempDir, typecheck, writeFiles, writeGenerated } from "./helpers.js";
 
 type Any = any;
 const CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
@@ -70,6 +70,8 @@ export async function use(): Promise<void> {
 
 let files: OutputFile[];
 let diagnostics: string[];
+let requiredFiles: OutputFile[];
+let requiredDiagnostics: string[];
 let d: Any;
 let c: Any;
 let m: Any;
@@ -95,14 +97,62 @@ const served = () => ({
   "resources/read": (p: Any) => ({ contents: [{ uri: p.uri, text: p.at ?? "no version" }], ttlMs: 0, cacheScope: "public" }),
 });
 
+/** Typed use of a draft whose capabilities have required fields (REQUIRED_CAPABILITY_EDITS). */
+const REQUIRED_USAGE = `
+import { createServerDispatcher } from "./dispatcher.js";
+import { createClient, createDirectTransport } from "./client.js";
+const info = { name: "usage", version: "1.0.0" };
+// @ts-expect-error the capabilities are required: derived ones would lack region
+createServerDispatcher({ "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" as const }) });
+const server = createServerDispatcher({}, { capabilities: { region: "eu" } });
+const transport = createDirectTransport((m, ctx) => server.handle(m, ctx));
+// @ts-expect-error the capabilities are required: input handlers cannot imply ui
+createClient({ transport, clientInfo: info });
+export const client = createClient({ transport, clientInfo: info, capabilities: { ui: "text" } });
+`;
+
+/**
+ * Type-checks each output with its usage file in one program. Runtime modules are mcp-gen's
+ * runtime/*.ts behind a header naming the schema, and import only each other: a later
+ * output's import of one resolves to the first output's copy when the two differ only in
+ * that header, so it is checked once. Returns each output's diagnostics.
+ */
+function typecheckTogether(outputs: { files: OutputFile[]; usage: string }[]): string[][] {
+  const root = tempDir("mcp-gen-draft-");
+  const dirs = outputs.map((_, i) => join(root, String(i)));
+  const body = (content: string) => content.slice(content.indexOf("\n") + 1);
+  const runtime = (o: { files: OutputFile[] }) => o.files.filter((f) => f.path.startsWith("runtime/"));
+  const first = new Map(runtime(outputs[0]!).map((f) => [f.path, body(f.content)]));
+  const shared = outputs.map((o, i) => new Set(i === 0 ? [] : runtime(o).filter((f) => first.get(f.path) === body(f.content)).map((f) => f.path)));
+  const rootNames: string[] = [];
+  outputs.forEach((o, i) => {
+    writeFiles(dirs[i]!, o.files);
+    writeFileSync(join(dirs[i]!, "usage.ts"), o.usage);
+    rootNames.push(...o.files.filter((f) => !shared[i]!.has(f.path)).map((f) => join(dirs[i]!, f.path)), join(dirs[i]!, "usage.ts"));
+  });
+  const owner = (file: string) => dirs.findIndex((dir) => file.startsWith(`${dir}/`));
+  const redirect = (specifier: string, containingFile: string) => {
+    const i = owner(containingFile);
+    if (i <= 0 || !specifier.startsWith(".")) return undefined;
+    const path = relative(dirs[i]!, resolve(dirname(containingFile), specifier)).replace(/\.js$/, ".ts");
+    return shared[i]!.has(path) ? join(dirs[0]!, path) : undefined;
+  };
+  const lines = typecheck(rootNames, STRICT_OPTIONS, redirect);
+  // A line in a shared runtime module concerns every output sharing it; one outside every output (a lib's), all.
+  const sharedLine = (line: string, i: number) => [...shared[i]!].some((path) => line.startsWith(`${join(dirs[0]!, path)}:`));
+  return outputs.map((_, i) => lines.filter((line) => [i, -1].includes(owner(line)) || sharedLine(line, i)));
+}
+
 beforeAll(async () => {
   const spec = fakeSpec(applyEdits(SPEC_DIR, "2026-07-28", DRAFT_EDITS), "draft");
   const older = ["2026-07-28", "2025-11-25"].map((r) => loadRevision(SPEC_DIR, r));
   files = await generate(loadRevision(spec, "draft"), undefined, { legacy: older });
-  const dir = tempDir("mcp-gen-draft-");
-  writeFiles(dir, files);
-  writeFileSync(join(dir, "usage.ts"), USAGE);
-  diagnostics = typecheck([...files.map((f) => join(dir, f.path)), join(dir, "usage.ts")]);
+  const required = fakeSpec(applyEdits(SPEC_DIR, "2026-07-28", REQUIRED_CAPABILITY_EDITS), "draft");
+  requiredFiles = await generate(loadRevision(required, "draft"));
+  [diagnostics, requiredDiagnostics] = typecheckTogether([
+    { files, usage: USAGE },
+    { files: requiredFiles, usage: REQUIRED_USAGE },
+  ]) as [string[], string[]];
   const js = writeGenerated(files);
   [d, c, m] = await Promise.all(["dispatcher.js", "client.js", "methods.js"].map((f) => import(join(js, f))));
   const [httpServer, httpClientModule] = await Promise.all(["http-server.js", "http-client.js"].map((f) => import(join(js, f))));
@@ -222,28 +272,11 @@ describe("a spec draft's generated code behaves", () => {
 });
 
 describe("a draft whose capabilities have required fields", () => {
-  const usage = `
-import { createServerDispatcher } from "./dispatcher.js";
-import { createClient, createDirectTransport } from "./client.js";
-const info = { name: "usage", version: "1.0.0" };
-// @ts-expect-error the capabilities are required: derived ones would lack region
-createServerDispatcher({ "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" as const }) });
-const server = createServerDispatcher({}, { capabilities: { region: "eu" } });
-const transport = createDirectTransport((m, ctx) => server.handle(m, ctx));
-// @ts-expect-error the capabilities are required: input handlers cannot imply ui
-createClient({ transport, clientInfo: info });
-export const client = createClient({ transport, clientInfo: info, capabilities: { ui: "text" } });
-`;
   let out: { diagnostics: string[]; d: Any; c: Any };
   beforeAll(async () => {
-    const spec = fakeSpec(applyEdits(SPEC_DIR, "2026-07-28", REQUIRED_CAPABILITY_EDITS), "draft");
-    const generated = await generate(loadRevision(spec, "draft"));
-    const dir = tempDir("mcp-gen-draft-");
-    writeFiles(dir, generated);
-    writeFileSync(join(dir, "usage.ts"), usage);
-    const js = writeGenerated(generated);
+    const js = writeGenerated(requiredFiles);
     const [d, c] = await Promise.all(["dispatcher.js", "client.js"].map((f) => import(join(js, f))));
-    out = { diagnostics: typecheck([...generated.map((f) => join(dir, f.path)), join(dir, "usage.ts")]), d, c };
+    out = { diagnostics: requiredDiagnostics, d, c };
   }, 300_000);
 
   it("compiles, with both sides made to give them", () => {
