@@ -24,7 +24,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   const spec = () => new Option("--spec <dir>", "spec checkout holding schema/<revision>/schema.ts (config: spec)");
   const revision = () => new Option("--revision <rev>", "a dated revision, 'latest' or 'draft' (config: revision; default latest)");
-  const config = () => new Option("--config <file>", "config file (default ./mcp-gen.config.json)");
+  const config = () => new Option("--config <file>", "config file (default: the nearest mcp-gen.config.json here or in a folder above, up to the repository root)");
 
   program
     .command("generate", { isDefault: true })

@@ -390,6 +390,8 @@ describe("mcp-gen revisions and inspect", () => {
     expect(r.stdout).toMatch(/^Usage: mcp-gen/);
     expect(r.stdout).toMatch(/--spec|Commands:/);
     if (command.length === 0) expect(r.stdout).toMatch(/--debug +on failure, also print the stack trace/);
+    // The config is looked for upwards (findConfig), not only in the working folder.
+    if (command.length > 0) expect(r.stdout.replace(/\s+/g, " ")).toMatch(/--config <file> config file \(default: the nearest mcp-gen\.config\.json here or in a folder above/);
   });
 });
 
