@@ -14,17 +14,27 @@ const stdio: Io = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+/**
+ * Commander's own errors (unknown option, missing argument) as every other failure is said:
+ * one line starting `mcp-gen: `, its "(Did you mean --spec?)" line folded in.
+ */
+function usageLine(text: string): string {
+  const trimmed = text.trimEnd();
+  if (!trimmed.startsWith("error: ")) return trimmed;
+  return `mcp-gen: ${trimmed.slice("error: ".length).replace(/\n\(Did you mean (.+)\?\)$/, " (did you mean $1?)")}`;
+}
+
 function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("mcp-gen")
     .description("Generate TypeScript types, validators, dispatchers and clients from the MCP schema")
     .version(VERSION)
     .option("--debug", "on failure, also print the stack trace")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(usageLine(s)) });
 
   const spec = () => new Option("--spec <dir>", "spec checkout holding schema/<revision>/schema.ts (config: spec)");
   const revision = () => new Option("--revision <rev>", "a dated revision, 'latest' or 'draft' (config: revision; default latest)");
-  const config = () => new Option("--config <file>", "config file (default ./mcp-gen.config.json)");
+  const config = () => new Option("--config <file>", "config file (default: the nearest mcp-gen.config.json here or in a folder above, up to the repository root)");
 
   program
     .command("generate", { isDefault: true })

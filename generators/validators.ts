@@ -106,12 +106,27 @@ export const validatorsGenerator: Generator = {
  */
 export function validatorsFiles(header: string, body: readonly string[], runtimeDir = "./runtime"): EmittedFile[] {
   const runtimeImports = importsFromRuntime(`${runtimeDir}/validation.js`, body);
-  const [head, tail] = renderTemplate("validators.ts.hbs", { header, body: BODY_MARK, runtimeImports }).split(BODY_MARK) as [string, string];
+  const methodsImports = importsFromMethods(body);
+  const [head, tail] = renderTemplate("validators.ts.hbs", { header, body: BODY_MARK, runtimeImports, methodsImports }).split(BODY_MARK) as [string, string];
   const parts = body.map((b) => b.replace(/\n+$/, ""));
   parts[0] = `${head}\n${parts[0]}`;
   parts[parts.length - 1] += tail;
   const code = parts.join("\n\n");
   return [{ path: "validators.ts", kind: "generated", code, preformatted: true }, ...runtimeFiles(header, ["validation"])];
+}
+
+/** The method-table types of methods.ts the message entry points' signatures may name. */
+const METHOD_TYPES = ["Direction", "InputRequestMethod", "InputRequestResultMap", "InputRequiredMethod", "RequestResultMap"];
+
+/**
+ * The import of methods.ts types, those the message entry points use (older revisions have no
+ * `input_required`, so no InputRequiredMethod). The entry points are the body's last part:
+ * only it is scanned, not the megabytes of checks before it.
+ */
+function importsFromMethods(body: readonly string[]): string {
+  const entryPoints = body[body.length - 1] ?? "";
+  const used = METHOD_TYPES.filter((name) => new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(entryPoints));
+  return used.length === 0 ? "" : namedList("import type", used, "./methods.js");
 }
 
 /** What validators.ts re-exports from runtime/validation.ts: its public API beside `isT` / `validateT`. */
@@ -223,6 +238,19 @@ function setOf(name: string, items: string[]): string {
   return listOf(`const ${name} = new Set<string>([`, items, "]);");
 }
 
+/**
+ * `$MethodResult<M>`, the result validateMethodResult gives for method `M`: its result type,
+ * or the InputRequiredResult where `M` may answer one; laid out as prettier prints it (a long
+ * result type name breaks the union onto lines).
+ */
+function methodResultAlias(inputRequiredResult: string | undefined): string {
+  const head = "type $MethodResult<M extends keyof RequestResultMap> =";
+  if (inputRequiredResult === undefined) return `${head} RequestResultMap[M];`;
+  const members = ["RequestResultMap[M]", `(M extends InputRequiredMethod ? T.${inputRequiredResult} : never)`];
+  const oneLine = `  ${members.join(" | ")};`;
+  return oneLine.length <= WIDTH ? `${head}\n${oneLine}` : [head, ...members.map((m) => `  | ${m}`)].join("\n") + ";";
+}
+
 function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loaded"]) {
   const has = (name: string | undefined) => (name !== undefined && model.byName.has(name) ? name : undefined);
   const directions: Direction[] = ["client->server", "server->client"];
@@ -254,6 +282,7 @@ function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loa
     inputRequired: setOf("$INPUT_REQUIRED", inputRequired),
     inputResults: objectLiteral(protocol.inputRequests.map((r) => [r.method, `validate${r.result}`])),
     inputRequiredResult: has(protocol.inputRequiredResult) ?? null,
+    methodResult: methodResultAlias(has(protocol.inputRequiredResult)),
     requestEnvelope: has(envelopes.request) ?? null,
     notificationEnvelope: has(envelopes.notification) ?? null,
     resultEnvelope: has(envelopes.resultResponse) ?? null,

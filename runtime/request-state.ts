@@ -26,9 +26,13 @@ const STATE_VERSION = 1;
 const DEFAULT_MAX_LENGTH = 65_536;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const hmacKeys = new Map<string, Promise<CryptoKey>>();
+// Web Crypto's types named through the global value, not the DOM lib's `CryptoKey` and
+// `SubtleCrypto`: Node's types alone (no DOM lib) declare `crypto` but not those names.
+type Subtle = NonNullable<typeof globalThis.crypto>["subtle"];
+type HmacKey = Awaited<ReturnType<Subtle["importKey"]>>;
+const hmacKeys = new Map<string, Promise<HmacKey>>();
 
-function subtle(): SubtleCrypto {
+function subtle(): Subtle {
   const s = globalThis.crypto?.subtle;
   if (!s) throw new Error("Web Crypto (crypto.subtle) is not available");
   return s;
@@ -69,7 +73,7 @@ function secrets(secret: StateSecret): (string | Uint8Array)[] {
   return list;
 }
 
-function hmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
+function hmacKey(secret: string | Uint8Array): Promise<HmacKey> {
   const bytes = plainBytes(typeof secret === "string" ? encoder.encode(secret) : secret);
   if (bytes.length < 16) throw new TypeError("the request state secret must be at least 16 bytes");
   const id = base64url(bytes);

@@ -65,7 +65,8 @@ export async function* readSseEvents(
   };
   try {
     for (;;) {
-      let read: ReadableStreamReadResult<Uint8Array>;
+      // Not `ReadableStreamReadResult`: a DOM lib name that Node's types alone do not declare.
+      let read: Awaited<ReturnType<typeof reader.read>>;
       try {
         read = await reader.read();
       } catch (error) {

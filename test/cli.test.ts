@@ -97,9 +97,13 @@ describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () 
   it("usage errors exit 2 (the built CLI)", async () => {
     const r = cli(["generate", "--no-such-flag"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/unknown option '--no-such-flag'/);
+    expect(r.stderr).toBe("mcp-gen: unknown option '--no-such-flag'\n");
     expect((await runHere(["frobnicate", "x"])).status).toBe(2);
-    expect((await runHere(["generate", "--revision"])).status).toBe(2);
+    const missing = await runHere(["generate", "--revision"]);
+    expect([missing.status, missing.stderr]).toEqual([2, "mcp-gen: option '--revision <rev>' argument missing\n"]);
+    // Commander's suggestion is folded into the one line.
+    const typo = await runHere(["generate", "--spc", "x"]);
+    expect([typo.status, typo.stderr]).toEqual([2, "mcp-gen: unknown option '--spc' (did you mean --spec?)\n"]);
   });
 
   it("an unknown generator is a config error", async () => {
@@ -391,6 +395,8 @@ describe("mcp-gen revisions and inspect", () => {
     expect(r.stdout).toMatch(/^Usage: mcp-gen/);
     expect(r.stdout).toMatch(/--spec|Commands:/);
     if (command.length === 0) expect(r.stdout).toMatch(/--debug +on failure, also print the stack trace/);
+    // The config is looked for upwards (findConfig), not only in the working folder.
+    if (command.length > 0) expect(r.stdout.replace(/\s+/g, " ")).toMatch(/--config <file> config file \(default: the nearest mcp-gen\.config\.json here or in a folder above/);
   });
 });
 

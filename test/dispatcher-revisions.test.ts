@@ -14,7 +14,7 @@ async function load(revision: string): Promise<{ d: Any; v: Any }> {
 }
 
 describe("handler types", () => {
-  it("only methods the schema lets answer input_required may return it (a type error elsewhere)", async () => {
+  it("only methods the schema lets answer input_required may return it (a type error elsewhere); result validators are typed by method", async () => {
     const dir = tempDir();
     writeFiles(dir, await generatedFiles("2026-07-28"));
     writeFileSync(
@@ -25,12 +25,31 @@ createServerDispatcher({
   "tools/list": (_p, ctx) => inputRequired(ctx, { requestState: "not allowed" }),
   "completion/complete": () => ({ completion: { values: [] }, resultType: "input_required" }),
 });
+// validateMethodResult / validateInputResult are typed by a literal method (same program: a tsc run costs 20-60 s).
+import { validateInputResult, validateMethodResult } from "./validators.js";
+import type { CallToolResult, ElicitResult, InputRequiredResult, ListToolsResult } from "./types.js";
+const listed = validateMethodResult("tools/list", null);
+if (listed.ok) { const ok: ListToolsResult = listed.value; void ok; }
+const called = validateMethodResult("tools/call", null);
+if (called.ok) { const ok: CallToolResult | InputRequiredResult = called.value; void ok; }
+if (called.ok) { const wrong: CallToolResult = called.value; void wrong; }
+const asked = validateInputResult("elicitation/create", null);
+if (asked.ok) { const ok: ElicitResult = asked.value; void ok; }
+const named = validateMethodResult(String("tools/list"), null);
+if (named.ok) { const wrong: ListToolsResult = named.value; void wrong; }
 `,
     );
     const errors = typecheck([join(dir, "use.ts")]);
     expect(errors.some((e) => /use\.ts:4:/.test(e))).toBe(true);
     expect(errors.some((e) => /use\.ts:5:/.test(e))).toBe(true);
     expect(errors.some((e) => /use\.ts:3:/.test(e))).toBe(false);
+    // A literal method gives its result type (and InputRequiredResult where it may answer one);
+    // any string gives unknown.
+    const at = (line: number) => errors.filter((e) => new RegExp(`use\\.ts:${line}:`).test(e));
+    expect([11, 13, 16].flatMap(at)).toEqual([]);
+    expect(at(14)).toEqual([expect.stringMatching(/missing in type 'InputRequiredResult' but required in type 'CallToolResult'/)]);
+    expect(at(18)).toEqual([expect.stringMatching(/'unknown' is not assignable to type 'ListToolsResult'/)]);
+    expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2);
     // A tsc program over the whole output: 20 s idle, over 60 s on a shared 2-core machine.
   }, 120_000);
 });

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
-import { PEER_IMPORTS } from "../../generators/runtime.js";
-import { ROOT } from "../helpers.js";
+import { PEER_IMPORTS, runtimeClosure } from "../../generators/runtime.js";
+import { ROOT, STRICT_OPTIONS, typecheck } from "../helpers.js";
 
 // Runtime modules are copied into outputs as they are (not formatted at generation), so the
 // sources themselves must already be what prettier prints with the generator's options.
@@ -35,4 +35,18 @@ describe("runtime sources", () => {
     for (const module of listed) expect(files).toContain(`${module}.ts`);
     for (const core of ["http-client", "http-auth", "http-server", "resource-server", "client", "router"]) expect(listed).not.toContain(core);
   });
+
+  // README "What it generates": the output compiles with Node's types and no DOM lib, so the
+  // runtime must not name DOM-only globals (`CryptoKey`, `ReadableStreamReadResult`, ...).
+  // The auth modules are left out: their libraries' own types need the DOM lib.
+  it("modules without a library type-check with Node's types alone (lib ES2022, no DOM)", () => {
+    const peers = new Set(Object.values(PEER_IMPORTS).flat());
+    const plain = files.map((f) => f.replace(/\.ts$/, "")).filter((m) => !runtimeClosure([m]).some((reached) => peers.has(reached)));
+    expect(plain).toEqual(expect.arrayContaining(["request-state", "sse", "http-client", "router"]));
+    const errors = typecheck(
+      plain.map((m) => join(dir, `${m}.ts`)),
+      { ...STRICT_OPTIONS, lib: ["lib.es2022.d.ts"], skipLibCheck: true },
+    );
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -5,7 +5,13 @@
 
 /* eslint-disable */
 import type * as T from "./types.js";
-import type { Direction } from "./methods.js";
+import type {
+  Direction,
+  InputRequestMethod,
+  InputRequestResultMap,
+  InputRequiredMethod,
+  RequestResultMap,
+} from "./methods.js";
 import {
   $anyOf,
   $at,
@@ -2950,10 +2956,25 @@ export function validateNotificationMessage(
   return $unknownMethod(method, `${direction} notifications`);
 }
 
+/** The result of request method `M`: its result type, or an InputRequiredResult where it may be one. */
+type $MethodResult<M extends keyof RequestResultMap> =
+  RequestResultMap[M] | (M extends InputRequiredMethod ? T.InputRequiredResult : never);
+
 /**
  * Validates a result against the result type of the method it answers. A method that may
- * answer `input_required` is checked as an InputRequiredResult when it says so.
+ * answer `input_required` is checked as an InputRequiredResult when it says so. Given a
+ * method name the type knows, the result is typed as that method's result.
  */
+export function validateMethodResult<M extends keyof RequestResultMap>(
+  method: M,
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<$MethodResult<M>>;
+export function validateMethodResult(
+  method: string,
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<unknown>;
 export function validateMethodResult(
   method: string,
   value: unknown,
@@ -2972,6 +2993,16 @@ export function validateMethodResult(
 }
 
 /** Validates the answer to an input request (multi round-trip) by its method. */
+export function validateInputResult<M extends InputRequestMethod>(
+  method: M,
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<InputRequestResultMap[M]>;
+export function validateInputResult(
+  method: string,
+  value: unknown,
+  options?: ValidateOptions,
+): ValidationResult<unknown>;
 export function validateInputResult(
   method: string,
   value: unknown,
