@@ -102,6 +102,12 @@ function diffDeprecation(before: Declaration["doc"], after: Declaration["doc"], 
   if (hasTag(before, "deprecated") !== now) add(change({ kind: "deprecation", subject, change: now ? "added" : "removed" }));
 }
 
+/** The fields of a revision's request and notification envelopes (`jsonrpc`, `id`, ...). */
+function envelopeFields(rev: DiffContext["a"], r: DiffContext["shapes"]["before"]): Set<string> {
+  const { request, notification } = rev.protocol.envelopes;
+  return new Set([request, notification].flatMap((name) => (name ? [...(r.objectOf(name)?.properties.keys() ?? [])] : [])));
+}
+
 function diffType(ctx: DiffContext, d: TypeDeclaration, e: TypeDeclaration, add: Add): void {
   const { shapes } = ctx;
   const senders = ctx.senders(d.name, e.name);
@@ -133,7 +139,10 @@ function diffType(ctx: DiffContext, d: TypeDeclaration, e: TypeDeclaration, add:
     const gained = [...after.values()].filter((p) => !before.has(p.name) && !own(e.members, p.name) && !sharedFieldsAfter.has(p.name));
     const lost = [...before.values()].filter((p) => !after.has(p.name) && !own(d.members, p.name) && !sharedFieldsBefore.has(p.name));
     const names = (ps: { name: string; optional: boolean }[]) => ps.map((p) => `${p.name}${p.optional ? "?" : ""}`).join(", ");
-    const detail = ["extends", gained.length ? `gains ${names(gained)}` : "", lost.length ? `loses ${names(lost)}` : ""].filter(Boolean).join("; ");
+    // Fields of the JSON-RPC envelope (jsonrpc, id) that a type gains or loses with a base
+    // were on the wire before and after: only code that builds or reads the type is affected.
+    const envelopeOnly = gained.length + lost.length > 0 && gained.every((p) => envelopeFields(ctx.a, ra).has(p.name)) && lost.every((p) => envelopeFields(ctx.b, rb).has(p.name));
+    const detail = ["extends", gained.length ? `gains ${names(gained)}` : "", lost.length ? `loses ${names(lost)}` : "", envelopeOnly ? "JSON-RPC envelope fields, the messages are unchanged" : ""].filter(Boolean).join("; ");
     const effects = merge(lost.length > 0 ? READERS : NO_EFFECT, gained.some((p) => !p.optional) ? SENDERS : NO_EFFECT);
     add(change({ kind: "type", subject: e.name, change: "changed", detail, ...(basesBefore ? { from: basesBefore } : {}), ...(basesAfter ? { to: basesAfter } : {}) }, breaks(effects)));
   }

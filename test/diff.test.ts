@@ -39,6 +39,8 @@ describe("mcp-gen diff 2025-11-25 -> 2026-07-28", () => {
     for (const type of ["ListToolsResult", "ListPromptsResult", "ListResourcesResult", "ReadResourceResult"]) {
       const change = find("type", type, "changed");
       expect(change?.detail, type).toMatch(/gains .*ttlMs, cacheScope/);
+      // New fields on the wire: not the envelope's.
+      expect(change?.detail, type).not.toMatch(/envelope/);
       expect(change?.to, type).toMatch(/CacheableResult/);
     }
   });
@@ -78,9 +80,9 @@ describe("mcp-gen diff 2025-11-25 -> 2026-07-28", () => {
     expect(md).toMatch(/^- `JSONObject` added: `\{ \[key: string\]: JSONValue \}`$/m);
     expect(md).toMatch(/^- `InputRequests` added \(interface\): fields `\[key: string\]: InputRequest`$/m);
     // Servers send CreateMessageRequest: clients read it and lose jsonrpc and id; going back, servers must set them again.
-    expect(md).toMatch(/^- \*\*breaks clients\*\* `CreateMessageRequest` changed \(extends; loses jsonrpc, id\): no longer extends `JSONRPCRequest`$/m);
+    expect(md).toMatch(/^- \*\*breaks clients\*\* `CreateMessageRequest` changed \(extends; loses jsonrpc, id; JSON-RPC envelope fields, the messages are unchanged\): no longer extends `JSONRPCRequest`$/m);
     const reverse = diffMarkdown(diffRevisions(loadRevision(SPEC_DIR, "2026-07-28"), loadRevision(SPEC_DIR, "2025-11-25")));
-    expect(reverse).toMatch(/^- \*\*breaks servers\*\* `CreateMessageRequest` changed \(extends; gains jsonrpc, id\): now extends `JSONRPCRequest`$/m);
+    expect(reverse).toMatch(/^- \*\*breaks servers\*\* `CreateMessageRequest` changed \(extends; gains jsonrpc, id; JSON-RPC envelope fields, the messages are unchanged\): now extends `JSONRPCRequest`$/m);
   });
 
   it("a revision against itself has no changes", () => {
