@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { McpGenError } from "./diagnostics.js";
 
 export interface Revision {
@@ -16,12 +16,20 @@ const DATED = /^\d{4}-\d{2}-\d{2}$/;
 /** Where a spec checkout comes from, for the messages that ask for one. */
 export const SPEC_CLONE_HINT = "git clone https://github.com/modelcontextprotocol/modelcontextprotocol";
 
+const isDir = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
+
 function schemaRoot(specDir: string): string {
   const root = join(specDir, "schema");
-  if (!existsSync(root) || !statSync(root).isDirectory()) {
+  if (!isDir(root)) {
+    // `--spec checkout/schema` or `--spec checkout/schema/2026-07-28`: name the checkout.
+    const here = resolve(specDir);
+    const checkout = [dirname(here), dirname(dirname(here))].find((c) => isDir(join(c, "schema")) && (here + sep).startsWith(join(c, "schema") + sep));
+    if (checkout !== undefined) {
+      throw new McpGenError("spec-not-found", `spec folder not found: ${here} is inside the checkout's schema/ folder; pass --spec ${checkout}`);
+    }
     throw new McpGenError(
       "spec-not-found",
-      `spec folder not found: ${resolve(specDir)} has no schema/ folder (expected a checkout of the MCP specification repository: ${SPEC_CLONE_HINT})`,
+      `spec folder not found: ${here} has no schema/ folder (expected a checkout of the MCP specification repository: ${SPEC_CLONE_HINT})`,
     );
   }
   return root;

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { findConfig, loadConfig } from "../cli/config.js";
 import { jsonErrorOffset } from "../cli/json-position.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
+import { findRevision } from "../schema/revisions.js";
 import { fakeSpec, readFixture, SPEC_DIR, tempDir } from "./helpers.js";
 import { runHere } from "./support/run-here.js";
 
@@ -120,6 +121,14 @@ describe("the config file", () => {
     // A flag's error is the flag's, even with a config present.
     configIn(dir, { spec: SPEC_DIR, revision: "latest" });
     expect((await refused(["generate", "--spec", join(dir, "nowhere")], 1, /spec folder not found/, dir)).stderr).not.toMatch(/config\.json/);
+  });
+
+  it("--spec pointing inside a checkout's schema/ folder names the checkout to pass instead", () => {
+    for (const inside of [join(SPEC_DIR, "schema"), join(SPEC_DIR, "schema", "2026-07-28")]) {
+      expect(() => findRevision(inside), inside).toThrow(`spec folder not found: ${inside} is inside the checkout's schema/ folder; pass --spec ${SPEC_DIR}`);
+    }
+    // A sibling whose name merely starts with "schema" is not inside it.
+    expect(() => findRevision(join(SPEC_DIR, "schemata"))).toThrow(/has no schema\/ folder/);
   });
 
   it("an empty revision folder, dated or draft, is named when asked for", async () => {
