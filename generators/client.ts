@@ -9,6 +9,7 @@ import { notificationFunctionName, requestFunctionName, uniqueNames } from "./na
 import { CodeWriter, prettierKey, quote, type Value } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { eraFiles, missingInOlder } from "./eras.js";
+import { SCHEMA_FREE_HEADER } from "./headers.js";
 import { runtimeFiles } from "./runtime.js";
 
 // client.ts: the typed face of the runtime's client engine (one function per request
@@ -235,7 +236,8 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
   return { path: "client.ts", kind: "generated", code: w.toString(header), preformatted: w.exact };
 }
 
-function httpClientFile(header: string): EmittedFile {
+/** The same for every schema (the revision reaches it through protocol.ts): SCHEMA_FREE_HEADER. */
+function httpClientFile(): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "PROTOCOL");
   w.import("./runtime/http-client.js", "* as http");
@@ -259,7 +261,7 @@ function httpClientFile(header: string): EmittedFile {
   w.line("  method: string;");
   w.line("  params?: unknown;");
   w.block("}): Record<string, string> {", () => w.line("return runtimeRoutingHeaders(PROTOCOL, message);"));
-  return { path: "http-client.ts", kind: "generated", code: w.toString(header), preformatted: w.exact };
+  return { path: "http-client.ts", kind: "generated", code: w.toString(SCHEMA_FREE_HEADER), preformatted: w.exact };
 }
 
 /** client.ts, stdio.ts and (stateless revisions) http-client.ts. */
@@ -274,22 +276,22 @@ export const clientGenerator: Generator = {
     const files: EmittedFile[] = [
       clientFile(loaded, header, ctx.legacy),
       protocolFile(loaded, header),
-      ...runtimeFiles(header, ["client", "direct-transport"]),
-      { path: "stdio.ts", kind: "generated", code: `${header}\n\nexport * from "./runtime/stdio.js";\n`, nodeOnly: true, preformatted: true },
-      ...runtimeFiles(header, ["stdio"]),
+      ...runtimeFiles(["client", "direct-transport"]),
+      { path: "stdio.ts", kind: "generated", code: `${SCHEMA_FREE_HEADER}\n\nexport * from "./runtime/stdio.js";\n`, nodeOnly: true, preformatted: true },
+      ...runtimeFiles(["stdio"]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
-      files.push(httpClientFile(header), ...runtimeFiles(header, ["http-client"]), ...eraFiles(ctx));
+      files.push(httpClientFile(), ...runtimeFiles(["http-client"]), ...eraFiles(ctx));
       // The OAuth client, on request: it alone depends on a package (oauth4webapi, a peer dependency).
       if (ctx.auth) {
-        const code = `${header}
+        const code = `${SCHEMA_FREE_HEADER}
 
 // The OAuth 2.1 client for createHttpTransport({ auth }); needs the oauth4webapi package (and
 // jose, for DPoP proofs).
 export * from "./runtime/auth-client.js";
 `;
-        files.push({ path: "auth.ts", kind: "generated", code, peerDependency: "oauth4webapi", preformatted: true }, ...runtimeFiles(header, ["auth-client"]));
+        files.push({ path: "auth.ts", kind: "generated", code, peerDependency: "oauth4webapi", preformatted: true }, ...runtimeFiles(["auth-client"]));
       }
     }
     return files;

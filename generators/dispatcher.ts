@@ -6,6 +6,7 @@ import { Resolver } from "../schema/resolve.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { CodeWriter, lineCommentText, prettierKey, quote, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
+import { SCHEMA_FREE_HEADER } from "./headers.js";
 import { runtimeFiles } from "./runtime.js";
 import { eraFiles, missingInOlder } from "./eras.js";
 
@@ -296,20 +297,21 @@ export const dispatcherGenerator: Generator = {
       dispatcherFile(loaded, header, ctx.legacy),
       handlersFile(loaded),
       protocolFile(loaded, header),
-      ...runtimeFiles(header, ["router", "input-required", "request-state", ...(facts.features.mrtr ? ["tasks"] : [])]),
+      ...runtimeFiles(["router", "input-required", "request-state", ...(facts.features.mrtr ? ["tasks"] : [])]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
-      files.push(httpServerFile(header), ...runtimeFiles(header, ["http-server"]));
-      files.push(...eraFiles(ctx), ...runtimeFiles(header, ["eras"]));
+      files.push(httpServerFile(), ...runtimeFiles(["http-server"]));
+      files.push(...eraFiles(ctx), ...runtimeFiles(["eras"]));
       // The JWT verifier imports jose: only when asked (config `auth`, --auth).
-      if (ctx.auth) files.push(...runtimeFiles(header, ["auth-jwt", "auth-dpop-proof"]));
+      if (ctx.auth) files.push(...runtimeFiles(["auth-jwt", "auth-dpop-proof"]));
     }
     return files;
   },
 };
 
-function httpServerFile(header: string): EmittedFile {
+/** The same for every schema (the revision reaches it through protocol.ts): SCHEMA_FREE_HEADER. */
+function httpServerFile(): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "PROTOCOL");
   w.import("./runtime/http-server.js", "* as http");
@@ -327,6 +329,6 @@ function httpServerFile(header: string): EmittedFile {
   w.block("export function serveHttp(dispatcher: http.MessageHandler, options: http.ServeHttpOptions = {}) {", () =>
     w.line("return http.serveHttp(PROTOCOL, dispatcher, options);"),
   );
-  return { path: "http-server.ts", kind: "generated", code: w.toString(header), nodeOnly: true, preformatted: w.exact };
+  return { path: "http-server.ts", kind: "generated", code: w.toString(SCHEMA_FREE_HEADER), nodeOnly: true, preformatted: w.exact };
 }
 

@@ -141,5 +141,5 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
  */
 export function eraFiles(ctx: GeneratorContext): EmittedFile[] {
   const wire = (c: GeneratorContext) => [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));
-  return [erasFile(ctx), ...runtimeFiles(ctx.header, ["session"]), ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire))];
+  return [erasFile(ctx), ...runtimeFiles(["session"]), ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire))];
 }

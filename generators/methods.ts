@@ -54,7 +54,7 @@ export const methodsGenerator: Generator = {
     w.line("/** The message unions of the schema and their member types. */");
     w.value("export const MESSAGE_UNIONS = ", protocol.unions as Value, " as const;");
     const code = w.toString(`${header}\n${INTRO}`);
-    return [{ path: "methods.ts", kind: "generated", code, preformatted: w.exact }, ...runtimeFiles(header, ["protocol"])];
+    return [{ path: "methods.ts", kind: "generated", code, preformatted: w.exact }, ...runtimeFiles(["protocol"])];
   },
 };
 

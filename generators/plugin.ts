@@ -2,7 +2,7 @@ import type { LoadedRevision } from "../schema/index.js";
 
 export interface GeneratorContext {
   loaded: LoadedRevision;
-  /** The first line of every generated file. */
+  /** The first line of every file printed from the schema (schema-free files use SCHEMA_FREE_HEADER, generators/headers.ts). */
   header: string;
   /**
    * Older revisions the output also speaks, newest first: stateless ones (servers: per

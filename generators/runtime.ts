@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SCHEMA_FREE_HEADER } from "./headers.js";
 import { RUNTIME_DIR } from "./package-info.js";
 import type { EmittedFile } from "./plugin.js";
 
@@ -45,12 +46,15 @@ export function runtimeClosure(entries: readonly string[]): string[] {
   return [...seen].sort();
 }
 
-/** The files of runtime/ in the output, for the given entry modules. */
-export function runtimeFiles(header: string, entries: readonly string[]): EmittedFile[] {
+/**
+ * The files of runtime/ in the output, for the given entry modules. Their text is the same for
+ * every schema, so their header names no schema: a spec bump leaves them byte-identical.
+ */
+export function runtimeFiles(entries: readonly string[]): EmittedFile[] {
   return runtimeClosure(entries).map((module) => ({
     path: `runtime/${module}.ts`,
     kind: "generated",
-    code: `${header}\n${source(module)}`,
+    code: `${SCHEMA_FREE_HEADER}\n${source(module)}`,
     preformatted: true,
     ...(nodeOnly(module) ? { nodeOnly: true } : {}),
     ...(peerOf(module) ? { peerDependency: peerOf(module)! } : {}),

@@ -112,7 +112,7 @@ export function validatorsFiles(header: string, body: readonly string[], runtime
   parts[0] = `${head}\n${parts[0]}`;
   parts[parts.length - 1] += tail;
   const code = parts.join("\n\n");
-  return [{ path: "validators.ts", kind: "generated", code, preformatted: true }, ...runtimeFiles(header, ["validation"])];
+  return [{ path: "validators.ts", kind: "generated", code, preformatted: true }, ...runtimeFiles(["validation"])];
 }
 
 /** The method-table types of methods.ts the message entry points' signatures may name. */
