@@ -3,6 +3,7 @@ import { watch } from "node:fs";
 import { findRevision, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate, type OutputFile } from "../generators/index.js";
 import { applyOutput, planOutput } from "../generators/output.js";
+import { keptFileLines } from "../generators/kept-files.js";
 import { display, reportCheck, rerunCommand } from "./check.js";
 import { loadConfig } from "./config.js";
 import { blameConfig, revisionNames, settings, specOf, type CommonOptions, type GenerateOptions } from "./settings.js";
@@ -78,6 +79,8 @@ export function writeOutput(out: string, files: OutputFile[], options: { revisio
   io.out(
     `mcp-gen: MCP schema ${options.revision} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,
   );
+  // Advice on the user's kept files, after the summary; --check reports only staleness.
+  for (const line of keptFileLines(plan.keptFindings)) io.err(line);
   return 0;
 }
 

@@ -257,7 +257,11 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
       for (const m of required) w.line(`${m.name}: {} as ServerDispatcherOptions[${quote(m.name)}],`);
     }, "});");
   }
-  return { path: "handlers.ts", kind: "scaffold", code: w.toString(""), preformatted: w.exact };
+  // The server's methods the dispatcher routes to a handler: one the user's kept copy lacks
+  // after a spec bump is answered "method not found" without a compile error, so generate says so.
+  const server = sides.find((s) => s.direction === "client->server");
+  const handlerMethods = (server?.requests ?? []).map((m) => m.method).filter((m) => !builtIn.includes(m));
+  return { path: "handlers.ts", kind: "scaffold", code: w.toString(""), preformatted: w.exact, handlerMethods };
 }
 
 /**

@@ -22,6 +22,7 @@ export interface OutputFile {
   path: string;
   content: string;
   kind: EmittedFile["kind"];
+  handlerMethods?: EmittedFile["handlerMethods"];
 }
 
 /** The chosen generators and every generator they require, in GENERATORS order. */
@@ -71,6 +72,7 @@ export async function generate(
     emitted.map(async (f) => ({
       path: f.path,
       kind: f.kind,
+      ...(f.handlerMethods ? { handlerMethods: f.handlerMethods } : {}),
       content: f.preformatted ? f.code : await formatTypeScript(f.code).catch((e: unknown) => Promise.reject(generatedCodeError(f.path, e))),
     })),
   );

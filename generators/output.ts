@@ -2,6 +2,7 @@ import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readd
 import { basename, dirname, join, posix, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATED_HEADER, type OutputFile } from "./index.js";
+import { reviewKeptFiles, type KeptFileFindings } from "./kept-files.js";
 
 /**
  * The list of files one generation wrote into its output folder. Only files it lists are
@@ -21,6 +22,8 @@ export interface OutputPlan {
   kept: string[];
   /** The manifest's new text when it must be written; undefined when it is up to date. */
   manifest: string | undefined;
+  /** What the user's files miss of this run (methods a kept skeleton never names, imports of removed files): advice only. */
+  keptFindings: KeptFileFindings;
 }
 
 /** lstat, or undefined when nothing is there (a dangling symlink is something). */
@@ -199,7 +202,7 @@ export function planOutput(out: string, files: OutputFile[]): OutputPlan {
   // Resolved first: "" would otherwise be no folder at all to the checks below, yet the
   // current one to the writes.
   const outDir = resolve(out);
-  const plan: OutputPlan = { write: [], unchanged: [], stale: [], kept: [], manifest: undefined };
+  const plan: OutputPlan = { write: [], unchanged: [], stale: [], kept: [], manifest: undefined, keptFindings: { unhandled: [], removedImports: [] } };
   const exists = checkOutDir(outDir);
   const manifest = manifestText(files);
   if (!exists) return { ...plan, write: [...files], manifest };
@@ -227,6 +230,7 @@ export function planOutput(out: string, files: OutputFile[]): OutputPlan {
   }
   plan.stale.sort();
   if (previous?.text !== manifest) plan.manifest = manifest;
+  if (plan.kept.length > 0 || plan.stale.length > 0) plan.keptFindings = reviewKeptFiles(outDir, files, plan.kept, plan.stale);
   return plan;
 }
 

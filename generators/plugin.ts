@@ -26,6 +26,11 @@ export interface EmittedFile {
   nodeOnly?: boolean;
   /** A package the file imports (a peer dependency of the output): kept out of index.ts. */
   peerDependency?: string;
+  /**
+   * A scaffold's request methods, each of which it writes an entry for: a kept copy that names
+   * one nowhere is reported (see kept-files.ts).
+   */
+  handlerMethods?: readonly string[];
   /** Printed already laid out as prettier would: skips formatting (big files, where prettier dominates generation time). */
   preformatted?: boolean;
 }

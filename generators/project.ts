@@ -3,7 +3,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
-import { generate } from "./index.js";
+import { generate, type OutputFile } from "./index.js";
+import { namesMethod } from "./kept-files.js";
 import { applyOutput, planOutput } from "./output.js";
 import { PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
@@ -122,6 +123,14 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     joseVersion: `^${devVersion("jose")}`,
     oauth4webapiVersion: `^${devVersion("oauth4webapi")}`,
   };
+  // The generated protocol code. The project brings its own handlers.ts, so the generated
+  // skeleton is left out; what it has an entry for and the project's does not serve is named
+  // in a comment, so that generate notes only methods a later spec bump adds.
+  const emitted = await generate(loaded, undefined, { legacy, auth: project.auth });
+  const isSkeleton = (f: OutputFile) => f.kind === "scaffold" && f.path === "handlers.ts";
+  const ours = renderTemplate("project/handlers.ts.hbs", { ...project, unserved: "" });
+  const unserved = (emitted.find(isSkeleton)?.handlerMethods ?? []).filter((m) => !namesMethod(ours, m));
+  const data = { ...project, unserved: unserved.join(", ") };
   const result: InitResult = { written: [], kept: [] };
   // Everything is prepared and checked before the first write: a failure (a user-owned
   // file where a generated one goes, say) leaves the folder as it was.
@@ -131,13 +140,11 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
       result.kept.push(path);
       continue;
     }
-    const text = renderTemplate(`project/${template}`, project);
+    const text = renderTemplate(`project/${template}`, data);
     files.push({ path, text: path.endsWith(".ts") ? await formatTypeScript(text) : text });
   }
-  // The generated protocol code. The project brings its own handlers.ts, so the generated
-  // skeleton is left out.
   const out = join(target, "src", "mcp");
-  const generated = (await generate(loaded, undefined, { legacy, auth: project.auth })).filter((f) => !(f.kind === "scaffold" && f.path === "handlers.ts"));
+  const generated = emitted.filter((f) => !isSkeleton(f));
   const plan = planOutput(out, generated);
   for (const { path, text } of files) {
     mkdirSync(dirname(join(target, path)), { recursive: true });
