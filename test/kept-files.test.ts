@@ -27,6 +27,11 @@ function generateInto(out: string, files: OutputFile[]) {
   return plan;
 }
 
+/** A revision's real generation, as the OutputFiles it is (helpers.ts types only path and content). */
+async function realFiles(revision: string): Promise<OutputFile[]> {
+  return (await generatedFiles(revision)).map((f) => ({ ...(f as OutputFile) }));
+}
+
 function capture() {
   const got = { out: [] as string[], err: [] as string[] };
   return { got, io: { out: (l: string) => got.out.push(l), err: (l: string) => got.err.push(l) } satisfies Io };
@@ -82,10 +87,10 @@ describe("methods a kept handlers.ts does not name", () => {
   });
 
   it("a real spec bump (2025-11-25 to 2026-07-28) notes exactly the server methods the old skeleton lacks", async () => {
-    const [older, newer] = await Promise.all([generatedFiles("2025-11-25"), generatedFiles("2026-07-28")]);
+    const [older, newer] = await Promise.all([realFiles("2025-11-25"), realFiles("2026-07-28")]);
     const out = join(tempDir(), "out");
-    generateInto(out, older.map((f) => ({ ...f })));
-    const plan = planOutput(out, newer.map((f) => ({ ...f })));
+    generateInto(out, older);
+    const plan = planOutput(out, newer);
     // Expected from the skeletons' text: the entries of serverHandlers in each.
     const entries = (files: readonly { path: string; content: string }[]) => {
       const text = files.find((f) => f.path === "handlers.ts")!.content;
@@ -102,7 +107,7 @@ describe("methods a kept handlers.ts does not name", () => {
     const dir = join(tempDir(), "server");
     await initProject(dir, { spec: SPEC_DIR, revision: "2026-07-28", modernOnly: true });
     const theirs = readFileSync(join(dir, "src/mcp/handlers.ts"), "utf8");
-    const files = (await generatedFiles("2026-07-28")).map((f) => ({ ...f }));
+    const files = await realFiles("2026-07-28");
     const methods = files.find((f) => f.path === "handlers.ts")!.handlerMethods!;
     // Some are left unserved by the template, and named in its comment instead of as handlers.
     const unserved = methods.filter((m) => !theirs.includes(`"${m}":`));
