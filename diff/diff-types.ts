@@ -141,7 +141,8 @@ function diffType(ctx: DiffContext, d: TypeDeclaration, e: TypeDeclaration, add:
     const names = (ps: { name: string; optional: boolean }[]) => ps.map((p) => `${p.name}${p.optional ? "?" : ""}`).join(", ");
     // Fields of the JSON-RPC envelope (jsonrpc, id) that a type gains or loses with a base
     // were on the wire before and after: only code that builds or reads the type is affected.
-    const envelopeOnly = gained.length + lost.length > 0 && gained.every((p) => envelopeFields(ctx.a, ra).has(p.name)) && lost.every((p) => envelopeFields(ctx.b, rb).has(p.name));
+    const [envelopeBefore, envelopeAfter] = [envelopeFields(ctx.a, ra), envelopeFields(ctx.b, rb)];
+    const envelopeOnly = gained.length + lost.length > 0 && gained.every((p) => envelopeBefore.has(p.name)) && lost.every((p) => envelopeAfter.has(p.name));
     const detail = ["extends", gained.length ? `gains ${names(gained)}` : "", lost.length ? `loses ${names(lost)}` : "", envelopeOnly ? "JSON-RPC envelope fields, the messages are unchanged" : ""].filter(Boolean).join("; ");
     const effects = merge(lost.length > 0 ? READERS : NO_EFFECT, gained.some((p) => !p.optional) ? SENDERS : NO_EFFECT);
     add(change({ kind: "type", subject: e.name, change: "changed", detail, ...(basesBefore ? { from: basesBefore } : {}), ...(basesAfter ? { to: basesAfter } : {}) }, breaks(effects)));
