@@ -1,8 +1,8 @@
-import { closeSync, lstatSync, openSync, readSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { MANIFEST, type OutputPlan } from "../generators/output.js";
 import type { OutputFile } from "../generators/index.js";
-import { headerParts } from "../generators/headers.js";
+import { firstLineOf, headerParts } from "../generators/headers.js";
 import type { Io } from "./commands.js";
 import { EXIT } from "./failure.js";
 
@@ -41,17 +41,6 @@ export function rerunCommand(options: RerunOptions): string {
   }
   if (options.auth === true) words.push("--auth");
   return words.map(shellWord).join(" ");
-}
-
-/** The first line of a file, read without loading the whole of it (validators.ts runs to megabytes). */
-function firstLineOf(path: string): string {
-  const buffer = Buffer.alloc(512);
-  const fd = openSync(path, "r");
-  try {
-    return buffer.toString("utf8", 0, readSync(fd, buffer, 0, buffer.length, 0)).split("\n", 1)[0] ?? "";
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

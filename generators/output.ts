@@ -2,6 +2,7 @@ import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readd
 import { basename, dirname, join, posix, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATED_HEADER, type OutputFile } from "./index.js";
+import { firstLineOf } from "./headers.js";
 import { reviewKeptFiles, type KeptFileFindings } from "./kept-files.js";
 
 /**
@@ -37,8 +38,7 @@ function entry(path: string): Stats | undefined {
 }
 
 function isGenerated(path: string): boolean {
-  const firstLine = readFileSync(path, "utf8").split("\n", 1)[0] ?? "";
-  return GENERATED_HEADER.test(firstLine);
+  return GENERATED_HEADER.test(firstLineOf(path));
 }
 
 /**
