@@ -1,5 +1,5 @@
 import { requestContext, type HandleContext } from "./context.js";
-import { JSONRPC_ERRORS, McpError } from "./errors.js";
+import { jsonRpcErrorOf, JSONRPC_ERRORS, McpError } from "./errors.js";
 import { adaptResult, createModernRouter } from "./modern-eras.js";
 import { capabilitiesOf, carriesModernMeta, isObject, mergeCapabilities, own } from "./protocol.js";
 import {
@@ -220,8 +220,9 @@ export function createEraDispatcher(
   function forLegacy(session: LegacySession, error: unknown): unknown {
     const code = eras.modern.protocol.errorCodes.missingClientCapability;
     const legacyHasIt = session.era.protocol.errorCodes.missingClientCapability !== null;
-    return error instanceof McpError && code !== null && error.code === code && !legacyHasIt
-      ? new Error(error.message)
+    const raised = jsonRpcErrorOf(error);
+    return raised && code !== null && raised.code === code && !legacyHasIt
+      ? new Error(raised.message)
       : error;
   }
 

@@ -24,6 +24,38 @@ export class McpError extends Error {
   }
 }
 
+/**
+ * A thrown value's JSON-RPC error, read once: its code, message and data when it is an
+ * McpError whose parts make a valid JSON-RPC error (an integer code, a string message);
+ * otherwise undefined, also when reading it throws (a revoked Proxy, a throwing getter), so
+ * that the caller answers it as any other failure and never throws itself.
+ */
+export function jsonRpcErrorOf(
+  error: unknown,
+): { code: number; message: string; data?: unknown } | undefined {
+  try {
+    if (!(error instanceof McpError)) return undefined;
+    const { code, message, data } = error;
+    if (!Number.isInteger(code) || typeof message !== "string") return undefined;
+    return data === undefined ? { code, message } : { code, message, data };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A thrown value's text, never throwing: an Error's message, anything else as String() makes
+ * it (a Symbol too); `fallback` for a value that throws while being read (a revoked Proxy, a
+ * `message` getter or a toString that throws, an object without toString).
+ */
+export function errorText(error: unknown, fallback: string): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return fallback;
+  }
+}
+
 /** The longest validation detail an error's message repeats (its data or `.errors` has it all). */
 const DETAIL_CHARS = 300;
 

@@ -1,6 +1,6 @@
 import { DECLINE, EraUnsupportedError, McpProtocolError } from "./client-errors.js";
 import { MODERN_RESULT_DEFAULTS } from "./client-versions.js";
-import { hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
+import { errorText, hasCapability, jsonRpcErrorOf, JSONRPC_ERRORS } from "./errors.js";
 import { isObject, own } from "./protocol.js";
 import type { Era, LegacyEra } from "./session.js";
 import type { Transport } from "./transport.js";
@@ -179,9 +179,10 @@ export class LegacyClient {
       const completed = withElicitationDefaults(method, request["params"], result);
       return { jsonrpc: "2.0", id, result: completed as Json };
     } catch (error) {
-      return error instanceof McpError
-        ? fail(error.code, error.message)
-        : fail(JSONRPC_ERRORS.INTERNAL_ERROR, error instanceof Error ? error.message : "error");
+      const raised = jsonRpcErrorOf(error);
+      return raised
+        ? fail(raised.code, raised.message)
+        : fail(JSONRPC_ERRORS.INTERNAL_ERROR, errorText(error, "Internal error"));
     }
   }
 

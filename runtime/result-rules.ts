@@ -1,3 +1,4 @@
+import { errorText } from "./errors.js";
 import { isObject } from "./protocol.js";
 
 // Rules the spec states in prose about what a server answers, which the router applies to
@@ -13,9 +14,14 @@ import { isObject } from "./protocol.js";
  * the error's message as the one text content block.
  */
 export function toolExecutionError(error: unknown): Record<string, unknown> {
-  const text = error instanceof Error ? error.message : String(error);
-  return { content: [{ type: "text", text }], isError: true };
+  return {
+    content: [{ type: "text", text: errorText(error, UNREADABLE_ERROR_TEXT) }],
+    isError: true,
+  };
 }
+
+/** The text of a tool execution error whose thrown value cannot be read. */
+export const UNREADABLE_ERROR_TEXT = "The tool failed (its error could not be read)";
 
 /** server/utilities/completion, "Completion Results": "Maximum 100 items per response". */
 export const MAX_COMPLETION_VALUES = 100;

@@ -4,7 +4,7 @@ import {
   type NotificationContext,
   type RequestContext,
 } from "./context.js";
-import { JSONRPC_ERRORS, McpError, withDetail } from "./errors.js";
+import { jsonRpcErrorOf, JSONRPC_ERRORS, McpError, withDetail } from "./errors.js";
 import { extensionTable, unmarked, type RouterExtension } from "./extensions.js";
 import { markRaisedByHandler, servedHandlers } from "./handler-marks.js";
 import { requireClientCapability } from "./input-required.js";
@@ -259,8 +259,11 @@ export function createRouter(
       result = await handler(params, ctx);
     } catch (error) {
       if (controller.signal.aborted) return undefined;
-      if (error instanceof McpError)
-        return markRaisedByHandler(errorResponse(id, error.code, error.message, error.data));
+      // Read once and never throwing: whatever a handler throws (a revoked Proxy, a throwing
+      // getter) is answered here, not by the catch-all below.
+      const raised = jsonRpcErrorOf(error);
+      if (raised)
+        return markRaisedByHandler(errorResponse(id, raised.code, raised.message, raised.data));
       report(error, method, id);
       // A tool's own failure is a tool execution error, sent in the result (server/tools,
       // "Error Handling"); any other method's is a generic internal error.

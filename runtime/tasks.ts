@@ -1,5 +1,5 @@
 import type { RequestContext } from "./context.js";
-import { hasCapability, JSONRPC_ERRORS, McpError } from "./errors.js";
+import { hasCapability, jsonRpcErrorOf, JSONRPC_ERRORS, McpError } from "./errors.js";
 import {
   EXTENSION_RESULT,
   type ExtensionHost,
@@ -169,6 +169,7 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
   function finish(task: TaskRecord, outcome: { result: unknown } | { error: unknown }): void {
     if (TERMINAL.has(task.status) || tasks.get(task.id) !== task) return; // cancelled or dropped
     settleInputs(task, new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, "task finished"));
+    const raised = "error" in outcome ? jsonRpcErrorOf(outcome.error) : undefined;
     if ("result" in outcome) {
       // Checked as the method's own result; tool errors (isError) are results: "completed"
       // ("Task Execution Errors").
@@ -178,9 +179,8 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
         return touch(task, "completed");
       }
       task.error = { code: JSONRPC_ERRORS.INTERNAL_ERROR, message: "Internal error" };
-    } else if (outcome.error instanceof McpError) {
-      const { code, message, data } = outcome.error;
-      task.error = { code, message, ...(data !== undefined ? { data } : {}) };
+    } else if (raised) {
+      task.error = raised;
     } else {
       attached().report(outcome.error, task.method);
       task.error = { code: JSONRPC_ERRORS.INTERNAL_ERROR, message: "Internal error" };
@@ -345,7 +345,16 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
         .then(
           (result) => finish(task, { result }),
           (error) => finish(task, { error }),
-        );
+        )
+        // A result that throws while being checked (a throwing getter) fails the task; nothing
+        // is left to reject unhandled, which would end the process.
+        .catch((error: unknown) => {
+          attached().report(error, task.method);
+          if (TERMINAL.has(task.status)) return;
+          task.error = { code: JSONRPC_ERRORS.INTERNAL_ERROR, message: "Internal error" };
+          task.statusMessage = task.error.message;
+          touch(task, "failed");
+        });
       return { resultType: "task", ...taskFields(task), [EXTENSION_RESULT]: TASKS_EXTENSION };
     },
   };

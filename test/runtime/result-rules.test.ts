@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { McpError } from "../../runtime/errors.js";
+import { errorText, McpError } from "../../runtime/errors.js";
 import { createEraDispatcher } from "../../runtime/eras.js";
 import { inputRequired } from "../../runtime/input-required.js";
 import type { ProtocolDescriptor } from "../../runtime/protocol.js";
-import { capCompletion, toolExecutionError } from "../../runtime/result-rules.js";
+import { capCompletion, toolExecutionError, UNREADABLE_ERROR_TEXT } from "../../runtime/result-rules.js";
 import { createRouter } from "../../runtime/router.js";
 import type { AdaptedEra } from "../../runtime/session.js";
 import { LEGACY_PROTOCOL, PROTOCOL, request, VALIDATORS } from "./fixture.js";
@@ -101,6 +101,79 @@ describe("a tools/call handler's own error is a tool execution error (server/too
   it("builds the result the SDK servers build", () => {
     expect(toolExecutionError(new TypeError("bad"))).toEqual({ content: [{ type: "text", text: "bad" }], isError: true });
     expect(toolExecutionError(42)).toEqual({ content: [{ type: "text", text: "42" }], isError: true });
+  });
+});
+
+/** Thrown values that fail when read: each must still get an answer, never an exception. */
+function hostileThrowables(): [string, () => unknown][] {
+  const revoked = Proxy.revocable(new Error("gone"), {});
+  revoked.revoke();
+  const badMessage = new Error("hidden");
+  Object.defineProperty(badMessage, "message", { get: () => { throw new Error("message getter"); } });
+  const badToString = { toString: () => { throw new Error("toString"); } };
+  const nullProto = Object.create(null);
+  const badToPrimitive = { [Symbol.toPrimitive]: () => { throw new Error("toPrimitive"); } };
+  const badMcpError = new McpError(-32602, "hidden");
+  Object.defineProperty(badMcpError, "message", { get: () => { throw new Error("McpError message getter"); } });
+  return [
+    ["a revoked Proxy", () => revoked.proxy],
+    ["an Error whose message getter throws", () => badMessage],
+    ["an object whose toString throws", () => badToString],
+    ["an object without a prototype", () => nullProto],
+    ["an object whose Symbol.toPrimitive throws", () => badToPrimitive],
+    ["an McpError whose message getter throws", () => badMcpError],
+  ];
+}
+
+describe("a thrown value that cannot be read still gets an answer", () => {
+  const thrower = (value: unknown) => () => {
+    throw value;
+  };
+
+  it.each(hostileThrowables())("tools/call: %s is a tool execution error with a fixed text", async (_name, make) => {
+    const reported: unknown[] = [];
+    const router = createRouter(MODERN.protocol, VALIDATORS, "client->server", { "tools/call": thrower(make()) }, { onError: (e) => reported.push(e) });
+    expect(await router.handle(call("x", 7))).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { content: [{ type: "text", text: UNREADABLE_ERROR_TEXT }], isError: true, resultType: "complete" },
+    });
+    // Told to onError as thrown (the hook is the place to look at it), exactly once.
+    expect(reported).toHaveLength(1);
+  });
+
+  it.each(hostileThrowables())("any other method: %s is a generic -32603", async (_name, make) => {
+    const router = createRouter(MODERN.protocol, VALIDATORS, "client->server", { "tools/list": thrower(make()) }, { onError: () => { throw new Error("the hook fails too"); } });
+    expect(await router.handle(request("tools/list", 3))).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Internal error" } });
+  });
+
+  it.each(hostileThrowables())("a legacy session: %s is answered the same way", async (_name, make) => {
+    const dispatcher = createEraDispatcher({ modern: MODERN, legacy: [LEGACY] }, { "tools/call": thrower(make()) });
+    const channel = {};
+    await dispatcher.handle({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2098-01-01", capabilities: {} } }, { channel });
+    expect(await dispatcher.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } }, { channel })).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { content: [{ type: "text", text: UNREADABLE_ERROR_TEXT }], isError: true },
+    });
+  });
+
+  it("a Symbol and an Error with a non-string message are read as String() reads them", async () => {
+    const router = createRouter(MODERN.protocol, VALIDATORS, "client->server", { "tools/call": (p: { name: string }) => {
+      throw p.name === "symbol" ? Symbol("boom") : Object.assign(new Error(), { message: 42 });
+    } });
+    expect(await router.handle(call("symbol"))).toMatchObject({ result: { content: [{ type: "text", text: "Symbol(boom)" }], isError: true } });
+    expect(await router.handle(call("number"))).toMatchObject({ result: { content: [{ type: "text", text: "42" }], isError: true } });
+    expect(errorText(Symbol(), "fallback")).toBe("Symbol()");
+  });
+
+  it("an McpError whose code is not an integer is not sent as a JSON-RPC error", async () => {
+    const router = createRouter(MODERN.protocol, VALIDATORS, "client->server", {
+      "tools/list": thrower(new McpError(Number.NaN, "odd")),
+      "tools/call": thrower(new McpError(1.5, "odd code")),
+    });
+    expect(await router.handle(request("tools/list"))).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+    expect(await router.handle(call("x"))).toMatchObject({ result: { content: [{ type: "text", text: "odd code" }], isError: true } });
   });
 });
 

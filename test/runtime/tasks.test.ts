@@ -126,6 +126,28 @@ describe("runtime tasks extension", () => {
     expect(String(s.errors[0])).toContain("secret detail");
   });
 
+  it("fails a task whose thrown value or result cannot be read, leaving no rejection unhandled", async () => {
+    const revoked = Proxy.revocable(new McpError(-32000, "gone"), {});
+    revoked.revoke();
+    const unreadable = { content: [] as unknown[] };
+    Object.defineProperty(unreadable, "resultType", { enumerable: true, get: () => { throw new Error("getter"); } });
+    const s = setup({ proxy: () => Promise.reject(revoked.proxy), getter: () => unreadable });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      for (const name of ["proxy", "getter"]) {
+        const { taskId } = (await s.call("tools/call", { name })).result;
+        expect(await s.settled(taskId)).toMatchObject({ status: "failed", error: { code: -32603, message: "Internal error" } });
+      }
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+      expect(s.errors).toHaveLength(2);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("checks a finished task's result as the method's result before anyone sees it", async () => {
     const store = createTaskStore();
     const errors: unknown[] = [];
