@@ -54,7 +54,10 @@ export interface RequestContext<X extends ContextTypes = ContextTypes> {
   /** The level the client asked log messages for, if it asked. */
   readonly logLevel: X["logLevel"] | undefined;
   readonly progressToken: X["progressToken"] | undefined;
-  /** Sends a notification tied to this request. */
+  /**
+   * Sends a notification tied to this request; nothing once the request is answered or
+   * cancelled (so for sendProgress and log too).
+   */
   notify(notification: X["notification"]): Promise<void>;
   /** Sends notifications/progress for this request (nothing if the request asked for none). */
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
@@ -85,6 +88,25 @@ export interface RequestContext<X extends ContextTypes = ContextTypes> {
 export interface NotificationContext {
   readonly method: string;
   readonly principal: string | undefined;
+}
+
+/**
+ * `context` for one request's handler, whose notifications (progress, log) are dropped once
+ * `end()` is called, when the request is answered: progress notifications "MUST only
+ * reference tokens that were provided in an active request" and "MUST stop after completion"
+ * (basic/utilities/progress; a cancelled request's signal already stops them). A handler's
+ * timer or stray promise that fires later sends nothing. So does a task's work after its
+ * CreateTaskResult: the Tasks extension supports neither progress nor log notifications on
+ * tasks (ext-tasks tasks.md, "Task Status Notifications"), and legacy sessions, whose
+ * 2025-11-25 tasks kept the token for the task's life, never get a task here.
+ */
+export function untilAnswered(context: HandleContext): { context: HandleContext; end(): void } {
+  let answered = false;
+  const { notify } = context;
+  return {
+    context: notify ? { ...context, notify: (n) => (answered ? undefined : notify(n)) } : context,
+    end: () => void (answered = true),
+  };
 }
 
 /** Builds the context of one request. */

@@ -297,6 +297,7 @@ export function createEraDispatcher(
                 r["params"],
                 (m) => legacyCtx.notify(m),
                 legacyCtx.signal,
+                legacyCtx.id,
               ),
             ] as const;
           }),
@@ -378,7 +379,8 @@ export function createEraDispatcher(
           return undefined;
         }
         if (isInitialize(message)) return initialize(message, context);
-        return open.router.handle(message, context);
+        const { notify } = context;
+        return open.session.serving(message, notify, () => open.router.handle(message, context));
       }
       if (isInitialize(message)) return initialize(message, context);
       return modern.handle(message, context);

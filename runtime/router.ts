@@ -1,5 +1,6 @@
 import {
   requestContext,
+  untilAnswered,
   type HandleContext,
   type NotificationContext,
   type RequestContext,
@@ -244,11 +245,13 @@ export function createRouter(
     if (context.signal?.aborted) return undefined;
     context.signal?.addEventListener("abort", onTransportAbort, { once: true });
     requests.set(key, controller);
+    // Its notifications (progress, log) end when it is answered (context.ts, untilAnswered).
+    const scope = untilAnswered(context);
     const ctx: RequestContext = requestContext(
       protocol,
       validators,
       { id, method, params, meta },
-      context,
+      scope.context,
       controller.signal,
     );
     let result: unknown;
@@ -271,6 +274,7 @@ export function createRouter(
         return errorResponse(id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
       result = toolExecutionError(error);
     } finally {
+      scope.end();
       if (requests.get(key) === controller) requests.delete(key);
       context.signal?.removeEventListener("abort", onTransportAbort);
     }

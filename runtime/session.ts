@@ -32,6 +32,9 @@ export interface SessionOptions {
 }
 
 let sessionRequestCounter = 0;
+const CANCELLED = "notifications/cancelled";
+/** Given-up request ids remembered per session, so that a late answer is not an error. */
+const MAX_GIVEN_UP = 64;
 
 export class LegacySession {
   readonly era: LegacyEra;
@@ -52,9 +55,20 @@ export class LegacySession {
   stream: ((message: object) => unknown) | undefined = undefined;
   private readonly pending = new Map<
     string,
-    { resolve: (result: unknown) => void; reject: (error: unknown) => void }
+    {
+      resolve: (result: unknown) => void;
+      reject: (error: unknown) => void;
+      /** Tells the client the server gave the request up (notifications/cancelled). */
+      cancel: (reason: string) => void;
+    }
   >();
+  /** Ids of requests the server gave up: a late answer to one is ignored, not an error. */
+  private readonly givenUp = new Set<string>();
+  /** The stream of each client request being served, by id (see `serving`). */
+  private readonly streams = new Map<string, (message: object) => unknown>();
   private readonly timeoutMs: number;
+  /** Why the session ended, once it has. */
+  private closedWith: string | undefined = undefined;
 
   constructor(
     era: LegacyEra,
@@ -70,37 +84,77 @@ export class LegacySession {
   }
 
   /**
-   * Sends a request to the client with `send` (the stream of the request being served, or
-   * the process's stdout) and resolves with the client's result, validated at this session's
-   * revision. An error answer, a timeout or an abort rejects.
+   * Runs `serve` for `message` (a request, or a batch) with `send`, the stream its answer
+   * goes on, known by request id: what a request asks the client goes there, and so does its
+   * cancellation, also after the client cancelled the request that asked (when the handler's
+   * own notifications are off).
+   */
+  async serving<R>(
+    message: unknown,
+    send: ((message: object) => unknown) | undefined,
+    serve: () => Promise<R>,
+  ): Promise<R> {
+    const ids = send === undefined ? [] : requestIds(message);
+    for (const id of ids) this.streams.set(id, send!);
+    try {
+      return await serve();
+    } finally {
+      for (const id of ids) if (this.streams.get(id) === send) this.streams.delete(id);
+    }
+  }
+
+  /**
+   * Sends a request to the client for the client request `servingId` (on its stream, else
+   * with `send`) and resolves with the client's result, validated at this session's revision.
+   * An error answer rejects. So do a timeout, an abort of `signal` (the client cancelled the
+   * request that asked, or its stream closed) and the session's end; then the server gives
+   * its request up and tells the client with notifications/cancelled, as either side may
+   * cancel its own request (2025-11-25 basic/utilities/cancellation; on a timeout the sender
+   * SHOULD, basic/lifecycle "Timeouts"); the SDK clients then abort the handler answering it.
    */
   async request(
     method: string,
     params: unknown,
     send: (message: object) => unknown,
     signal?: AbortSignal,
+    servingId?: string | number,
   ): Promise<unknown> {
+    // Nothing is asked for a request already cancelled, or on a session that ended.
+    if (signal?.aborted) throw signal.reason ?? new Error("aborted");
+    if (this.closedWith !== undefined)
+      throw new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, this.closedWith);
     const id = `mcp-gen-${++sessionRequestCounter}`;
+    const stream =
+      (servingId === undefined ? undefined : this.streams.get(String(servingId))) ?? send;
+    const cancel = (reason: string) => {
+      this.giveUp(id);
+      const notice = { jsonrpc: "2.0", method: CANCELLED, params: { requestId: id, reason } };
+      try {
+        void Promise.resolve(stream(notice)).catch(() => undefined);
+      } catch {
+        // The stream is gone: the client cannot answer either.
+      }
+    };
     const answer = new Promise<unknown>((resolve, reject) =>
-      this.pending.set(id, { resolve, reject }),
+      this.pending.set(id, { resolve, reject, cancel }),
     );
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = () => this.settle(id, undefined, signal?.reason ?? new Error("aborted"));
-    try {
-      timer = setTimeout(
-        () =>
-          this.settle(
-            id,
-            undefined,
-            new McpError(
-              JSONRPC_ERRORS.INTERNAL_ERROR,
-              `the client did not answer ${method} in time`,
-            ),
-          ),
-        this.timeoutMs,
+    const onAbort = () =>
+      this.abandon(
+        id,
+        signal?.reason ?? new Error("aborted"),
+        "the request that asked was cancelled",
       );
+    try {
+      timer = setTimeout(() => {
+        const error = new McpError(
+          JSONRPC_ERRORS.INTERNAL_ERROR,
+          `the client did not answer ${method} in time`,
+        );
+        this.abandon(id, error, "timed out");
+      }, this.timeoutMs);
       signal?.addEventListener("abort", onAbort, { once: true });
-      await send({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) });
+      await stream({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) });
       const result = await answer;
       const checked = this.era.validators.validateMethodResult(method, result);
       if (!checked.ok)
@@ -120,7 +174,10 @@ export class LegacySession {
   /** Routes the client's response to the request waiting for it; false when none is. */
   resolve(message: Record<string, unknown>): boolean {
     const id = message["id"];
-    if (typeof id !== "string" || !this.pending.has(id)) return false;
+    if (typeof id !== "string") return false;
+    // A late answer to a request given up is ignored (basic/utilities/cancellation).
+    if (this.givenUp.has(id)) return true;
+    if (!this.pending.has(id)) return false;
     const error = message["error"];
     if (isObject(error)) {
       this.settle(
@@ -134,10 +191,25 @@ export class LegacySession {
     return true;
   }
 
-  /** Fails every request still waiting for the client (the session ended). */
+  /** Gives up every request still waiting for the client (the session ended). */
   close(reason = "the session ended"): void {
+    this.closedWith = reason;
     for (const id of [...this.pending.keys()])
-      this.settle(id, undefined, new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, reason));
+      this.abandon(id, new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, reason), reason);
+  }
+
+  /** Fails the request `id` waits on and tells the client it was given up. */
+  private abandon(id: string, error: unknown, reason: string): void {
+    const waiter = this.pending.get(id);
+    if (!waiter) return;
+    waiter.cancel(reason);
+    this.settle(id, undefined, error);
+  }
+
+  private giveUp(id: string): void {
+    this.givenUp.add(id);
+    // Bounded: only answers racing the cancellation are expected.
+    if (this.givenUp.size > MAX_GIVEN_UP) this.givenUp.delete(this.givenUp.values().next().value!);
   }
 
   private settle(id: string, result: unknown, error?: unknown): void {
@@ -147,4 +219,12 @@ export class LegacySession {
     if (error !== undefined) waiter.reject(error);
     else waiter.resolve(result);
   }
+}
+
+/** The ids of the requests in `message` (one, or a batch), as strings. */
+function requestIds(message: unknown): string[] {
+  return (Array.isArray(message) ? message : [message]).flatMap((m) => {
+    const id = isObject(m) && typeof m["method"] === "string" ? m["id"] : undefined;
+    return typeof id === "string" || typeof id === "number" ? [String(id)] : [];
+  });
 }

@@ -232,6 +232,8 @@ export interface TextHandler {
     text: string,
     context: { notify: (notification: any) => void; channel?: object },
   ): Promise<unknown>;
+  /** Ends the legacy session on `channel`, if the dispatcher keeps sessions (EraDispatcher). */
+  endSession?(channel: object): void;
 }
 
 /**
@@ -263,7 +265,11 @@ export function serveStdio(
   };
   const onOversize = () =>
     process.stderr.write(`mcp: dropped an input line longer than ${limit} bytes\n`);
-  const ended = readLines(input, limit, onLine, onOversize);
+  const ended = readLines(input, limit, onLine, onOversize).then(() => {
+    // The client can answer nothing more: what the server still awaits from it fails at once
+    // (and is cancelled), instead of holding its request, and the process, until it times out.
+    dispatcher.endSession?.(channel);
+  });
   const done = ended.then(() => Promise.allSettled([...inFlight])).then(() => undefined);
   return { close: () => input.destroy(), done };
 }

@@ -1,0 +1,184 @@
+// A generated dual-era server (2026-07-28 handlers, 2025-11-25 through `initialize`) and the
+// end of a request, as the SDK clients see it over stdio and Streamable HTTP:
+// - progress a handler sends after answering never reaches the client (basic/utilities/progress:
+//   tokens of active requests only). Both SDK clients report a progress notification for a token
+//   they no longer track as an error (Protocol._onprogress, "unknown token");
+// - an elicitation the server asked for a request the client then cancels is cancelled by the
+//   server too (basic/utilities/cancellation): both SDK clients abort the handler answering it;
+// - a stdio server whose client closes its input while an elicitation is outstanding exits at
+//   once instead of waiting for the request to time out.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../generators/index.js";
+import { loadRevision } from "../schema/index.js";
+import { SPEC_DIR, writeGenerated } from "./helpers.js";
+
+type Any = any;
+let script: string;
+let http: { url: string; close(): Promise<void> };
+
+/** The server's handlers, a module beside the generated files (the stdio script imports it too). */
+const HANDLERS = `import { inputRequired } from "./dispatcher.js";
+export const handlers = {
+  "tools/call": async (params, ctx) => {
+    if (params.name === "late") {
+      await ctx.sendProgress(1);
+      // The SDK clients handle a notification a tick after reading it, and drop the token once
+      // the response is read: a progress in the same read as the answer would be "unknown".
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      // Fires after the answer: must not reach the client.
+      setTimeout(() => void ctx.sendProgress(2), 20);
+      return { content: [{ type: "text", text: "answered" }] };
+    }
+    if (ctx.inputResponse("who", "elicitation/create")) return { content: [{ type: "text", text: "thanks" }] };
+    const ask = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+    return inputRequired(ctx, { inputRequests: { who: { method: "elicitation/create", params: ask } } });
+  },
+};
+`;
+
+beforeAll(async () => {
+  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: [loadRevision(SPEC_DIR, "2025-11-25")] });
+  const dir = writeGenerated(files);
+  writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
+  script = join(dir, "server-stdio.mjs");
+  writeFileSync(
+    script,
+    `import { createServerDispatcher } from "./dispatcher.js";
+import { handlers } from "./handlers.mjs";
+import { serveStdio } from "./stdio.js";
+serveStdio(createServerDispatcher(handlers, { serverInfo: { name: "lifetime", version: "1.0.0" } }));
+`,
+  );
+  const [dispatcher, httpServer, { handlers }] = await Promise.all(["dispatcher.js", "http-server.js", "handlers.mjs"].map((m) => import(join(dir, m))));
+  http = await httpServer.serveHttp(dispatcher.createServerDispatcher(handlers, { serverInfo: { name: "lifetime", version: "1.0.0" } }));
+});
+afterAll(() => http?.close());
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An elicitation handler that never answers, and records the abort of its request. */
+function waitingElicitation() {
+  const aborted: unknown[] = [];
+  let asked!: () => void;
+  const askedOnce = new Promise<void>((r) => (asked = r));
+  // The v1 SDK hands the handler `extra.signal`, the v2 SDK `ctx.mcpReq.signal`.
+  const handler = (_request: unknown, extra: { signal?: AbortSignal; mcpReq?: { signal: AbortSignal } }) =>
+    new Promise<never>(() => {
+      const signal = (extra.signal ?? extra.mcpReq?.signal)!;
+      signal.addEventListener("abort", () => aborted.push(signal.reason));
+      asked();
+    });
+  return { aborted, askedOnce, handler };
+}
+
+/** Calls the tool that asks, cancels the call once the elicitation arrived, waits for the server's cancellation. */
+async function cancelWhileAsked(client: Any, elicitation: ReturnType<typeof waitingElicitation>, v1: boolean) {
+  const controller = new AbortController();
+  const call = v1
+    ? client.callTool({ name: "ask", arguments: {} }, undefined, { signal: controller.signal })
+    : client.callTool({ name: "ask", arguments: {} }, { signal: controller.signal });
+  await elicitation.askedOnce;
+  controller.abort("the user gave up");
+  await expect(call).rejects.toThrow();
+  for (let i = 0; i < 100 && elicitation.aborted.length === 0; i++) await tick(10);
+}
+
+describe("the v1 SDK client 1.32.2 over stdio (2025-11-25 session)", () => {
+  it("gets no progress for a request it has its answer to", async () => {
+    const client = new V1Client({ name: "v1", version: "1.0.0" });
+    const errors: Error[] = [];
+    client.onerror = (e) => void errors.push(e);
+    await client.connect(new V1StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }));
+    try {
+      const progress: number[] = [];
+      const result = await client.callTool({ name: "late", arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+      expect(result.content).toEqual([{ type: "text", text: "answered" }]);
+      await tick(80);
+      expect(progress).toEqual([1]);
+      expect(errors.map((e) => e.message)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("has its elicitation handler aborted when it cancels the call that asked", async () => {
+    const client = new V1Client({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    const elicitation = waitingElicitation();
+    client.setRequestHandler(ElicitRequestSchema, elicitation.handler as Any);
+    await client.connect(new V1StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }));
+    try {
+      await cancelWhileAsked(client, elicitation, true);
+      expect(elicitation.aborted).toEqual(["the request that asked was cancelled"]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("the v2 SDK client 2.4.0 (2025-11-25 session)", () => {
+  it("stdio: gets no progress for a request it has its answer to", async () => {
+    const client = new V2Client({ name: "v2", version: "1.0.0" });
+    const errors: Error[] = [];
+    client.onerror = (e: Error) => void errors.push(e);
+    await client.connect(new V2StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }));
+    try {
+      const progress: number[] = [];
+      await client.callTool({ name: "late", arguments: {} }, { onprogress: (p: Any) => void progress.push(p.progress) });
+      await tick(80);
+      expect(progress).toEqual([1]);
+      expect(errors.map((e) => e.message)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("Streamable HTTP: has its elicitation handler aborted when it cancels the call that asked", async () => {
+    const client = new V2Client({ name: "v2", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    const elicitation = waitingElicitation();
+    client.setRequestHandler("elicitation/create", elicitation.handler as Any);
+    await client.connect(new V2HttpTransport(new URL(http.url)));
+    try {
+      await cancelWhileAsked(client, elicitation, false);
+      expect(elicitation.aborted).toEqual(["the request that asked was cancelled"]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("a stdio server whose client closes its input while the server awaits an answer", () => {
+  it("fails the request that asked, cancels what it asked, and exits at once", async () => {
+    const child = spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "ignore"] });
+    const lines: Any[] = [];
+    let buffered = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      const parts = buffered.split("\n");
+      buffered = parts.pop()!;
+      lines.push(...parts.filter((l) => l !== "").map((l) => JSON.parse(l)));
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "0" } } });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
+    for (let i = 0; i < 300 && !lines.some((m) => m.method === "elicitation/create"); i++) await tick(10);
+    const asked = lines.find((m) => m.method === "elicitation/create");
+    expect(asked).toBeDefined();
+    const closedAt = Date.now();
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    // Without ending the session it waited for the 5-minute client request timeout.
+    expect(Date.now() - closedAt).toBeLessThan(3000);
+    expect(lines).toContainEqual({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: asked.id, reason: "the session ended" } });
+    expect(lines).toContainEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "the session ended" } });
+  });
+});
