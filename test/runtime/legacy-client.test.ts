@@ -6,8 +6,9 @@ import { RequestTimeoutError } from "../../runtime/client-errors.js";
 import { eraOfProbeError } from "../../runtime/era-detect.js";
 import { McpError } from "../../runtime/errors.js";
 import { createHttpTransport, HttpTransportError } from "../../runtime/http-client.js";
-import { withElicitationDefaults } from "../../runtime/legacy-client.js";
-import { PROTOCOL } from "./fixture.js";
+import { LegacyClient, withElicitationDefaults } from "../../runtime/legacy-client.js";
+import type { ServerRequestHandler, Transport } from "../../runtime/transport.js";
+import { LEGACY_PROTOCOL, PROTOCOL, VALIDATORS } from "./fixture.js";
 
 describe("era detection: what a failed probe says", () => {
   it("a recognized modern error is modern; any other answer is legacy; no answer at all is thrown", () => {
@@ -80,5 +81,50 @@ describe("Streamable HTTP legacy session", () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+});
+
+describe("the legacy client answering the server's requests", () => {
+  /** A session opened over a transport that only records who answers the server's requests. */
+  async function openSession(answerInput: () => Promise<unknown>) {
+    let answer!: ServerRequestHandler;
+    const transport: Transport = {
+      request: async () => ({}),
+      notify: async () => undefined,
+      legacy: {
+        reset: () => undefined,
+        begin: () => undefined,
+        listen: async () => undefined,
+        end: async () => undefined,
+        onServerRequest: (handler) => void (answer = handler!),
+        onNotification: () => undefined,
+      },
+    };
+    const legacyEra = { protocol: LEGACY_PROTOCOL, validators: VALIDATORS, adapters: {} };
+    const client = new LegacyClient({
+      modern: { protocol: PROTOCOL, validators: VALIDATORS },
+      eras: [legacyEra],
+      versions: ["2098-01-01"],
+      transport,
+      capabilities: { elicitation: {} },
+      clientInfo: undefined,
+      send: async () => ({ protocolVersion: "2098-01-01", capabilities: {}, serverInfo: { name: "s", version: "1" } }),
+      onNotification: undefined,
+      answerInput,
+    });
+    await client.open();
+    return (request: Record<string, unknown>) => answer(request);
+  }
+
+  it("answers a handler's error, even one that cannot be read, with an error response", async () => {
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const failures: unknown[] = [new McpError(-32602, "bad question"), "a string", revoked.proxy];
+    let next = 0;
+    const ask = await openSession(() => Promise.reject(failures[next++]));
+    const asked = { jsonrpc: "2.0", id: "s1", method: "elicitation/create", params: { message: "?" } };
+    expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32602, message: "bad question" } });
+    expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32603, message: "a string" } });
+    expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32603, message: "Internal error" } });
   });
 });
