@@ -379,8 +379,7 @@ export function createEraDispatcher(
           return undefined;
         }
         if (isInitialize(message)) return initialize(message, context);
-        const { notify } = context;
-        return open.session.serving(message, notify, () => open.router.handle(message, context));
+        return open.session.serving(message, context, () => open.router.handle(message, context));
       }
       if (isInitialize(message)) return initialize(message, context);
       return modern.handle(message, context);

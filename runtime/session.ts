@@ -65,7 +65,7 @@ export class LegacySession {
   /** Ids of requests the server gave up: a late answer to one is ignored, not an error. */
   private readonly givenUp = new Set<string>();
   /** The stream of each client request being served, by id (see `serving`). */
-  private readonly streams = new Map<string, (message: object) => unknown>();
+  private readonly streams = new Map<string, RequestStream>();
   private readonly timeoutMs: number;
   /** Why the session ended, once it has. */
   private closedWith: string | undefined = undefined;
@@ -84,22 +84,24 @@ export class LegacySession {
   }
 
   /**
-   * Runs `serve` for `message` (a request, or a batch) with `send`, the stream its answer
-   * goes on, known by request id: what a request asks the client goes there, and so does its
-   * cancellation, also after the client cancelled the request that asked (when the handler's
-   * own notifications are off).
+   * Runs `serve` for `message` (a request, or a batch) with the stream its answer goes on
+   * (`context.notify`, closed when `context.signal` fires) known by request id: what a
+   * request asks the client goes there, and so does its cancellation, also after the client
+   * cancelled the request that asked (when the handler's own notifications are off).
    */
   async serving<R>(
     message: unknown,
-    send: ((message: object) => unknown) | undefined,
+    context: { notify?: (message: object) => unknown; signal?: AbortSignal },
     serve: () => Promise<R>,
   ): Promise<R> {
-    const ids = send === undefined ? [] : requestIds(message);
-    for (const id of ids) this.streams.set(id, send!);
+    const { notify, signal } = context;
+    const stream: RequestStream | undefined = notify && { send: notify, closed: signal };
+    const ids = stream === undefined ? [] : requestIds(message);
+    for (const id of ids) this.streams.set(id, stream!);
     try {
       return await serve();
     } finally {
-      for (const id of ids) if (this.streams.get(id) === send) this.streams.delete(id);
+      for (const id of ids) if (this.streams.get(id) === stream) this.streams.delete(id);
     }
   }
 
@@ -124,13 +126,16 @@ export class LegacySession {
     if (this.closedWith !== undefined)
       throw new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, this.closedWith);
     const id = `mcp-gen-${++sessionRequestCounter}`;
-    const stream =
-      (servingId === undefined ? undefined : this.streams.get(String(servingId))) ?? send;
+    const own = servingId === undefined ? undefined : this.streams.get(String(servingId));
+    const stream = own?.send ?? send;
     const cancel = (reason: string) => {
       this.giveUp(id);
       const notice = { jsonrpc: "2.0", method: CANCELLED, params: { requestId: id, reason } };
+      // The request's stream if it is still open (HTTP: closed by the client or a timeout),
+      // else the session's (HTTP: the GET stream, if open).
+      const via = own?.closed?.aborted ? this.stream : stream;
       try {
-        void Promise.resolve(stream(notice)).catch(() => undefined);
+        void Promise.resolve(via?.(notice)).catch(() => undefined);
       } catch {
         // The stream is gone: the client cannot answer either.
       }
@@ -219,6 +224,12 @@ export class LegacySession {
     if (error !== undefined) waiter.reject(error);
     else waiter.resolve(result);
   }
+}
+
+/** Where a client request's answer goes, and the signal of that stream closing. */
+interface RequestStream {
+  readonly send: (message: object) => unknown;
+  readonly closed: AbortSignal | undefined;
 }
 
 /** The ids of the requests in `message` (one, or a batch), as strings. */

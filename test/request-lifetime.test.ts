@@ -3,8 +3,9 @@
 // - progress a handler sends after answering never reaches the client (basic/utilities/progress:
 //   tokens of active requests only). Both SDK clients report a progress notification for a token
 //   they no longer track as an error (Protocol._onprogress, "unknown token");
-// - an elicitation the server asked for a request the client then cancels is cancelled by the
-//   server too (basic/utilities/cancellation): both SDK clients abort the handler answering it;
+// - an elicitation the server asked for a request the client then cancels (or the server's HTTP
+//   request timeout ends) is cancelled by the server too (basic/utilities/cancellation): both
+//   SDK clients abort the handler answering it;
 // - a stdio server whose client closes its input while an elicitation is outstanding exits at
 //   once instead of waiting for the request to time out.
 import { spawn } from "node:child_process";
@@ -12,6 +13,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
@@ -23,6 +25,8 @@ import { SPEC_DIR, writeGenerated } from "./helpers.js";
 type Any = any;
 let script: string;
 let http: { url: string; close(): Promise<void> };
+/** Its HTTP requests time out after 300 ms. */
+let impatient: { url: string; close(): Promise<void> };
 
 /** The server's handlers, a module beside the generated files (the stdio script imports it too). */
 const HANDLERS = `import { inputRequired } from "./dispatcher.js";
@@ -58,9 +62,14 @@ serveStdio(createServerDispatcher(handlers, { serverInfo: { name: "lifetime", ve
 `,
   );
   const [dispatcher, httpServer, { handlers }] = await Promise.all(["dispatcher.js", "http-server.js", "handlers.mjs"].map((m) => import(join(dir, m))));
-  http = await httpServer.serveHttp(dispatcher.createServerDispatcher(handlers, { serverInfo: { name: "lifetime", version: "1.0.0" } }));
+  const serverInfo = { name: "lifetime", version: "1.0.0" };
+  http = await httpServer.serveHttp(dispatcher.createServerDispatcher(handlers, { serverInfo }));
+  impatient = await httpServer.serveHttp(dispatcher.createServerDispatcher(handlers, { serverInfo }), { requestTimeoutMs: 300 });
 });
-afterAll(() => http?.close());
+afterAll(async () => {
+  await http?.close();
+  await impatient?.close();
+});
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -116,6 +125,24 @@ describe("the v1 SDK client 1.32.2 over stdio (2025-11-25 session)", () => {
     await client.connect(new V1StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }));
     try {
       await cancelWhileAsked(client, elicitation, true);
+      expect(elicitation.aborted).toEqual(["the request that asked was cancelled"]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("the v1 SDK client 1.32.2 over Streamable HTTP (2025-11-25 session)", () => {
+  it("has its elicitation handler aborted when the server's request timeout ends the call that asked (on the GET stream, the call's own being closed)", async () => {
+    const client = new V1Client({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    const elicitation = waitingElicitation();
+    client.setRequestHandler(ElicitRequestSchema, elicitation.handler as Any);
+    await client.connect(new V1HttpTransport(new URL(impatient.url)));
+    try {
+      const call = client.callTool({ name: "ask", arguments: {} });
+      await elicitation.askedOnce;
+      await expect(call).rejects.toThrow("Request timed out");
+      for (let i = 0; i < 100 && elicitation.aborted.length === 0; i++) await tick(10);
       expect(elicitation.aborted).toEqual(["the request that asked was cancelled"]);
     } finally {
       await client.close();
