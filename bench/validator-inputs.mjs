@@ -87,22 +87,24 @@ export function callTools(n) {
   }));
 }
 
+/** The ways invalidCallTools breaks a request, early and late in the object, by name. */
+export const CALL_TOOL_BREAKERS = {
+  "params.name a number": (r) => (r.params.name = 7),
+  "arguments an array": (r) => (r.params.arguments = []),
+  "_meta empty": (r) => (r.params._meta = {}),
+  "jsonrpc 1.0": (r) => (r.jsonrpc = "1.0"),
+  "id an object": (r) => (r.id = {}),
+  "no params": (r) => delete r.params,
+  "capabilities a number": (r) => (r.params._meta["io.modelcontextprotocol/clientCapabilities"] = 3),
+  "three errors": (r) => {
+    r.params.name = null;
+    r.params.arguments = "x";
+    r.params._meta = { "io.modelcontextprotocol/protocolVersion": 5 };
+  },
+};
+
 /** Invalid tools/call requests, broken in varied places (early and late in the object). */
-export function invalidCallTools(n) {
-  const breakers = [
-    (r) => (r.params.name = 7),
-    (r) => (r.params.arguments = []),
-    (r) => (r.params._meta = {}),
-    (r) => (r.jsonrpc = "1.0"),
-    (r) => (r.id = {}),
-    (r) => delete r.params,
-    (r) => (r.params._meta["io.modelcontextprotocol/clientCapabilities"] = 3),
-    (r) => {
-      r.params.name = null;
-      r.params.arguments = "x";
-      r.params._meta = { "io.modelcontextprotocol/protocolVersion": 5 };
-    },
-  ];
+export function invalidCallTools(n, breakers = Object.values(CALL_TOOL_BREAKERS)) {
   return callTools(n).map((r, i) => (breakers[i % breakers.length](r), r));
 }
 

@@ -23,14 +23,14 @@ import { REVISION, callTools, clientRequests, corpus, invalidCallTools, invalidC
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TIME_PER_SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 150);
 
-async function loadGenerated(work) {
+export async function loadGenerated(work) {
   const out = join(work, "mcp-gen");
   const r = spawnSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "generate", "--spec", SPEC, "--revision", REVISION, "--out", out], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(r.stderr);
   return import(join(transpileDir(out, join(work, "mcp-gen-js")), "validators.js"));
 }
 
-function loadAjv(allErrors) {
+export function loadAjv(allErrors) {
   const json = JSON.parse(readFileSync(join(SPEC, "schema", REVISION, "schema.json"), "utf8"));
   const ajv = new Ajv2020({ strict: false, allErrors });
   addFormats(ajv);

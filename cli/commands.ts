@@ -1,6 +1,6 @@
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
-import { findRevision, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
+import { findRevision, hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate, type OutputFile } from "../generators/index.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { keptFileLines } from "../generators/kept-files.js";
@@ -131,8 +131,15 @@ export function revisionsCommand(options: CommonOptions & { json?: boolean }, io
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
   const revisions = listRevisions(spec).map((r) => r.name);
-  if (options.json) io.out(JSON.stringify({ revisions, latest: revisions[revisions.length - 1] ?? null }, null, 2));
-  else revisions.forEach((name, i) => io.out(i === revisions.length - 1 ? `${name} (latest)` : name));
+  // A draft is never `latest` (it is used only when named), but a maintainer tracking the
+  // next release needs to see that the checkout has one.
+  const draft = hasDraft(spec);
+  if (options.json) {
+    io.out(JSON.stringify({ revisions, latest: revisions[revisions.length - 1] ?? null, draft }, null, 2));
+    return 0;
+  }
+  revisions.forEach((name, i) => io.out(i === revisions.length - 1 ? `${name} (latest)` : name));
+  if (draft) io.out("draft (unreleased; used only with --revision draft)");
   return 0;
 }
 

@@ -1,9 +1,10 @@
-import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join, posix, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATED_HEADER, type OutputFile } from "./index.js";
 import { firstLineOf } from "./headers.js";
 import { reviewKeptFiles, type KeptFileFindings } from "./kept-files.js";
+import { makeDirs } from "./make-dirs.js";
 
 /**
  * The list of files one generation wrote into its output folder. Only files it lists are
@@ -33,7 +34,7 @@ function entry(path: string): Stats | undefined {
     return lstatSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
-    throw failure(path, error, "could not read");
+    throw outputFailure(path, error, "could not read");
   }
 }
 
@@ -62,24 +63,28 @@ function nearestExisting(path: string): string {
  * folder too, since some calls report something else: a recursive mkdir under a read-only
  * folder says ENOENT, a rename onto a read-only mount EXDEV.
  */
-function refusal(dir: string, code: string | undefined): string | undefined {
+function refusal(dir: string, error: NodeJS.ErrnoException): string | undefined {
+  const { code, syscall } = error;
   if (code && NOT_WRITABLE[code]) return `${dir} ${NOT_WRITABLE[code]} (${code})`;
   try {
     accessSync(dir, constants.W_OK);
-    return undefined;
   } catch (error) {
     const probed = (error as NodeJS.ErrnoException).code;
-    return probed && NOT_WRITABLE[probed] ? `${dir} ${NOT_WRITABLE[probed]} (${probed})` : undefined;
+    if (probed && NOT_WRITABLE[probed]) return `${dir} ${NOT_WRITABLE[probed]} (${probed})`;
   }
+  // Making a folder or a file said "no such file" though the folder above exists and is
+  // writable: the file system takes no new entries there (/proc, some FUSE mounts).
+  if (code === "ENOENT" && (syscall === "mkdir" || syscall === "open")) return `${dir} takes no new files or folders (ENOENT)`;
+  return undefined;
 }
 
 /**
  * An fs error as one line: what failed, where, and that nothing was changed. `into` is the
  * folder the failed step wrote into; a read-only or unwritable one is named as such.
  */
-function failure(path: string, error: unknown, what = "could not write", into?: string): McpGenError {
+export function outputFailure(path: string, error: unknown, what = "could not write", into?: string): McpGenError {
   const e = error as NodeJS.ErrnoException;
-  const refused = into !== undefined ? refusal(nearestExisting(into), e.code) : undefined;
+  const refused = into !== undefined ? refusal(nearestExisting(into), e) : undefined;
   // Node's message ends with the syscall and its path (`, mkdir '/out/.mcp-gen-staging-1-2/new'`):
   // the staging folder is ours, not the user's, so the path given is the one they named.
   const bare = String(e.message ?? e).replace(/, \w+ '[^']*'(?: -> '[^']*')?$/, "");
@@ -267,19 +272,19 @@ export function applyOutput(outDir: string, plan: OutputPlan): void {
   try {
     for (const file of incoming) {
       const path = join(staging, "new", file.path);
-      mkdirSync(dirname(path), { recursive: true });
+      makeDirs(dirname(path));
       injectFault("stage");
       writeText(path, file.content);
     }
     if (!exists) {
-      mkdirSync(home, { recursive: true });
+      makeDirs(home);
       step.into = dirname(absOut);
       renameSync(join(staging, "new"), absOut);
       return;
     }
     swapIn(absOut, staging, incoming.map((f) => f.path), plan.stale, step);
   } catch (error) {
-    throw error instanceof McpGenError ? error : failure(outDir, error, undefined, step.into);
+    throw error instanceof McpGenError ? error : outputFailure(outDir, error, undefined, step.into);
   } finally {
     try {
       rmSync(staging, { recursive: true, force: true });
@@ -320,7 +325,7 @@ function swapIn(outDir: string, staging: string, incoming: string[], stale: stri
   const moveAside = (target: string): string | undefined => {
     if (!entry(target)) return undefined;
     const backup = join(staging, "old", String(n++));
-    mkdirSync(dirname(backup), { recursive: true });
+    makeDirs(dirname(backup));
     renameSync(target, backup);
     return backup;
   };
@@ -328,7 +333,7 @@ function swapIn(outDir: string, staging: string, incoming: string[], stale: stri
     incoming.forEach((path, i) => {
       const target = join(outDir, path);
       step.into = dirname(target);
-      const created = mkdirSync(dirname(target), { recursive: true });
+      const created = makeDirs(dirname(target));
       if (created) createdFolders.push(created);
       const moved = { target, backup: moveAside(target) };
       done.push(moved);
@@ -343,12 +348,12 @@ function swapIn(outDir: string, staging: string, incoming: string[], stale: stri
     for (const { target, backup } of done.reverse()) {
       rmSync(target, { force: true });
       if (backup) {
-        mkdirSync(dirname(target), { recursive: true });
+        makeDirs(dirname(target));
         renameSync(backup, target);
       }
     }
     for (const folder of createdFolders.reverse()) rmSync(folder, { recursive: true, force: true });
-    throw failure(outDir, error, undefined, step.into);
+    throw outputFailure(outDir, error, undefined, step.into);
   }
   removeEmptiedFolders(outDir, stale);
 }

@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
 import { generate, type OutputFile } from "./index.js";
 import { namesMethod } from "./kept-files.js";
-import { applyOutput, planOutput } from "./output.js";
+import { applyOutput, outputFailure, planOutput } from "./output.js";
 import { PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
+import { makeDirs } from "./make-dirs.js";
 
 // `mcp-gen init`: a runnable TypeScript MCP server project around the generated code.
 
@@ -146,13 +147,33 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   const out = join(target, "src", "mcp");
   const generated = emitted.filter((f) => !isSkeleton(f));
   const plan = planOutput(out, generated);
-  for (const { path, text } of files) {
-    mkdirSync(dirname(join(target, path)), { recursive: true });
-    writeFileSync(join(target, path), text);
-    result.written.push(path);
-  }
+  writeProjectFiles(dir, target, files);
+  result.written.push(...files.map((f) => f.path));
   applyOutput(out, plan);
   result.written.push(...plan.write.map((f) => `src/mcp/${f.path}`));
   result.kept.push(...plan.kept.map((p) => `src/mcp/${p}`));
   return result;
+}
+
+/**
+ * Writes the project's own files, all new (existing ones were kept). A failure removes what
+ * this call wrote, files and the folders it made, and is one line: the folder is as it was.
+ */
+function writeProjectFiles(dir: string, target: string, files: { path: string; text: string }[]): void {
+  const made: string[] = [];
+  const wrote: string[] = [];
+  let into = target;
+  try {
+    for (const { path, text } of files) {
+      into = dirname(join(target, path));
+      const created = makeDirs(into);
+      if (created) made.push(created);
+      writeFileSync(join(target, path), text, { flag: "wx" });
+      wrote.push(join(target, path));
+    }
+  } catch (error) {
+    for (const file of wrote.reverse()) rmSync(file, { force: true });
+    for (const folder of made.reverse()) rmSync(folder, { recursive: true, force: true });
+    throw outputFailure(dir, error, "could not write", into);
+  }
 }

@@ -58,6 +58,11 @@ export function listRevisions(specDir: string): Revision[] {
     .filter((r): r is Revision => r !== undefined);
 }
 
+/** Whether the checkout has a draft revision (schema/draft/schema.ts). */
+export function hasDraft(specDir: string): boolean {
+  return revisionAt(schemaRoot(specDir), "draft") !== undefined;
+}
+
 /** Resolves `latest`, `draft` or a dated name to a revision folder, or explains what exists. */
 export function findRevision(specDir: string, name = "latest"): Revision {
   const root = schemaRoot(specDir);

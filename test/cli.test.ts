@@ -329,14 +329,18 @@ describe("mcp-gen revisions and inspect", () => {
   it("lists revisions, oldest first, marking the latest", async () => {
     const r = cli(["revisions", "--spec", SPEC_DIR]);
     expect(r.stdout.trim().split("\n")).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28 (latest)"]);
-    expect(JSON.parse((await runHere(["revisions", "--spec", SPEC_DIR, "--json"])).stdout).latest).toBe("2026-07-28");
+    expect(JSON.parse((await runHere(["revisions", "--spec", SPEC_DIR, "--json"])).stdout)).toMatchObject({ latest: "2026-07-28", draft: false });
   });
 
   it("uses draft/ only when asked for by name", async () => {
     const spec = fakeSpec(readFixture("mini-schema.ts"), "2030-01-01");
     mkdirSync(join(spec, "schema", "draft"));
     writeFileSync(join(spec, "schema", "draft", "schema.ts"), readFixture("mini-schema.ts").replace('"2099-01-01"', '"DRAFT-2031"'));
-    expect((await runHere(["revisions", "--spec", spec])).stdout.trim()).toBe("2030-01-01 (latest)");
+    expect((await runHere(["revisions", "--spec", spec])).stdout.trim().split("\n")).toEqual([
+      "2030-01-01 (latest)",
+      "draft (unreleased; used only with --revision draft)",
+    ]);
+    expect(JSON.parse((await runHere(["revisions", "--spec", spec, "--json"])).stdout)).toEqual({ revisions: ["2030-01-01"], latest: "2030-01-01", draft: true });
     const latest = JSON.parse((await runHere(["inspect", "--spec", spec, "--json"])).stdout) as { revision: string };
     expect(latest.revision).toBe("2030-01-01");
     const draft = JSON.parse((await runHere(["inspect", "--spec", spec, "--revision", "draft", "--json"])).stdout) as { revision: string; protocolVersion: string };
