@@ -230,7 +230,7 @@ export function createStdioTransport(
 export interface TextHandler {
   handleText(
     text: string,
-    context: { notify: (notification: any) => void; channel?: object },
+    context: { notify: (notification: any) => void; channel?: object; signal?: AbortSignal },
   ): Promise<unknown>;
   /** Ends the legacy session on `channel`, if the dispatcher keeps sessions (EraDispatcher). */
   endSession?(channel: object): void;
@@ -240,7 +240,10 @@ export interface TextHandler {
  * Serves a dispatcher on stdio: each line is handled as it arrives (so cancellation can
  * overtake a slow request), replies and related notifications are written as lines. A line
  * over `maxLineBytes` is answered with a parse error-free silence: it is dropped and logged
- * to stderr, since its id cannot be known without reading it.
+ * to stderr, since its id cannot be known without reading it. When the output fails (the
+ * client exited, so a write meets EPIPE), nothing can reach the client any more: the
+ * requests in flight are aborted (their handlers' `signal`), later writes are dropped, and
+ * the failure is one line on stderr rather than an uncaught 'error' event ending the process.
  */
 export function serveStdio(
   dispatcher: TextHandler,
@@ -249,14 +252,24 @@ export function serveStdio(
   const input = streams.input ?? process.stdin;
   const output = streams.output ?? process.stdout;
   const limit = streams.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const write = (message: unknown) => void output.write(`${JSON.stringify(message)}\n`);
+  const outputGone = new AbortController();
+  output.on("error", (error: NodeJS.ErrnoException) => {
+    if (outputGone.signal.aborted) return;
+    outputGone.abort(error);
+    process.stderr.write(
+      `mcp: output closed (${error.code ?? error.message}): the client is gone; requests in flight are cancelled\n`,
+    );
+  });
+  const write = (message: unknown) => {
+    if (!outputGone.signal.aborted) output.write(`${JSON.stringify(message)}\n`);
+  };
   // The process is one channel: the client's notifications/cancelled reach its requests.
   const channel = {};
   const inFlight = new Set<Promise<void>>();
   const onLine = (line: string) => {
     if (line.trim() === "") return;
     const task: Promise<void> = dispatcher
-      .handleText(line, { notify: write, channel })
+      .handleText(line, { notify: write, channel, signal: outputGone.signal })
       .then((reply) => {
         if (reply !== undefined) write(reply);
       })

@@ -1,6 +1,8 @@
-import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
-import { createStdioTransport, readLines, TransportError } from "../../runtime/stdio.js";
+import { PassThrough, Writable } from "node:stream";
+import { describe, expect, it, vi } from "vitest";
+import { createRouter } from "../../runtime/router.js";
+import { createStdioTransport, readLines, serveStdio, TransportError } from "../../runtime/stdio.js";
+import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 describe("runtime stdio line reader", () => {
   it("drops a line over the limit without buffering it, and goes on with the next", async () => {
@@ -60,4 +62,45 @@ describe("runtime stdio client transport: a server that fails", () => {
     await expect(transport.request({ ...call, id: 2 })).rejects.toMatchObject({ kind: "closed" });
     await expect(transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" })).rejects.toThrow(/transport was closed/);
   });
+});
+
+describe("runtime stdio server: a client that goes away mid-call", () => {
+  it("aborts the requests in flight and says so on stderr, instead of dying of an unhandled EPIPE", async () => {
+    // The client exited: every write to its end of the pipe fails with EPIPE.
+    const written: string[] = [];
+    const output = new Writable({
+      write(chunk, _encoding, callback) {
+        written.push(String(chunk));
+        callback(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+      },
+    });
+    let aborted: (reason: unknown) => void;
+    const handlerAborted = new Promise((resolve) => (aborted = resolve));
+    const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
+      "tools/call": async (_params: unknown, ctx: any) => {
+        await ctx.sendProgress(1, 10);
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        aborted(ctx.signal.reason);
+        return { content: [] };
+      },
+    });
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const input = new PassThrough();
+      const served = serveStdio(router, { input, output });
+      input.write(`${JSON.stringify(request("tools/call", 1, { name: "slow", _meta: { v: "2099-01-01", caps: {}, progressToken: "p" } }))}\n`);
+      expect(await handlerAborted).toMatchObject({ code: "EPIPE" });
+      input.end();
+      await served.done;
+      // Only the progress line was attempted: the reply was not written into the broken pipe.
+      expect(written).toHaveLength(1);
+      expect(written[0]).toContain("notifications/progress");
+      const lines = stderr.mock.calls.map(([text]) => String(text));
+      expect(lines.filter((l) => l.startsWith("mcp: output closed"))).toEqual([
+        "mcp: output closed (EPIPE): the client is gone; requests in flight are cancelled\n",
+      ]);
+    } finally {
+      stderr.mockRestore();
+    }
+  }, 10_000);
 });
