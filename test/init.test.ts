@@ -186,6 +186,24 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     }
   });
 
+  it("a port in use, or a PORT that is no port number: one line naming it, exit 1", async () => {
+    const holder = createNetServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const held = (holder.address() as { port: number }).port;
+    const start = (port: string) =>
+      spawnSync(process.execPath, [join(project, "dist", "http.js")], { cwd: project, env: { ...process.env, MCP_REQUEST_STATE_SECRETS: SECRET, PORT: port }, encoding: "utf8", timeout: 30_000 });
+    try {
+      const inUse = start(String(held));
+      expect([inUse.status, inUse.stdout, inUse.stderr]).toEqual([1, "", `error: port ${held} is in use on 127.0.0.1: stop what holds it, or set PORT to another port\n`]);
+    } finally {
+      holder.close();
+    }
+    for (const port of ["abc", "70000", "-1", "3000x"]) {
+      const bad = start(port);
+      expect([bad.status, bad.stdout, bad.stderr], port).toEqual([1, "", `error: PORT must be a port number from 0 to 65535 (0: any free port), not "${port}"\n`]);
+    }
+  });
+
   // A round's retry may reach another instance (no sticky sessions for modern clients): it
   // opens the state there only when both were started with the same MCP_REQUEST_STATE_SECRETS.
   it("instances (on Node 22) sharing MCP_REQUEST_STATE_SECRETS serve each other's rounds; others refuse them", async () => {
