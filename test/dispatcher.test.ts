@@ -92,6 +92,23 @@ describe("dispatcher 2026-07-28", () => {
       expect(noMeta.error).toMatchObject({ code: -32602, data: { errors: [{ path: "/params/_meta" }] } });
     });
 
+    // README, "Using the generated code": the server's own data is the handler's to check.
+    it("leaves a tool's inputSchema and outputSchema to its handler (what the README and init's project say)", async () => {
+      const weather = {
+        name: "weather",
+        inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] },
+      };
+      const seen: Any[] = [];
+      const server = d.createServerDispatcher({
+        "tools/list": () => ({ tools: [weather], ...cache }),
+        "tools/call": (p: Any) => (seen.push(p.arguments), { content: [], structuredContent: { celsius: "warm" } }),
+      });
+      const reply = await server.handle(request("tools/call", { name: "weather", arguments: { town: 5 } }));
+      expect(seen).toEqual([{ town: 5 }]);
+      expect(reply.result.structuredContent).toEqual({ celsius: "warm" });
+    });
+
     it("-32022 with supported and requested for an unsupported protocol version", async () => {
       const reply = await d.createServerDispatcher(echoTool).handle(
         request("tools/call", { name: "e", _meta: meta({ "io.modelcontextprotocol/protocolVersion": "2099-01-01" }) }),
