@@ -1,5 +1,5 @@
 import { requestContext, type HandleContext } from "./context.js";
-import { jsonRpcErrorOf, JSONRPC_ERRORS, McpError } from "./errors.js";
+import { jsonRpcErrorOf, JSONRPC_ERRORS, McpError, withDetail } from "./errors.js";
 import { adaptResult, createModernRouter } from "./modern-eras.js";
 import { capabilitiesOf, carriesModernMeta, isObject, mergeCapabilities, own } from "./protocol.js";
 import {
@@ -132,7 +132,7 @@ export function createEraDispatcher(
         id,
         error: {
           code: JSONRPC_ERRORS.INVALID_PARAMS,
-          message: "Invalid params for initialize",
+          message: withDetail("Invalid params for initialize", checked.errors),
           data: { errors: checked.errors },
         },
       };

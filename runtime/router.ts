@@ -229,13 +229,21 @@ export function createRouter(
       ? ({ ok: true } as const)
       : validators.validateRequestMessage(message, direction, validation);
     if (!checked.ok) {
+      // The message names the first error too: most clients show a user the message alone
+      // (the v1 SDK: "MCP error -32602: ..."), not data.errors.
       return envelopeErrors(checked.errors)
-        ? errorResponse(id, JSONRPC_ERRORS.INVALID_REQUEST, "Invalid request", {
-            errors: checked.errors,
-          })
-        : errorResponse(id, JSONRPC_ERRORS.INVALID_PARAMS, `Invalid params for ${method}`, {
-            errors: checked.errors,
-          });
+        ? errorResponse(
+            id,
+            JSONRPC_ERRORS.INVALID_REQUEST,
+            withDetail("Invalid request", checked.errors),
+            { errors: checked.errors },
+          )
+        : errorResponse(
+            id,
+            JSONRPC_ERRORS.INVALID_PARAMS,
+            withDetail(`Invalid params for ${method}`, checked.errors),
+            { errors: checked.errors },
+          );
     }
 
     const controller = new AbortController();

@@ -64,7 +64,7 @@ describe("dispatcher 2026-07-28", () => {
         id: "a",
         error: {
           code: -32602,
-          message: "Invalid params for tools/call",
+          message: "Invalid params for tools/call: /params/name: expected string, found number 5",
           data: { errors: [{ path: "/params/name", message: "expected string, found number 5", expected: "string" }] },
         },
       });
