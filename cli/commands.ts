@@ -1,7 +1,8 @@
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
 import { findRevision, hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
-import { generate, type OutputFile } from "../generators/index.js";
+import { generate, GENERATOR_NAMES, resolveGenerators, type OutputFile } from "../generators/index.js";
+import type { GeneratedWith } from "../generators/manifest.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { keptFileLines } from "../generators/kept-files.js";
 import { display, reportCheck, rerunCommand } from "./check.js";
@@ -27,8 +28,9 @@ export async function generateCommand(
   const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names));
   collectAfterReading([loaded, ...legacy]);
   const files = await generate(loaded, s.generators, { legacy, auth: s.auth });
-  const served = [loaded, ...legacy].map((l) => l.revision.name).join(" + ");
-  return writeOutput(s.out, files, { revision: served, check: options.check === true, rerun: rerunCommand(options) }, io);
+  const revisions = [loaded, ...legacy].map((l) => l.revision.name);
+  const generatedWith = { revisions, generators: resolveGenerators(s.generators ?? GENERATOR_NAMES).map((g) => g.name), auth: s.auth };
+  return writeOutput(s.out, files, { revision: revisions.join(" + "), check: options.check === true, rerun: rerunCommand(options), generatedWith }, io);
 }
 
 /**
@@ -71,10 +73,13 @@ export function loadEras(spec: string, names: readonly string[]): { loaded: Load
  * them with it (see reportCheck). Separate from generation so the reporting can be tested on
  * any set of files. `rerun` is the command that regenerates (default: plain generate).
  */
-export function writeOutput(out: string, files: OutputFile[], options: { revision: string; check: boolean; rerun?: string }, io: Io): number {
-  const plan = planOutput(out, files);
+export function writeOutput(out: string, files: OutputFile[], options: { revision: string; check: boolean; rerun?: string; generatedWith?: GeneratedWith }, io: Io): number {
+  const plan = planOutput(out, files, options.generatedWith);
   const where = display(out);
-  if (options.check) return reportCheck(out, files, plan, { revision: options.revision, rerun: options.rerun ?? "mcp-gen generate" }, io);
+  if (options.check) {
+    const { revision, generatedWith } = options;
+    return reportCheck(out, files, plan, { revision, rerun: options.rerun ?? "mcp-gen generate", ...(generatedWith ? { generatedWith } : {}) }, io);
+  }
   applyOutput(out, plan);
   io.out(
     `mcp-gen: MCP schema ${options.revision} -> ${where}/ (${plan.write.length} written, ${plan.unchanged.length} unchanged, ${plan.stale.length} removed${plan.kept.length ? `, ${plan.kept.length} user-owned kept` : ""})`,

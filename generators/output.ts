@@ -1,17 +1,18 @@
 import { accessSync, closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
-import { basename, dirname, join, posix, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATED_HEADER, type OutputFile } from "./index.js";
 import { firstLineOf } from "./headers.js";
 import { reviewKeptFiles, type KeptFileFindings } from "./kept-files.js";
 import { makeDirs } from "./make-dirs.js";
+import { MANIFEST, manifestText, parseManifest, type GeneratedWith, type Manifest } from "./manifest.js";
 
 /**
  * The list of files one generation wrote into its output folder. Only files it lists are
  * ever removed as stale, so another generation's files (in `out/legacy/`, say, with its
  * own manifest) are never touched.
  */
-export const MANIFEST = ".mcp-gen-manifest.json";
+export { MANIFEST } from "./manifest.js";
 
 export interface OutputPlan {
   /** Files to create or replace (content differs or file missing). */
@@ -24,6 +25,8 @@ export interface OutputPlan {
   kept: string[];
   /** The manifest's new text when it must be written; undefined when it is up to date. */
   manifest: string | undefined;
+  /** The manifest the folder had (what the last generation wrote and how), if any. */
+  previous: Manifest | undefined;
   /** What the user's files miss of this run (methods a kept skeleton never names, imports of removed files): advice only. */
   keptFindings: KeptFileFindings;
 }
@@ -145,34 +148,14 @@ function checkParents(outDir: string, path: string): void {
   }
 }
 
-/** The paths a manifest lists, or undefined when there is none; a file that is not one is a conflict. */
-function readManifest(outDir: string): { paths: string[]; text: string } | undefined {
+/** The output folder's manifest, or undefined when there is none; a file that is not one is a conflict. */
+function readManifest(outDir: string): Manifest | undefined {
   const path = join(outDir, MANIFEST);
   const found = entry(path);
   if (!found) return undefined;
-  const text = found.isFile() ? readFileSync(path, "utf8") : "";
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const paths = (parsed as { files?: unknown } | undefined)?.files;
-  if (!Array.isArray(paths) || !paths.every((p): p is string => typeof p === "string" && isInside(p))) {
-    throw conflict(path, "is not an mcp-gen manifest");
-  }
-  return { paths, text };
-}
-
-/** A relative path that stays inside the folder it is relative to. */
-function isInside(path: string): boolean {
-  return path !== "" && !posix.isAbsolute(path) && posix.normalize(path) === path && !path.startsWith("../") && path !== "..";
-}
-
-export function manifestText(files: OutputFile[]): string {
-  const paths = files.filter((f) => f.kind === "generated").map((f) => f.path).sort();
-  const doc = { "//": "Files mcp-gen generated here; it removes only these when they are no longer generated. DO NOT EDIT.", files: paths };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  const manifest = found.isFile() ? parseManifest(readFileSync(path, "utf8")) : undefined;
+  if (!manifest) throw conflict(path, "is not an mcp-gen manifest");
+  return manifest;
 }
 
 /**
@@ -203,13 +186,13 @@ function ownedWithoutManifest(outDir: string, files: OutputFile[]): string[] {
  * Compares what would be generated with the output folder. A file without mcp-gen's
  * header belongs to the user: if a generated file would replace it, that is an error.
  */
-export function planOutput(out: string, files: OutputFile[]): OutputPlan {
+export function planOutput(out: string, files: OutputFile[], generatedWith?: GeneratedWith): OutputPlan {
   // Resolved first: "" would otherwise be no folder at all to the checks below, yet the
   // current one to the writes.
   const outDir = resolve(out);
-  const plan: OutputPlan = { write: [], unchanged: [], stale: [], kept: [], manifest: undefined, keptFindings: { unhandled: [], removedImports: [] } };
+  const plan: OutputPlan = { write: [], unchanged: [], stale: [], kept: [], manifest: undefined, previous: undefined, keptFindings: { unhandled: [], removedImports: [] } };
   const exists = checkOutDir(outDir);
-  const manifest = manifestText(files);
+  const manifest = manifestText(files, generatedWith);
   if (!exists) return { ...plan, write: [...files], manifest };
   // The user's files at generated paths: all named in one error, not one a run.
   const theirs: string[] = [];
@@ -226,6 +209,7 @@ export function planOutput(out: string, files: OutputFile[]): OutputPlan {
   }
   if (theirs.length > 0) throw userFilesInTheWay(outDir, theirs);
   const previous = readManifest(outDir);
+  plan.previous = previous;
   const produced = new Set(files.map((f) => f.path));
   for (const path of previous?.paths ?? ownedWithoutManifest(outDir, files).filter((p) => p.endsWith(".ts"))) {
     if (produced.has(path)) continue;
