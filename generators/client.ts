@@ -112,7 +112,11 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
   w.line('export { createDirectTransport } from "./runtime/direct-transport.js";');
   w.line('export type { Transport, TransportRequestOptions } from "./runtime/transport.js";');
   w.line();
-  w.doc("Answers one kind of input request (elicitation, sampling, roots) for the server.");
+  w.line("/**");
+  w.line(" * Answers one kind of input request (elicitation, sampling, roots) for the server.");
+  w.line(" * `signal`: the call's on modern servers; on legacy sessions the server request's,");
+  w.line(" * aborted when the server cancels it (no response is sent then) or the session ends.");
+  w.line(" */");
   w.line("export type InputHandler<M extends InputRequestMethod> = (");
   w.line("  params: InputRequestParamsMap[M],");
   w.line("  context: { key: string; method: M; signal: AbortSignal | undefined },");

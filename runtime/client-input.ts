@@ -9,6 +9,10 @@ import { withElicitationDefaults } from "./legacy-client.js";
 
 type Json = Record<string, unknown>;
 
+/**
+ * `signal` is the call's (modern input_required) or, on a legacy session, that of the server's
+ * request: aborted when the server cancels it or the session ends (legacy-client.ts).
+ */
 export type InputHandler = (
   params: unknown,
   context: { key: string; method: string; signal: AbortSignal | undefined },

@@ -216,11 +216,9 @@ export function createSender(
       onNotification: options.onNotification as LegacyClientOptions["onNotification"],
       send: (method, params, signal) =>
         send(method, params, signal ? { signal } : {}, undefined, false),
-      answerInput: (method, params, key) => {
+      answerInput: (method, params, key, signal) => {
         const handler = own(inputHandlers, method);
-        return handler
-          ? Promise.resolve(handler(params, { key, method, signal: undefined }))
-          : undefined;
+        return handler ? Promise.resolve(handler(params, { key, method, signal })) : undefined;
       },
     });
     await legacy.open(signal);

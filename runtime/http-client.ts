@@ -1,9 +1,9 @@
 import { SessionExpiredError } from "./client-errors.js";
-import { JSONRPC_ERRORS } from "./errors.js";
 import { authorizedFetch, type HttpAuth } from "./http-auth.js";
 import { boundedText, delay, dropped, HttpTransportError } from "./http-body.js";
 import { routingHeaders } from "./http-headers.js";
 import { isObject, type ProtocolDescriptor } from "./protocol.js";
+import { serverRequests } from "./server-requests.js";
 import { readSseEvents, SseLimitError, SseReadError } from "./sse.js";
 import { describeCause, TransportError } from "./transport-error.js";
 import type {
@@ -56,6 +56,8 @@ export function createHttpTransport(
   // the negotiated version, both sent on every later message. Undefined: modern era.
   let session: { id: string | undefined; version: string | undefined } | undefined;
   let answerServer: ServerRequestHandler | undefined;
+  // The server's requests being answered, which it may cancel (on any of the session's streams).
+  const answering = serverRequests();
   let sessionListener: ((notification: Record<string, unknown>) => void) | undefined;
   // The standalone GET stream of the session, where the server sends what no request owns.
   let standalone: AbortController | undefined;
@@ -150,17 +152,9 @@ export function createHttpTransport(
   /** Answers a request the server sent on a stream: the handler's response goes back in a POST. */
   function answer(request: Record<string, unknown>): void {
     if (closed) return;
-    const reply = answerServer
-      ? answerServer(request)
-      : Promise.resolve({
-          jsonrpc: "2.0",
-          id: request["id"],
-          error: { code: JSONRPC_ERRORS.METHOD_NOT_FOUND, message: "Method not found" },
-        });
-    reply
-      .then((response) => post(response as { method?: unknown }, undefined))
-      .then((response) => response.body?.cancel())
-      .catch(() => undefined);
+    answering.answer(request, answerServer, (response) =>
+      post(response, undefined).then((posted) => posted.body?.cancel()),
+    );
   }
 
   /**
@@ -186,9 +180,11 @@ export function createHttpTransport(
         continue; // Not JSON: not a message.
       }
       if (!isObject(message)) continue;
-      if (typeof message["method"] === "string") {
-        if (message["id"] !== undefined) answer(message);
-        else if (requestOptions.onNotification) requestOptions.onNotification(message);
+      if (typeof message["method"] === "string" && message["id"] !== undefined) answer(message);
+      else if (typeof message["method"] === "string") {
+        // A cancellation of a request being answered stops it; the notification still goes on.
+        answering.cancel(message);
+        if (requestOptions.onNotification) requestOptions.onNotification(message);
         else (options.onNotification?.(message), sessionListener?.(message));
       } else if (("result" in message || "error" in message) && message["id"] === id) {
         return message;
@@ -285,7 +281,10 @@ export function createHttpTransport(
   }
 
   const legacy: LegacySessionSupport = {
-    reset: () => void (session = { id: undefined, version: undefined }),
+    reset() {
+      answering.abandonAll(new Error("a new session began"));
+      session = { id: undefined, version: undefined };
+    },
     begin: (version) => void (session = { id: session?.id, version }),
     // The session may begin before the stream is open, but not much before: the v1 SDK sends
     // requests without a related request there, and drops them when no stream is open.
@@ -305,6 +304,7 @@ export function createHttpTransport(
         abortInflight(new TransportError("closed", "the session was closed before the response"));
       }
       session = undefined;
+      answering.abandonAll(new TransportError("closed", "the session ended"));
       standalone?.abort();
       standalone = undefined;
       if (id === undefined) return;

@@ -32,8 +32,17 @@ export interface LegacyClientOptions {
   send(method: string, params: Json, signal: AbortSignal | undefined): Promise<Json>;
   /** The server's notifications that no call receives. */
   onNotification: ((notification: Record<string, unknown>) => void) | undefined;
-  /** Runs the input handler for `method` (DECLINE when it declines); undefined: none registered. */
-  answerInput(method: string, params: unknown, key: string): Promise<unknown> | undefined;
+  /**
+   * Runs the input handler for `method` (DECLINE when it declines); undefined: none registered.
+   * `signal` aborts when the server cancels the request or the session ends (undefined when the
+   * transport passes none).
+   */
+  answerInput(
+    method: string,
+    params: unknown,
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> | undefined;
 }
 
 export class LegacyClient {
@@ -71,7 +80,7 @@ export class LegacyClient {
     if (!support)
       throw new McpProtocolError("this transport cannot carry an initialize-based session");
     support.reset();
-    support.onServerRequest((request) => this.answer(request));
+    support.onServerRequest((request, context) => this.answer(request, context?.signal));
     support.onNotification(this.options.onNotification);
     const params = {
       protocolVersion: versions[0],
@@ -134,8 +143,8 @@ export class LegacyClient {
     };
   }
 
-  /** The response to a request the server sent on the session. */
-  private async answer(request: Json): Promise<Json> {
+  /** The response to a request the server sent on the session (none is sent once `signal` aborts). */
+  private async answer(request: Json, signal: AbortSignal | undefined): Promise<Json> {
     const id = request["id"];
     const method = String(request["method"]);
     const fail = (code: number, message: string) => ({
@@ -156,7 +165,7 @@ export class LegacyClient {
     const valid = era.validators.validateRequestMessage(request, "server->client");
     if (!valid.ok) return fail(JSONRPC_ERRORS.INVALID_PARAMS, `Invalid params for ${method}`);
     try {
-      const pending = this.options.answerInput(method, request["params"], String(id));
+      const pending = this.options.answerInput(method, request["params"], String(id), signal);
       if (pending === undefined)
         return fail(JSONRPC_ERRORS.METHOD_NOT_FOUND, `no input handler for ${method}`);
       const answer = await pending;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
+import { serverRequests } from "./server-requests.js";
 import { describeCause, TransportError } from "./transport-error.js";
 import type { ServerRequestHandler, Transport, TransportRequestOptions } from "./transport.js";
 
@@ -91,14 +92,17 @@ export function createStdioTransport(
   });
   const pending = new Map<string, Pending>();
   let closed: Error | undefined;
-  // Legacy sessions: the server's own requests (elicitation, sampling, roots, ping).
+  // Legacy sessions: the server's own requests (elicitation, sampling, roots, ping), and the
+  // ones being answered, which the server may cancel.
   let answerServer: ServerRequestHandler | undefined;
+  const answering = serverRequests();
   let sessionListener: ((notification: Record<string, unknown>) => void) | undefined;
 
   const fail = (error: Error) => {
     closed ??= error;
     for (const p of pending.values()) p.reject(closed);
     pending.clear();
+    answering.abandonAll(closed);
   };
   // The tail of a piped stderr: what a crashing server said last.
   let stderrTail = Buffer.alloc(0);
@@ -145,15 +149,10 @@ export function createStdioTransport(
       pending.delete(key);
       p?.resolve(message);
     } else if (typeof message.method === "string" && message.id !== undefined) {
-      const reply = answerServer
-        ? answerServer(message)
-        : Promise.resolve({
-            jsonrpc: "2.0",
-            id: message.id,
-            error: { code: -32601, message: "Method not found" },
-          });
-      reply.then(write).catch(() => undefined);
+      answering.answer(message, answerServer, write);
     } else if (typeof message.method === "string" && message.id === undefined) {
+      // A cancellation of a request being answered stops it; the notification still goes on.
+      answering.cancel(message);
       // stdio has no per-request stream: a notification goes to every request in flight
       // (the client matches progress by token) and to the transport's listener.
       for (const p of pending.values()) p.onNotification?.(message);
@@ -183,10 +182,10 @@ export function createStdioTransport(
     process: child,
     // The process is the session: nothing to carry on messages, nothing to end but the process.
     legacy: {
-      reset: () => undefined,
+      reset: () => answering.abandonAll(new Error("a new session began")),
       begin: () => undefined,
       listen: async () => undefined,
-      end: async () => undefined,
+      end: async () => answering.abandonAll(new Error("the session ended")),
       onServerRequest: (handler) => void (answerServer = handler),
       onNotification: (listener) => void (sessionListener = listener),
     },

@@ -28,10 +28,13 @@ export interface Transport {
 
 /**
  * Answers one request the server sent (legacy eras: elicitation/create, sampling/createMessage,
- * roots/list, ping) with the response message to send back.
+ * roots/list, ping) with the response message to send back. `signal` aborts when the server
+ * cancels the request (notifications/cancelled) or the session ends; nothing is sent then.
  */
 export type ServerRequestHandler = (
   request: Record<string, unknown>,
+  /** Optional for transports written before it: a transport of this package always passes it. */
+  context?: { signal: AbortSignal },
 ) => Promise<Record<string, unknown>>;
 
 /**

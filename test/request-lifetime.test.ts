@@ -5,7 +5,7 @@
 //   they no longer track as an error (Protocol._onprogress, "unknown token");
 // - an elicitation the server asked for a request the client then cancels (or the server's HTTP
 //   request timeout ends) is cancelled by the server too (basic/utilities/cancellation): both
-//   SDK clients abort the handler answering it;
+//   SDK clients, and the generated client, abort the handler answering it;
 // - a stdio server whose client closes its input while an elicitation is outstanding exits at
 //   once instead of waiting for the request to time out.
 import { spawn } from "node:child_process";
@@ -24,6 +24,8 @@ import { SPEC_DIR, writeGenerated } from "./helpers.js";
 
 type Any = any;
 let script: string;
+/** The generated client and its transports (the same output as the server). */
+let generated: { client: Any; stdio: Any; httpClient: Any };
 let http: { url: string; close(): Promise<void> };
 /** Its HTTP requests time out after 300 ms. */
 let impatient: { url: string; close(): Promise<void> };
@@ -61,7 +63,10 @@ import { serveStdio } from "./stdio.js";
 serveStdio(createServerDispatcher(handlers, { serverInfo: { name: "lifetime", version: "1.0.0" } }));
 `,
   );
-  const [dispatcher, httpServer, { handlers }] = await Promise.all(["dispatcher.js", "http-server.js", "handlers.mjs"].map((m) => import(join(dir, m))));
+  const [dispatcher, httpServer, { handlers }, client, stdio, httpClient] = await Promise.all(
+    ["dispatcher.js", "http-server.js", "handlers.mjs", "client.js", "stdio.js", "http-client.js"].map((m) => import(join(dir, m))),
+  );
+  generated = { client, stdio, httpClient };
   const serverInfo = { name: "lifetime", version: "1.0.0" };
   http = await httpServer.serveHttp(dispatcher.createServerDispatcher(handlers, { serverInfo }));
   impatient = await httpServer.serveHttp(dispatcher.createServerDispatcher(handlers, { serverInfo }), { requestTimeoutMs: 300 });
@@ -81,9 +86,10 @@ function waitingElicitation() {
   // The v1 SDK hands the handler `extra.signal`, the v2 SDK `ctx.mcpReq.signal`.
   const handler = (_request: unknown, extra: { signal?: AbortSignal; mcpReq?: { signal: AbortSignal } }) =>
     new Promise<never>(() => {
-      const signal = (extra.signal ?? extra.mcpReq?.signal)!;
-      signal.addEventListener("abort", () => aborted.push(signal.reason));
       asked();
+      // Without a signal (a client that passes none) nothing is recorded: the test fails.
+      const signal = extra.signal ?? extra.mcpReq?.signal;
+      signal?.addEventListener("abort", () => aborted.push(signal.reason));
     });
   return { aborted, askedOnce, handler };
 }
@@ -175,6 +181,37 @@ describe("the v2 SDK client 2.4.0 (2025-11-25 session)", () => {
     try {
       await cancelWhileAsked(client, elicitation, false);
       expect(elicitation.aborted).toEqual(["the request that asked was cancelled"]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("the generated client (2025-11-25 session)", () => {
+  /** A generated client on a legacy session, with the never-answering elicitation handler. */
+  const connect = (transport: Any, elicitation: ReturnType<typeof waitingElicitation>) =>
+    generated.client.createClient({ transport, era: "legacy", inputHandlers: { "elicitation/create": elicitation.handler } });
+
+  it("stdio: has its input handler's signal aborted when it cancels the call that asked", async () => {
+    const elicitation = waitingElicitation();
+    const client = connect(generated.stdio.createStdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }), elicitation);
+    try {
+      await cancelWhileAsked(client, elicitation, false);
+      expect(elicitation.aborted.map((r) => (r as Error).message)).toEqual(["the request that asked was cancelled"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("Streamable HTTP: has its input handler's signal aborted when the server's request timeout ends the call that asked", async () => {
+    const elicitation = waitingElicitation();
+    const client = connect(generated.httpClient.createHttpTransport({ url: impatient.url }), elicitation);
+    try {
+      const call = client.callTool({ name: "ask", arguments: {} });
+      await elicitation.askedOnce;
+      await expect(call).rejects.toThrow();
+      for (let i = 0; i < 100 && elicitation.aborted.length === 0; i++) await tick(10);
+      expect(elicitation.aborted.map((r) => (r as Error).message)).toEqual(["the request that asked was cancelled"]);
     } finally {
       await client.close();
     }

@@ -113,7 +113,7 @@ describe("the legacy client answering the server's requests", () => {
       answerInput,
     });
     await client.open();
-    return (request: Record<string, unknown>) => answer(request);
+    return (request: Record<string, unknown>) => answer(request, { signal: new AbortController().signal });
   }
 
   it("answers a handler's error, even one that cannot be read, with an error response", async () => {
@@ -126,5 +126,107 @@ describe("the legacy client answering the server's requests", () => {
     expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32602, message: "bad question" } });
     expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32603, message: "a string" } });
     expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32603, message: "Internal error" } });
+  });
+});
+
+describe("the server cancels a request it sent on a Streamable HTTP legacy session", () => {
+  it("aborts the handler's signal and POSTs no response for it; unknown, malformed and late cancellations are ignored", async () => {
+    // A raw-protocol server: the tools/call stream asks e1, cancels it, sends cancellations for
+    // an unknown id and a malformed one, then asks e2; once e2 is answered it cancels e2
+    // (finished by then) and, a moment later, answers tools/call with the responses received.
+    const received: unknown[] = [];
+    let stream: { res: import("node:http").ServerResponse; id: unknown } | undefined;
+    const event = (res: import("node:http").ServerResponse, message: object) => res.write(`data: ${JSON.stringify(message)}\n\n`);
+    const cancelled = (params: object) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params });
+    const ask = (id: string) => ({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "?" } });
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
+      if (req.method !== "POST") return void res.writeHead(405).end();
+      if (body.method === "initialize") {
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+        return res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: {} }));
+      }
+      if (body.method === "tools/call") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        stream = { res, id: body.id };
+        for (const message of [ask("e1"), cancelled({ requestId: "e1", reason: "no longer needed" }), cancelled({ requestId: "unknown" }), cancelled({}), ask("e2")]) event(res, message);
+        return;
+      }
+      res.writeHead(202).end();
+      if (body.method !== undefined) return;
+      received.push(body.id);
+      if (body.id !== "e2" || !stream) return;
+      const { res: open, id } = stream;
+      event(open, cancelled({ requestId: "e2" }));
+      setTimeout(() => (event(open, { jsonrpc: "2.0", id, result: { received } }), open.end()), 300);
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const transport = createHttpTransport(PROTOCOL, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });
+    const signals = new Map<unknown, AbortSignal>();
+    transport.legacy!.onServerRequest(async (request, context) => {
+      // Read with care: a transport that passes no signal fails the assertions, not the handler.
+      const signal = context?.signal;
+      if (signal) signals.set(request["id"], signal);
+      // e1 answers anyway once aborted, or after 300 ms: a response the transport must not send.
+      if (request["id"] === "e1") await new Promise((resolve) => (signal?.addEventListener("abort", resolve), setTimeout(resolve, 300)));
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+      return { jsonrpc: "2.0", id: request["id"], result: { action: "decline" } };
+    });
+    try {
+      transport.legacy!.reset();
+      await transport.request({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+      transport.legacy!.begin("2025-11-25");
+      const response = await transport.request({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } });
+      expect(response).toEqual({ jsonrpc: "2.0", id: 2, result: { received: ["e2"] } });
+      expect(signals.get("e1")?.aborted).toBe(true);
+      expect((signals.get("e1")?.reason as Error).message).toBe("no longer needed");
+      expect(signals.get("e2")?.aborted).toBe(false);
+    } finally {
+      await transport.close!();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe("the legacy client's input handler signal", () => {
+  it("is the signal of the server's request: it reaches answerInput, and aborts when the server cancels", async () => {
+    let answer!: ServerRequestHandler;
+    const given: AbortSignal[] = [];
+    const transport: Transport = {
+      request: async () => ({}),
+      notify: async () => undefined,
+      legacy: {
+        reset: () => undefined,
+        begin: () => undefined,
+        listen: async () => undefined,
+        end: async () => undefined,
+        onServerRequest: (handler) => void (answer = handler!),
+        onNotification: () => undefined,
+      },
+    };
+    const client = new LegacyClient({
+      modern: { protocol: PROTOCOL, validators: VALIDATORS },
+      eras: [{ protocol: LEGACY_PROTOCOL, validators: VALIDATORS, adapters: {} }],
+      versions: ["2098-01-01"],
+      transport,
+      capabilities: { elicitation: {} },
+      clientInfo: undefined,
+      send: async () => ({ protocolVersion: "2098-01-01", capabilities: {}, serverInfo: { name: "s", version: "1" } }),
+      onNotification: undefined,
+      answerInput: (_method, _params, _key, signal) => {
+        given.push(signal);
+        return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ action: "cancel" })));
+      },
+    });
+    await client.open();
+    const controller = new AbortController();
+    const asked = answer({ jsonrpc: "2.0", id: "s1", method: "elicitation/create", params: { message: "?" } }, { signal: controller.signal });
+    expect(given).toEqual([controller.signal]);
+    controller.abort(new Error("cancelled by the server"));
+    expect(await asked).toMatchObject({ id: "s1", result: { action: "cancel" } });
   });
 });

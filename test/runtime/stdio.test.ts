@@ -104,3 +104,61 @@ describe("runtime stdio server: a client that goes away mid-call", () => {
     }
   }, 10_000);
 });
+
+describe("runtime stdio client transport: the server cancels a request it sent (legacy session)", () => {
+  // A raw-protocol server: on tools/call it asks e1, cancels it, sends cancellations for an
+  // unknown id and a malformed one, then asks e2. Once e2 is answered it cancels e2 (finished by
+  // then) and, a moment later, answers tools/call with the ids of every response it received.
+  const script = `
+    const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+    const ask = (id) => send({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "?" } });
+    const cancelled = (params) => send({ jsonrpc: "2.0", method: "notifications/cancelled", params });
+    const received = [];
+    let call;
+    require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+      const m = JSON.parse(line);
+      if (m.method === "tools/call") {
+        call = m.id;
+        ask("e1");
+        cancelled({ requestId: "e1", reason: "no longer needed" });
+        cancelled({ requestId: "unknown" });
+        cancelled({ reason: "no id" });
+        ask("e2");
+      } else if (m.method === undefined) {
+        received.push(m.id);
+        if (m.id !== "e2") return;
+        cancelled({ requestId: "e2" });
+        setTimeout(() => send({ jsonrpc: "2.0", id: call, result: { received } }), 300);
+      }
+    });`;
+
+  it("aborts the handler's signal and sends no response for it; other cancellations are ignored", async () => {
+    const transport = createStdioTransport({ command: process.execPath, args: ["-e", script], stderr: "ignore" });
+    const signals = new Map<unknown, AbortSignal>();
+    const notifications: unknown[] = [];
+    transport.legacy!.onServerRequest(async (request, context) => {
+      // Read with care: a transport that passes no signal fails the assertions, not the handler.
+      const signal = context?.signal;
+      if (signal) signals.set(request["id"], signal);
+      // e1 answers anyway once aborted, or after 300 ms: a response the transport must not send.
+      if (request["id"] === "e1")
+        await new Promise((resolve) => (signal?.addEventListener("abort", resolve), setTimeout(resolve, 300)));
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+      return { jsonrpc: "2.0", id: request["id"], result: { action: "decline" } };
+    });
+    try {
+      const response = await transport.request(
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } },
+        { onNotification: (n) => notifications.push(n["params"]) },
+      );
+      expect(response).toEqual({ jsonrpc: "2.0", id: 1, result: { received: ["e2"] } });
+      expect(signals.get("e1")?.aborted).toBe(true);
+      expect((signals.get("e1")?.reason as Error).message).toBe("no longer needed");
+      expect(signals.get("e2")?.aborted).toBe(false);
+      // The notifications still reach the call's listener, as before.
+      expect(notifications).toHaveLength(4);
+    } finally {
+      await transport.close!();
+    }
+  });
+});

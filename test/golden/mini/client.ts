@@ -32,7 +32,11 @@ export {
 export { createDirectTransport } from "./runtime/direct-transport.js";
 export type { Transport, TransportRequestOptions } from "./runtime/transport.js";
 
-/** Answers one kind of input request (elicitation, sampling, roots) for the server. */
+/**
+ * Answers one kind of input request (elicitation, sampling, roots) for the server.
+ * `signal`: the call's on modern servers; on legacy sessions the server request's,
+ * aborted when the server cancels it (no response is sent then) or the session ends.
+ */
 export type InputHandler<M extends InputRequestMethod> = (
   params: InputRequestParamsMap[M],
   context: { key: string; method: M; signal: AbortSignal | undefined },
