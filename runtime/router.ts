@@ -6,8 +6,9 @@ import {
   type RequestContext,
 } from "./context.js";
 import { jsonRpcErrorOf, JSONRPC_ERRORS, McpError, withDetail } from "./errors.js";
-import { extensionTable, unmarked, type RouterExtension } from "./extensions.js";
+import { extensionTable, unmarked } from "./extensions.js";
 import { markRaisedByHandler, servedHandlers } from "./handler-marks.js";
+import type { Dispatcher, DispatcherOptions, Handler, Handlers } from "./router-types.js";
 import { requireClientCapability } from "./input-required.js";
 import {
   capabilitiesOf,
@@ -19,6 +20,7 @@ import {
   type ProtocolDescriptor,
   type ValidationError,
 } from "./protocol.js";
+import { positiveInteger } from "./options.js";
 import { capCompletion, toolExecutionError } from "./result-rules.js";
 
 // The receiving side of MCP: a JSON-RPC router that enforces the protocol (envelopes,
@@ -27,60 +29,11 @@ import { capCompletion, toolExecutionError } from "./result-rules.js";
 
 export { notImplemented, raisedByHandler, servedHandlers } from "./handler-marks.js";
 
-export interface DispatcherOptions<Capabilities = object, Implementation = object> {
-  /** Validate results before sending them (default true): a handler bug never reaches the wire. */
-  validateResults?: boolean;
-  /**
-   * Report every error of an invalid request in `data.errors` (default false: the first one,
-   * which costs far less on invalid input, so a flood of bad requests stays cheap).
-   */
-  allErrors?: boolean;
-  /**
-   * Told about handler failures and invalid results; the client gets a generic -32603, but for
-   * a tools/call handler's error (not an McpError) a result with its message and `isError: true`.
-   */
-  onError?: (error: unknown, info: { method: string; id: string | number | undefined }) => void;
-  /** Put into every result's `_meta` (revisions with a server info `_meta` key). */
-  serverInfo?: Implementation;
-  /** Protocol versions accepted (default: this schema's). */
-  supportedVersions?: string[];
-  /**
-   * Advertised by server/discover (and initialize), laid over those the registered handlers
-   * imply, key by key: `{ logging: {} }` for a server whose handlers call `ctx.log`.
-   */
-  capabilities?: Capabilities;
-  instructions?: string;
-  /**
-   * More fields of the server/discover result: those a revision adds beyond what the router
-   * fills (supportedVersions, capabilities, instructions, caching hints). The generated
-   * dispatcher types them, and requires them where the schema does.
-   */
-  discoverFields?: object;
-  /** Caching hints of the server/discover result (where the revision's result has them). */
-  discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
-  /**
-   * Extensions served beside the revision's methods (e.g. `createTaskStore()`), each
-   * advertised under `capabilities.extensions` (also when `capabilities` is given).
-   */
-  extensions?: readonly RouterExtension[];
-}
-
-/** The reply to send: a result or an error response (or several, for a batch). */
-export type Reply = Record<string, unknown> | Record<string, unknown>[] | undefined;
-
-export interface Dispatcher {
-  /** Handles one decoded message; resolves to the response to send, or nothing for a notification. */
-  handle(message: unknown, context?: HandleContext): Promise<Reply>;
-  /** The same from raw text: unparsable text gets a parse error. */
-  handleText(text: string, context?: HandleContext): Promise<Reply>;
-  /** The params naming what the extensions' requests act on (Streamable HTTP `Mcp-Name`). */
-  readonly nameParams?: { readonly [method: string]: string };
-}
-
-type Handler = (params: any, ctx: any) => unknown;
-export type Handlers = { readonly [method: string]: Handler | undefined };
+export type { Dispatcher, DispatcherOptions, Handlers, Reply } from "./router-types.js";
 
 const DEFAULT_CHANNEL = {};
+/** Messages in one JSON-RPC batch (revisions with batching, 2025-03-26) at most, by default. */
+const DEFAULT_MAX_BATCH_LENGTH = 100;
 
 /** Routes what one side receives (`direction`) to `handlers`. */
 export function createRouter(
@@ -93,6 +46,11 @@ export function createRouter(
   const handlers = servedHandlers(allHandlers);
   const validateResults = options.validateResults ?? true;
   const validation = { firstError: options.allErrors !== true };
+  const maxBatchLength = positiveInteger(
+    options.maxBatchLength,
+    "maxBatchLength",
+    DEFAULT_MAX_BATCH_LENGTH,
+  );
   const supported =
     options.supportedVersions ??
     (protocol.protocolVersion === null ? [] : [protocol.protocolVersion]);
@@ -379,6 +337,13 @@ export function createRouter(
               undefined,
               JSONRPC_ERRORS.INVALID_REQUEST,
               "Invalid request: empty batch",
+            );
+          // Its messages are handled at once, so their number is the peer's to choose: bounded.
+          if (message.length > maxBatchLength)
+            return errorResponse(
+              undefined,
+              JSONRPC_ERRORS.INVALID_REQUEST,
+              `Invalid request: a batch of ${message.length} messages; at most ${maxBatchLength}`,
             );
           const replies = await Promise.all(message.map((m) => handleOne(m, context)));
           const sent = replies.filter((r): r is Record<string, unknown> => r !== undefined);

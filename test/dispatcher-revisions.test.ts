@@ -106,6 +106,23 @@ describe("dispatchers of older revisions", () => {
     expect(await server.handle([{ jsonrpc: "2.0", method: "notifications/initialized" }])).toBeUndefined();
   });
 
+  it("2025-03-26: a batch longer than maxBatchLength is refused whole, before any handler runs", async () => {
+    const { d } = await load("2025-03-26");
+    let calls = 0;
+    const handlers = { "tools/list": () => (calls++, { tools: [] }) };
+    const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/list" }));
+    expect(await d.createServerDispatcher(handlers).handle(batch(101))).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid request: a batch of 101 messages; at most 100" },
+    });
+    expect(calls).toBe(0);
+    expect(await d.createServerDispatcher(handlers).handle(batch(100))).toHaveLength(100);
+    const small = d.createServerDispatcher(handlers, { maxBatchLength: 2 });
+    expect((await small.handle(batch(3))).error.message).toBe("Invalid request: a batch of 3 messages; at most 2");
+    expect(() => d.createServerDispatcher(handlers, { maxBatchLength: 0 })).toThrow("maxBatchLength must be a positive integer, got 0");
+  });
+
   it("2024-11-05: an unidentifiable request gets id null, as JSON-RPC says", async () => {
     const { d } = await load("2024-11-05");
     expect(await d.createServerDispatcher({}).handleText("[")).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });

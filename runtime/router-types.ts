@@ -1,0 +1,63 @@
+import type { HandleContext } from "./context.js";
+import type { RouterExtension } from "./extensions.js";
+
+// The router's public shapes: its options, the dispatcher it returns and the handlers it
+// routes to. Kept apart from router.ts, which re-exports them, so the routing reads alone.
+
+export interface DispatcherOptions<Capabilities = object, Implementation = object> {
+  /** Validate results before sending them (default true): a handler bug never reaches the wire. */
+  validateResults?: boolean;
+  /**
+   * Report every error of an invalid request in `data.errors` (default false: the first one,
+   * which costs far less on invalid input, so a flood of bad requests stays cheap).
+   */
+  allErrors?: boolean;
+  /**
+   * Told about handler failures and invalid results; the client gets a generic -32603, but for
+   * a tools/call handler's error (not an McpError) a result with its message and `isError: true`.
+   */
+  onError?: (error: unknown, info: { method: string; id: string | number | undefined }) => void;
+  /** Put into every result's `_meta` (revisions with a server info `_meta` key). */
+  serverInfo?: Implementation;
+  /** Protocol versions accepted (default: this schema's). */
+  supportedVersions?: string[];
+  /**
+   * Advertised by server/discover (and initialize), laid over those the registered handlers
+   * imply, key by key: `{ logging: {} }` for a server whose handlers call `ctx.log`.
+   */
+  capabilities?: Capabilities;
+  instructions?: string;
+  /**
+   * More fields of the server/discover result: those a revision adds beyond what the router
+   * fills (supportedVersions, capabilities, instructions, caching hints). The generated
+   * dispatcher types them, and requires them where the schema does.
+   */
+  discoverFields?: object;
+  /** Caching hints of the server/discover result (where the revision's result has them). */
+  discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
+  /**
+   * Messages one JSON-RPC batch may hold (revisions with batching: 2025-03-26); a longer batch
+   * is refused whole with -32600 (default 100).
+   */
+  maxBatchLength?: number;
+  /**
+   * Extensions served beside the revision's methods (e.g. `createTaskStore()`), each
+   * advertised under `capabilities.extensions` (also when `capabilities` is given).
+   */
+  extensions?: readonly RouterExtension[];
+}
+
+/** The reply to send: a result or an error response (or several, for a batch). */
+export type Reply = Record<string, unknown> | Record<string, unknown>[] | undefined;
+
+export interface Dispatcher {
+  /** Handles one decoded message; resolves to the response to send, or nothing for a notification. */
+  handle(message: unknown, context?: HandleContext): Promise<Reply>;
+  /** The same from raw text: unparsable text gets a parse error. */
+  handleText(text: string, context?: HandleContext): Promise<Reply>;
+  /** The params naming what the extensions' requests act on (Streamable HTTP `Mcp-Name`). */
+  readonly nameParams?: { readonly [method: string]: string };
+}
+
+export type Handler = (params: any, ctx: any) => unknown;
+export type Handlers = { readonly [method: string]: Handler | undefined };
