@@ -125,6 +125,11 @@ describe("defineTools' validator", () => {
       result: { content: [{ text: "Input validation error: Invalid arguments for tool add: p1; p2; p3; p4; p5 (and 2 more)" }], isError: true },
     });
     expect(seen).toEqual([[add.tool.inputSchema, { a: 1 }]]);
+    // A validator that throws (a schema it cannot compile) fails the call: told to onError, shown as the tool's failure.
+    const errors: unknown[] = [];
+    const broken = routerFor(defineTools([add], { validate: () => { throw new Error("schema is invalid"); } }), errors);
+    expect(await broken.handle(call("add", { a: 1, b: 1 }))).toMatchObject({ result: { content: [{ text: "schema is invalid" }], isError: true } });
+    expect(errors.map(String)).toEqual(["Error: schema is invalid"]);
     const lenient = routerFor(defineTools([add, weather], { validate: () => [] }));
     expect(await lenient.handle(call("add", { a: 1, b: 1 }))).toMatchObject({ result: { content: [{ text: "2" }] } });
   });
