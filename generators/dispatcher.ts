@@ -9,6 +9,7 @@ import { protocolFile, schemaType } from "./protocol.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import { runtimeFiles } from "./runtime.js";
 import { eraFiles, missingInOlder } from "./eras.js";
+import { toolsListResult, writeDefineTools } from "./dispatcher-tools.js";
 
 // dispatcher.ts: the typed face of the runtime's router for one revision (handler
 // interfaces per receiving side, the request context bound to the revision's types), and
@@ -215,6 +216,8 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
     w.line("  return mrtr.inputRequired(PROTOCOL, ctx, input) as T.InputRequiredResult;");
     w.line("}");
   }
+  const listResult = toolsListResult(loaded);
+  if (listResult) writeDefineTools(w, listResult);
   const code = w.toString(header);
   return { path: "dispatcher.ts", kind: "generated", code, preformatted: w.exact };
 }
@@ -301,7 +304,7 @@ export const dispatcherGenerator: Generator = {
       dispatcherFile(loaded, header, ctx.legacy),
       handlersFile(loaded),
       protocolFile(loaded, header),
-      ...runtimeFiles(["router", "input-required", "request-state", ...(facts.features.mrtr ? ["tasks"] : [])]),
+      ...runtimeFiles(["router", "input-required", "request-state", ...(facts.features.mrtr ? ["tasks"] : []), ...(toolsListResult(loaded) ? ["tools"] : [])]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {

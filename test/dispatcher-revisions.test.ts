@@ -37,6 +37,14 @@ const asked = validateInputResult("elicitation/create", null);
 if (asked.ok) { const ok: ElicitResult = asked.value; void ok; }
 const named = validateMethodResult(String("tools/list"), null);
 if (named.ok) { const wrong: ListToolsResult = named.value; void wrong; }
+// defineTools: tool, args, ctx and result typed by the revision; validate always, list where the revision requires fields.
+import { defineTools } from "./dispatcher.js";
+const echo = { name: "echo", inputSchema: { type: "object" as const, properties: { text: { type: "string" } } } };
+createServerDispatcher({ ...defineTools([{ tool: echo, call: (args, ctx) => ({ content: [{ type: "text", text: \`\${String(args["text"])} \${ctx.method}\` }] }) }], { validate: () => undefined, list: { ttlMs: 0, cacheScope: "private" } }) });
+defineTools([{ tool: echo, call: () => ({ content: [] }) }], { validate: "handler" });
+defineTools([{ tool: echo, call: () => ({ content: [] }) }], { list: { ttlMs: 0, cacheScope: "private" } });
+defineTools([{ tool: echo, call: () => ({ content: "text" }) }], { validate: "handler", list: { ttlMs: 0, cacheScope: "public" } });
+defineTools([{ tool: { name: "x", inputSchema: { type: "array" } }, call: () => ({ content: [] }) }], { validate: "handler", list: { ttlMs: 0, cacheScope: "public" } });
 `,
     );
     const errors = typecheck([join(dir, "use.ts")]);
@@ -49,7 +57,14 @@ if (named.ok) { const wrong: ListToolsResult = named.value; void wrong; }
     expect([11, 13, 16].flatMap(at)).toEqual([]);
     expect(at(14)).toEqual([expect.stringMatching(/missing in type 'InputRequiredResult' but required in type 'CallToolResult'/)]);
     expect(at(18)).toEqual([expect.stringMatching(/'unknown' is not assignable to type 'ListToolsResult'/)]);
-    expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2);
+    // defineTools: the typed use compiles; no list, no validate, a wrong result or a non-object inputSchema do not.
+    expect(at(22)).toEqual([]);
+    expect(at(23)).toEqual([expect.stringMatching(/Property 'list' is missing/)]);
+    expect(at(24)).toEqual([expect.stringMatching(/Property 'validate' is missing/)]);
+    expect(at(25)).toEqual([expect.stringMatching(/Type 'string' is not assignable to type 'ContentBlock\[\]'/)]);
+    expect(at(26)).toEqual([expect.stringMatching(/Type '"array"' is not assignable to type '"object"'/)]);
+    const defineToolsErrors = [23, 24, 25, 26].flatMap(at).length;
+    expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2 + defineToolsErrors);
     // A tsc program over the whole output: 20 s idle, over 60 s on a shared 2-core machine.
   }, 120_000);
 });
