@@ -26,7 +26,7 @@ describe("generator selection", () => {
 
   it("copies only the runtime modules an entry reaches", () => {
     // The router serves extensions and gates their requests as input_required does.
-    expect(runtimeClosure(["router"])).toEqual(["context", "elicitation-content", "errors", "extensions", "handler-marks", "input-required", "protocol", "result-rules", "router", "validation"]);
+    expect(runtimeClosure(["router"])).toEqual(["context", "elicitation-content", "errors", "extensions", "handler-marks", "input-required", "options", "protocol", "result-rules", "router", "router-types", "validation"]);
     expect(runtimeClosure(["router"])).not.toContain("tasks");
     expect(runtimeClosure(["http-client"])).toContain("sse");
     expect(runtimeClosure(["http-client"])).not.toContain("router");
