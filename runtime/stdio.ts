@@ -17,6 +17,12 @@ const CALL_NOTIFICATIONS = new Set(["notifications/progress", "notifications/mes
 /** How much of a piped stderr is kept for the error of an exit, and how long its end is awaited. */
 const STDERR_TAIL_BYTES = 2048;
 const STDERR_WAIT_MS = 200;
+/**
+ * How long a write the server refused (EPIPE) waits for the process's exit: a server that
+ * stopped reading has usually exited (a start-up failure), and its exit code and stderr say
+ * what went wrong where EPIPE says nothing.
+ */
+const EXIT_WAIT_MS = 1000;
 
 /** Calls `onLine` for each line of `input`, dropping (and reporting) lines over `limit` bytes. */
 export function readLines(
@@ -92,6 +98,8 @@ export function createStdioTransport(
   });
   const pending = new Map<string, Pending>();
   let closed: Error | undefined;
+  let onFailed: () => void = () => undefined;
+  const failed = new Promise<void>((resolve) => (onFailed = resolve));
   // Legacy sessions: the server's own requests (elicitation, sampling, roots, ping), and the
   // ones being answered, which the server may cancel.
   let answerServer: ServerRequestHandler | undefined;
@@ -103,6 +111,7 @@ export function createStdioTransport(
     for (const p of pending.values()) p.reject(closed);
     pending.clear();
     answering.abandonAll(closed);
+    onFailed();
   };
   // The tail of a piped stderr: what a crashing server said last.
   let stderrTail = Buffer.alloc(0);
@@ -131,7 +140,8 @@ export function createStdioTransport(
       stderr = stderr.slice(stderr.indexOf("\n") + 1);
     fail(new TransportError("exited", message, stderr ? { stderr } : {}));
   });
-  // A write to a server that stopped reading (EPIPE) fails in its callback; the exit follows.
+  // A write to a server that stopped reading (EPIPE) fails in its callback; the exit follows
+  // (write waits for it).
   child.stdin!.on("error", () => undefined);
 
   const onLine = (line: string) => {
@@ -173,8 +183,13 @@ export function createStdioTransport(
       if (closed) return reject(closed);
       child.stdin!.write(`${JSON.stringify(message)}\n`, (error) => {
         if (!error) return resolve();
-        const message = `the server stopped reading: ${describeCause(error)}`;
-        reject(closed ?? new TransportError("dropped", message, { cause: error }));
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<void>((done) => (timer = setTimeout(done, EXIT_WAIT_MS)));
+        void Promise.race([failed, waited]).then(() => {
+          clearTimeout(timer);
+          const message = `the server stopped reading: ${describeCause(error)}`;
+          reject(closed ?? new TransportError("dropped", message, { cause: error }));
+        });
       });
     });
 

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { createRouter } from "../../runtime/router.js";
@@ -45,6 +46,28 @@ describe("runtime stdio client transport: a server that fails", () => {
     expect(error.stderr).toMatch(/^line \d+\n[^]*\nline 499\nboom: no database$/); // whole lines only
     expect(Buffer.byteLength(error.stderr)).toBeLessThanOrEqual(2048);
     await expect(transport.request({ ...call, id: 2 })).rejects.toBe(error);
+  });
+
+  it("that stops reading and exits (a start-up failure) is exited with its stderr, not the EPIPE of the write", async () => {
+    // Such a server closes its input before the first message arrives: the write fails with EPIPE
+    // before the exit is seen. What the host needs is the exit code and what the server said.
+    const script = `require("fs").closeSync(0); process.stderr.write("Error: API_KEY is not set\\n"); setTimeout(() => process.exit(1), 300);`;
+    const transport = server(script);
+    await once(transport.process.stderr!, "data"); // its input is closed by now
+    const error = await transport.request(call).catch((e) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ kind: "exited", stderr: "Error: API_KEY is not set" });
+    expect(error.message).toMatch(/^the server process exited \(code 1\)\n[^]*API_KEY is not set$/);
+    await expect(transport.request({ ...call, id: 2 })).rejects.toBe(error);
+  });
+
+  it("that stops reading but keeps running is dropped, once the wait for its exit is over", async () => {
+    const transport = server(`require("fs").closeSync(0); process.stderr.write("closed\\n"); setTimeout(() => {}, 5000);`);
+    await once(transport.process.stderr!, "data");
+    const error = await transport.request(call).catch((e) => e);
+    expect(error).toMatchObject({ name: "TransportError", kind: "dropped" });
+    expect(error.message).toMatch(/^the server stopped reading: .*EPIPE/);
+    await transport.close!();
   });
 
   it("killed, without captured stderr, names the signal", async () => {
