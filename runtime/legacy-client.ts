@@ -1,6 +1,6 @@
 import { DECLINE, EraUnsupportedError, McpProtocolError } from "./client-errors.js";
 import { MODERN_RESULT_DEFAULTS } from "./client-versions.js";
-import { errorText, hasCapability, jsonRpcErrorOf, JSONRPC_ERRORS } from "./errors.js";
+import { errorText, hasCapability, jsonRpcErrorOf, JSONRPC_ERRORS, McpError } from "./errors.js";
 import { isObject, own } from "./protocol.js";
 import type { Era, LegacyEra } from "./session.js";
 import type { Transport } from "./transport.js";
@@ -87,7 +87,17 @@ export class LegacyClient {
       capabilities: this.options.capabilities,
       clientInfo: this.options.clientInfo ?? { name: "mcp-gen-client", version: "0.0.0" },
     };
-    const result = await this.options.send(INITIALIZE, params, signal);
+    const result = await this.options.send(INITIALIZE, params, signal).catch((error: unknown) => {
+      // A server may refuse a version it does not speak with an error naming those it does
+      // (2025-11-25 basic/lifecycle, "Error Handling": -32602 with data.supported) rather than
+      // answer with one of them: offer the best of those this client speaks, once.
+      const fallback = versions.find((v) => v !== params.protocolVersion && offers(error, v));
+      if (fallback === undefined) throw refusal(error, versions);
+      const retry = { ...params, protocolVersion: fallback };
+      return this.options.send(INITIALIZE, retry, signal).catch((again: unknown) => {
+        throw refusal(again, versions);
+      });
+    });
     const version = result["protocolVersion"];
     const era = eras.find((e) => e.protocol.protocolVersion === version);
     if (!era || typeof version !== "string" || !versions.includes(version)) {
@@ -201,6 +211,32 @@ export class LegacyClient {
     this.opening = undefined;
     await this.options.transport.legacy?.end();
   }
+}
+
+/** Whether a refused initialize names `version` among those the server supports. */
+function offers(error: unknown, version: string): boolean {
+  const data = error instanceof McpError ? error.data : undefined;
+  const supported = isObject(data) ? data["supported"] : undefined;
+  return Array.isArray(supported) && supported.includes(version);
+}
+
+/**
+ * A JSON-RPC error answering initialize, said to be one: the caller of `listTools()` that opened
+ * the session would otherwise see a bare "Method not found" (its code and data are kept).
+ * Other failures (transport, timeout) already say what they are.
+ */
+function refusal(error: unknown, versions: readonly string[]): unknown {
+  if (!(error instanceof McpError)) return error;
+  const data = isObject(error.data) ? error.data : undefined;
+  const supported = Array.isArray(data?.["supported"]) ? data["supported"].map(String) : [];
+  const speaks = supported.length
+    ? ` (it speaks ${supported.join(", ")}; this client speaks ${versions.join(", ")})`
+    : "";
+  return new McpError(
+    error.code,
+    `the server refused initialize: ${error.message}${speaks}`,
+    error.data,
+  );
 }
 
 /**
