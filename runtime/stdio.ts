@@ -23,6 +23,8 @@ const STDERR_WAIT_MS = 200;
  * what went wrong where EPIPE says nothing.
  */
 const EXIT_WAIT_MS = 1000;
+/** How much of the last line on stdout that was not JSON an exit's error quotes. */
+const NOISE_CHARS = 200;
 
 /** Calls `onLine` for each line of `input`, dropping (and reporting) lines over `limit` bytes. */
 export function readLines(
@@ -98,6 +100,7 @@ export function createStdioTransport(
   });
   const pending = new Map<string, Pending>();
   let closed: Error | undefined;
+  let noise: string | undefined;
   let onFailed: () => void = () => undefined;
   const failed = new Promise<void>((resolve) => (onFailed = resolve));
   // Legacy sessions: the server's own requests (elicitation, sampling, roots, ping), and the
@@ -128,12 +131,15 @@ export function createStdioTransport(
     fail(new TransportError("unreachable", message, { cause: error }));
   });
   child.on("exit", async (code, signal) => {
-    const message = `the server process exited (${signal ?? `code ${code}`})`;
-    // The last of stderr may still be in the pipe: wait for its end, briefly.
+    // The last of stderr and stdout may still be in the pipes: wait for their ends, briefly.
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, STDERR_WAIT_MS)));
-    await Promise.race([stderrEnded, waited]);
+    await Promise.race([Promise.all([stderrEnded, stdoutEnded]), waited]);
     clearTimeout(timer);
+    // What it printed that was not a message: a usage text or a banner, when the command
+    // started something other than an MCP server.
+    const printed = noise ? `; its last line on stdout that was not JSON: ${noise}` : "";
+    const message = `the server process exited (${signal ?? `code ${code}`})${printed}`;
     let stderr = stderrTail.toString("utf8").trimEnd();
     // A tail cut at the bound starts mid-line: it starts at the next whole line.
     if (stderrTail.length === STDERR_TAIL_BYTES && stderr.includes("\n"))
@@ -150,7 +156,10 @@ export function createStdioTransport(
     try {
       message = JSON.parse(line);
     } catch {
-      return; // Not a message: servers may print other lines; nothing to answer.
+      // Not a message: servers may print other lines; nothing to answer. The last is kept for
+      // the error of an exit.
+      noise = JSON.stringify(line.length > NOISE_CHARS ? `${line.slice(0, NOISE_CHARS)}...` : line);
+      return;
     }
     if (typeof message !== "object" || message === null) return;
     if (("result" in message || "error" in message) && message.id !== undefined) {
@@ -171,7 +180,7 @@ export function createStdioTransport(
       if (pending.size === 0 || !CALL_NOTIFICATIONS.has(message.method)) sessionListener?.(message);
     }
   };
-  void readLines(
+  const stdoutEnded = readLines(
     child.stdout!,
     options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     onLine,

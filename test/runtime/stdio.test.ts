@@ -70,6 +70,15 @@ describe("runtime stdio client transport: a server that fails", () => {
     await transport.close!();
   });
 
+  it("that is not an MCP server (a usage text on stdout, then exit) is exited quoting its last line that was not JSON", async () => {
+    const usage = `Usage: weather-server [--port N]${"!".repeat(300)}`;
+    const script = `process.stdout.write('{"jsonrpc":"2.0","method":"notifications/message","params":{}}\\nstarting\\n${usage}\\n'); process.stdin.once("data", () => process.exit(2));`;
+    const transport = server(script, "ignore");
+    const error = await transport.request(call).catch((e) => e);
+    expect(error).toMatchObject({ name: "TransportError", kind: "exited" });
+    expect(error.message).toBe(`the server process exited (code 2); its last line on stdout that was not JSON: ${JSON.stringify(`${usage.slice(0, 200)}...`)}`);
+  });
+
   it("killed, without captured stderr, names the signal", async () => {
     const transport = server(`process.stdin.once("data", () => process.kill(process.pid, "SIGKILL"));`, "ignore");
     const error = await transport.request(call).catch((e) => e);
