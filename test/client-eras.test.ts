@@ -307,36 +307,34 @@ for await (const line of createInterface({ input: process.stdin })) {
 
   it("initialize refused with the versions the server speaks (2025-11-25 lifecycle, Error Handling): retried once at the best shared one, else an error that says so", async () => {
     // A legacy server that speaks only the versions it is given, and refuses others with the
-    // spec's example error; it answers every other method with "Method not found" when told.
+    // spec's example error (telling the versions offered so far, in its instructions or the
+    // error's data); with "refuse-all", it answers every method with "Method not found".
     const script = join(tempDir(), "picky.mjs");
     writeFileSync(
       script,
       `import { createInterface } from "node:readline";
 const [supported, other] = process.argv.slice(2);
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+const offered = [];
 for await (const line of createInterface({ input: process.stdin })) {
   const m = JSON.parse(line);
   if (m.id === undefined || !m.method) continue;
   const error = (code, message, data) => send({ jsonrpc: "2.0", id: m.id, error: { code, message, data } });
   if (m.method === "initialize" && other !== "refuse-all") {
-    process.stderr.write("initialize " + m.params.protocolVersion + "\\n");
-    if (!supported.split(",").includes(m.params.protocolVersion)) error(-32602, "Unsupported protocol version", { supported: supported.split(","), requested: m.params.protocolVersion });
-    else send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "picky", version: "1" } } });
+    offered.push(m.params.protocolVersion);
+    if (!supported.split(",").includes(m.params.protocolVersion)) error(-32602, "Unsupported protocol version", { supported: supported.split(","), requested: m.params.protocolVersion, offered });
+    else send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "picky", version: "1" }, instructions: "offered " + offered.join(" ") } });
   } else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [] } });
   else error(-32601, "Method not found");
 }`,
     );
-    const connect = (...args: string[]) => {
-      const transport = stdio.createStdioTransport({ command: process.execPath, args: [script, ...args], stderr: "pipe" });
-      const offered: string[] = [];
-      transport.process.stderr.on("data", (chunk: Buffer) => offered.push(...chunk.toString().trim().split("\n")));
-      return { c: client.createClient({ transport }), offered };
-    };
+    const connect = (...args: string[]) => ({ c: client.createClient({ transport: stdio.createStdioTransport({ command: process.execPath, args: [script, ...args], stderr: "ignore" }) }) });
     const shared = connect("2024-11-05,2025-03-26");
     try {
       expect((await shared.c.listTools()).tools).toEqual([]);
-      expect(shared.offered).toEqual(["initialize 2025-11-25", "initialize 2025-03-26"]);
-      expect((await shared.c.discover()).supportedVersions).toEqual(["2025-03-26"]);
+      const discovered = await shared.c.discover();
+      expect(discovered.instructions).toBe("offered 2025-11-25 2025-03-26");
+      expect(discovered.supportedVersions).toEqual(["2025-03-26"]);
     } finally {
       await shared.c.close();
     }
@@ -344,9 +342,9 @@ for await (const line of createInterface({ input: process.stdin })) {
     try {
       const error = await none.c.listTools().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(client.McpError);
-      expect(error).toMatchObject({ code: -32602, data: { supported: ["2024-11-05"] } });
+      // Nothing shared: no second offer.
+      expect(error).toMatchObject({ code: -32602, data: { supported: ["2024-11-05"], offered: ["2025-11-25"] } });
       expect(error.message).toBe(`the server refused initialize: Unsupported protocol version (it speaks 2024-11-05; this client speaks ${LEGACY.join(", ")})`);
-      expect(none.offered).toEqual(["initialize 2025-11-25"]); // nothing shared: no second offer
     } finally {
       await none.c.close();
     }
