@@ -13,7 +13,8 @@ export { TransportError, type TransportErrorKind } from "./transport-error.js";
 
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** Notifications about a call in flight (stdio has no per-request stream to tell them apart). */
-const CALL_NOTIFICATIONS = new Set(["notifications/progress", "notifications/message"]);
+const LOG_MESSAGE = "notifications/message";
+const CALL_NOTIFICATIONS = new Set(["notifications/progress", LOG_MESSAGE]);
 /** How much of a piped stderr is kept for the error of an exit, and how long its end is awaited. */
 const STDERR_TAIL_BYTES = 2048;
 const STDERR_WAIT_MS = 200;
@@ -173,11 +174,17 @@ export function createStdioTransport(
       // A cancellation of a request being answered stops it; the notification still goes on.
       answering.cancel(message);
       // stdio has no per-request stream: a notification goes to every request in flight
-      // (the client matches progress by token) and to the transport's listener.
-      for (const p of pending.values()) p.onNotification?.(message);
+      // (the client matches progress by token) and to the transport's listener; but a log
+      // message, which names no request, goes to the calls only when one runs: with several,
+      // each would show the others' messages as its own.
+      const claimed =
+        CALL_NOTIFICATIONS.has(message.method) &&
+        (message.method === LOG_MESSAGE ? pending.size === 1 : pending.size > 0);
+      if (claimed || !CALL_NOTIFICATIONS.has(message.method))
+        for (const p of pending.values()) p.onNotification?.(message);
       options.onNotification?.(message);
       // What no call claims (all but progress and log messages while calls run) is the session's.
-      if (pending.size === 0 || !CALL_NOTIFICATIONS.has(message.method)) sessionListener?.(message);
+      if (!claimed) sessionListener?.(message);
     }
   };
   const stdoutEnded = readLines(

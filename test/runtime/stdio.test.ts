@@ -62,7 +62,7 @@ describe("runtime stdio client transport: a server that fails", () => {
   });
 
   it("that stops reading but keeps running is dropped, once the wait for its exit is over", async () => {
-    const transport = server(`require("fs").closeSync(0); process.stderr.write("closed\\n"); setTimeout(() => {}, 5000);`);
+    const transport = server(`require("fs").closeSync(0); process.stderr.write("closed\\n"); setTimeout(() => {}, 1500);`);
     await once(transport.process.stderr!, "data");
     const error = await transport.request(call).catch((e) => e);
     expect(error).toMatchObject({ name: "TransportError", kind: "dropped" });
@@ -93,6 +93,43 @@ describe("runtime stdio client transport: a server that fails", () => {
     expect(await inFlight).toMatchObject({ name: "TransportError", kind: "closed" });
     await expect(transport.request({ ...call, id: 2 })).rejects.toMatchObject({ kind: "closed" });
     await expect(transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" })).rejects.toThrow(/transport was closed/);
+  });
+});
+
+describe("runtime stdio client transport: notifications, with no per-request stream", () => {
+  // A server that, once it holds `n` requests, sends one log message and one progress
+  // notification per request, then answers them all.
+  const server = (n: number) =>
+    createStdioTransport({
+      command: process.execPath,
+      args: ["-e", `const ids = []; require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        ids.push(JSON.parse(line).id);
+        if (ids.length < ${n}) return;
+        const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
+        send({ method: "notifications/message", params: { level: "info", data: "working" } });
+        for (const id of ids) send({ method: "notifications/progress", params: { progressToken: id, progress: 1 } });
+        for (const id of ids) send({ id, result: {} });
+      });`],
+      stderr: "ignore",
+    });
+  const run = async (n: number) => {
+    const transport = server(n);
+    const session: string[] = [];
+    transport.legacy!.onNotification((m) => session.push(String(m.method)));
+    const perCall = Array.from({ length: n }, () => [] as string[]);
+    await Promise.all(perCall.map((seen, i) => transport.request({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: {} }, { onNotification: (m) => void seen.push(String(m.method)) })));
+    await transport.close!();
+    return { session, perCall };
+  };
+
+  it("a log message goes to the one request in flight", async () => {
+    expect(await run(1)).toEqual({ session: [], perCall: [["notifications/message", "notifications/progress"]] });
+  });
+
+  it("with several in flight, a log message is the session's, not each request's (progress still reaches each, matched by token)", async () => {
+    const { session, perCall } = await run(3);
+    expect(session).toEqual(["notifications/message"]);
+    for (const seen of perCall) expect(seen).toEqual(Array(3).fill("notifications/progress"));
   });
 });
 
