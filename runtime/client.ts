@@ -164,6 +164,22 @@ export function createSender(
   }
 
   /**
+   * Why a result without resultType fails, when the likely reason is an initialize-based server
+   * spoken to as a modern one: it lacks every field only the newest revision has (`ttlMs`...),
+   * which alone would not say what to do.
+   */
+  function legacyHint(raw: Json): string {
+    if (!protocol.resultTypeRequired || raw["resultType"] !== undefined) return "";
+    const remedy =
+      legacyEras.length === 0
+        ? ", which this client was generated without (list them in --revisions)"
+        : mode === "modern"
+          ? `, and the client's era is pinned to "modern"`
+          : "";
+    return ` (it has no resultType: the server may speak only initialize-based revisions${remedy})`;
+  }
+
+  /**
    * A result checked and in the newest revision's shape. One of an older revision (`era`) is
    * checked at that revision, as it was sent, then given the fields only the newest has where
    * they have a default: a field a draft adds with none stays out (typed optional for it).
@@ -184,7 +200,8 @@ export function createSender(
           : raw;
       if (validateResults) {
         const checked = validators.validateMethodResult(method, result);
-        if (!checked.ok) throw new McpProtocolError(`invalid ${method} result`, checked.errors);
+        if (!checked.ok)
+          throw new McpProtocolError(`invalid ${method} result${legacyHint(raw)}`, checked.errors);
       }
     }
     if (

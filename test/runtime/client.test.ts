@@ -58,6 +58,24 @@ describe("runtime client engine", () => {
     await (createSender(draft, VALIDATORS, shape, { transport }) as any).listTools();
     expect(sent[0].params._meta).toMatchObject({ v: "2099-01-01" });
   });
+
+  it("a result without resultType that fails validation says the server may be initialize-based, and what to do", async () => {
+    // What a 2026-07-28-only client gets from a v1 SDK server over stdio: a 2025 result, without
+    // resultType and the fields only 2026-07-28 has.
+    const modern = { ...PROTOCOL, resultTypeRequired: true };
+    const needsTtl = { ...VALIDATORS, validateMethodResult: (_method: string, value: any) => (value.ttlMs === undefined ? { ok: false as const, errors: [{ path: "/ttlMs", message: 'required property "ttlMs" is missing' }] } : { ok: true as const, value }) };
+    const answering = (result: object): Transport => ({
+      request: async (message: any) => ({ jsonrpc: "2.0", id: message.id, result }),
+      notify: async () => undefined,
+    });
+    const client = createSender(modern, needsTtl as any, shape, { transport: answering({ tools: [] }) }) as any;
+    await expect(client.listTools()).rejects.toThrow(
+      'invalid tools/list result (it has no resultType: the server may speak only initialize-based revisions, which this client was generated without (list them in --revisions)): /ttlMs: required property "ttlMs" is missing',
+    );
+    // A result that has a resultType is a modern server's mistake: no such guess.
+    const other = createSender(modern, needsTtl as any, shape, { transport: answering({ tools: [], resultType: "complete" }) }) as any;
+    await expect(other.listTools()).rejects.toThrow(/^invalid tools\/list result: \/ttlMs: required/);
+  });
 });
 
 describe("runtime client engine: bounds and long-lived requests", () => {
