@@ -77,11 +77,10 @@ export function createRoundSender(
     arm();
     const onNotification = (notification: Json) => {
       const params = isObject(notification["params"]) ? notification["params"] : {};
-      if (
-        notification["method"] === wellKnown.progress &&
-        progressToken !== undefined &&
-        params["progressToken"] === progressToken
-      ) {
+      if (notification["method"] === wellKnown.progress) {
+        // Another request's progress (stdio gives every call in flight all of it) is not
+        // about this call: it neither restarts its clock nor reaches its listeners.
+        if (progressToken === undefined || params["progressToken"] !== progressToken) return;
         if (opts.resetTimeoutOnProgress !== false) arm();
         return opts.onProgress?.(params as never);
       }

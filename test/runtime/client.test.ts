@@ -59,6 +59,26 @@ describe("runtime client engine", () => {
     expect(sent[0].params._meta).toMatchObject({ v: "2099-01-01" });
   });
 
+  it("progress for another request's token is not this call's: it reaches neither onProgress nor onNotification", async () => {
+    // stdio has one stream: the transport hands every call the progress of all calls in flight.
+    const transport: Transport = {
+      request: async (message: any, options) => {
+        const token = message.params._meta.progressToken;
+        for (const progressToken of ["someone-else", token]) options?.onNotification?.({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: 1 } });
+        options?.onNotification?.({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+        return { jsonrpc: "2.0", id: message.id, result: { tools: [] } };
+      },
+      notify: async () => undefined,
+    };
+    const progress: unknown[] = [];
+    const other: unknown[] = [];
+    const client = createSender(PROTOCOL, VALIDATORS, shape, { transport }) as any;
+    await client.listTools({}, { onProgress: (p: any) => progress.push(p.progressToken), onNotification: (n: any) => other.push(n.method) });
+    expect(progress).toHaveLength(1);
+    expect(progress[0]).not.toBe("someone-else");
+    expect(other).toEqual(["notifications/tools/list_changed"]);
+  });
+
   it("a result without resultType that fails validation says the server may be initialize-based, and what to do", async () => {
     // What a 2026-07-28-only client gets from a v1 SDK server over stdio: a 2025 result, without
     // resultType and the fields only 2026-07-28 has.
