@@ -24,6 +24,8 @@ const STDERR_WAIT_MS = 200;
  * what went wrong where EPIPE says nothing.
  */
 const EXIT_WAIT_MS = 1000;
+/** How long close() waits for the server to exit after closing its input, then after SIGTERM. */
+const SHUTDOWN_WAIT_MS = 2000;
 /** How much of the last line on stdout that was not JSON an exit's error quotes. */
 const NOISE_CHARS = 200;
 
@@ -247,10 +249,15 @@ export function createStdioTransport(
       fail(new TransportError("closed", "the transport was closed"));
       child.stdin!.end();
       if (child.exitCode === null && child.signalCode === null) {
+        // Closing its input asks the server to exit; one that does not is terminated, and one
+        // that ignores SIGTERM killed (2026-07-28 basic/transports/stdio, "Shutdown"), or
+        // close() would wait for it forever.
         const exited = new Promise((resolve) => child.once("exit", resolve));
-        const timer = setTimeout(() => child.kill(), 2000);
+        const term = setTimeout(() => child.kill("SIGTERM"), SHUTDOWN_WAIT_MS);
+        const kill = setTimeout(() => child.kill("SIGKILL"), 2 * SHUTDOWN_WAIT_MS);
         await exited;
-        clearTimeout(timer);
+        clearTimeout(term);
+        clearTimeout(kill);
       }
     },
   };

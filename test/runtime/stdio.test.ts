@@ -86,6 +86,18 @@ describe("runtime stdio client transport: a server that fails", () => {
     expect(error.message).toBe("the server process exited (SIGKILL)");
   });
 
+  it("close() ends a server that ignores both the end of its input and SIGTERM: SIGKILL, after 2 s more", async () => {
+    const transport = server(`process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\\n")); setInterval(() => {}, 1000); process.stdout.write("ready\\n");`);
+    await once(transport.process.stdout!, "data"); // its SIGTERM handler is in place
+    const terms: string[] = [];
+    transport.process.stderr!.on("data", (chunk) => terms.push(String(chunk).trim()));
+    const started = Date.now();
+    await transport.close!();
+    expect(transport.process.signalCode).toBe("SIGKILL");
+    expect(terms).toEqual(["ignoring SIGTERM"]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+  }, 15_000);
+
   it("close() rejects the calls in flight with TransportError (closed), and refuses later ones", async () => {
     const transport = server(`process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`);
     const inFlight = transport.request(call).catch((e) => e);
