@@ -62,6 +62,7 @@ const PROJECT_FILES: [template: string, path: string][] = [
   ["handlers.ts.hbs", "src/mcp/handlers.ts"],
   ["server.ts.hbs", "src/server.ts"],
   ["request-state.ts.hbs", "src/request-state.ts"],
+  ["validate.ts.hbs", "src/validate.ts"],
   ["stdio-main.ts.hbs", "src/stdio.ts"],
   ["http-main.ts.hbs", "src/http.ts"],
   ["server.test.ts.hbs", "src/test/server.test.ts"],
@@ -120,6 +121,9 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     mcpGenSpec: mcpGenDependency(target),
     typescriptVersion: devVersion("typescript"),
     typesNodeVersion: devVersion("@types/node"),
+    // defineTools' JSON Schema validator (src/validate.ts): the versions mcp-gen's own tests run.
+    ajvVersion: `^${devVersion("ajv")}`,
+    ajvFormatsVersion: `^${devVersion("ajv-formats")}`,
     auth: options.auth === true,
     joseVersion: `^${devVersion("jose")}`,
     oauth4webapiVersion: `^${devVersion("oauth4webapi")}`,

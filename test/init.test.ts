@@ -11,13 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installSuite, NODE22 } from "../conformance/setup.mjs";
 import { cli, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
 import { startTestAuthorizationServer } from "./support/oauth-server.js";
+import { freePort, npm, printedUntil } from "./support/project-processes.js";
 
 type Any = any;
-
-function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
-  const r = spawnSync("npm", args, { cwd, encoding: "utf8", timeout: 300_000, env });
-  return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
-}
 
 /** The environment that runs `node` (and npm itself) as Node 22: its folder first on PATH. */
 const node22Env = () => ({ ...process.env, PATH: `${dirname(NODE22)}${delimiter}${process.env["PATH"]}` });
@@ -55,8 +51,10 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
     expect(pkg.devDependencies["@mcp-gen/cli"]).toBe(`^${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}`);
     expect(pkg.devDependencies["mcp-gen"]).toBeUndefined();
-    // Without --auth nothing depends on a library, and the JWT verifier is not there.
-    expect(pkg.dependencies).toBeUndefined();
+    // Without --auth its only libraries are src/validate.ts's (tool arguments checked against
+    // inputSchema), at mcp-gen's own tested versions; the JWT verifier is not there.
+    const ours = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
+    expect(pkg.dependencies).toEqual({ ajv: `^${ours.ajv}`, "ajv-formats": `^${ours["ajv-formats"]}` });
     expect(existsSync(join(project, "src", "mcp", "runtime", "auth-jwt.ts"))).toBe(false);
     expect(existsSync(join(project, "src", "mcp", "auth.ts"))).toBe(false);
     authProject = join(tempDir(), "my-protected-server");
@@ -101,7 +99,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], project);
     expect(test.status, test.output).toBe(0);
-    expect(test.output).toMatch(/# pass 6\n# fail 0/);
+    expect(test.output).toMatch(/# pass 7\n# fail 0/);
     expect(test.output).toMatch(/# fail 0/);
   }, 300_000);
 
@@ -116,7 +114,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     const test = npm(["test"], project, env);
     expect(test.status, test.output).toBe(0);
     expect(test.output).toContain("> tsc -p tsconfig.json");
-    expect(test.output).toMatch(/# pass 6\n# fail 0/);
+    expect(test.output).toMatch(/# pass 7\n# fail 0/);
     expect(test.output).toMatch(/# fail 0/);
   }, 300_000);
 
@@ -242,6 +240,9 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     await client.connect(transport);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["add", "greet"]);
     expect((await client.callTool({ name: "add", arguments: { a: 1, b: 2 } })).content).toEqual([{ type: "text", text: "3" }]);
+    // Arguments that do not fit add's inputSchema: refused as a tool execution error, add not run.
+    const wrong = await client.callTool({ name: "add", arguments: { a: "1", b: 2 } });
+    expect(wrong).toMatchObject({ isError: true, content: [{ type: "text", text: "Input validation error: Invalid arguments for tool add: /a must be number" }] });
     expect((await client.callTool({ name: "greet", arguments: {} })).content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
     expect(JSON.stringify((await client.getPrompt({ name: "haiku", arguments: { topic: "tea" } })).messages)).toContain("haiku about tea");
     expect((await client.readResource({ uri: "memo://welcome" })).contents).toHaveLength(1);
@@ -259,20 +260,15 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
 
   it("an --auth project: 401 with a challenge without a token; the generated client authorizes (code flow), steps up on 403 insufficient_scope, refreshes; 401 for another resource's token", async () => {
     const pkg = JSON.parse(readFileSync(join(authProject, "package.json"), "utf8"));
-    expect(pkg.dependencies).toEqual({ jose: expect.stringMatching(/^\^6\./), oauth4webapi: expect.stringMatching(/^\^3\./) });
+    expect(pkg.dependencies).toEqual({ ajv: expect.stringMatching(/^\^8\./), "ajv-formats": expect.stringMatching(/^\^3\./), jose: expect.stringMatching(/^\^6\./), oauth4webapi: expect.stringMatching(/^\^3\./) });
     const install = npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], authProject);
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], authProject);
     expect(test.status, test.output).toBe(0);
-    // The default project's five tests and the authorization one.
-    expect(test.output).toMatch(/# pass 7\n# fail 0/);
+    // The default project's seven tests and the authorization one.
+    expect(test.output).toMatch(/# pass 8\n# fail 0/);
     const as = await startTestAuthorizationServer();
-    const port = await new Promise<number>((resolve) => {
-      const probe = createNetServer().listen(0, "127.0.0.1", () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-    });
+    const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
     // Misconfigured (no issuer, a bad MCP_DPOP): one line, exit 1, no stack trace.
     const { OAUTH_ISSUER: _no, ...bare } = process.env;
@@ -288,12 +284,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     const child = spawn(process.execPath, [join(authProject, "dist", "http.js")], { cwd: authProject, env });
     children.push(child);
     try {
-      await new Promise<void>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (b) => ((out += b), out.includes("listening on") && resolve()));
-        child.stderr.on("data", (b) => (out += b));
-        child.on("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
-      });
+      await printedUntil(child, "listening on");
       const post = (message: object, token?: string) =>
         fetch(resource, {
           method: "POST",
@@ -358,29 +349,17 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
 
   // Uses the --auth project the test above installed and built.
   it("an --auth project's npm run dev:auth stand-in issues tokens the server takes (whoami with mcp:profile)", async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createNetServer().listen(0, "127.0.0.1", () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-    });
+    const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
-    const started = (child: Any, until: string) =>
-      new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (b: Buffer) => ((out += b), out.includes(until) && resolve(out)));
-        child.stderr.on("data", (b: Buffer) => (out += b));
-        child.on("exit", (code: number) => reject(new Error(`exited ${code}: ${out}`)));
-      });
     const dev = spawn(process.execPath, [join(authProject, "dist", "dev-auth.js")], { cwd: authProject, env: { ...process.env, DEV_AUTH_PORT: "0", MCP_RESOURCE_URL: resource } });
     children.push(dev);
-    const printed = await started(dev, "Ctrl-C");
+    const printed = await printedUntil(dev, "Ctrl-C");
     const issuer = /^OAUTH_ISSUER=(\S+)$/m.exec(printed)![1]!;
     const [basic, profile] = [...printed.matchAll(/^token \([^)]*\): +(\S+)$/gm)].map((m) => m[1]!);
     const server = spawn(process.execPath, [join(authProject, "dist", "http.js")], { cwd: authProject, env: { ...process.env, PORT: String(port), OAUTH_ISSUER: issuer, MCP_RESOURCE_URL: resource } });
     children.push(server);
     try {
-      await started(server, "listening on");
+      await printedUntil(server, "listening on");
       const call = async (token: string) => {
         const v1 = new V1Client({ name: "v1-host", version: "1.0.0" });
         await v1.connect(new V1HttpTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
@@ -399,7 +378,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
   }, 120_000);
 
   it("regenerating after a revision change rewrites only generated files", () => {
-    const userFiles = ["src/mcp/handlers.ts", "src/server.ts", "src/request-state.ts", "src/http.ts", "src/stdio.ts", "src/test/server.test.ts", "package.json", "README.md", "tsconfig.json"];
+    const userFiles = ["src/mcp/handlers.ts", "src/server.ts", "src/request-state.ts", "src/validate.ts", "src/http.ts", "src/stdio.ts", "src/test/server.test.ts", "package.json", "README.md", "tsconfig.json"];
     const before = snapshotTree(project);
     const config = JSON.parse(readFileSync(join(project, "mcp-gen.config.json"), "utf8"));
     expect(config.revisions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);

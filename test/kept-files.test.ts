@@ -109,8 +109,12 @@ describe("methods a kept handlers.ts does not name", () => {
     const theirs = readFileSync(join(dir, "src/mcp/handlers.ts"), "utf8");
     const files = await realFiles("2026-07-28");
     const methods = files.find((f) => f.path === "handlers.ts")!.handlerMethods!;
-    // Some are left unserved by the template, and named in its comment instead of as handlers.
-    const unserved = methods.filter((m) => !theirs.includes(`"${m}":`));
+    // The tools are served by the defineTools table spread into the handlers (its comment names
+    // tools/list and tools/call); some methods are left unserved, named in a comment instead.
+    expect(theirs).toMatch(/const tools = defineTools\(/);
+    expect(theirs).toContain("...tools,");
+    const servedByTable = ["tools/list", "tools/call"];
+    const unserved = methods.filter((m) => !theirs.includes(`"${m}":`) && !servedByTable.includes(m));
     expect(unserved.length).toBeGreaterThan(0);
     expect(theirs).toContain(`// ${unserved.join(", ")}.\n`);
     expect(planOutput(join(dir, "src/mcp"), files).keptFindings).toEqual({ unhandled: [], removedImports: [] });
