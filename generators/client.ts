@@ -5,7 +5,8 @@ import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { requestMetaProperties } from "../schema/conventions.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { notificationFunctionName, requestFunctionName, uniqueNames } from "./names.js";
+import { notificationFunctionName, RESERVED_CLIENT_MEMBERS, requestFunctionName, uniqueNames } from "./names.js";
+import { legacyCalls, writeLegacyCallMembers } from "./client-legacy-calls.js";
 import { CodeWriter, prettierKey, quote, type Value } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { eraFiles, missingInOlder } from "./eras.js";
@@ -190,6 +191,8 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
   for (const s of senderSides(loaded)) {
     const params = (m: MethodInfo) => (m.params ? `T.${m.params}` : "undefined");
     const result = (m: MethodInfo) => resultOf(m, s.direction);
+    const taken = new Set([...s.functions.values(), ...s.notificationFunctions.values(), ...RESERVED_CLIENT_MEMBERS]);
+    const legacy = eras && s.direction === "client->server" ? legacyCalls(loaded, older, taken) : [];
     w.line();
     w.doc(`What a ${s.side} sends (${s.direction}): one typed function per request method.`);
     w.block(`export interface ${s.name} {`, () => {
@@ -212,6 +215,7 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
         w.doc(`Sends \`${m.method}\`.`);
         w.list(`${s.notificationFunctions.get(m.method)!}(`, [`params${m.paramsOptional || !m.params ? "?" : ""}: ${params(m)}`], "): Promise<void>;");
       }
+      writeLegacyCallMembers(w, legacy, loaded.revision.name);
       w.doc("Any request of this side by method name.");
       const map = `${s.name}RequestMap`;
       w.list(`request<M extends keyof ${map}>(`, ["method: M", `params: CallParams<${map}[M][0]>`, "options?: CallOptions"], `): Promise<${map}[M][1]>;`);
@@ -229,7 +233,11 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
       }
     });
     w.line();
-    const shape = { functions: Object.fromEntries(s.functions), notifications: Object.fromEntries(s.notificationFunctions), paginated: s.paginated };
+    const shape: Record<string, Value> = { functions: Object.fromEntries(s.functions), notifications: Object.fromEntries(s.notificationFunctions), paginated: s.paginated };
+    if (legacy.length > 0) {
+      const named = (kind: string) => Object.fromEntries(legacy.filter((c) => c.method.kind === kind).map((c) => [c.method.method, c.fn]));
+      shape["legacy"] = { functions: named("request"), notifications: named("notification") };
+    }
     w.doc(`A typed client for what a ${s.side} sends.`);
     w.block(`export function create${s.name}(options: SenderOptions): ${s.name} {`, () => {
       w.value("const shape = ", shape as Value, ";");

@@ -3,6 +3,7 @@ import { isObject, own, type MessageValidators, type ProtocolDescriptor } from "
 import { headerPlan, toolHeaders, type HeaderPlan } from "./tool-headers.js";
 import { McpProtocolError, RoundLimitError, SessionExpiredError } from "./client-errors.js";
 import { fulfilInputRequests, type InputHandlers } from "./client-input.js";
+import { addLegacyCalls } from "./client-legacy-calls.js";
 import { pages } from "./client-pages.js";
 import { createRoundSender } from "./client-round.js";
 import { positiveInteger, timeoutOption } from "./options.js";
@@ -33,6 +34,11 @@ export interface SenderShape {
   readonly functions: { readonly [method: string]: string };
   readonly notifications: { readonly [method: string]: string };
   readonly paginated: readonly string[];
+  /** Calls only legacy eras have (client-legacy-calls.ts), per kind. */
+  readonly legacy?: {
+    readonly functions: { readonly [method: string]: string };
+    readonly notifications: { readonly [method: string]: string };
+  };
 }
 
 /** The revisions a client speaks: the newest (its typed API) and older ones, newest first. */
@@ -382,5 +388,10 @@ export function createSender(
     api[fn] = (params?: unknown) =>
       transport.notify({ jsonrpc: "2.0", method, ...(params !== undefined ? { params } : {}) });
   }
+  addLegacyCalls(api, shape.legacy, {
+    ...{ protocol, legacyEras, transport, capabilities, connection, legacyCall, call },
+    openedSession: () => legacy,
+    version: () => version,
+  });
   return api;
 }

@@ -68,6 +68,11 @@ export class LegacyClient {
     return this.opening;
   }
 
+  /** Whether the session is open or opening (not before the first call, nor after close()). */
+  get isOpen(): boolean {
+    return this.opening !== undefined;
+  }
+
   /** The server forgot the session (HTTP 404): initialize again. */
   reopen(signal?: AbortSignal): Promise<void> {
     this.opening = undefined;
@@ -134,6 +139,12 @@ export class LegacyClient {
     if (level === this.logLevel || !isObject(capabilities) || !capabilities["logging"]) return;
     await this.options.send(SET_LEVEL, { level }, signal);
     this.logLevel = level;
+  }
+
+  /** Notes a call the caller made itself: an explicit logging/setLevel sets the session's level. */
+  called(method: string, params: unknown): void {
+    if (method === SET_LEVEL && isObject(params) && typeof params["level"] === "string")
+      this.logLevel = params["level"];
   }
 
   /** server/discover on a legacy server: what initialize said, in a DiscoverResult. */
