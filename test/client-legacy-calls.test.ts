@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { RootsListChangedNotificationSchema, SubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { RootsListChangedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -68,6 +68,10 @@ describe("legacy-only calls against the v1 SDK 1.32.2 over Streamable HTTP", () 
     });
     mcp.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
       subscribed.push(request.params.uri);
+      return {};
+    });
+    mcp.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+      subscribed.push(`-${request.params.uri}`);
       return {};
     });
     return mcp;
@@ -134,11 +138,12 @@ describe("legacy-only calls against the v1 SDK 1.32.2 over Streamable HTTP", () 
     await c.close();
   });
 
-  it("subscribes to a resource", async () => {
+  it("subscribes to a resource and unsubscribes", async () => {
     subscribed.length = 0;
     const c = client.createClient({ transport: httpClient.createHttpTransport({ url }) });
-    await c.subscribeResource({ uri: "file:///note.txt" });
-    expect(subscribed).toEqual(["file:///note.txt"]);
+    expect(await c.subscribeResource({ uri: "file:///note.txt" })).toMatchObject({ resultType: "complete" });
+    await c.unsubscribeResource({ uri: "file:///note.txt" });
+    expect(subscribed).toEqual(["file:///note.txt", "-file:///note.txt"]);
     await c.close();
   });
 
