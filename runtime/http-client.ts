@@ -1,6 +1,6 @@
 import { SessionExpiredError } from "./client-errors.js";
 import { authorizedFetch, type HttpAuth } from "./http-auth.js";
-import { boundedText, delay, dropped, HttpTransportError } from "./http-body.js";
+import { boundedText, delay, dropped, HttpTransportError, shownUrl } from "./http-body.js";
 import { routingHeaders } from "./http-headers.js";
 import { isObject, type ProtocolDescriptor } from "./protocol.js";
 import { serverRequests } from "./server-requests.js";
@@ -52,6 +52,9 @@ export function createHttpTransport(
 ): Transport {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
+  // What errors name: the request that failed, never the credentials a URL may carry.
+  const posting = { httpMethod: "POST", url: options.url };
+  const resuming = { httpMethod: "GET", url: options.url };
   // A legacy session (2025-xx Streamable HTTP): its id, from the initialize response, and
   // the negotiated version, both sent on every later message. Undefined: modern era.
   let session: { id: string | undefined; version: string | undefined } | undefined;
@@ -75,7 +78,7 @@ export function createHttpTransport(
     } catch (error) {
       if (init?.signal?.aborted) throw init.signal.reason;
       if (!(error instanceof TypeError)) throw error;
-      const message = `could not reach ${String(options.url)}: ${describeCause(error)}`;
+      const message = `could not reach ${shownUrl(options.url)}: ${describeCause(error)}`;
       throw new TransportError("unreachable", message, { cause: error });
     }
   };
@@ -208,20 +211,27 @@ export function createHttpTransport(
     const resume = { lastEventId: undefined as string | undefined, retryMs: undefined };
     let current = response;
     for (let attempt = 0; ; attempt++) {
+      const request = attempt === 0 ? posting : resuming;
       let broken: SseReadError | undefined;
       try {
         const message = await readStream(current.body!, id, requestOptions, resume);
         if (message) return message;
       } catch (error) {
         if (error instanceof SseLimitError)
-          throw new HttpTransportError(current.status, error.message);
+          throw new HttpTransportError(current.status, undefined, {
+            ...request,
+            description: error.message,
+          });
         if (!(error instanceof SseReadError)) throw error;
         broken = error;
       }
       if (requestOptions.signal?.aborted) throw requestOptions.signal.reason;
       if (session === undefined || resume.lastEventId === undefined || attempt >= MAX_RESUMES) {
         if (broken) throw dropped(broken.cause);
-        throw new HttpTransportError(current.status, "the event stream ended without a response");
+        throw new HttpTransportError(current.status, undefined, {
+          ...request,
+          description: "the event stream ended without a response",
+        });
       }
       await delay(resume.retryMs ?? DEFAULT_RETRY_MS, requestOptions.signal);
       current = await send({
@@ -235,8 +245,14 @@ export function createHttpTransport(
         ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
       });
       const type = current.headers.get("content-type") ?? "";
-      if (!current.ok || !type.includes("text/event-stream") || !current.body)
-        throw new HttpTransportError(current.status, await boundedText(current, 64 * 1024));
+      if (!current.ok || !type.includes("text/event-stream") || !current.body) {
+        const body = await boundedText(current, 64 * 1024, resuming);
+        const description = "the resumed stream is not an event stream";
+        throw new HttpTransportError(current.status, body, {
+          ...resuming,
+          ...(current.ok ? { description } : {}),
+        });
+      }
     }
   }
 
@@ -336,8 +352,10 @@ export function createHttpTransport(
     async notify(message) {
       if (closed) throw closed;
       const response = await post(message as { method: string }, undefined);
-      if (!response.ok)
-        throw new HttpTransportError(response.status, await boundedText(response, 64 * 1024));
+      if (!response.ok) {
+        const body = await boundedText(response, 64 * 1024, posting);
+        throw new HttpTransportError(response.status, body, posting);
+      }
       await response.body?.cancel();
     },
     async close() {
@@ -362,12 +380,12 @@ export function createHttpTransport(
     const id = (message as { id?: unknown }).id;
     if (type.includes("text/event-stream") && response.body)
       return fromStream(response, id, requestOptions);
-    const body = await boundedText(response, limit);
+    const body = await boundedText(response, limit, posting);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
     } catch {
-      throw new HttpTransportError(response.status, body);
+      throw new HttpTransportError(response.status, body, posting);
     }
     // A JSON-RPC error comes with a 4xx status (header mismatch, unsupported version...): still
     // MCP. One that answers no request (id null: "Server not initialized", ...) is the HTTP
@@ -378,6 +396,6 @@ export function createHttpTransport(
       (response.ok || parsed["id"] === id)
     )
       return parsed;
-    throw new HttpTransportError(response.status, body);
+    throw new HttpTransportError(response.status, body, posting);
   }
 }
