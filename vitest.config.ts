@@ -3,8 +3,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
 
 /**
- * Files that take far longer than any other (measured: init.test.ts about 130 s of one worker
- * on the 2-core machine, the next about 50 s). They start first, so no worker ends the run
+ * Files that take far longer than any other (measured: init.test.ts 47-64 s of one worker
+ * on the quiet 2-core machine, about 130 s under load; the next about 20 s). They start first, so no worker ends the run
  * alone with one of them. vitest orders by the last run's durations when it has them, but a
  * fresh clone (CI) has none: it would order by file size, which puts them first only by luck.
  */
