@@ -4,8 +4,8 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Files that take far longer than any other (measured: init.test.ts 47-64 s of one worker
- * on the quiet 2-core machine, about 130 s under load; the next about 20 s). They start first, so no worker ends the run
- * alone with one of them. vitest orders by the last run's durations when it has them, but a
+ * on the quiet 2-core machine, about 130 s under load; the next about 20 s). They start
+ * first, so no worker ends the run alone with one of them. vitest orders by the last run's durations when it has them, but a
  * fresh clone (CI) has none: it would order by file size, which puts them first only by luck.
  */
 const LONGEST = ["test/init.test.ts"];
