@@ -8,16 +8,13 @@ import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
 import { impatientServer } from "./fixtures/v1-impatient-server.mjs";
-import { fixture, SPEC_DIR, writeGenerated } from "./helpers.js";
+import { fixture } from "./helpers.js";
+import { importDualEraClient } from "./support/dual-era-client.js";
 
 type Any = any;
-const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
 /** How long the handler would wait for its signal before answering anyway. */
 const PATIENCE_MS = 1500;
 
@@ -26,9 +23,7 @@ let httpClient: Any;
 let stdio: Any;
 
 beforeAll(async () => {
-  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: LEGACY.map((r) => loadRevision(SPEC_DIR, r)) });
-  const dir = writeGenerated(files);
-  [client, httpClient, stdio] = await Promise.all(["client.js", "http-client.js", "stdio.js"].map((m) => import(join(dir, m))));
+  [client, httpClient, stdio] = await importDualEraClient(["client.js", "http-client.js", "stdio.js"]);
 });
 
 /**

@@ -6,29 +6,24 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { acceptedContent, createMcpHandler, inputRequired, McpServer as V2Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
 import { v1Server } from "./fixtures/v1-server.mjs";
-import { fixture, SPEC_DIR, tempDir, writeGenerated } from "./helpers.js";
+import { fixture, tempDir } from "./helpers.js";
+import { importDualEraClient, LEGACY, listen, stop, type Seen } from "./support/dual-era-client.js";
 
 type Any = any;
-const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
 let client: Any;
 let httpClient: Any;
 let stdio: Any;
 
 beforeAll(async () => {
-  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: LEGACY.map((r) => loadRevision(SPEC_DIR, r)) });
-  const dir = writeGenerated(files);
-  [client, httpClient, stdio] = await Promise.all(["client.js", "http-client.js", "stdio.js"].map((m) => import(join(dir, m))));
+  [client, httpClient, stdio] = await importDualEraClient(["client.js", "http-client.js", "stdio.js"]);
 });
 
 /** The input handlers every test uses, whatever the server's era. */
@@ -40,21 +35,6 @@ function inputHandlers() {
   };
 }
 
-/** What an HTTP server saw: verb and JSON-RPC method (or "response") of each message. */
-type Seen = string[];
-async function listen(handler: (req: IncomingMessage, res: ServerResponse, body: Any) => Promise<void>, seen: Seen): Promise<{ url: string; server: HttpServer }> {
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
-    seen.push(req.method === "POST" ? `POST ${body?.method ?? "response"}` : req.method!);
-    await handler(req, res, body).catch((e) => res.writeHead(500).end(String(e)));
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
-}
-const stop = (server: HttpServer | undefined) => new Promise((r) => (server?.closeAllConnections(), server?.close(r)));
 
 describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", () => {
   const seen: Seen = [];

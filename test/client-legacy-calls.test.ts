@@ -3,9 +3,7 @@
 // against a v1 SDK 1.32.2 McpServer over Streamable HTTP (legacy), and what each does on a
 // modern server (the v2 SDK 2.4.0), where 2026-07-28 removed them.
 import { randomUUID } from "node:crypto";
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type Server as HttpServer } from "node:http";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -13,37 +11,17 @@ import { RootsListChangedNotificationSchema, SubscribeRequestSchema, Unsubscribe
 import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
-import { SPEC_DIR, writeGenerated } from "./helpers.js";
+import { importDualEraClient, listen, stop, type Seen } from "./support/dual-era-client.js";
 
 type Any = any;
-const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
 let client: Any;
 let httpClient: Any;
 
 beforeAll(async () => {
-  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: LEGACY.map((r) => loadRevision(SPEC_DIR, r)) });
-  const dir = writeGenerated(files);
-  [client, httpClient] = await Promise.all(["client.js", "http-client.js"].map((m) => import(join(dir, m))));
+  [client, httpClient] = await importDualEraClient(["client.js", "http-client.js"]);
 });
 
-/** What an HTTP server saw: verb and JSON-RPC method (or "response") of each message. */
-type Seen = string[];
-async function listen(handler: (req: IncomingMessage, res: ServerResponse, body: Any) => Promise<void>, seen: Seen): Promise<{ url: string; server: HttpServer }> {
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
-    seen.push(req.method === "POST" ? `POST ${body?.method ?? "response"}` : req.method!);
-    await handler(req, res, body).catch((e) => res.writeHead(500).end(String(e)));
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
-}
-const stop = (server: HttpServer | undefined) => new Promise((r) => (server?.closeAllConnections(), server?.close(r)));
 
 describe("legacy-only calls against the v1 SDK 1.32.2 over Streamable HTTP", () => {
   const seen: Seen = [];

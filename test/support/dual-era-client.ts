@@ -1,0 +1,46 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { generate, type OutputFile } from "../../generators/index.js";
+import { loadRevision } from "../../schema/index.js";
+import { SPEC_DIR, writeGenerated } from "../helpers.js";
+
+// What the tests of the dual-era client share: its generation (2026-07-28, reaching the
+// initialize-based revisions through initialize) and a bare HTTP server that records what it
+// was sent.
+
+/** The initialize-based revisions the dual-era client also speaks. */
+export const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+let files: Promise<OutputFile[]> | undefined;
+
+/**
+ * The dual-era client's modules (`client.js`, `http-client.js`, ...), imported from a folder
+ * of their own: the generation is made once per worker, but every caller gets its own copy of
+ * the modules, so no module state is shared between test files.
+ */
+export async function importDualEraClient(modules: readonly string[]): Promise<any[]> {
+  files ??= generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: LEGACY.map((r) => loadRevision(SPEC_DIR, r)) });
+  const dir = writeGenerated(await files);
+  return Promise.all(modules.map((m) => import(join(dir, m))));
+}
+
+/** What an HTTP server saw: verb and JSON-RPC method (or "response") of each message. */
+export type Seen = string[];
+
+/** An HTTP server on a free port answering with `handler`, recording each message in `seen`. */
+export async function listen(handler: (req: IncomingMessage, res: ServerResponse, body: any) => Promise<void>, seen: Seen): Promise<{ url: string; server: HttpServer }> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+    seen.push(req.method === "POST" ? `POST ${body?.method ?? "response"}` : req.method!);
+    await handler(req, res, body).catch((e) => res.writeHead(500).end(String(e)));
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
+}
+
+export const stop = (server: HttpServer | undefined) => new Promise((r) => (server?.closeAllConnections(), server?.close(r)));
