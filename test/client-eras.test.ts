@@ -14,7 +14,7 @@ import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { v1Server } from "./fixtures/v1-server.mjs";
 import { fixture, tempDir } from "./helpers.js";
-import { importDualEraClient, LEGACY, listen, stop, type Seen } from "./support/dual-era-client.js";
+import { importDualEraClient, LEGACY, listen, stop, v1SessionfulHandler, type Seen } from "./support/dual-era-client.js";
 
 type Any = any;
 
@@ -43,17 +43,7 @@ describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", ()
   let server: HttpServer;
 
   beforeAll(async () => {
-    ({ url, server } = await listen(async (req, res, body) => {
-      const id = req.headers["mcp-session-id"] as string | undefined;
-      let transport = id === undefined ? undefined : sessions.get(id);
-      if (id !== undefined && !transport) return void res.writeHead(404).end("unknown session");
-      if (!transport) {
-        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
-        await v1Server().connect(created);
-        transport = created;
-      }
-      await transport.handleRequest(req, res, body);
-    }, seen));
+    ({ url, server } = await listen(v1SessionfulHandler(v1Server, sessions), seen));
   });
   afterAll(() => stop(server));
 

@@ -2,16 +2,15 @@
 // logging/setLevel, resources/subscribe and the client's notifications/roots/list_changed,
 // against a v1 SDK 1.32.2 McpServer over Streamable HTTP (legacy), and what each does on a
 // modern server (the v2 SDK 2.4.0), where 2026-07-28 removed them.
-import { randomUUID } from "node:crypto";
 import { type Server as HttpServer } from "node:http";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { RootsListChangedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { importDualEraClient, listen, stop, type Seen } from "./support/dual-era-client.js";
+import { importDualEraClient, listen, stop, v1SessionfulHandler, type Seen } from "./support/dual-era-client.js";
 
 type Any = any;
 
@@ -56,17 +55,7 @@ describe("legacy-only calls against the v1 SDK 1.32.2 over Streamable HTTP", () 
   }
 
   beforeAll(async () => {
-    ({ url, server } = await listen(async (req, res, body) => {
-      const id = req.headers["mcp-session-id"] as string | undefined;
-      let transport = id === undefined ? undefined : sessions.get(id);
-      if (id !== undefined && !transport) return void res.writeHead(404).end("unknown session");
-      if (!transport) {
-        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
-        await v1Server().connect(created);
-        transport = created;
-      }
-      await transport.handleRequest(req, res, body);
-    }, seen));
+    ({ url, server } = await listen(v1SessionfulHandler(v1Server, sessions), seen));
   });
   afterAll(() => stop(server));
 

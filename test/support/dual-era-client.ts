@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { generate, type OutputFile } from "../../generators/index.js";
 import { loadRevision } from "../../schema/index.js";
 import { SPEC_DIR, writeGenerated } from "../helpers.js";
@@ -44,3 +46,21 @@ export async function listen(handler: (req: IncomingMessage, res: ServerResponse
 }
 
 export const stop = (server: HttpServer | undefined) => new Promise((r) => (server?.closeAllConnections(), server?.close(r)));
+
+/**
+ * A v1 SDK server over Streamable HTTP with sessions, as an app wires it: one transport (and
+ * one server from `makeServer`) per session, a 404 for a session it does not know.
+ */
+export function v1SessionfulHandler(makeServer: () => { connect(transport: StreamableHTTPServerTransport): Promise<void> }, sessions = new Map<string, StreamableHTTPServerTransport>()) {
+  return async (req: IncomingMessage, res: ServerResponse, body: any): Promise<void> => {
+    const id = req.headers["mcp-session-id"] as string | undefined;
+    let transport = id === undefined ? undefined : sessions.get(id);
+    if (id !== undefined && !transport) return void res.writeHead(404).end("unknown session");
+    if (!transport) {
+      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
+      await makeServer().connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res, body);
+  };
+}
