@@ -244,7 +244,12 @@ export function createSender(
         return handler ? Promise.resolve(handler(params, { key, method, signal })) : undefined;
       },
     });
-    await legacy.open(signal);
+    // A failed initialize may contradict the probe's verdict (silence; on HTTP, a modern server
+    // still starting): the next call probes again instead of keeping it.
+    await legacy.open(signal).catch((error: unknown) => {
+      if (mode === "auto") forgetEra(transport);
+      throw error;
+    });
     return legacy;
   }
 

@@ -61,8 +61,11 @@ export class LegacyClient {
 
   /** Opens the session once; concurrent callers share the handshake, a failed one is retried. */
   open(signal?: AbortSignal): Promise<void> {
-    this.opening ??= this.initialize(signal).catch((error: unknown) => {
+    this.opening ??= this.initialize(signal).catch(async (error: unknown) => {
       this.opening = undefined;
+      // No session began: the transport goes back to speaking without one (HTTP: the modern
+      // headers again, for a server a later probe finds modern).
+      await this.options.transport.legacy?.end().catch(() => undefined);
       throw error;
     });
     return this.opening;
