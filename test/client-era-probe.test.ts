@@ -3,10 +3,8 @@
 // legacy, and the initialize that follows fails (a modern server refuses it). The next call
 // then probes again and finds it modern, instead of keeping "legacy" for the transport's life.
 import type { Server as HttpServer } from "node:http";
-import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
-import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importDualEraClient, listen, stop, type Seen } from "./support/dual-era-client.js";
+import { importDualEraClient, listen, stop, v2ModernHandler, type Seen } from "./support/dual-era-client.js";
 
 type Any = any;
 let client: Any;
@@ -20,32 +18,19 @@ describe("a modern server slow to start (v2 SDK 2.4.0, legacy refused)", () => {
   const seen: Seen = [];
   let url: string;
   let server: HttpServer;
-  let handler: ReturnType<typeof createMcpHandler>;
   /** Whether the next request stalls (the server is still starting). */
   let starting = true;
+  const v2 = v2ModernHandler(async () => {
+    if (!starting) return;
+    starting = false;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
 
   beforeAll(async () => {
-    handler = createMcpHandler(() => {
-      const v2 = new V2Server({ name: "v2-server", version: "2.4.0" });
-      v2.registerTool("plain", { description: "Answers", inputSchema: z.object({}) }, async () => ({ content: [{ type: "text", text: "plain" }] }));
-      return v2;
-    }, { legacy: "reject" });
-    ({ url, server } = await listen(async (req, res, body) => {
-      if (starting) {
-        starting = false;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-      const init: RequestInit = { method: req.method!, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
-      const response = await handler.fetch(new Request(`http://${req.headers.host}${req.url}`, init));
-      if (res.destroyed) return;
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    }, seen));
+    ({ url, server } = await listen(v2.handle, seen));
   });
   afterAll(async () => {
-    await handler.close();
+    await v2.close();
     await stop(server);
   });
 

@@ -7,10 +7,9 @@ import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { RootsListChangedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { importDualEraClient, listen, stop, v1SessionfulHandler, type Seen } from "./support/dual-era-client.js";
+import { importDualEraClient, listen, stop, v1SessionfulHandler, v2ModernHandler, type Seen } from "./support/dual-era-client.js";
 
 type Any = any;
 
@@ -132,25 +131,13 @@ describe("legacy-only calls against a modern server (v2 SDK 2.4.0)", () => {
   const seen: Seen = [];
   let url: string;
   let server: HttpServer;
-  let handler: ReturnType<typeof createMcpHandler>;
+  const v2 = v2ModernHandler();
 
   beforeAll(async () => {
-    handler = createMcpHandler(() => {
-      const v2 = new V2Server({ name: "v2-server", version: "2.4.0" });
-      v2.registerTool("plain", { description: "Answers", inputSchema: z.object({}) }, async () => ({ content: [{ type: "text", text: "plain" }] }));
-      return v2;
-    }, { legacy: "reject" });
-    ({ url, server } = await listen(async (req, res, body) => {
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-      const init: RequestInit = { method: req.method!, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
-      const response = await handler.fetch(new Request(`http://${req.headers.host}${req.url}`, init));
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    }, seen));
+    ({ url, server } = await listen(v2.handle, seen));
   });
   afterAll(async () => {
-    await handler.close();
+    await v2.close();
     await stop(server);
   });
 

@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
+import * as z from "zod";
 import { generate, type OutputFile } from "../../generators/index.js";
 import { loadRevision } from "../../schema/index.js";
 import { SPEC_DIR, writeGenerated } from "../helpers.js";
@@ -62,5 +64,35 @@ export function v1SessionfulHandler(makeServer: () => { connect(transport: Strea
       transport = created;
     }
     await transport.handleRequest(req, res, body);
+  };
+}
+
+/**
+ * A v2 SDK 2.4.0 server in its modern mode, legacy clients refused, with one tool ("plain"),
+ * as a `listen` handler (node:http in front of its fetch handler). `before` runs first on
+ * each request (a stall, say). `close` ends the SDK's handler.
+ */
+export function v2ModernHandler(before?: () => Promise<void>): {
+  handle: (req: IncomingMessage, res: ServerResponse, body: any) => Promise<void>;
+  close: () => Promise<void>;
+} {
+  const handler = createMcpHandler(() => {
+    const v2 = new V2Server({ name: "v2-server", version: "2.4.0" });
+    v2.registerTool("plain", { description: "Answers", inputSchema: z.object({}) }, async () => ({ content: [{ type: "text", text: "plain" }] }));
+    return v2;
+  }, { legacy: "reject" });
+  return {
+    async handle(req, res, body) {
+      await before?.();
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+      const init: RequestInit = { method: req.method!, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+      const response = await handler.fetch(new Request(`http://${req.headers.host}${req.url}`, init));
+      // The client may have given up on a stalled request.
+      if (res.destroyed) return;
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    },
+    close: () => handler.close(),
   };
 }
