@@ -29,6 +29,14 @@ const SHUTDOWN_WAIT_MS = 2000;
 /** How much of the last line on stdout that was not JSON an exit's error quotes. */
 const NOISE_CHARS = 200;
 
+/** Settles when `promise` does or `ms` have passed, whichever comes first; never rejects. */
+async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([promise.catch(() => undefined), waited]);
+  clearTimeout(timer);
+}
+
 /** Calls `onLine` for each line of `input`, dropping (and reporting) lines over `limit` bytes. */
 export function readLines(
   input: Readable,
@@ -135,10 +143,7 @@ export function createStdioTransport(
   });
   child.on("exit", async (code, signal) => {
     // The last of stderr and stdout may still be in the pipes: wait for their ends, briefly.
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, STDERR_WAIT_MS)));
-    await Promise.race([Promise.all([stderrEnded, stdoutEnded]), waited]);
-    clearTimeout(timer);
+    await atMost(Promise.all([stderrEnded, stdoutEnded]), STDERR_WAIT_MS);
     // What it printed that was not a message: a usage text or a banner, when the command
     // started something other than an MCP server.
     const printed = noise ? `; its last line on stdout that was not JSON: ${noise}` : "";
@@ -201,10 +206,7 @@ export function createStdioTransport(
       if (closed) return reject(closed);
       child.stdin!.write(`${JSON.stringify(message)}\n`, (error) => {
         if (!error) return resolve();
-        let timer: NodeJS.Timeout | undefined;
-        const waited = new Promise<void>((done) => (timer = setTimeout(done, EXIT_WAIT_MS)));
-        void Promise.race([failed, waited]).then(() => {
-          clearTimeout(timer);
+        void atMost(failed, EXIT_WAIT_MS).then(() => {
           const message = `the server stopped reading: ${describeCause(error)}`;
           reject(closed ?? new TransportError("dropped", message, { cause: error }));
         });
