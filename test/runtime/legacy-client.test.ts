@@ -6,7 +6,7 @@ import { RequestTimeoutError } from "../../runtime/client-errors.js";
 import { eraOfProbeError } from "../../runtime/era-detect.js";
 import { McpError } from "../../runtime/errors.js";
 import { createHttpTransport, HttpTransportError } from "../../runtime/http-client.js";
-import { LegacyClient, withElicitationDefaults } from "../../runtime/legacy-client.js";
+import { LegacyClient, withElicitationDefaults, type LegacyClientOptions } from "../../runtime/legacy-client.js";
 import type { ServerRequestHandler, Transport } from "../../runtime/transport.js";
 import { LEGACY_PROTOCOL, PROTOCOL, VALIDATORS } from "./fixture.js";
 
@@ -84,35 +84,43 @@ describe("Streamable HTTP legacy session", () => {
   });
 });
 
+/**
+ * A session opened over a transport that only records who answers the server's requests:
+ * the handler the client registered for them, to call as the transport would.
+ */
+async function openSession(answerInput: LegacyClientOptions["answerInput"]): Promise<ServerRequestHandler> {
+  let answer!: ServerRequestHandler;
+  const transport: Transport = {
+    request: async () => ({}),
+    notify: async () => undefined,
+    legacy: {
+      reset: () => undefined,
+      begin: () => undefined,
+      listen: async () => undefined,
+      end: async () => undefined,
+      onServerRequest: (handler) => void (answer = handler!),
+      onNotification: () => undefined,
+    },
+  };
+  const client = new LegacyClient({
+    modern: { protocol: PROTOCOL, validators: VALIDATORS },
+    eras: [{ protocol: LEGACY_PROTOCOL, validators: VALIDATORS, adapters: {} }],
+    versions: ["2098-01-01"],
+    transport,
+    capabilities: { elicitation: {} },
+    clientInfo: undefined,
+    send: async () => ({ protocolVersion: "2098-01-01", capabilities: {}, serverInfo: { name: "s", version: "1" } }),
+    onNotification: undefined,
+    answerInput,
+  });
+  await client.open();
+  return answer;
+}
+
 describe("the legacy client answering the server's requests", () => {
-  /** A session opened over a transport that only records who answers the server's requests. */
-  async function openSession(answerInput: () => Promise<unknown>) {
-    let answer!: ServerRequestHandler;
-    const transport: Transport = {
-      request: async () => ({}),
-      notify: async () => undefined,
-      legacy: {
-        reset: () => undefined,
-        begin: () => undefined,
-        listen: async () => undefined,
-        end: async () => undefined,
-        onServerRequest: (handler) => void (answer = handler!),
-        onNotification: () => undefined,
-      },
-    };
-    const legacyEra = { protocol: LEGACY_PROTOCOL, validators: VALIDATORS, adapters: {} };
-    const client = new LegacyClient({
-      modern: { protocol: PROTOCOL, validators: VALIDATORS },
-      eras: [legacyEra],
-      versions: ["2098-01-01"],
-      transport,
-      capabilities: { elicitation: {} },
-      clientInfo: undefined,
-      send: async () => ({ protocolVersion: "2098-01-01", capabilities: {}, serverInfo: { name: "s", version: "1" } }),
-      onNotification: undefined,
-      answerInput,
-    });
-    await client.open();
+  /** The session's answer to a request, as a transport gives it a signal. */
+  async function openAnswering(answerInput: () => Promise<unknown>) {
+    const answer = await openSession(answerInput);
     return (request: Record<string, unknown>) => answer(request, { signal: new AbortController().signal });
   }
 
@@ -121,7 +129,7 @@ describe("the legacy client answering the server's requests", () => {
     revoked.revoke();
     const failures: unknown[] = [new McpError(-32602, "bad question"), "a string", revoked.proxy];
     let next = 0;
-    const ask = await openSession(() => Promise.reject(failures[next++]));
+    const ask = await openAnswering(() => Promise.reject(failures[next++]));
     const asked = { jsonrpc: "2.0", id: "s1", method: "elicitation/create", params: { message: "?" } };
     expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32602, message: "bad question" } });
     expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32603, message: "a string" } });
@@ -194,35 +202,11 @@ describe("the server cancels a request it sent on a Streamable HTTP legacy sessi
 
 describe("the legacy client's input handler signal", () => {
   it("is the signal of the server's request: it reaches answerInput, and aborts when the server cancels", async () => {
-    let answer!: ServerRequestHandler;
     const given: AbortSignal[] = [];
-    const transport: Transport = {
-      request: async () => ({}),
-      notify: async () => undefined,
-      legacy: {
-        reset: () => undefined,
-        begin: () => undefined,
-        listen: async () => undefined,
-        end: async () => undefined,
-        onServerRequest: (handler) => void (answer = handler!),
-        onNotification: () => undefined,
-      },
-    };
-    const client = new LegacyClient({
-      modern: { protocol: PROTOCOL, validators: VALIDATORS },
-      eras: [{ protocol: LEGACY_PROTOCOL, validators: VALIDATORS, adapters: {} }],
-      versions: ["2098-01-01"],
-      transport,
-      capabilities: { elicitation: {} },
-      clientInfo: undefined,
-      send: async () => ({ protocolVersion: "2098-01-01", capabilities: {}, serverInfo: { name: "s", version: "1" } }),
-      onNotification: undefined,
-      answerInput: (_method, _params, _key, signal) => {
-        given.push(signal);
-        return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ action: "cancel" })));
-      },
+    const answer = await openSession((_method, _params, _key, signal) => {
+      given.push(signal);
+      return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ action: "cancel" })));
     });
-    await client.open();
     const controller = new AbortController();
     const asked = answer({ jsonrpc: "2.0", id: "s1", method: "elicitation/create", params: { message: "?" } }, { signal: controller.signal });
     expect(given).toEqual([controller.signal]);
