@@ -1,7 +1,7 @@
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
 import { findRevision, hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
-import { generate, GENERATOR_NAMES, resolveGenerators, type OutputFile } from "../generators/index.js";
+import { generate, generatedWith, type OutputFile } from "../generators/index.js";
 import type { GeneratedWith } from "../generators/manifest.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { keptFileLines } from "../generators/kept-files.js";
@@ -28,9 +28,8 @@ export async function generateCommand(
   const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names));
   collectAfterReading([loaded, ...legacy]);
   const files = await generate(loaded, s.generators, { legacy, auth: s.auth });
-  const revisions = [loaded, ...legacy].map((l) => l.revision.name);
-  const generatedWith = { revisions, generators: resolveGenerators(s.generators ?? GENERATOR_NAMES).map((g) => g.name), auth: s.auth };
-  return writeOutput(s.out, files, { revision: revisions.join(" + "), check: options.check === true, rerun: rerunCommand(options), generatedWith }, io);
+  const record = generatedWith([loaded, ...legacy], s.generators, s.auth);
+  return writeOutput(s.out, files, { revision: record.revisions.join(" + "), check: options.check === true, rerun: rerunCommand(options), generatedWith: record }, io);
 }
 
 /**
@@ -77,8 +76,8 @@ export function writeOutput(out: string, files: OutputFile[], options: { revisio
   const plan = planOutput(out, files, options.generatedWith);
   const where = display(out);
   if (options.check) {
-    const { revision, generatedWith } = options;
-    return reportCheck(out, files, plan, { revision, rerun: options.rerun ?? "mcp-gen generate", ...(generatedWith ? { generatedWith } : {}) }, io);
+    const { revision, generatedWith: record } = options;
+    return reportCheck(out, files, plan, { revision, rerun: options.rerun ?? "mcp-gen generate", ...(record ? { generatedWith: record } : {}) }, io);
   }
   applyOutput(out, plan);
   io.out(

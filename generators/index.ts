@@ -2,6 +2,7 @@ import type { LoadedRevision } from "../schema/index.js";
 import { generatedCodeError, McpGenError } from "../schema/diagnostics.js";
 import { stackOverflowError } from "../schema/nesting.js";
 import { headerFor } from "./headers.js";
+import type { GeneratedWith } from "./manifest.js";
 import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
 import { formatTypeScript } from "./render.js";
 import { str } from "./printer.js";
@@ -42,6 +43,16 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
 }
 
 /** Runs the chosen generators (with those they require) over a revision and formats every file. */
+/**
+ * What an output's manifest records of the run that generated it (manifest.ts): the revisions
+ * served, newest first, the generators run once their dependencies are added, and --auth.
+ * generate and init both record it through here, so an init project is up to date for its
+ * own `generate --check`.
+ */
+export function generatedWith(revisions: readonly LoadedRevision[], names: readonly string[] = GENERATOR_NAMES, auth = false): GeneratedWith {
+  return { revisions: revisions.map((r) => r.revision.name), generators: resolveGenerators(names).map((g) => g.name), auth };
+}
+
 export async function generate(
   loaded: LoadedRevision,
   names: readonly string[] = GENERATOR_NAMES,

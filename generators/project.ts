@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
-import { generate, GENERATOR_NAMES, type OutputFile } from "./index.js";
+import { generate, generatedWith, type OutputFile } from "./index.js";
 import { namesMethod } from "./kept-files.js";
 import { applyOutput, outputFailure, planOutput } from "./output.js";
 import { PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
@@ -150,7 +150,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   }
   const out = join(target, "src", "mcp");
   const generated = emitted.filter((f) => !isSkeleton(f));
-  const plan = planOutput(out, generated, { revisions: project.revisions, generators: [...GENERATOR_NAMES], auth: project.auth });
+  const plan = planOutput(out, generated, generatedWith([loaded, ...legacy], undefined, project.auth));
   writeProjectFiles(dir, target, files);
   result.written.push(...files.map((f) => f.path));
   applyOutput(out, plan);
