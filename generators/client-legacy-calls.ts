@@ -1,6 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import type { MethodInfo } from "../schema/protocol.js";
-import { Resolver } from "../schema/resolve.js";
+import { paramsAllOptional, Resolver } from "../schema/resolve.js";
 import { isInitializeBased, WELL_KNOWN_METHODS } from "../schema/runtime-protocol.js";
 import { notificationFunctionName, requestFunctionName } from "./names.js";
 import type { CodeWriter } from "./printer.js";
@@ -47,17 +47,11 @@ export function legacyCalls(modern: LoadedRevision, older: readonly LoadedRevisi
     const fn = method.kind === "request" ? requestFunctionName(name) : notificationFunctionName(name);
     // A name the newest revision's API already uses keeps its meaning: the legacy call is left out.
     if (taken.has(fn)) continue;
-    const paramsOptional = method.paramsOptional || !method.params || allOptional(newest, method.params);
+    const paramsOptional = method.paramsOptional || !method.params || paramsAllOptional(new Resolver(newest.model), method.params);
     const revisions = having.map((r) => r.revision.name);
     calls.push({ method, fn, types: typesAlias(newest.revision.name), revision: newest.revision.name, paramsOptional, revisions });
   }
   return calls;
-}
-
-function allOptional(loaded: LoadedRevision, params: string): boolean {
-  if (params.includes("[")) return false;
-  const obj = new Resolver(loaded.model).objectOf(params);
-  return obj !== undefined && [...obj.properties.values()].every((p) => p.optional || p.name === "_meta");
 }
 
 const typesAlias = (revision: string) => `L${revision.replace(/\W/g, "_")}`;

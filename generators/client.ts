@@ -1,6 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
-import { Resolver } from "../schema/resolve.js";
+import { paramsAllOptional, Resolver } from "../schema/resolve.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { requestMetaProperties } from "../schema/conventions.js";
 import { McpGenError } from "../schema/diagnostics.js";
@@ -28,13 +28,6 @@ function isPaginated(r: Resolver, m: MethodInfo): boolean {
   return r.propertyOf(m.params, "cursor") !== undefined && r.propertyOf(m.result, "nextCursor") !== undefined;
 }
 
-/** Params whose only required field is `_meta` (which the client fills) may be left out. */
-function isAllOptional(r: Resolver, m: MethodInfo): boolean {
-  if (!m.params || m.params.includes("[")) return false;
-  const obj = r.objectOf(m.params);
-  return obj !== undefined && [...obj.properties.values()].every((p) => p.optional || p.name === "_meta");
-}
-
 /** The sides that send requests in this revision: interface name, methods and function names (`mcp-gen diff` names them too). */
 export function senderSides(loaded: LoadedRevision) {
   const r = new Resolver(loaded.model);
@@ -48,7 +41,7 @@ export function senderSides(loaded: LoadedRevision) {
       functions: uniqueNames(requests.map((m) => m.method), requestFunctionName),
       notificationFunctions: uniqueNames(notifications.map((m) => m.method), notificationFunctionName),
       paginated: requests.filter((m) => isPaginated(r, m)).map((m) => m.method),
-      optional: new Set(requests.filter((m) => m.paramsOptional || isAllOptional(r, m)).map((m) => m.method)),
+      optional: new Set(requests.filter((m) => m.paramsOptional || paramsAllOptional(r, m.params)).map((m) => m.method)),
     };
   }).filter((s) => s.requests.length > 0);
 }

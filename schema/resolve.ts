@@ -191,3 +191,14 @@ function mergeAll(parts: ResolvedObject[], loc: SourceLocation): ResolvedObject 
   }
   return withIndex({ properties }, indexSignature);
 }
+
+/**
+ * Whether a params type (a declaration's name) may be left out by a caller: its only required
+ * field, if any, is `_meta`, which the client fills. Inline params (`Type["params"]`) name no
+ * declaration and are not.
+ */
+export function paramsAllOptional(r: Resolver, params: string | undefined): boolean {
+  if (!params || params.includes("[")) return false;
+  const obj = r.objectOf(params);
+  return obj !== undefined && [...obj.properties.values()].every((p) => p.optional || p.name === "_meta");
+}
