@@ -23,15 +23,34 @@ export function workDir(prefix) {
  * notifications/initialized, one tools/call of the `echo` tool (its reply checked), DELETE.
  */
 export async function legacyEchoSession(url, clientName, text) {
-  const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const post = (body, headers = {}) => fetch(url, { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify(body) });
-  const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: clientName, version: "1" } } });
+  const json = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const post = (body, headers = {}) =>
+    fetch(url, { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify(body) });
+  const init = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: clientName, version: "1" },
+    },
+  });
   const id = init.headers.get("mcp-session-id");
   await init.arrayBuffer();
   if (!id) throw new Error(`no session id (HTTP ${init.status})`);
   const session = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
-  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).arrayBuffer();
-  const call = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text } } }, session);
-  if ((await call.json()).result?.content?.[0]?.text !== text) throw new Error("legacy tools/call failed");
+  await (
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)
+  ).arrayBuffer();
+  const call = await post(
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text } } },
+    session,
+  );
+  if ((await call.json()).result?.content?.[0]?.text !== text)
+    throw new Error("legacy tools/call failed");
   await (await fetch(url, { method: "DELETE", headers: session })).arrayBuffer();
 }

@@ -25,23 +25,46 @@ const request = (id) => ({
   params: {
     name: "echo",
     arguments: { text: "hi" },
-    _meta: { "io.modelcontextprotocol/protocolVersion": REVISION, "io.modelcontextprotocol/clientCapabilities": {} },
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": REVISION,
+      "io.modelcontextprotocol/clientCapabilities": {},
+    },
   },
 });
 
 async function loadGenerated(work) {
   const out = join(work, "mcp-gen");
-  const r = spawnSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "generate", "--spec", SPEC, "--revision", REVISION, "--out", out], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "dist/cli/main.js"),
+      "generate",
+      "--spec",
+      SPEC,
+      "--revision",
+      REVISION,
+      "--out",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
   const js = transpileDir(out, join(work, "mcp-gen-js"));
-  return { dispatcher: await import(join(js, "dispatcher.js")), validators: await import(join(js, "validators.js")) };
+  return {
+    dispatcher: await import(join(js, "dispatcher.js")),
+    validators: await import(join(js, "validators.js")),
+  };
 }
 
 function echoServer() {
   const server = new McpServer(SERVER_INFO);
-  server.registerTool("echo", { description: "Echoes its text", inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
-    content: [{ type: "text", text }],
-  }));
+  server.registerTool(
+    "echo",
+    { description: "Echoes its text", inputSchema: z.object({ text: z.string() }) },
+    ({ text }) => ({
+      content: [{ type: "text", text }],
+    }),
+  );
   return server;
 }
 
@@ -50,7 +73,8 @@ async function rawClient(clientEnd, errors) {
   const pending = new Map();
   clientEnd.onmessage = (message) => {
     const resolve = pending.get(message.id);
-    if (!resolve) return void errors.push(new Error(`unmatched message ${JSON.stringify(message)}`));
+    if (!resolve)
+      return void errors.push(new Error(`unmatched message ${JSON.stringify(message)}`));
     pending.delete(message.id);
     resolve(message);
   };
@@ -71,7 +95,11 @@ async function rawClient(clientEnd, errors) {
 async function loadSdk() {
   const errors = [];
   const [modernClient, modernServer] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(echoServer, { transport: modernServer, legacy: "reject", onerror: (e) => errors.push(e) });
+  const entry = serveStdio(echoServer, {
+    transport: modernServer,
+    legacy: "reject",
+    onerror: (e) => errors.push(e),
+  });
   const modern = await rawClient(modernClient, errors);
 
   const [plainClient, plainServer] = InMemoryTransport.createLinkedPair();
@@ -115,7 +143,11 @@ export async function benchDispatch() {
   try {
     const ours = await loadGenerated(work);
     const dispatcher = ours.dispatcher.createServerDispatcher(
-      { "tools/call": (params) => ({ content: [{ type: "text", text: String(params.arguments?.text) }] }) },
+      {
+        "tools/call": (params) => ({
+          content: [{ type: "text", text: String(params.arguments?.text) }],
+        }),
+      },
       { serverInfo: SERVER_INFO },
     );
     sdk = await loadSdk();
@@ -123,21 +155,30 @@ export async function benchDispatch() {
     const SDK = "SDK McpServer, serveStdio entry";
     const contestants = {
       "mcp-gen handle": (id) => dispatcher.handle(request(id)),
-      "mcp-gen handleText (parse incl.)": (id) => dispatcher.handleText(JSON.stringify(request(id))),
+      "mcp-gen handleText (parse incl.)": (id) =>
+        dispatcher.handleText(JSON.stringify(request(id))),
       [SDK]: sdk.modern,
       "SDK McpServer.connect": sdk.connected,
     };
 
-    console.log(`\ndispatch (tools/call, ${REVISION}), requests/s, median of ${ROUNDS} interleaved rounds; ratio to "${SDK}":`);
+    console.log(
+      `\ndispatch (tools/call, ${REVISION}), requests/s, median of ${ROUNDS} interleaved rounds; ratio to "${SDK}":`,
+    );
     // Sanity: each answers the echo once before being timed; a reply that is not a valid
     // 2026-07-28 tools/call response (by mcp-gen's validators) is marked, not compared.
     const v = ours.validators;
     const notes = {};
     for (const [name, op] of Object.entries(contestants)) {
       const reply = await op(nextId++);
-      if (reply?.result?.content?.[0]?.text !== "hi") throw new Error(`${name}: ${JSON.stringify(reply)}`);
-      const envelope = (v.validateJSONRPCResultResponse(reply).errors ?? []).filter((e) => !e.path.startsWith("/result"));
-      const result = (v.validateMethodResult("tools/call", reply.result).errors ?? []).map((e) => ({ ...e, path: `/result${e.path}` }));
+      if (reply?.result?.content?.[0]?.text !== "hi")
+        throw new Error(`${name}: ${JSON.stringify(reply)}`);
+      const envelope = (v.validateJSONRPCResultResponse(reply).errors ?? []).filter(
+        (e) => !e.path.startsWith("/result"),
+      );
+      const result = (v.validateMethodResult("tools/call", reply.result).errors ?? []).map((e) => ({
+        ...e,
+        path: `/result${e.path}`,
+      }));
       const found = [...envelope, ...result].map((e) => `${e.path} ${e.message}`);
       if (found.length > 0) notes[name] = `not a valid ${REVISION} reply: ${found.join("; ")}`;
       console.log(`  sanity ${name}: ${JSON.stringify(reply)}`);
@@ -168,7 +209,9 @@ export async function benchDispatch() {
       for (const name of Object.keys(contestants)) {
         const rps = median(results.get(`${mode.name}\u0000${name}`));
         const note = notes[name] ? `  (${notes[name]}: not comparable)` : "";
-        console.log(`    ${name.padEnd(34)} ${Math.round(rps).toLocaleString("en-US").padStart(12)}  ${(rps / base).toFixed(2).padStart(7)}x${note}`);
+        console.log(
+          `    ${name.padEnd(34)} ${Math.round(rps).toLocaleString("en-US").padStart(12)}  ${(rps / base).toFixed(2).padStart(7)}x${note}`,
+        );
       }
     }
     console.log("  goal: >= 5x the SDK's requests per second");

@@ -44,7 +44,7 @@ function writeProbe(dir) {
   writeFileSync(
     probe,
     'import { writeFileSync } from "node:fs";\n' +
-      "process.on(\"exit\", () => { const u = process.resourceUsage(); writeFileSync(process.env.BENCH_RSS_FILE, `${u.maxRSS} ${u.userCPUTime + u.systemCPUTime}`); });\n",
+      'process.on("exit", () => { const u = process.resourceUsage(); writeFileSync(process.env.BENCH_RSS_FILE, `${u.maxRSS} ${u.userCPUTime + u.systemCPUTime}`); });\n',
   );
   return pathToFileURL(probe).href;
 }
@@ -70,7 +70,8 @@ function renameDeclarations(source, suffix) {
   const declared = new Set();
   for (const s of file.statements) {
     if (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) declared.add(s.name.text);
-    if (ts.isVariableStatement(s)) for (const d of s.declarationList.declarations) declared.add(d.name.getText());
+    if (ts.isVariableStatement(s))
+      for (const d of s.declarationList.declarations) declared.add(d.name.getText());
   }
   const at = [];
   const visit = (node) => {
@@ -80,7 +81,10 @@ function renameDeclarations(source, suffix) {
         (ts.isTypeReferenceNode(p) && p.typeName === node) ||
         (ts.isTypeQueryNode(p) && p.exprName === node) ||
         (ts.isExpressionWithTypeArguments(p) && p.expression === node) ||
-        ((ts.isInterfaceDeclaration(p) || ts.isTypeAliasDeclaration(p) || ts.isVariableDeclaration(p)) && p.name === node);
+        ((ts.isInterfaceDeclaration(p) ||
+          ts.isTypeAliasDeclaration(p) ||
+          ts.isVariableDeclaration(p)) &&
+          p.name === node);
       if (isReference) at.push(node.getEnd());
     }
     ts.forEachChild(node, visit);
@@ -96,7 +100,8 @@ const summary = (runs, key) => {
   const xs = runs.map((r) => r[key]);
   return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
 };
-const fmt = (s, unit, digits = 0) => `${s.median.toFixed(digits)} ${unit} (min ${s.min.toFixed(digits)}, max ${s.max.toFixed(digits)})`;
+const fmt = (s, unit, digits = 0) =>
+  `${s.median.toFixed(digits)} ${unit} (min ${s.min.toFixed(digits)}, max ${s.max.toFixed(digits)})`;
 
 /** Interleaved rounds of both tools on one spec checkout, after one warm-up round of each when asked. */
 function compare(work, probe, spec, rounds, warmUp, node = process.execPath) {
@@ -105,10 +110,25 @@ function compare(work, probe, spec, rounds, warmUp, node = process.execPath) {
   const theirs = [];
   for (let i = warmUp ? -1 : 0; i < rounds; i++) {
     const out = join(work, `out-${i}`);
-    const a = run(MCP_GEN, ["generate", "--spec", spec, "--revision", REVISION, "--out", out], work, probe, node);
-    const b = run(TJS, [...TJS_FLAGS, schemaTs, "*", "-o", join(work, `schema-${i}.json`)], work, probe, node);
+    const a = run(
+      MCP_GEN,
+      ["generate", "--spec", spec, "--revision", REVISION, "--out", out],
+      work,
+      probe,
+      node,
+    );
+    const b = run(
+      TJS,
+      [...TJS_FLAGS, schemaTs, "*", "-o", join(work, `schema-${i}.json`)],
+      work,
+      probe,
+      node,
+    );
     rmSync(out, { recursive: true, force: true });
-    if (i >= 0) ours.push(a), theirs.push(b);
+    if (i >= 0) {
+      ours.push(a);
+      theirs.push(b);
+    }
   }
   return { ours, theirs };
 }
@@ -117,30 +137,47 @@ function printComparison(ours, theirs) {
   const t = [summary(ours, "ms"), summary(theirs, "ms")];
   const c = [summary(ours, "cpuMs"), summary(theirs, "cpuMs")];
   const m = [summary(ours, "rssMb"), summary(theirs, "rssMb")];
-  console.log(`  mcp-gen generate        ${fmt(t[0], "ms")}   CPU ${fmt(c[0], "ms")}   peak RSS ${fmt(m[0], "MB")}`);
-  console.log(`  typescript-json-schema  ${fmt(t[1], "ms")}   CPU ${fmt(c[1], "ms")}   peak RSS ${fmt(m[1], "MB")}`);
-  const faster = (a, b) => (b / a >= 1 ? `${(b / a).toFixed(2)}x faster` : `${(a / b).toFixed(2)}x slower`);
-  console.log(`  ratio (medians): mcp-gen is ${faster(t[0].median, t[1].median)} in wall time (goal: >= 2x faster), ${faster(c[0].median, c[1].median)} in CPU time`);
+  console.log(
+    `  mcp-gen generate        ${fmt(t[0], "ms")}   CPU ${fmt(c[0], "ms")}   peak RSS ${fmt(m[0], "MB")}`,
+  );
+  console.log(
+    `  typescript-json-schema  ${fmt(t[1], "ms")}   CPU ${fmt(c[1], "ms")}   peak RSS ${fmt(m[1], "MB")}`,
+  );
+  const faster = (a, b) =>
+    b / a >= 1 ? `${(b / a).toFixed(2)}x faster` : `${(a / b).toFixed(2)}x slower`;
+  console.log(
+    `  ratio (medians): mcp-gen is ${faster(t[0].median, t[1].median)} in wall time (goal: >= 2x faster), ${faster(c[0].median, c[1].median)} in CPU time`,
+  );
 }
 
 export function benchGenerate() {
   const work = workDir("mcp-gen-bench-");
   try {
     const probe = writeProbe(work);
-    console.log(`generate: cold mcp-gen generate (${REVISION}, all outputs) vs typescript-json-schema ${TJS_FLAGS.join(" ")}`);
-    console.log(`  (fresh processes from an empty folder; one warm-up round, then ${ROUNDS} interleaved rounds; load average ${loadAverage()})`);
+    console.log(
+      `generate: cold mcp-gen generate (${REVISION}, all outputs) vs typescript-json-schema ${TJS_FLAGS.join(" ")}`,
+    );
+    console.log(
+      `  (fresh processes from an empty folder; one warm-up round, then ${ROUNDS} interleaved rounds; load average ${loadAverage()})`,
+    );
     const { ours, theirs } = compare(work, probe, SPEC, ROUNDS, true);
     printComparison(ours, theirs);
     // Node 22 (the conformance setup's binary), where mcp-gen turns on Node's compile cache
     // (module.enableCompileCache): the warm-up round fills it, as any earlier run would.
     if (existsSync(NODE_22)) {
       const r = compare(work, probe, SPEC, ROUNDS, true, NODE_22);
-      console.log(`\n  the same on Node ${spawnSync(NODE_22, ["--version"], { encoding: "utf8" }).stdout.trim()} (mcp-gen with its compile cache, filled by the warm-up round):`);
+      console.log(
+        `\n  the same on Node ${spawnSync(NODE_22, ["--version"], { encoding: "utf8" }).stdout.trim()} (mcp-gen with its compile cache, filled by the warm-up round):`,
+      );
       printComparison(r.ours, r.theirs);
     }
 
-    console.log(`\n  scale: the schema copied n times (declarations renamed per copy), median of ${SCALE_ROUNDS} interleaved rounds (disk cache warm from the rounds above)`);
-    console.log("  | copies | schema.ts | mcp-gen ms | mcp-gen CPU ms | mcp-gen MB | tjs ms | tjs CPU ms | tjs MB |");
+    console.log(
+      `\n  scale: the schema copied n times (declarations renamed per copy), median of ${SCALE_ROUNDS} interleaved rounds (disk cache warm from the rounds above)`,
+    );
+    console.log(
+      "  | copies | schema.ts | mcp-gen ms | mcp-gen CPU ms | mcp-gen MB | tjs ms | tjs CPU ms | tjs MB |",
+    );
     console.log("  | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     const rows = [];
     for (const copies of SCALES) {
@@ -148,16 +185,29 @@ export function benchGenerate() {
       const size = readFileSync(join(spec, "schema", REVISION, "schema.ts")).length;
       const r = copies === 1 ? { ours, theirs } : compare(work, probe, spec, SCALE_ROUNDS, false);
       const med = (runs, key) => summary(runs, key).median;
-      const row = { copies, ours: med(r.ours, "ms"), oursCpu: med(r.ours, "cpuMs"), oursMb: med(r.ours, "rssMb"), tjs: med(r.theirs, "ms"), tjsCpu: med(r.theirs, "cpuMs"), tjsMb: med(r.theirs, "rssMb") };
+      const row = {
+        copies,
+        ours: med(r.ours, "ms"),
+        oursCpu: med(r.ours, "cpuMs"),
+        oursMb: med(r.ours, "rssMb"),
+        tjs: med(r.theirs, "ms"),
+        tjsCpu: med(r.theirs, "cpuMs"),
+        tjsMb: med(r.theirs, "rssMb"),
+      };
       rows.push(row);
-      const cells = [row.ours, row.oursCpu, row.oursMb, row.tjs, row.tjsCpu, row.tjsMb].map((x) => x.toFixed(0));
+      const cells = [row.ours, row.oursCpu, row.oursMb, row.tjs, row.tjsCpu, row.tjsMb].map((x) =>
+        x.toFixed(0),
+      );
       console.log(`  | ${copies} | ${(size / 1024).toFixed(0)} KB | ${cells.join(" | ")} |`);
     }
     // Cost of each extra copy, from the smallest to the largest scale: the growth the goal bounds.
     const [first, last] = [rows[0], rows[rows.length - 1]];
     if (first && last && last.copies > first.copies) {
-      const per = (a, b) => ((last[a] - first[a]) / (last.copies - first.copies)).toFixed(0) + (b ? ` ${b}` : "");
-      console.log(`  per extra copy: mcp-gen +${per("ours", "ms")} (CPU +${per("oursCpu", "ms")}) +${per("oursMb", "MB")}; typescript-json-schema +${per("tjs", "ms")} (CPU +${per("tjsCpu", "ms")}) +${per("tjsMb", "MB")}`);
+      const per = (a, b) =>
+        ((last[a] - first[a]) / (last.copies - first.copies)).toFixed(0) + (b ? ` ${b}` : "");
+      console.log(
+        `  per extra copy: mcp-gen +${per("ours", "ms")} (CPU +${per("oursCpu", "ms")}) +${per("oursMb", "MB")}; typescript-json-schema +${per("tjs", "ms")} (CPU +${per("tjsCpu", "ms")}) +${per("tjsMb", "MB")}`,
+      );
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

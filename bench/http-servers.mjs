@@ -20,7 +20,11 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { createMcpHandler, isLegacyRequest, McpServer } from "@modelcontextprotocol/server";
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
+import {
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+} from "@modelcontextprotocol/node";
 import * as z from "zod";
 
 const SERVER_INFO = { name: "bench", version: "1.0.0" };
@@ -29,7 +33,11 @@ async function mcpGen(dir) {
   const dispatcher = await import(join(dir, "dispatcher.js"));
   const http = await import(join(dir, "http-server.js"));
   const d = dispatcher.createServerDispatcher(
-    { "tools/call": (params) => ({ content: [{ type: "text", text: String(params.arguments?.text ?? "") }] }) },
+    {
+      "tools/call": (params) => ({
+        content: [{ type: "text", text: String(params.arguments?.text ?? "") }],
+      }),
+    },
     { serverInfo: SERVER_INFO },
   );
   const served = await http.serveHttp(d);
@@ -38,9 +46,13 @@ async function mcpGen(dir) {
 
 function echoServer() {
   const server = new McpServer(SERVER_INFO);
-  server.registerTool("echo", { description: "Echoes its text", inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
-    content: [{ type: "text", text }],
-  }));
+  server.registerTool(
+    "echo",
+    { description: "Echoes its text", inputSchema: z.object({ text: z.string() }) },
+    ({ text }) => ({
+      content: [{ type: "text", text }],
+    }),
+  );
   return server;
 }
 
@@ -61,7 +73,9 @@ function sdk() {
 }
 
 function sdkSessions() {
-  const modern = toNodeHandler(createMcpHandler(echoServer, { legacy: "reject", onerror: fail }), { onerror: fail });
+  const modern = toNodeHandler(createMcpHandler(echoServer, { legacy: "reject", onerror: fail }), {
+    onerror: fail,
+  });
   const sessions = new Map();
   const legacy = async (req, res, body) => {
     const id = req.headers["mcp-session-id"];
@@ -69,7 +83,12 @@ function sdkSessions() {
     if (!transport) {
       if (typeof id === "string" || body?.method !== "initialize") {
         res.writeHead(id ? 404 : 400, { "content-type": "application/json" });
-        return void res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: id ? "Session not found" : "No session" } }));
+        return void res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: -32000, message: id ? "Session not found" : "No session" },
+          }),
+        );
       }
       transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,

@@ -38,17 +38,34 @@ const BASELINE = "sdk";
 function generate(work) {
   const out = join(work, "ts");
   const revisions = `${MODERN},${LEGACY},2025-06-18,2025-03-26`;
-  const r = spawnSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "generate", "--spec", SPEC, "--revisions", revisions, "--out", out], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "dist/cli/main.js"),
+      "generate",
+      "--spec",
+      SPEC,
+      "--revisions",
+      revisions,
+      "--out",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
   return transpileDir(out, join(work, "js"));
 }
 
 async function start(kind, dir) {
-  const execArgv = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", PROFILE, "--cpu-prof-name", `${kind}.cpuprofile`] : [];
+  const execArgv = PROFILE
+    ? ["--cpu-prof", "--cpu-prof-dir", PROFILE, "--cpu-prof-name", `${kind}.cpuprofile`]
+    : [];
   const child = fork(join(ROOT, "bench/http-servers.mjs"), [kind, dir], { execArgv });
   const { url } = await new Promise((resolve, reject) => {
     child.once("message", resolve);
-    child.once("exit", (code) => reject(new Error(`${kind} server exited (${code}) before listening`)));
+    child.once("exit", (code) =>
+      reject(new Error(`${kind} server exited (${code}) before listening`)),
+    );
   });
   const ask = () => new Promise((resolve) => (child.once("message", resolve), child.send("stats")));
   const stop = () => new Promise((resolve) => (child.once("exit", resolve), child.send("exit")));
@@ -64,12 +81,26 @@ let agent;
 function post(url, headers, body) {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { agent, host: url.hostname, port: url.port, path: url.pathname, method: body === undefined ? "DELETE" : "POST", headers },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: body === undefined ? "DELETE" : "POST",
+        headers,
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode, type: res.headers["content-type"] ?? "", session: res.headers["mcp-session-id"], text }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode,
+            type: res.headers["content-type"] ?? "",
+            session: res.headers["mcp-session-id"],
+            text,
+          }),
+        );
         res.on("error", reject);
       },
     );
@@ -90,8 +121,16 @@ function replyTo(id, { type, text }) {
   return undefined;
 }
 
-const ACCEPT = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const MODERN_HEADERS = { ...ACCEPT, "mcp-method": "tools/call", "mcp-name": "echo", "mcp-protocol-version": MODERN };
+const ACCEPT = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
+const MODERN_HEADERS = {
+  ...ACCEPT,
+  "mcp-method": "tools/call",
+  "mcp-name": "echo",
+  "mcp-protocol-version": MODERN,
+};
 const MODERN_META = `"_meta":{"io.modelcontextprotocol/protocolVersion":"${MODERN}","io.modelcontextprotocol/clientCapabilities":{}}`;
 const callBody = (id, era) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}${era === "modern" ? `,${MODERN_META}` : ""}}}`;
@@ -99,12 +138,27 @@ const callBody = (id, era) =>
 /** One in-flight lane's headers for an era; legacy opens its session first (untimed). */
 async function openLane(url, era) {
   if (era === "modern") return { headers: MODERN_HEADERS };
-  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: { name: "bench", version: "1" },
+    },
+  };
   const opened = await post(url, ACCEPT, JSON.stringify(init));
-  if (replyTo(0, opened)?.result?.protocolVersion !== LEGACY) throw new Error(`initialize failed: HTTP ${opened.status} ${opened.text}`);
-  const headers = { ...ACCEPT, "mcp-protocol-version": LEGACY, ...(opened.session ? { "mcp-session-id": opened.session } : {}) };
+  if (replyTo(0, opened)?.result?.protocolVersion !== LEGACY)
+    throw new Error(`initialize failed: HTTP ${opened.status} ${opened.text}`);
+  const headers = {
+    ...ACCEPT,
+    "mcp-protocol-version": LEGACY,
+    ...(opened.session ? { "mcp-session-id": opened.session } : {}),
+  };
   const ack = await post(url, headers, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
-  if (ack.status !== 202) throw new Error(`notifications/initialized: HTTP ${ack.status} ${ack.text}`);
+  if (ack.status !== 202)
+    throw new Error(`notifications/initialized: HTTP ${ack.status} ${ack.text}`);
   return { headers, session: opened.session };
 }
 
@@ -113,7 +167,9 @@ let nextId = 1;
 /** Requests/s of one server in one era, and the server CPU microseconds per request. */
 async function sample(server, era) {
   agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const lanes = await Promise.all(Array.from({ length: CONCURRENCY }, () => openLane(server.url, era)));
+  const lanes = await Promise.all(
+    Array.from({ length: CONCURRENCY }, () => openLane(server.url, era)),
+  );
   const before = await server.stats();
   let requests = 0;
   let failed = 0;
@@ -124,7 +180,10 @@ async function sample(server, era) {
     lanes.map(async ({ headers }) => {
       while (performance.now() < deadline) {
         const id = nextId++;
-        const reply = await post(server.url, headers, callBody(id, era)).catch((error) => ({ status: error.code ?? "error", text: String(error) }));
+        const reply = await post(server.url, headers, callBody(id, era)).catch((error) => ({
+          status: error.code ?? "error",
+          text: String(error),
+        }));
         const message = reply.status === 200 ? replyTo(id, reply) : undefined;
         if (message?.result?.content?.[0]?.text !== "hi") {
           failed++;
@@ -136,10 +195,19 @@ async function sample(server, era) {
   );
   const seconds = (performance.now() - started) / 1000;
   const after = await server.stats();
-  await Promise.all(lanes.filter((l) => l.session).map((l) => post(server.url, l.headers, undefined)));
+  await Promise.all(
+    lanes.filter((l) => l.session).map((l) => post(server.url, l.headers, undefined)),
+  );
   agent.destroy();
-  if (failed > 0) throw new Error(`${SERVERS[server.kind]}, ${era}: ${failed} of ${requests} replies wrong; first: ${firstFailure}`);
-  return { rps: requests / seconds, cpuPerRequest: (after.cpuMicros - before.cpuMicros) / requests, rss: after.rss };
+  if (failed > 0)
+    throw new Error(
+      `${SERVERS[server.kind]}, ${era}: ${failed} of ${requests} replies wrong; first: ${firstFailure}`,
+    );
+  return {
+    rps: requests / seconds,
+    cpuPerRequest: (after.cpuMicros - before.cpuMicros) / requests,
+    rss: after.rss,
+  };
 }
 
 // ---- the run ----------------------------------------------------------------------------
@@ -154,7 +222,10 @@ export async function benchHttp() {
   try {
     const dir = generate(work);
     for (const kind of Object.keys(SERVERS)) servers.push(await start(kind, dir));
-    const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ");
     const loadBefore = load();
     const eras = ["modern", "legacy"];
     const results = new Map(eras.flatMap((era) => servers.map((s) => [`${era} ${s.kind}`, []])));
@@ -170,15 +241,24 @@ export async function benchHttp() {
     }
     const finalStats = await Promise.all(servers.map((s) => s.stats()));
 
-    console.log(`\nhttp (tools/call through Streamable HTTP, each server in its own process; ${CONCURRENCY} requests in flight`);
-    console.log(`over keep-alive connections from one load process; ${SAMPLE_MS} ms samples, median [min .. max] of ${ROUNDS} interleaved rounds)`);
-    console.log(`machine: ${cpus().length} cores; load average (1/5/15 min) ${loadBefore} before, ${load()} after`);
+    console.log(
+      `\nhttp (tools/call through Streamable HTTP, each server in its own process; ${CONCURRENCY} requests in flight`,
+    );
+    console.log(
+      `over keep-alive connections from one load process; ${SAMPLE_MS} ms samples, median [min .. max] of ${ROUNDS} interleaved rounds)`,
+    );
+    console.log(
+      `machine: ${cpus().length} cores; load average (1/5/15 min) ${loadBefore} before, ${load()} after`,
+    );
     for (const era of eras) {
-      const title = era === "modern"
-        ? `modern (${MODERN}: stateless POSTs, per-request _meta)`
-        : `legacy (${LEGACY}: one session per lane, tools/call with Mcp-Session-Id where minted)`;
+      const title =
+        era === "modern"
+          ? `modern (${MODERN}: stateless POSTs, per-request _meta)`
+          : `legacy (${LEGACY}: one session per lane, tools/call with Mcp-Session-Id where minted)`;
       console.log(`  ${title}`);
-      console.log(`    ${"server".padEnd(32)} ${"requests/s".padStart(10)} ${"min .. max".padStart(19)}  ratio  server CPU/request  ratio`);
+      console.log(
+        `    ${"server".padEnd(32)} ${"requests/s".padStart(10)} ${"min .. max".padStart(19)}  ratio  server CPU/request  ratio`,
+      );
       const base = results.get(`${era} ${BASELINE}`);
       const baseRps = median(base.map((r) => r.rps));
       const baseCpu = median(base.map((r) => r.cpuPerRequest));
@@ -200,8 +280,12 @@ export async function benchHttp() {
       });
       console.log(`  mcp-gen / ${SERVERS[sdk.kind]}: ${ratios.join(", ")}`);
     }
-    console.log(`  RSS after the run: ${servers.map((s, i) => `${SERVERS[s.kind]} ${mb(finalStats[i].rss)}`).join(", ")}`);
-    console.log(`  table ratios are to "${SERVERS[BASELINE]}"; CPU ratio: the SDK's CPU per request / mcp-gen's. Goal: mcp-gen >= 2x on both eras`);
+    console.log(
+      `  RSS after the run: ${servers.map((s, i) => `${SERVERS[s.kind]} ${mb(finalStats[i].rss)}`).join(", ")}`,
+    );
+    console.log(
+      `  table ratios are to "${SERVERS[BASELINE]}"; CPU ratio: the SDK's CPU per request / mcp-gen's. Goal: mcp-gen >= 2x on both eras`,
+    );
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     agent?.destroy();

@@ -10,6 +10,14 @@ import { benchSoak } from "./soak.mjs";
 import { benchValidatorBreakers } from "./validator-breakers.mjs";
 import { benchValidators } from "./validators.mjs";
 
-const all = { generate: benchGenerate, validators: benchValidators, breakers: benchValidatorBreakers, dispatch: benchDispatch, sessions: benchSessions, http: benchHttp, soak: benchSoak };
+const all = {
+  generate: benchGenerate,
+  validators: benchValidators,
+  breakers: benchValidatorBreakers,
+  dispatch: benchDispatch,
+  sessions: benchSessions,
+  http: benchHttp,
+  soak: benchSoak,
+};
 const chosen = (process.env.BENCH ?? Object.keys(all).join(",")).split(",");
 for (const name of chosen) await all[name]();

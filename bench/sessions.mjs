@@ -15,13 +15,30 @@ async function serve() {
   const work = workDir("mcp-gen-bench-sessions-");
   const out = join(work, "ts");
   const revisions = "2026-07-28,2025-11-25,2025-06-18,2025-03-26";
-  const r = spawnSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "generate", "--spec", SPEC, "--revisions", revisions, "--out", out], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "dist/cli/main.js"),
+      "generate",
+      "--spec",
+      SPEC,
+      "--revisions",
+      revisions,
+      "--out",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
   const js = transpileDir(out, join(work, "js"));
   const dispatcher = await import(join(js, "dispatcher.js"));
   const http = await import(join(js, "http-server.js"));
   const d = dispatcher.createServerDispatcher(
-    { "tools/call": (params) => ({ content: [{ type: "text", text: String(params.arguments?.text ?? "") }] }) },
+    {
+      "tools/call": (params) => ({
+        content: [{ type: "text", text: String(params.arguments?.text ?? "") }],
+      }),
+    },
     { serverInfo: { name: "bench", version: "1.0.0" } },
   );
   return http.serveHttp(d);
@@ -39,25 +56,33 @@ export async function benchSessions() {
   try {
     const run = async (count) => {
       let next = 0;
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (next < count) {
-          next++;
-          await legacyEchoSession(server.url, "bench", "hi");
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < count) {
+            next++;
+            await legacyEchoSession(server.url, "bench", "hi");
+          }
+        }),
+      );
     };
     await run(BATCH);
     const base = memory();
-    console.log(`\nlegacy sessions (mcp-gen dual-era HTTP server, ${globalThis.gc ? "GC before each reading" : "no --expose-gc: readings include garbage"})`);
+    console.log(
+      `\nlegacy sessions (mcp-gen dual-era HTTP server, ${globalThis.gc ? "GC before each reading" : "no --expose-gc: readings include garbage"})`,
+    );
     console.log(`after ${BATCH} warm-up sessions: rss ${mb(base.rss)}, heap ${mb(base.heapUsed)}`);
     const started = Date.now();
     for (let done = 0; done < SESSIONS; done += BATCH) {
       await run(Math.min(BATCH, SESSIONS - done));
       const now = memory();
-      console.log(`after ${String(done + BATCH).padStart(6)} more: rss ${mb(now.rss)} (${now.rss >= base.rss ? "+" : ""}${mb(now.rss - base.rss)}), heap ${mb(now.heapUsed)} (${now.heapUsed >= base.heapUsed ? "+" : ""}${mb(now.heapUsed - base.heapUsed)})`);
+      console.log(
+        `after ${String(done + BATCH).padStart(6)} more: rss ${mb(now.rss)} (${now.rss >= base.rss ? "+" : ""}${mb(now.rss - base.rss)}), heap ${mb(now.heapUsed)} (${now.heapUsed >= base.heapUsed ? "+" : ""}${mb(now.heapUsed - base.heapUsed)})`,
+      );
     }
     const seconds = (Date.now() - started) / 1000;
-    console.log(`${SESSIONS} sessions (4 HTTP requests each) in ${seconds.toFixed(1)} s: ${(SESSIONS / seconds).toFixed(0)} sessions/s`);
+    console.log(
+      `${SESSIONS} sessions (4 HTTP requests each) in ${seconds.toFixed(1)} s: ${(SESSIONS / seconds).toFixed(0)} sessions/s`,
+    );
   } finally {
     await server.close();
   }

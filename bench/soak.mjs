@@ -18,29 +18,55 @@ async function generated() {
   const work = workDir("mcp-gen-bench-soak-");
   const out = join(work, "ts");
   const revisions = "2026-07-28,2025-11-25,2025-06-18,2025-03-26";
-  const r = spawnSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "generate", "--spec", SPEC, "--revisions", revisions, "--out", out], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "dist/cli/main.js"),
+      "generate",
+      "--spec",
+      SPEC,
+      "--revisions",
+      revisions,
+      "--out",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
   const js = transpileDir(out, join(work, "js"));
   const load = (module) => import(join(js, module));
-  return { dispatcher: await load("dispatcher.js"), http: await load("http-server.js"), client: await load("client.js"), httpClient: await load("http-client.js") };
+  return {
+    dispatcher: await load("dispatcher.js"),
+    http: await load("http-server.js"),
+    client: await load("client.js"),
+    httpClient: await load("http-client.js"),
+  };
 }
 
 /** echo answers at once; ask asks for a name (sealing state saying so), then greets. */
 function serve({ dispatcher: d, http }) {
   const handlers = {
     "tools/call": async (params, ctx) => {
-      if (params.name !== "ask") return { content: [{ type: "text", text: String(params.arguments?.text ?? "") }] };
+      if (params.name !== "ask")
+        return { content: [{ type: "text", text: String(params.arguments?.text ?? "") }] };
       const state = await d.openStateFor(ctx, { secret: SECRET });
       const answer = ctx.inputResponse("name", "elicitation/create");
-      if (answer && state?.asked) return { content: [{ type: "text", text: `Hello, ${answer.content.name}` }] };
-      const question = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+      if (answer && state?.asked)
+        return { content: [{ type: "text", text: `Hello, ${answer.content.name}` }] };
+      const question = {
+        mode: "form",
+        message: "Name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+      };
       return d.inputRequired(ctx, {
         inputRequests: { name: { method: "elicitation/create", params: question } },
         requestState: await d.sealStateFor(ctx, { asked: true }, { secret: SECRET }),
       });
     },
   };
-  return http.serveHttp(d.createServerDispatcher(handlers, { serverInfo: { name: "soak", version: "1.0.0" } }));
+  return http.serveHttp(
+    d.createServerDispatcher(handlers, { serverInfo: { name: "soak", version: "1.0.0" } }),
+  );
 }
 
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -59,27 +85,48 @@ export async function benchSoak() {
     code.client.createClient({
       era: "modern",
       transport: code.httpClient.createHttpTransport({ url: server.url }),
-      inputHandlers: { "elicitation/create": () => ({ action: "accept", content: { name: "Ada" } }) },
+      inputHandlers: {
+        "elicitation/create": () => ({ action: "accept", content: { name: "Ada" } }),
+      },
     }),
   );
   // The mix, by HTTP requests: plain call 1, multi round-trip call 2, legacy session 4.
   const units = [
-    [1, async (client) => { if ((await client.callTool({ name: "echo", arguments: { text: "hi" } })).content[0].text !== "hi") throw new Error("echo failed"); }],
-    [2, async (client) => { if ((await client.callTool({ name: "ask" })).content[0].text !== "Hello, Ada") throw new Error("ask failed"); }],
+    [
+      1,
+      async (client) => {
+        if (
+          (await client.callTool({ name: "echo", arguments: { text: "hi" } })).content[0].text !==
+          "hi"
+        )
+          throw new Error("echo failed");
+      },
+    ],
+    [
+      2,
+      async (client) => {
+        if ((await client.callTool({ name: "ask" })).content[0].text !== "Hello, Ada")
+          throw new Error("ask failed");
+      },
+    ],
     [4, () => legacyEchoSession(server.url, "soak", "legacy")],
   ];
   let sent = 0;
   let turn = 0;
   const runUntil = (target) =>
-    Promise.all(clients.map(async (client) => {
-      while (sent < target) {
-        const [requests, unit] = units[turn++ % units.length];
-        sent += requests;
-        await unit(client);
-      }
-    }));
+    Promise.all(
+      clients.map(async (client) => {
+        while (sent < target) {
+          const [requests, unit] = units[turn++ % units.length];
+          sent += requests;
+          await unit(client);
+        }
+      }),
+    );
   try {
-    console.log(`\nsoak (mcp-gen dual-era HTTP server, ${REQUESTS} requests: modern plain and input_required tools/call, legacy sessions; ${globalThis.gc ? "GC before each reading" : "no --expose-gc: readings include garbage"})`);
+    console.log(
+      `\nsoak (mcp-gen dual-era HTTP server, ${REQUESTS} requests: modern plain and input_required tools/call, legacy sessions; ${globalThis.gc ? "GC before each reading" : "no --expose-gc: readings include garbage"})`,
+    );
     const idle = memory();
     console.log(`before any request:       rss ${mb(idle.rss)}, heap ${mb(idle.heapUsed)}`);
     const started = Date.now();
@@ -89,10 +136,14 @@ export async function benchSoak() {
       const now = memory();
       base ??= now;
       const warmUp = now === base ? " (warm-up: the baseline)" : "";
-      console.log(`after ${String(sent).padStart(7)} requests: rss ${mb(now.rss)} (${signed(now.rss - base.rss)}), heap ${mb(now.heapUsed)} (${signed(now.heapUsed - base.heapUsed)})${warmUp}`);
+      console.log(
+        `after ${String(sent).padStart(7)} requests: rss ${mb(now.rss)} (${signed(now.rss - base.rss)}), heap ${mb(now.heapUsed)} (${signed(now.heapUsed - base.heapUsed)})${warmUp}`,
+      );
     }
     const seconds = (Date.now() - started) / 1000;
-    console.log(`${sent} requests in ${seconds.toFixed(1)} s: ${(sent / seconds).toFixed(0)} requests/s (client and server in one process)`);
+    console.log(
+      `${sent} requests in ${seconds.toFixed(1)} s: ${(sent / seconds).toFixed(0)} requests/s (client and server in one process)`,
+    );
   } finally {
     await Promise.all(clients.map((c) => c.close?.()));
     await server.close();

@@ -34,13 +34,22 @@ export async function benchValidatorBreakers() {
     let read = 0;
     const contestants = {
       "validate*": (x) => (read += v.validateCallToolRequest(x).errors.length),
-      "validate* firstError": (x) => (read += v.validateCallToolRequest(x, { firstError: true }).errors.length),
+      "validate* firstError": (x) =>
+        (read += v.validateCallToolRequest(x, { firstError: true }).errors.length),
       "is* (fast check)": (x) => (read += v.isCallToolRequest(x) ? 1 : 0),
       "ajv allErrors": (x) => (read += ajvAll(x) ? 1 : ajvAll.errors.length),
       "ajv first": (x) => (read += ajvFirst(x) ? 1 : ajvFirst.errors.length),
     };
-    console.log(`\ninvalid CallToolRequest by breaker (64 requests each, ns per call, median of ${ROUNDS} rounds)`);
-    console.log(["breaker".padEnd(24), ...Object.keys(contestants).map((k) => k.padStart(21)), "  all/ajv  first/ajv"].join(""));
+    console.log(
+      `\ninvalid CallToolRequest by breaker (64 requests each, ns per call, median of ${ROUNDS} rounds)`,
+    );
+    console.log(
+      [
+        "breaker".padEnd(24),
+        ...Object.keys(contestants).map((k) => k.padStart(21)),
+        "  all/ajv  first/ajv",
+      ].join(""),
+    );
     for (const [name, breaker] of Object.entries(CALL_TOOL_BREAKERS)) {
       const inputs = invalidCallTools(64, [breaker]);
       const names = Object.keys(contestants);
@@ -55,7 +64,12 @@ export async function benchValidatorBreakers() {
       const m = Object.fromEntries(names.map((k) => [k, median(times[k])]));
       const ratio = (a, b) => `${(b / a).toFixed(2)}x`.padStart(9);
       console.log(
-        [name.padEnd(24), ...names.map((k) => m[k].toFixed(0).padStart(21)), ratio(m["validate*"], m["ajv allErrors"]), ratio(m["validate* firstError"], m["ajv first"])].join(""),
+        [
+          name.padEnd(24),
+          ...names.map((k) => m[k].toFixed(0).padStart(21)),
+          ratio(m["validate*"], m["ajv allErrors"]),
+          ratio(m["validate* firstError"], m["ajv first"]),
+        ].join(""),
       );
     }
     if (read < 0) console.log(read);

@@ -7,7 +7,10 @@ import { SPEC } from "./common.mjs";
 
 export const REVISION = "2026-07-28";
 
-const meta = { "io.modelcontextprotocol/protocolVersion": REVISION, "io.modelcontextprotocol/clientCapabilities": {} };
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": REVISION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const freshMeta = () => ({ ...meta, "io.modelcontextprotocol/clientCapabilities": {} });
 
 /** A small seeded PRNG, so every run times the same inputs. */
@@ -24,7 +27,10 @@ function random(seed) {
 export function corpus() {
   const dir = join(SPEC, "schema", REVISION, "examples");
   return readdirSync(dir).flatMap((type) =>
-    readdirSync(join(dir, type)).map((f) => ({ type, value: JSON.parse(readFileSync(join(dir, type, f), "utf8")) })),
+    readdirSync(join(dir, type)).map((f) => ({
+      type,
+      value: JSON.parse(readFileSync(join(dir, type, f), "utf8")),
+    })),
   );
 }
 
@@ -37,7 +43,8 @@ export function invalidCorpus(examples, isValid) {
       const copy = structuredClone(value);
       const paths = [];
       const walk = (v, path) => {
-        if (typeof v === "object" && v !== null) for (const key of Object.keys(v)) walk(v[key], [...path, key]);
+        if (typeof v === "object" && v !== null)
+          for (const key of Object.keys(v)) walk(v[key], [...path, key]);
         if (path.length > 0) paths.push(path);
       };
       walk(copy, []);
@@ -62,14 +69,21 @@ export function toolList(count, seed) {
     description: `Does thing ${i}: reads the input, looks things up and returns a summary of what it found.`,
     inputSchema: {
       type: "object",
-      properties: { query: { type: "string", description: "What to look for" }, limit: { type: "integer", minimum: 1 } },
+      properties: {
+        query: { type: "string", description: "What to look for" },
+        limit: { type: "integer", minimum: 1 },
+      },
       required: ["query"],
     },
     annotations: { readOnlyHint: i % 2 === 0, openWorldHint: true, title: `Tool ${i}` },
     icons: [{ src: `https://example.com/icons/${i}.png`, mimeType: "image/png", sizes: ["48x48"] }],
     _meta: { "com.example/rank": i },
   }));
-  return { jsonrpc: "2.0", id: seed, result: { resultType: "complete", ttlMs: 60000, cacheScope: "public", tools } };
+  return {
+    jsonrpc: "2.0",
+    id: seed,
+    result: { resultType: "complete", ttlMs: 60000, cacheScope: "public", tools },
+  };
 }
 
 const CITIES = ["Paris", "Lagos", "Lima", "Osaka", "Perth", "Quito", "Oslo", "Pune"];
@@ -81,7 +95,14 @@ export function callTools(n) {
     method: "tools/call",
     params: {
       name: ["get_weather", "search", "read_file", "run"][i % 4],
-      arguments: i % 5 === 0 ? {} : { location: CITIES[i % CITIES.length], units: i % 2 ? "metric" : "imperial", days: i % 7 },
+      arguments:
+        i % 5 === 0
+          ? {}
+          : {
+              location: CITIES[i % CITIES.length],
+              units: i % 2 ? "metric" : "imperial",
+              days: i % 7,
+            },
       _meta: freshMeta(),
     },
   }));
@@ -95,7 +116,8 @@ export const CALL_TOOL_BREAKERS = {
   "jsonrpc 1.0": (r) => (r.jsonrpc = "1.0"),
   "id an object": (r) => (r.id = {}),
   "no params": (r) => delete r.params,
-  "capabilities a number": (r) => (r.params._meta["io.modelcontextprotocol/clientCapabilities"] = 3),
+  "capabilities a number": (r) =>
+    (r.params._meta["io.modelcontextprotocol/clientCapabilities"] = 3),
   "three errors": (r) => {
     r.params.name = null;
     r.params.arguments = "x";
@@ -111,15 +133,49 @@ export function invalidCallTools(n, breakers = Object.values(CALL_TOOL_BREAKERS)
 export function clientRequests(n) {
   const make = [
     (i) => ({ jsonrpc: "2.0", id: i, method: "server/discover", params: { _meta: freshMeta() } }),
-    (i) => ({ jsonrpc: "2.0", id: i, method: "tools/list", params: { _meta: freshMeta(), cursor: `c${i}` } }),
-    (i) => callTools(1)[0],
+    (i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "tools/list",
+      params: { _meta: freshMeta(), cursor: `c${i}` },
+    }),
+    () => callTools(1)[0],
     (i) => ({ jsonrpc: "2.0", id: i, method: "resources/list", params: { _meta: freshMeta() } }),
-    (i) => ({ jsonrpc: "2.0", id: i, method: "resources/read", params: { _meta: freshMeta(), uri: `file:///project/file${i}.md` } }),
-    (i) => ({ jsonrpc: "2.0", id: i, method: "resources/templates/list", params: { _meta: freshMeta() } }),
+    (i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "resources/read",
+      params: { _meta: freshMeta(), uri: `file:///project/file${i}.md` },
+    }),
+    (i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "resources/templates/list",
+      params: { _meta: freshMeta() },
+    }),
     (i) => ({ jsonrpc: "2.0", id: i, method: "prompts/list", params: { _meta: freshMeta() } }),
-    (i) => ({ jsonrpc: "2.0", id: i, method: "prompts/get", params: { _meta: freshMeta(), name: "review", arguments: { code: `x = ${i}` } } }),
-    (i) => ({ jsonrpc: "2.0", id: i, method: "completion/complete", params: { _meta: freshMeta(), ref: { type: "ref/prompt", name: "review" }, argument: { name: "code", value: `x${i}` } } }),
-    (i) => ({ jsonrpc: "2.0", id: i, method: "subscriptions/listen", params: { _meta: freshMeta(), notifications: { toolsListChanged: i % 2 === 0 } } }),
+    (i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "prompts/get",
+      params: { _meta: freshMeta(), name: "review", arguments: { code: `x = ${i}` } },
+    }),
+    (i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "completion/complete",
+      params: {
+        _meta: freshMeta(),
+        ref: { type: "ref/prompt", name: "review" },
+        argument: { name: "code", value: `x${i}` },
+      },
+    }),
+    (i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "subscriptions/listen",
+      params: { _meta: freshMeta(), notifications: { toolsListChanged: i % 2 === 0 } },
+    }),
   ];
   return Array.from({ length: n }, (_, i) => make[i % make.length](i));
 }
@@ -127,14 +183,25 @@ export function clientRequests(n) {
 export function messages(n) {
   const make = [
     (i) => clientRequests(10)[i % 4],
-    (i) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: i, reason: "user" } }),
-    (i) => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: `p${i}`, progress: i / 10, total: 10 } }),
-    (i) => ({ jsonrpc: "2.0", id: i, result: { resultType: "complete", content: [{ type: "text", text: `hi ${i}` }] } }),
+    (i) => ({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: i, reason: "user" },
+    }),
+    (i) => ({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: `p${i}`, progress: i / 10, total: 10 },
+    }),
+    (i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      result: { resultType: "complete", content: [{ type: "text", text: `hi ${i}` }] },
+    }),
     (i) => ({ jsonrpc: "2.0", id: i, error: { code: -32602, message: `Unknown tool ${i}` } }),
   ];
   return Array.from({ length: n }, (_, i) => make[i % make.length](i));
 }
-
 
 /** A tool list whose last tool is invalid (a name that is not a string, or an inputSchema that is not an object schema). */
 export function toolListInvalidLast(count, seed) {

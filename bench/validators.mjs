@@ -18,14 +18,37 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import ts from "typescript";
 import { ROOT, SPEC, median, transpileDir, workDir } from "./common.mjs";
-import { REVISION, callTools, clientRequests, corpus, invalidCallTools, invalidCorpus, messages, toolList, toolListInvalidLast } from "./validator-inputs.mjs";
+import {
+  REVISION,
+  callTools,
+  clientRequests,
+  corpus,
+  invalidCallTools,
+  invalidCorpus,
+  messages,
+  toolList,
+  toolListInvalidLast,
+} from "./validator-inputs.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TIME_PER_SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 150);
 
 export async function loadGenerated(work) {
   const out = join(work, "mcp-gen");
-  const r = spawnSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "generate", "--spec", SPEC, "--revision", REVISION, "--out", out], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "dist/cli/main.js"),
+      "generate",
+      "--spec",
+      SPEC,
+      "--revision",
+      REVISION,
+      "--out",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
   return import(join(transpileDir(out, join(work, "mcp-gen-js")), "validators.js"));
 }
@@ -46,18 +69,42 @@ async function loadTypia(types) {
   const gen = join(work, "gen");
   mkdirSync(src, { recursive: true });
   const schemaImport = join(SPEC, "schema", REVISION, "schema.js");
-  const lines = [`import typia from "typia";`, `import type * as S from ${JSON.stringify(schemaImport)};`];
+  const lines = [
+    `import typia from "typia";`,
+    `import type * as S from ${JSON.stringify(schemaImport)};`,
+  ];
   for (const t of types) {
-    lines.push(`export const is${t} = typia.createIs<S.${t}>();`, `export const validate${t} = typia.createValidate<S.${t}>();`);
+    lines.push(
+      `export const is${t} = typia.createIs<S.${t}>();`,
+      `export const validate${t} = typia.createValidate<S.${t}>();`,
+    );
   }
   writeFileSync(join(src, "validators.ts"), lines.join("\n") + "\n");
   writeFileSync(
     join(work, "tsconfig.typia.json"),
-    JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true }, include: [src] }),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        skipLibCheck: true,
+      },
+      include: [src],
+    }),
   );
   const r = spawnSync(
     process.execPath,
-    [join(ROOT, "node_modules/typia/lib/executable/typia.js"), "generate", "--input", src, "--output", gen, "--project", join(work, "tsconfig.typia.json")],
+    [
+      join(ROOT, "node_modules/typia/lib/executable/typia.js"),
+      "generate",
+      "--input",
+      src,
+      "--output",
+      gen,
+      "--project",
+      join(work, "tsconfig.typia.json"),
+    ],
     { encoding: "utf8", cwd: ROOT },
   );
   if (r.status !== 0) {
@@ -150,7 +197,10 @@ export async function benchValidators() {
       maxBuffer: 64 * 1024 * 1024,
     });
     const line = r.stdout.split("\n").find((l) => l.startsWith(RESULT_MARK));
-    if (r.status !== 0 || !line) throw new Error(`validator bench process ${i + 1} failed: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" ")}`);
+    if (r.status !== 0 || !line)
+      throw new Error(
+        `validator bench process ${i + 1} failed: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" ")}`,
+      );
     runs.push(JSON.parse(line.slice(RESULT_MARK.length)));
   }
   report(runs);
@@ -165,12 +215,27 @@ async function measure() {
   const zodFor = await loadZod();
   const examples = corpus();
   // Broken examples both sides reject (a documented deviation would make one side accept).
-  const broken = invalidCorpus(examples, (type, value) => ajvFor(type)(value) || ours[`is${type}`](value));
-  const typeNames = [...new Set([...examples.map((e) => e.type), "ListToolsResultResponse", "CallToolRequest", "ClientRequest", "JSONRPCMessage"])];
+  const broken = invalidCorpus(
+    examples,
+    (type, value) => ajvFor(type)(value) || ours[`is${type}`](value),
+  );
+  const typeNames = [
+    ...new Set([
+      ...examples.map((e) => e.type),
+      "ListToolsResultResponse",
+      "CallToolRequest",
+      "ClientRequest",
+      "JSONRPCMessage",
+    ]),
+  ];
   const typia = await loadTypia(typeNames);
 
-  const zodParse = (schema) => (schema ? fresh((s) => (v) => s.safeParse(v).success)(schema) : undefined);
-  const zodErrors = (schema) => (schema ? fresh((s) => (v) => (s.safeParse(v).error?.issues.length ?? 0) > 0)(schema) : undefined);
+  const zodParse = (schema) =>
+    schema ? fresh((s) => (v) => s.safeParse(v).success)(schema) : undefined;
+  const zodErrors = (schema) =>
+    schema
+      ? fresh((s) => (v) => (s.safeParse(v).error?.issues.length ?? 0) > 0)(schema)
+      : undefined;
   const AJV_REJECTS = (f) => (v) => (f(v), f.errors.length > 0);
   const OURS_REJECT = (f, o) => (v) => (f(v, o).errors?.length ?? 0) > 0;
   const OURS_OK = (f) => (v) => f(v).ok;
@@ -203,12 +268,19 @@ async function measure() {
       inputs: broken.map((e) => e.value),
       types: broken.map((e) => e.type),
       contestants: {
-        "mcp-gen validate* (all errors)": perTypeVia(OURS_REJECT, (t) => ours[`validate${t}`], undefined),
+        "mcp-gen validate* (all errors)": perTypeVia(
+          OURS_REJECT,
+          (t) => ours[`validate${t}`],
+          undefined,
+        ),
         "ajv (allErrors: true)": perTypeVia(AJV_REJECTS, (t) => ajvFor(t)),
         "mcp-gen validate* firstError": perTypeVia(OURS_REJECT, (t) => ours[`validate${t}`], FIRST),
         "ajv (allErrors: false)": perTypeVia(AJV_REJECTS, (t) => ajvFirstFor(t)),
       },
-      ratios: { "mcp-gen validate* (all errors)": "ajv (allErrors: true)", "mcp-gen validate* firstError": "ajv (allErrors: false)" },
+      ratios: {
+        "mcp-gen validate* (all errors)": "ajv (allErrors: true)",
+        "mcp-gen validate* firstError": "ajv (allErrors: false)",
+      },
     },
     ...[1000, 10000].map((count) => ({
       name: `ListToolsResultResponse, ${count.toLocaleString("en-US")} tools (x${LISTS_OF(count)} lists)`,
@@ -219,7 +291,9 @@ async function measure() {
         "mcp-gen validate*": oursOk(ours.validateListToolsResultResponse),
         ajv: ajvFor("ListToolsResultResponse"),
         ...(typia.module ? { "typia is": typia.module.isListToolsResultResponse } : {}),
-        "zod (SDK ListToolsResultSchema)": fresh((s) => (v) => s.safeParse(v.result).success)(zodFor("ListToolsResult")),
+        "zod (SDK ListToolsResultSchema)": fresh((s) => (v) => s.safeParse(v.result).success)(
+          zodFor("ListToolsResult"),
+        ),
       },
     })),
     ...[1000, 10000].map((count) => ({
@@ -232,7 +306,10 @@ async function measure() {
         "mcp-gen validate* firstError": oursRejects(ours.validateListToolsResultResponse, FIRST),
         "ajv (allErrors: false)": ajvRejects(ajvFirstFor("ListToolsResultResponse")),
       },
-      ratios: { "mcp-gen validate* (all errors)": "ajv (allErrors: true)", "mcp-gen validate* firstError": "ajv (allErrors: false)" },
+      ratios: {
+        "mcp-gen validate* (all errors)": "ajv (allErrors: true)",
+        "mcp-gen validate* firstError": "ajv (allErrors: false)",
+      },
     })),
     {
       name: "CallToolRequest (64 varied)",
@@ -275,8 +352,16 @@ async function measure() {
         "ajv (allErrors: true)": ajvRejects(ajvFor("CallToolRequest")),
         "mcp-gen validate* firstError": oursRejects(ours.validateCallToolRequest, FIRST),
         "ajv (allErrors: false)": ajvRejects(ajvFirstFor("CallToolRequest")),
-        "mcp-gen validateRequestMessage firstError": fresh((f, o) => (v) => !f(v, "client->server", o).ok)(ours.validateRequestMessage, FIRST),
-        ...(typia.module ? { "typia validate": fresh((f) => (v) => (f(v).errors?.length ?? 0) > 0)(typia.module.validateCallToolRequest) } : {}),
+        "mcp-gen validateRequestMessage firstError": fresh(
+          (f, o) => (v) => !f(v, "client->server", o).ok,
+        )(ours.validateRequestMessage, FIRST),
+        ...(typia.module
+          ? {
+              "typia validate": fresh((f) => (v) => (f(v).errors?.length ?? 0) > 0)(
+                typia.module.validateCallToolRequest,
+              ),
+            }
+          : {}),
         "zod (SDK)": zodErrors(zodFor("CallToolRequest")),
       },
       ratios: {
@@ -292,14 +377,17 @@ async function measure() {
     for (const [name, c] of Object.entries(w.contestants)) {
       if (!c) throw new Error(`${w.name}: ${name} missing`);
       const calls = c.perType ? w.types.map((t) => c.perType(t)) : w.inputs.map(() => c);
-      if (calls.some((f) => typeof f !== "function")) throw new Error(`${w.name}: ${name} has no validator for some input`);
+      if (calls.some((f) => typeof f !== "function"))
+        throw new Error(`${w.name}: ${name} has no validator for some input`);
       const disagrees = w.inputs.filter((input, i) => !calls[i](input)).length;
       w.contestants[name] = { calls, disagrees };
     }
   }
 
   const results = new Map();
-  const entries = workloads.flatMap((w) => Object.entries(w.contestants).map(([name, c]) => ({ w, name, c })));
+  const entries = workloads.flatMap((w) =>
+    Object.entries(w.contestants).map(([name, c]) => ({ w, name, c })),
+  );
   for (const { w, c } of entries) sample(c.calls, w.inputs); // warm-up, untimed
   for (let round = 0; round < ROUNDS; round++) {
     // Rotate the order so no contestant always runs right after the same neighbour.
@@ -346,12 +434,19 @@ function report(runs) {
           const cs = r.workloads[wi].contestants;
           return pairedRatio(cs[ci].rounds, cs.find((x) => x.name === c.peer).rounds);
         });
-        const range = n > 1 ? ` [${Math.min(...ratios).toFixed(2)} - ${Math.max(...ratios).toFixed(2)}]` : "";
+        const range =
+          n > 1 ? ` [${Math.min(...ratios).toFixed(2)} - ${Math.max(...ratios).toFixed(2)}]` : "";
         ratio = `${median(ratios).toFixed(2).padStart(6)}x ${c.peer}${range}`;
       }
-      const perItem = w.perItem ? `  ${(1e9 / ops / w.perItem).toFixed(0).padStart(5)} ns/tool` : "";
-      const note = c.disagrees ? `  (wrong verdict on ${c.disagrees} of ${w.inputs} inputs: not comparable)` : "";
-      console.log(`    ${c.name.padEnd(42)} ${fmt(ops).padStart(12)} [${fmt(Math.min(...xs))} - ${fmt(Math.max(...xs))}]${perItem}  ${ratio}${note}`);
+      const perItem = w.perItem
+        ? `  ${(1e9 / ops / w.perItem).toFixed(0).padStart(5)} ns/tool`
+        : "";
+      const note = c.disagrees
+        ? `  (wrong verdict on ${c.disagrees} of ${w.inputs} inputs: not comparable)`
+        : "";
+      console.log(
+        `    ${c.name.padEnd(42)} ${fmt(ops).padStart(12)} [${fmt(Math.min(...xs))} - ${fmt(Math.max(...xs))}]${perItem}  ${ratio}${note}`,
+      );
     }
   }
   console.log(

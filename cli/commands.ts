@@ -1,13 +1,26 @@
 import { McpGenError } from "../schema/diagnostics.js";
 import { watch } from "node:fs";
-import { findRevision, hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
+import {
+  findRevision,
+  hasDraft,
+  listRevisions,
+  loadRevision,
+  type LoadedRevision,
+} from "../schema/index.js";
 import { generate, generatedWith, type OutputFile } from "../generators/index.js";
 import type { GeneratedWith } from "../generators/manifest.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { keptFileLines } from "../generators/kept-files.js";
 import { display, reportCheck, rerunCommand } from "./check.js";
 import { loadConfig } from "./config.js";
-import { blameConfig, revisionNames, settings, specOf, type CommonOptions, type GenerateOptions } from "./settings.js";
+import {
+  blameConfig,
+  revisionNames,
+  settings,
+  specOf,
+  type CommonOptions,
+  type GenerateOptions,
+} from "./settings.js";
 import { diffMarkdown, diffRevisions } from "../diff/diff.js";
 import { initProject } from "../generators/project.js";
 import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
@@ -29,7 +42,17 @@ export async function generateCommand(
   collectAfterReading([loaded, ...legacy]);
   const files = await generate(loaded, s.generators, { legacy, auth: s.auth });
   const record = generatedWith([loaded, ...legacy], s.generators, s.auth);
-  return writeOutput(s.out, files, { revision: record.revisions.join(" + "), check: options.check === true, rerun: rerunCommand(options), generatedWith: record }, io);
+  return writeOutput(
+    s.out,
+    files,
+    {
+      revision: record.revisions.join(" + "),
+      check: options.check === true,
+      rerun: rerunCommand(options),
+      generatedWith: record,
+    },
+    io,
+  );
 }
 
 /**
@@ -37,10 +60,16 @@ export async function generateCommand(
  * ones its server also serves, newest first (`legacy`): stateless ones per request,
  * initialize-based ones through initialize.
  */
-export function loadEras(spec: string, names: readonly string[]): { loaded: LoadedRevision; legacy: LoadedRevision[] } {
-  if (names.length === 0) throw new McpGenError("config", "'revisions' is empty; name at least one revision");
+export function loadEras(
+  spec: string,
+  names: readonly string[],
+): { loaded: LoadedRevision; legacy: LoadedRevision[] } {
+  if (names.length === 0)
+    throw new McpGenError("config", "'revisions' is empty; name at least one revision");
   const all = names.map((name) => loadRevision(spec, name));
-  const unique = all.filter((l, i) => all.findIndex((x) => x.revision.name === l.revision.name) === i);
+  const unique = all.filter(
+    (l, i) => all.findIndex((x) => x.revision.name === l.revision.name) === i,
+  );
   const sorted = unique.sort((a, b) => b.revision.name.localeCompare(a.revision.name));
   const [loaded, ...legacy] = sorted as [LoadedRevision, ...LoadedRevision[]];
   if (legacy.length === 0) return { loaded, legacy };
@@ -49,7 +78,10 @@ export function loadEras(spec: string, names: readonly string[]): { loaded: Load
     const why = isInitializeBased(loaded.protocol)
       ? "is initialize-based"
       : "is not stateless (its requests carry no protocol version in _meta, or it has no UNSUPPORTED_PROTOCOL_VERSION error to refuse one with)";
-    throw new McpGenError("config", `serving several revisions needs a stateless newest revision (2026-07-28 or later) to write handlers against; ${loaded.revision.name} ${why}`);
+    throw new McpGenError(
+      "config",
+      `serving several revisions needs a stateless newest revision (2026-07-28 or later) to write handlers against; ${loaded.revision.name} ${why}`,
+    );
   }
   // Older stateless revisions are served per request, routed by the version each names in
   // `_meta` (2026-07-28 basic/versioning, "Protocol Version Negotiation"): each needs a
@@ -57,13 +89,25 @@ export function loadEras(spec: string, names: readonly string[]): { loaded: Load
   const spoken = new Map([[loaded.protocol.protocolVersion, loaded]]);
   for (const older of legacy.filter(stateless)) {
     const version = older.protocol.protocolVersion;
-    if (version === undefined) throw new McpGenError("config", `${older.revision.name} is stateless but declares no LATEST_PROTOCOL_VERSION: its requests could not be told apart`);
+    if (version === undefined)
+      throw new McpGenError(
+        "config",
+        `${older.revision.name} is stateless but declares no LATEST_PROTOCOL_VERSION: its requests could not be told apart`,
+      );
     const same = spoken.get(version);
-    if (same) throw new McpGenError("config", `${older.revision.name} and ${same.revision.name} both speak protocol version ${version}: list one of them`);
+    if (same)
+      throw new McpGenError(
+        "config",
+        `${older.revision.name} and ${same.revision.name} both speak protocol version ${version}: list one of them`,
+      );
     spoken.set(version, older);
   }
   const tooOld = legacy.find((l) => !stateless(l) && !isInitializeBased(l.protocol));
-  if (tooOld) throw new McpGenError("config", `${tooOld.revision.name} has no initialize request; older revisions must be stateless or initialize-based`);
+  if (tooOld)
+    throw new McpGenError(
+      "config",
+      `${tooOld.revision.name} has no initialize request; older revisions must be stateless or initialize-based`,
+    );
   return { loaded, legacy };
 }
 
@@ -72,12 +116,27 @@ export function loadEras(spec: string, names: readonly string[]): { loaded: Load
  * them with it (see reportCheck). Separate from generation so the reporting can be tested on
  * any set of files. `rerun` is the command that regenerates (default: plain generate).
  */
-export function writeOutput(out: string, files: OutputFile[], options: { revision: string; check: boolean; rerun?: string; generatedWith?: GeneratedWith }, io: Io): number {
+export function writeOutput(
+  out: string,
+  files: OutputFile[],
+  options: { revision: string; check: boolean; rerun?: string; generatedWith?: GeneratedWith },
+  io: Io,
+): number {
   const plan = planOutput(out, files, options.generatedWith);
   const where = display(out);
   if (options.check) {
     const { revision, generatedWith: record } = options;
-    return reportCheck(out, files, plan, { revision, rerun: options.rerun ?? "mcp-gen generate", ...(record ? { generatedWith: record } : {}) }, io);
+    return reportCheck(
+      out,
+      files,
+      plan,
+      {
+        revision,
+        rerun: options.rerun ?? "mcp-gen generate",
+        ...(record ? { generatedWith: record } : {}),
+      },
+      io,
+    );
   }
   applyOutput(out, plan);
   io.out(
@@ -98,7 +157,9 @@ export async function watchCommand(
 ): Promise<number> {
   const s = settings(options);
   // The newest revision's schema.ts: the one a spec bump edits.
-  const revisions = blameConfig(s, () => revisionNames(s).map((name) => findRevision(s.spec, name)));
+  const revisions = blameConfig(s, () =>
+    revisionNames(s).map((name) => findRevision(s.spec, name)),
+  );
   const revision = revisions.sort((a, b) => b.name.localeCompare(a.name))[0]!;
   const once = async () => {
     try {
@@ -139,7 +200,13 @@ export function revisionsCommand(options: CommonOptions & { json?: boolean }, io
   // next release needs to see that the checkout has one.
   const draft = hasDraft(spec);
   if (options.json) {
-    io.out(JSON.stringify({ revisions, latest: revisions[revisions.length - 1] ?? null, draft }, null, 2));
+    io.out(
+      JSON.stringify(
+        { revisions, latest: revisions[revisions.length - 1] ?? null, draft },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   revisions.forEach((name, i) => io.out(i === revisions.length - 1 ? `${name} (latest)` : name));
@@ -176,40 +243,64 @@ export function inspectCommand(options: CommonOptions & { json?: boolean }, io: 
     return 0;
   }
   const { protocol } = loaded;
-  io.out(`MCP schema ${loaded.revision.name} (protocol version ${protocol.protocolVersion ?? "?"}, ${loaded.model.declarations.length} declarations)`);
+  io.out(
+    `MCP schema ${loaded.revision.name} (protocol version ${protocol.protocolVersion ?? "?"}, ${loaded.model.declarations.length} declarations)`,
+  );
   for (const kind of ["request", "notification"] as const) {
     io.out("");
     io.out(kind === "request" ? "Requests:" : "Notifications:");
     for (const m of protocol.methods.filter((x) => x.kind === kind)) {
-      const flags = [m.inputRequired ? "input_required" : "", m.deprecated ? "deprecated" : ""].filter(Boolean).join(", ");
+      const flags = [m.inputRequired ? "input_required" : "", m.deprecated ? "deprecated" : ""]
+        .filter(Boolean)
+        .join(", ");
       const result = m.result ? ` -> ${m.result}` : "";
-      io.out(`  ${m.method.padEnd(40)} ${m.directions.join(", ").padEnd(32)} ${m.params ?? "-"}${result}${flags ? `  [${flags}]` : ""}`);
+      io.out(
+        `  ${m.method.padEnd(40)} ${m.directions.join(", ").padEnd(32)} ${m.params ?? "-"}${result}${flags ? `  [${flags}]` : ""}`,
+      );
     }
   }
   if (protocol.inputRequests.length > 0) {
     io.out("");
     io.out("Input requests (in InputRequiredResult):");
-    for (const r of protocol.inputRequests) io.out(`  ${r.method.padEnd(40)} needs client capability ${r.capability?.path.join(".") ?? "-"}`);
+    for (const r of protocol.inputRequests)
+      io.out(
+        `  ${r.method.padEnd(40)} needs client capability ${r.capability?.path.join(".") ?? "-"}`,
+      );
   }
   io.out("");
   io.out("Error codes:");
-  for (const e of protocol.errors) io.out(`  ${String(e.code).padEnd(8)} ${e.name}${e.types.length ? ` (${e.types.join(", ")})` : ""}`);
+  for (const e of protocol.errors)
+    io.out(
+      `  ${String(e.code).padEnd(8)} ${e.name}${e.types.length ? ` (${e.types.join(", ")})` : ""}`,
+    );
   return 0;
 }
 
 /** Prints the diff; with --fail-on-breaking, exits 1 when a change breaks clients or servers (for CI). */
-export function diffCommand(options: CommonOptions & { from: string; to: string; format?: string; failOnBreaking?: boolean }, io: Io): number {
+export function diffCommand(
+  options: CommonOptions & { from: string; to: string; format?: string; failOnBreaking?: boolean },
+  io: Io,
+): number {
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
   const format = options.format ?? "md";
-  if (format !== "md" && format !== "json") throw new McpGenError("usage", `--format must be md or json, not '${format}'`);
+  if (format !== "md" && format !== "json")
+    throw new McpGenError("usage", `--format must be md or json, not '${format}'`);
   const diff = diffRevisions(loadRevision(spec, options.from), loadRevision(spec, options.to));
   io.out(format === "json" ? JSON.stringify(diff, null, 2) : diffMarkdown(diff));
   return options.failOnBreaking && diff.changes.some((c) => c.breaking) ? 1 : 0;
 }
 
-export async function initCommand(dir: string, options: CommonOptions & { force?: boolean; modernOnly?: boolean; auth?: boolean }, io: Io): Promise<number> {
-  if (dir.trim() === "") throw new McpGenError("usage", 'the project folder is empty (an unset variable?): name it, or "." for this one');
+export async function initCommand(
+  dir: string,
+  options: CommonOptions & { force?: boolean; modernOnly?: boolean; auth?: boolean },
+  io: Io,
+): Promise<number> {
+  if (dir.trim() === "")
+    throw new McpGenError(
+      "usage",
+      'the project folder is empty (an unset variable?): name it, or "." for this one',
+    );
   const config = loadConfig(options.config);
   const spec = specOf(options, config);
   const result = await initProject(dir, {
@@ -219,7 +310,9 @@ export async function initCommand(dir: string, options: CommonOptions & { force?
     ...(options.modernOnly ? { modernOnly: true } : {}),
     ...(options.auth ? { auth: true } : {}),
   });
-  io.out(`mcp-gen: created an MCP server project in ${display(dir)} (${result.written.length} files written${result.kept.length ? `, ${result.kept.length} existing kept` : ""})`);
+  io.out(
+    `mcp-gen: created an MCP server project in ${display(dir)} (${result.written.length} files written${result.kept.length ? `, ${result.kept.length} existing kept` : ""})`,
+  );
   io.out(`next: cd ${display(dir)} && npm install && npm test && npm start`);
   return 0;
 }

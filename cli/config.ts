@@ -34,12 +34,20 @@ const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
  * What is wrong with a list of generators or revisions (from --generators / --revisions or
  * the config), said after its name: "is empty; ...", or undefined when nothing is.
  */
-export function listProblem(kind: "generators" | "revisions", list: readonly string[]): string | undefined {
-  if (list.length === 0) return kind === "generators" ? `is empty; name at least one of ${GENERATOR_NAMES.join(", ")}` : "is empty; name at least one revision";
+export function listProblem(
+  kind: "generators" | "revisions",
+  list: readonly string[],
+): string | undefined {
+  if (list.length === 0)
+    return kind === "generators"
+      ? `is empty; name at least one of ${GENERATOR_NAMES.join(", ")}`
+      : "is empty; name at least one revision";
   const twice = list.find((name, i) => list.indexOf(name) !== i);
   if (twice !== undefined) return `lists '${twice}' twice`;
-  const unknown = kind === "generators" ? list.filter((name) => !GENERATOR_NAMES.includes(name)) : [];
-  if (unknown.length > 0) return `has unknown generator '${unknown.join("', '")}'; available: ${GENERATOR_NAMES.join(", ")}`;
+  const unknown =
+    kind === "generators" ? list.filter((name) => !GENERATOR_NAMES.includes(name)) : [];
+  if (unknown.length > 0)
+    return `has unknown generator '${unknown.join("', '")}'; available: ${GENERATOR_NAMES.join(", ")}`;
   return undefined;
 }
 
@@ -56,15 +64,21 @@ export function findConfig(explicit: string | undefined, cwd = process.cwd()): s
     const path = resolve(cwd, explicit);
     const found = statSync(path, { throwIfNoEntry: false });
     if (!found) throw new McpGenError("config", `config file not found: ${explicit}`);
-    if (found.isDirectory()) throw new McpGenError("config", `${path} is a folder, not a config file (--config names the ${CONFIG_FILE} to read)`);
+    if (found.isDirectory())
+      throw new McpGenError(
+        "config",
+        `${path} is a folder, not a config file (--config names the ${CONFIG_FILE} to read)`,
+      );
     return path;
   }
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const path = join(dir, CONFIG_FILE);
     const found = statSync(path, { throwIfNoEntry: false });
-    if (found?.isDirectory()) throw new McpGenError("config", `${path} is a folder, not a config file`);
+    if (found?.isDirectory())
+      throw new McpGenError("config", `${path} is a folder, not a config file`);
     if (found) return path;
-    if (statSync(join(dir, ".git"), { throwIfNoEntry: false }) || dir === dirname(dir)) return undefined;
+    if (statSync(join(dir, ".git"), { throwIfNoEntry: false }) || dir === dirname(dir))
+      return undefined;
   }
 }
 
@@ -87,7 +101,10 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
     // V8's reason without its character position or its excerpt of the text.
     const reason = (error as Error).message
       .replace(/ in JSON at position \d+.*$/s, "")
-      .replace(/^Unexpected token '(.)', .* is not valid JSON$/s, (_, token: string) => `Unexpected token ${JSON.stringify(token)}`);
+      .replace(
+        /^Unexpected token '(.)', .* is not valid JSON$/s,
+        (_, token: string) => `Unexpected token ${JSON.stringify(token)}`,
+      );
     throw new McpGenError("config", `${path}:${at.line}:${at.column}: not valid JSON: ${reason}`);
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -97,9 +114,20 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
   for (const [key, value] of Object.entries(raw)) {
     if (key === "$schema") continue;
     const kind = KEYS[key as keyof Config];
-    if (!kind) throw new McpGenError("config", `${path}: unknown key '${key}'; known keys: ${Object.keys(KEYS).join(", ")}`);
-    const ok = kind === "string" || kind === "boolean" ? typeof value === kind : Array.isArray(value) && value.every((v) => typeof v === "string");
-    if (!ok) throw new McpGenError("config", `${path}: '${key}' must be ${kind === "string" ? "a string" : kind === "boolean" ? "true or false" : "an array of strings"}`);
+    if (!kind)
+      throw new McpGenError(
+        "config",
+        `${path}: unknown key '${key}'; known keys: ${Object.keys(KEYS).join(", ")}`,
+      );
+    const ok =
+      kind === "string" || kind === "boolean"
+        ? typeof value === kind
+        : Array.isArray(value) && value.every((v) => typeof v === "string");
+    if (!ok)
+      throw new McpGenError(
+        "config",
+        `${path}: '${key}' must be ${kind === "string" ? "a string" : kind === "boolean" ? "true or false" : "an array of strings"}`,
+      );
     (config as Record<string, unknown>)[key] = value;
   }
   if (config.revision !== undefined && config.revisions !== undefined) {
@@ -110,7 +138,11 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
     if (problem) throw new McpGenError("config", `${path}: '${key}' ${problem}`);
   }
   for (const key of ["spec", "out"] as const) {
-    if (config[key] !== undefined && config[key].trim() === "") throw new McpGenError("config", `${path}: '${key}' is empty; name a folder, or "." for the config's own`);
+    if (config[key] !== undefined && config[key].trim() === "")
+      throw new McpGenError(
+        "config",
+        `${path}: '${key}' is empty; name a folder, or "." for the config's own`,
+      );
   }
   const base = dirname(path);
   if (config.spec) config.spec = resolve(base, config.spec);

@@ -6,7 +6,11 @@ function oneLine(text: string): string {
 }
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string" && /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!);
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === "string" &&
+    /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!)
+  );
 }
 
 /**
@@ -20,7 +24,8 @@ export function describeFailure(error: unknown, debug: boolean): string[] {
   if (error instanceof McpGenError) line = `mcp-gen: ${oneLine(error.message)}`;
   else if (isSystemError(error)) line = `mcp-gen: ${oneLine(error.message)}`;
   else {
-    const message = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
+    const message =
+      error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
     line = `mcp-gen: internal error: ${oneLine(message)}${debug ? "" : " (rerun with --debug for the stack trace)"}`;
   }
   const stack = debug && error instanceof Error && error.stack ? error.stack.split("\n") : [];

@@ -26,33 +26,64 @@ function usageLine(text: string): string {
 
 function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("mcp-gen")
-    .description("Generate TypeScript types, validators, dispatchers and clients from the MCP schema")
+    .description(
+      "Generate TypeScript types, validators, dispatchers and clients from the MCP schema",
+    )
     .version(VERSION)
     .option("--debug", "on failure, also print the stack trace")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(usageLine(s)) });
+    .configureOutput({
+      writeOut: (s) => io.out(s.trimEnd()),
+      writeErr: (s) => io.err(usageLine(s)),
+    });
 
-  const spec = () => new Option("--spec <dir>", "spec checkout holding schema/<revision>/schema.ts (config: spec)");
-  const revision = () => new Option("--revision <rev>", "a dated revision, 'latest' or 'draft' (config: revision; default latest)");
-  const config = () => new Option("--config <file>", "config file (default: the nearest mcp-gen.config.json here or in a folder above, up to the repository root)");
+  const spec = () =>
+    new Option("--spec <dir>", "spec checkout holding schema/<revision>/schema.ts (config: spec)");
+  const revision = () =>
+    new Option(
+      "--revision <rev>",
+      "a dated revision, 'latest' or 'draft' (config: revision; default latest)",
+    );
+  const config = () =>
+    new Option(
+      "--config <file>",
+      "config file (default: the nearest mcp-gen.config.json here or in a folder above, up to the repository root)",
+    );
 
   program
     .command("generate", { isDefault: true })
     .description("generate code for one revision into the output folder (the default command)")
     .addOption(spec())
     .addOption(revision())
-    .option("--revisions <list>", "comma-separated revisions a server speaks: the newest, plus older stateless ones (served per request) and initialize-based ones (through initialize) (config: revisions)")
+    .option(
+      "--revisions <list>",
+      "comma-separated revisions a server speaks: the newest, plus older stateless ones (served per request) and initialize-based ones (through initialize) (config: revisions)",
+    )
     .option("--out <dir>", "output folder (config: out; default out)")
-    .option("--generators <list>", `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`)
-    .option("--check", "write nothing; exit 3 listing the stale files (and why) if the output differs from what generate would write")
+    .option(
+      "--generators <list>",
+      `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`,
+    )
+    .option(
+      "--check",
+      "write nothing; exit 3 listing the stale files (and why) if the output differs from what generate would write",
+    )
     .option("--watch", "regenerate whenever the revision's schema.ts changes, until interrupted")
-    .option("--auth", "also emit the auth modules: runtime/auth-jwt.ts, a JWT verifier for the HTTP server (needs jose), and auth.ts, the HTTP client's OAuth client (needs oauth4webapi) (config: auth)")
+    .option(
+      "--auth",
+      "also emit the auth modules: runtime/auth-jwt.ts, a JWT verifier for the HTTP server (needs jose), and auth.ts, the HTTP client's OAuth client (needs oauth4webapi) (config: auth)",
+    )
     .addOption(config())
     .exitOverride()
     .action(async (opts) => {
-      if (opts.watch && opts.check) throw new McpGenError("usage", "--watch and --check do not go together");
+      if (opts.watch && opts.check)
+        throw new McpGenError("usage", "--watch and --check do not go together");
       const { generateCommand, watchCommand } = await commands();
-      setExit(opts.watch ? await watchCommand({ ...opts, debug: program.opts()["debug"] === true }, io) : await generateCommand(opts, io));
+      setExit(
+        opts.watch
+          ? await watchCommand({ ...opts, debug: program.opts()["debug"] === true }, io)
+          : await generateCommand(opts, io),
+      );
     });
 
   program
@@ -66,7 +97,9 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("inspect")
-    .description("print the protocol model of a revision: methods, directions, results, input requests, errors")
+    .description(
+      "print the protocol model of a revision: methods, directions, results, input requests, errors",
+    )
     .addOption(spec())
     .addOption(revision())
     .option("--json", "print JSON")
@@ -76,25 +109,40 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command("init")
-    .description("create a runnable TypeScript MCP server project (stdio and HTTP) around the generated code")
+    .description(
+      "create a runnable TypeScript MCP server project (stdio and HTTP) around the generated code",
+    )
     .argument("<dir>", "the new project's folder (new or empty)")
     .addOption(spec())
     .addOption(revision())
     .option("--force", "write into a folder that is not empty (existing files are kept)")
-    .option("--modern-only", "serve only the chosen revision (default: also every initialize-based revision from 2025-03-26 on)")
-    .option("--auth", "an OAuth-protected HTTP server: resource-server options from the environment, a JWT verifier (jose)")
+    .option(
+      "--modern-only",
+      "serve only the chosen revision (default: also every initialize-based revision from 2025-03-26 on)",
+    )
+    .option(
+      "--auth",
+      "an OAuth-protected HTTP server: resource-server options from the environment, a JWT verifier (jose)",
+    )
     .addOption(config())
     .exitOverride()
-    .action(async (dir: string, opts) => setExit(await (await commands()).initCommand(dir, opts, io)));
+    .action(async (dir: string, opts) =>
+      setExit(await (await commands()).initCommand(dir, opts, io)),
+    );
 
   program
     .command("diff")
-    .description("what changed between two revisions, and whose code it breaks: methods, types, fields, unions, error codes, constants, deprecations")
+    .description(
+      "what changed between two revisions, and whose code it breaks: methods, types, fields, unions, error codes, constants, deprecations",
+    )
     .requiredOption("--from <rev>", "the older revision")
     .requiredOption("--to <rev>", "the newer revision")
     .addOption(spec())
     .addOption(new Option("--format <format>", "md or json").choices(["md", "json"]).default("md"))
-    .option("--fail-on-breaking", "exit 1 when any change breaks clients or servers (the diff is printed either way)")
+    .option(
+      "--fail-on-breaking",
+      "exit 1 when any change breaks clients or servers (the diff is printed either way)",
+    )
     .addOption(config())
     .exitOverride()
     .action(async (opts) => setExit((await commands()).diffCommand(opts, io)));

@@ -9,7 +9,12 @@ export interface CommonOptions {
   config?: string;
 }
 
-export type GenerateOptions = CommonOptions & { out?: string; generators?: string; revisions?: string; auth?: boolean };
+export type GenerateOptions = CommonOptions & {
+  out?: string;
+  generators?: string;
+  revisions?: string;
+  auth?: boolean;
+};
 
 export interface Settings {
   spec: string;
@@ -26,16 +31,27 @@ export interface Settings {
 /** The spec folder from the flag or the config; every command needs one. */
 export function specOf(options: CommonOptions, config: Config): string {
   const spec = options.spec ?? config.spec;
-  if (!spec) throw new McpGenError("usage", `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json (a checkout of the MCP specification repository: ${SPEC_CLONE_HINT})`);
+  if (!spec)
+    throw new McpGenError(
+      "usage",
+      `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json (a checkout of the MCP specification repository: ${SPEC_CLONE_HINT})`,
+    );
   return spec;
 }
 
 /** A comma-separated flag as a list; an empty one (`--generators "$GENS"`, unset) is refused. */
-function listFlag(flag: "generators" | "revisions", value: string | undefined): string[] | undefined {
+function listFlag(
+  flag: "generators" | "revisions",
+  value: string | undefined,
+): string[] | undefined {
   if (value === undefined) return undefined;
-  const list = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const problem = listProblem(flag, list);
-  if (problem) throw new McpGenError(list.length === 0 ? "usage" : "config", `--${flag} ${problem}`);
+  if (problem)
+    throw new McpGenError(list.length === 0 ? "usage" : "config", `--${flag} ${problem}`);
   return list;
 }
 
@@ -48,12 +64,18 @@ export function settings(options: GenerateOptions): Settings {
   }
   // An empty path (`--out "$OUT"` with OUT unset) is not "here": refuse it rather than guess.
   if (options.out !== undefined && options.out.trim() === "") {
-    throw new McpGenError("usage", '--out is empty (an unset variable?): name the output folder, or "." for this one');
+    throw new McpGenError(
+      "usage",
+      '--out is empty (an unset variable?): name the output folder, or "." for this one',
+    );
   }
   const revisions = listFlag("revisions", options.revisions);
   const generators = listFlag("generators", options.generators);
   const fromConfig = new Set<keyof Config>(options.spec === undefined ? ["spec"] : []);
-  const pick = <K extends keyof Config>(key: K, flag: Config[K] | undefined): Config[K] | undefined => {
+  const pick = <K extends keyof Config>(
+    key: K,
+    flag: Config[K] | undefined,
+  ): Config[K] | undefined => {
     if (flag !== undefined || config[key] === undefined) return flag;
     fromConfig.add(key);
     return config[key];
@@ -74,8 +96,13 @@ export function settings(options: GenerateOptions): Settings {
  * An error about settings from flags or the config: a config key is named as such ('revisions'),
  * after the config file's path; a flag as the flag (--revisions).
  */
-function settingsError(s: Settings, keys: readonly ("revisions" | "generators")[], say: (name: (key: "revisions" | "generators") => string) => string): McpGenError {
-  const name = (key: "revisions" | "generators") => (s.fromConfig.has(key) ? `'${key}'` : `--${key}`);
+function settingsError(
+  s: Settings,
+  keys: readonly ("revisions" | "generators")[],
+  say: (name: (key: "revisions" | "generators") => string) => string,
+): McpGenError {
+  const name = (key: "revisions" | "generators") =>
+    s.fromConfig.has(key) ? `'${key}'` : `--${key}`;
   const inFile = keys.some((key) => s.fromConfig.has(key)) ? `${s.config.file}: ` : "";
   return new McpGenError("config", `${inFile}${say(name)}`);
 }
@@ -93,7 +120,8 @@ export function blameConfig<T>(s: Settings, action: () => T): T {
     return action();
   } catch (error) {
     const file = s.config.file;
-    if (!(error instanceof McpGenError) || file === undefined || error.message.startsWith(file)) throw error;
+    if (!(error instanceof McpGenError) || file === undefined || error.message.startsWith(file))
+      throw error;
     if (!ABOUT[error.code]?.some((key) => s.fromConfig.has(key))) throw error;
     throw new McpGenError(error.code, `${file}: ${error.message}`);
   }
@@ -111,7 +139,12 @@ export function revisionNames(s: Settings): string[] {
   const same = resolved.findIndex((name, i) => resolved.indexOf(name) !== i);
   if (same >= 0) {
     const first = names[resolved.indexOf(resolved[same]!)]!;
-    throw settingsError(s, ["revisions"], (name) => `${name("revisions")} names ${resolved[same]} twice ('${first}' and '${names[same]}')`);
+    throw settingsError(
+      s,
+      ["revisions"],
+      (name) =>
+        `${name("revisions")} names ${resolved[same]} twice ('${first}' and '${names[same]}')`,
+    );
   }
   const chosen = resolveGenerators(s.generators ?? GENERATOR_NAMES);
   if (!chosen.some((g) => g.eras)) {

@@ -30,12 +30,19 @@ async function authFor(name) {
         clientId: context.client_id,
         ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
         ...(context.issuer ? { issuer: context.issuer } : {}),
-        ...(context.private_key_pem ? { privateKey: await importPem(context.private_key_pem), tokenEndpointAuthMethod: "private_key_jwt" } : {}),
+        ...(context.private_key_pem
+          ? {
+              privateKey: await importPem(context.private_key_pem),
+              tokenEndpointAuthMethod: "private_key_jwt",
+            }
+          : {}),
       }
     : undefined;
   return createOAuthClient({
     serverUrl: url,
-    ...(clientCredentials ? { grant: "client_credentials" } : (assertionGrant(name) ?? { redirect: headlessRedirect(REDIRECT_URI) })),
+    ...(clientCredentials
+      ? { grant: "client_credentials" }
+      : (assertionGrant(name) ?? { redirect: headlessRedirect(REDIRECT_URI) })),
     clientMetadataUrl: CLIENT_METADATA_URL,
     ...(preRegistered ? { preRegistered } : {}),
     insecureLoopback: true,
@@ -48,16 +55,23 @@ async function authFor(name) {
  * for), and enterprise-managed authorization (the user's ID token exchanged at the suite's IdP).
  */
 function assertionGrant(name) {
-  if (name === "auth/wif-jwt-bearer") return { grant: "jwt_bearer", assertion: () => context.valid_jwt };
+  if (name === "auth/wif-jwt-bearer")
+    return { grant: "jwt_bearer", assertion: () => context.valid_jwt };
   if (name !== "auth/enterprise-managed-authorization") return undefined;
-  const idp = { issuer: context.idp_issuer, tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id };
+  const idp = {
+    issuer: context.idp_issuer,
+    tokenEndpoint: context.idp_token_endpoint,
+    clientId: context.idp_client_id,
+  };
   return { grant: "jwt_bearer", enterprise: { idp, idToken: () => context.idp_id_token } };
 }
 
 /** An ES256 private key from PKCS#8 PEM (the suite's client_credentials-jwt key). */
 async function importPem(pem) {
   const der = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ""), "base64");
-  return crypto.subtle.importKey("pkcs8", der, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+  return crypto.subtle.importKey("pkcs8", der, { name: "ECDSA", namedCurve: "P-256" }, false, [
+    "sign",
+  ]);
 }
 
 const auth = await authFor(scenario);
@@ -71,12 +85,21 @@ const modernVersion = ERAS.modern.protocol.protocolVersion;
 const client = createClient({
   transport: createHttpTransport({ url, ...(auth ? { auth } : {}) }),
   clientInfo: { name: "mcp-gen-conformance-client", version: "0.1.0" },
-  ...(legacyVersions.includes(preferred) ? { legacyVersions: [preferred, ...legacyVersions.filter((v) => v !== preferred)] } : {}),
+  ...(legacyVersions.includes(preferred)
+    ? { legacyVersions: [preferred, ...legacyVersions.filter((v) => v !== preferred)] }
+    : {}),
   ...(preferred === modernVersion ? { protocolVersion: preferred } : {}),
   inputHandlers: {
     // Accept every form: a value for each field without a default (the client fills the defaults).
-    "elicitation/create": (params) => ({ action: "accept", content: defaults(params.requestedSchema) }),
-    "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "sampled" }, model: "driver" }),
+    "elicitation/create": (params) => ({
+      action: "accept",
+      content: defaults(params.requestedSchema),
+    }),
+    "sampling/createMessage": () => ({
+      role: "assistant",
+      content: { type: "text", text: "sampled" },
+      model: "driver",
+    }),
     "roots/list": () => ({ roots: [] }),
   },
 });
@@ -86,7 +109,8 @@ function defaults(schema) {
   for (const [name, property] of Object.entries(schema?.properties ?? {})) {
     if (property.default !== undefined) continue;
     if (property.type === "boolean") content[name] = true;
-    else if (property.type === "number" || property.type === "integer") content[name] = property.minimum ?? 1;
+    else if (property.type === "number" || property.type === "integer")
+      content[name] = property.minimum ?? 1;
     else content[name] = Array.isArray(property.enum) ? property.enum[0] : "yes";
   }
   return content;
@@ -116,7 +140,12 @@ const scenarios = {
     await client.listTools();
   },
   async "sep-2322-client-request-state"() {
-    for (const name of ["test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated", "test_mrtr_no_result_type"]) {
+    for (const name of [
+      "test_mrtr_echo_state",
+      "test_mrtr_no_state",
+      "test_mrtr_unrelated",
+      "test_mrtr_no_result_type",
+    ]) {
       console.log(name, JSON.stringify(await client.callTool({ name, arguments: {} })));
     }
   },
@@ -130,7 +159,8 @@ const scenarios = {
   },
   async "http-custom-headers"() {
     await client.listTools();
-    for (const call of context.toolCalls ?? []) await client.callTool({ name: call.name, arguments: call.arguments });
+    for (const call of context.toolCalls ?? [])
+      await client.callTool({ name: call.name, arguments: call.arguments });
   },
   async "http-invalid-tool-headers"() {
     await callEveryTool({ region: "us-west1" });
@@ -144,24 +174,39 @@ const scenarios = {
   },
   async "elicitation-sep1034-client-defaults"() {
     const { tools } = await client.listTools();
-    for (const tool of tools) console.log(tool.name, JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })));
+    for (const tool of tools)
+      console.log(
+        tool.name,
+        JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })),
+      );
   },
   async "sse-retry"() {
     // The server closes the tool's stream before the result: the client resumes it.
     const { tools } = await client.listTools();
-    for (const tool of tools) console.log(tool.name, JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })));
+    for (const tool of tools)
+      console.log(
+        tool.name,
+        JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })),
+      );
   },
   async "json-schema-2020-12-preservation"() {
     const { tools } = await client.listTools();
     const source = tools.find((t) => t.name === "json_schema_2020_12_tool");
-    await client.callTool({ name: "json_schema_echo", arguments: { schema: source?.inputSchema ?? {} } });
+    await client.callTool({
+      name: "json_schema_echo",
+      arguments: { schema: source?.inputSchema ?? {} },
+    });
   },
 };
 
 /** Every auth/* scenario: reach the server's tools through the authorization it asks for. */
 async function authorizedCalls() {
   const { tools } = await client.listTools();
-  for (const tool of tools) console.log(tool.name, JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })));
+  for (const tool of tools)
+    console.log(
+      tool.name,
+      JSON.stringify(await client.callTool({ name: tool.name, arguments: {} })),
+    );
 }
 
 const run = scenario.startsWith("auth/") ? authorizedCalls : scenarios[scenario];

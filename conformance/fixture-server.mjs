@@ -4,14 +4,22 @@
 // tools ask for input with input_required either way). `startFixtureServer(dir)` takes the
 // folder of generated JavaScript and resolves to { url, close }.
 
-const PNG_1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const PNG_1x1 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=";
 const STATE_SECRET = "conformance-fixture-state-secret-0123456789";
 
 export async function startFixtureServer(dir, options = {}) {
   const d = await import(`${dir}/dispatcher.js`);
   const { serveHttp } = await import(`${dir}/http-server.js`);
-  const { McpError, inputRequired, requireClientCapability, sealStateFor, openStateFor, createTaskStore } = d;
+  const {
+    McpError,
+    inputRequired,
+    requireClientCapability,
+    sealStateFor,
+    openStateFor,
+    createTaskStore,
+  } = d;
   // The tasks extension (io.modelcontextprotocol/tasks): the task-supporting tools below
   // answer with a task handle when the request declares the extension.
   const tasks = createTaskStore({ pollIntervalMs: 200 });
@@ -20,12 +28,17 @@ export async function startFixtureServer(dir, options = {}) {
     new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, ms);
       timer.unref?.();
-      signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+      signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), {
+        once: true,
+      });
     });
 
   const text = (t) => ({ type: "text", text: t });
   const caps = (ctx) => ctx.clientCapabilities ?? {};
-  const elicit = (message, properties) => ({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: { type: "object", properties } } });
+  const elicit = (message, properties) => ({
+    method: "elicitation/create",
+    params: { mode: "form", message, requestedSchema: { type: "object", properties } },
+  });
   const sample = (question) => ({
     method: "sampling/createMessage",
     params: { messages: [{ role: "user", content: text(question) }], maxTokens: 100 },
@@ -33,12 +46,32 @@ export async function startFixtureServer(dir, options = {}) {
   const roots = { method: "roots/list" };
 
   const tools = {
-    test_simple_text: { description: "Returns simple text", run: () => ({ content: [text("This is a simple text response for testing.")] }) },
-    test_image_content: { description: "Returns an image", run: () => ({ content: [{ type: "image", data: PNG_1x1, mimeType: "image/png" }] }) },
-    test_audio_content: { description: "Returns audio", run: () => ({ content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] }) },
+    test_simple_text: {
+      description: "Returns simple text",
+      run: () => ({ content: [text("This is a simple text response for testing.")] }),
+    },
+    test_image_content: {
+      description: "Returns an image",
+      run: () => ({ content: [{ type: "image", data: PNG_1x1, mimeType: "image/png" }] }),
+    },
+    test_audio_content: {
+      description: "Returns audio",
+      run: () => ({ content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] }),
+    },
     test_embedded_resource: {
       description: "Returns an embedded resource",
-      run: () => ({ content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }] }),
+      run: () => ({
+        content: [
+          {
+            type: "resource",
+            resource: {
+              uri: "test://embedded-resource",
+              mimeType: "text/plain",
+              text: "This is an embedded resource content.",
+            },
+          },
+        ],
+      }),
     },
     test_multiple_content_types: {
       description: "Returns text, image and resource",
@@ -46,7 +79,14 @@ export async function startFixtureServer(dir, options = {}) {
         content: [
           text("Multiple content types test:"),
           { type: "image", data: PNG_1x1, mimeType: "image/png" },
-          { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' } },
+          {
+            type: "resource",
+            resource: {
+              uri: "test://mixed-content-resource",
+              mimeType: "application/json",
+              text: '{"test":"data","value":123}',
+            },
+          },
         ],
       }),
     },
@@ -57,8 +97,20 @@ export async function startFixtureServer(dir, options = {}) {
       inputSchema: {
         $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
-        $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
-        properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" }, contactMethod: { type: "string", enum: ["phone", "email"] }, phone: { type: "string" }, email: { type: "string" } },
+        $defs: {
+          address: {
+            $anchor: "addressDef",
+            type: "object",
+            properties: { street: { type: "string" }, city: { type: "string" } },
+          },
+        },
+        properties: {
+          name: { type: "string" },
+          address: { $ref: "#/$defs/address" },
+          contactMethod: { type: "string", enum: ["phone", "email"] },
+          phone: { type: "string" },
+          email: { type: "string" },
+        },
         allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
         if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
         then: { required: ["phone"] },
@@ -70,10 +122,20 @@ export async function startFixtureServer(dir, options = {}) {
     // SEP-2243: an argument mirrored in a Mcp-Param-Region header, which the server checks.
     test_header_param: {
       description: "Echoes a region that clients also send as Mcp-Param-Region",
-      inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
+      inputSchema: {
+        type: "object",
+        properties: { region: { type: "string", "x-mcp-header": "Region" } },
+        required: ["region"],
+      },
       run: (args) => ({ content: [text(`region ${args.region}`)] }),
     },
-    test_error_handling: { description: "Always fails", run: () => ({ isError: true, content: [text("This tool intentionally returns an error for testing")] }) },
+    test_error_handling: {
+      description: "Always fails",
+      run: () => ({
+        isError: true,
+        content: [text("This tool intentionally returns an error for testing")],
+      }),
+    },
     test_tool_with_progress: {
       description: "Reports progress",
       async run(args, ctx) {
@@ -93,7 +155,12 @@ export async function startFixtureServer(dir, options = {}) {
     },
     test_streaming_elicitation: {
       description: "Asks for input through the result, never on the stream",
-      run: (args, ctx) => (ctx.inputResponse("answer", "elicitation/create") ? { content: [text("thanks")] } : inputRequired(ctx, { inputRequests: { answer: elicit("Continue?", { ok: { type: "boolean" } }) } })),
+      run: (args, ctx) =>
+        ctx.inputResponse("answer", "elicitation/create")
+          ? { content: [text("thanks")] }
+          : inputRequired(ctx, {
+              inputRequests: { answer: elicit("Continue?", { ok: { type: "boolean" } }) },
+            }),
     },
     test_logging_tool: {
       description: "Logs if the client asked for a log level",
@@ -107,7 +174,11 @@ export async function startFixtureServer(dir, options = {}) {
     test_tool_with_logging: {
       description: "Logs three messages while it runs",
       async run(args, ctx) {
-        for (const [i, data] of ["Tool execution started", "Tool processing data", "Tool execution completed"].entries()) {
+        for (const [i, data] of [
+          "Tool execution started",
+          "Tool processing data",
+          "Tool execution completed",
+        ].entries()) {
           if (i > 0) await new Promise((r) => setTimeout(r, 50));
           await ctx.log("info", data);
         }
@@ -116,24 +187,50 @@ export async function startFixtureServer(dir, options = {}) {
     },
     test_sampling: {
       description: "Asks the client's model",
-      inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
+      inputSchema: {
+        type: "object",
+        properties: { prompt: { type: "string" } },
+        required: ["prompt"],
+      },
       run(args, ctx) {
         const answer = ctx.inputResponse("sample", "sampling/createMessage");
-        if (!answer) return inputRequired(ctx, { inputRequests: { sample: sample(String(args.prompt ?? "")) } });
+        if (!answer)
+          return inputRequired(ctx, {
+            inputRequests: { sample: sample(String(args.prompt ?? "")) },
+          });
         return { content: [text(`LLM response: ${answer.content?.text ?? ""}`)] };
       },
     },
     test_elicitation: {
       description: "Asks the user",
-      inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+      inputSchema: {
+        type: "object",
+        properties: { message: { type: "string" } },
+        required: ["message"],
+      },
       run(args, ctx) {
         const answer = ctx.inputResponse("user", "elicitation/create");
         if (!answer) {
-          const properties = { username: { type: "string", description: "User's response" }, email: { type: "string", description: "User's email address" } };
-          const ask = { method: "elicitation/create", params: { message: String(args.message ?? ""), requestedSchema: { type: "object", properties, required: ["username", "email"] } } };
+          const properties = {
+            username: { type: "string", description: "User's response" },
+            email: { type: "string", description: "User's email address" },
+          };
+          const ask = {
+            method: "elicitation/create",
+            params: {
+              message: String(args.message ?? ""),
+              requestedSchema: { type: "object", properties, required: ["username", "email"] },
+            },
+          };
           return inputRequired(ctx, { inputRequests: { user: ask } });
         }
-        return { content: [text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
+        return {
+          content: [
+            text(
+              `User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`,
+            ),
+          ],
+        };
       },
     },
     test_elicitation_sep1034_defaults: {
@@ -148,9 +245,17 @@ export async function startFixtureServer(dir, options = {}) {
             status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
             verified: { type: "boolean", default: true },
           };
-          return inputRequired(ctx, { inputRequests: { defaults: elicit("Your details?", properties) } });
+          return inputRequired(ctx, {
+            inputRequests: { defaults: elicit("Your details?", properties) },
+          });
         }
-        return { content: [text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
+        return {
+          content: [
+            text(
+              `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`,
+            ),
+          ],
+        };
       },
     },
     test_elicitation_sep1330_enums: {
@@ -161,21 +266,54 @@ export async function startFixtureServer(dir, options = {}) {
           const options = ["option1", "option2", "option3"];
           const properties = {
             untitledSingle: { type: "string", enum: options },
-            titledSingle: { type: "string", oneOf: [{ const: "value1", title: "First Option" }, { const: "value2", title: "Second Option" }, { const: "value3", title: "Third Option" }] },
-            legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+            titledSingle: {
+              type: "string",
+              oneOf: [
+                { const: "value1", title: "First Option" },
+                { const: "value2", title: "Second Option" },
+                { const: "value3", title: "Third Option" },
+              ],
+            },
+            legacyEnum: {
+              type: "string",
+              enum: ["opt1", "opt2", "opt3"],
+              enumNames: ["Option One", "Option Two", "Option Three"],
+            },
             untitledMulti: { type: "array", items: { type: "string", enum: options } },
-            titledMulti: { type: "array", items: { anyOf: [{ const: "value1", title: "First Choice" }, { const: "value2", title: "Second Choice" }, { const: "value3", title: "Third Choice" }] } },
+            titledMulti: {
+              type: "array",
+              items: {
+                anyOf: [
+                  { const: "value1", title: "First Choice" },
+                  { const: "value2", title: "Second Choice" },
+                  { const: "value3", title: "Third Choice" },
+                ],
+              },
+            },
           };
-          return inputRequired(ctx, { inputRequests: { enums: elicit("Pick options", properties) } });
+          return inputRequired(ctx, {
+            inputRequests: { enums: elicit("Pick options", properties) },
+          });
         }
-        return { content: [text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
+        return {
+          content: [
+            text(
+              `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`,
+            ),
+          ],
+        };
       },
     },
     test_input_required_result_elicitation: {
       description: "Asks for the user's name",
       run(args, ctx) {
         const answer = ctx.inputResponse("user_name", "elicitation/create");
-        if (!answer) return inputRequired(ctx, { inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) } });
+        if (!answer)
+          return inputRequired(ctx, {
+            inputRequests: {
+              user_name: elicit("What is your name?", { name: { type: "string" } }),
+            },
+          });
         return { content: [text(`Hello, ${answer.content?.name ?? "stranger"}!`)] };
       },
     },
@@ -183,7 +321,10 @@ export async function startFixtureServer(dir, options = {}) {
       description: "Asks the client's model",
       run(args, ctx) {
         const answer = ctx.inputResponse("capital_question", "sampling/createMessage");
-        if (!answer) return inputRequired(ctx, { inputRequests: { capital_question: sample("What is the capital of France?") } });
+        if (!answer)
+          return inputRequired(ctx, {
+            inputRequests: { capital_question: sample("What is the capital of France?") },
+          });
         return { content: [text(`The model said: ${answer.content?.text ?? ""}`)] };
       },
     },
@@ -217,7 +358,11 @@ export async function startFixtureServer(dir, options = {}) {
         const rootList = ctx.inputResponse("client_roots", "roots/list");
         if (!name || !model || !rootList) {
           return inputRequired(ctx, {
-            inputRequests: { user_name: elicit("Your name?", { name: { type: "string" } }), capital_question: sample("Capital of France?"), client_roots: roots },
+            inputRequests: {
+              user_name: elicit("Your name?", { name: { type: "string" } }),
+              capital_question: sample("Capital of France?"),
+              client_roots: roots,
+            },
             requestState: await sealStateFor(ctx, { round: 1 }, { secret: STATE_SECRET }),
           });
         }
@@ -265,7 +410,10 @@ export async function startFixtureServer(dir, options = {}) {
     },
     slow_compute: {
       description: "Sleeps `seconds`, then answers; a task when the client supports tasks",
-      inputSchema: { type: "object", properties: { seconds: { type: "number" }, label: { type: "string" } } },
+      inputSchema: {
+        type: "object",
+        properties: { seconds: { type: "number" }, label: { type: "string" } },
+      },
       run: (args, ctx) =>
         tasks.run(ctx, async (task) => {
           await sleep(Number(args.seconds ?? 0) * 1000, task.signal);
@@ -296,8 +444,16 @@ export async function startFixtureServer(dir, options = {}) {
       inputSchema: { type: "object", properties: { filename: { type: "string" } } },
       run: (args, ctx) =>
         tasks.run(ctx, async (task) => {
-          const { confirm } = await task.input({ confirm: elicit(`Delete ${args.filename}?`, { confirm: { type: "boolean" } }) });
-          return { content: [text(confirm.action === "accept" ? `deleted ${args.filename}` : `kept ${args.filename}`)] };
+          const { confirm } = await task.input({
+            confirm: elicit(`Delete ${args.filename}?`, { confirm: { type: "boolean" } }),
+          });
+          return {
+            content: [
+              text(
+                confirm.action === "accept" ? `deleted ${args.filename}` : `kept ${args.filename}`,
+              ),
+            ],
+          };
         }),
     },
     multi_input: {
@@ -315,7 +471,12 @@ export async function startFixtureServer(dir, options = {}) {
       description: "Asks for a name (input_required), then works on it as a task",
       run(args, ctx) {
         const answer = ctx.inputResponse("user_name", "elicitation/create");
-        if (!answer) return inputRequired(ctx, { inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) } });
+        if (!answer)
+          return inputRequired(ctx, {
+            inputRequests: {
+              user_name: elicit("What is your name?", { name: { type: "string" } }),
+            },
+          });
         const name = answer.content?.name ?? "stranger";
         return tasks.run(ctx, () => ({ content: [text(`Hello, ${name}!`)] }), { required: true });
       },
@@ -324,33 +485,58 @@ export async function startFixtureServer(dir, options = {}) {
       description: "Asks only for what the client declared",
       run(args, ctx) {
         const c = caps(ctx);
-        const done = ctx.inputResponse("question", "sampling/createMessage") ?? ctx.inputResponse("name", "elicitation/create") ?? ctx.inputResponse("roots", "roots/list");
+        const done =
+          ctx.inputResponse("question", "sampling/createMessage") ??
+          ctx.inputResponse("name", "elicitation/create") ??
+          ctx.inputResponse("roots", "roots/list");
         if (done) return { content: [text("capabilities respected")] };
         const inputRequests = {};
         if (c.sampling) inputRequests.question = sample("Capital of France?");
-        else if (c.elicitation) inputRequests.name = elicit("Your name?", { name: { type: "string" } });
+        else if (c.elicitation)
+          inputRequests.name = elicit("Your name?", { name: { type: "string" } });
         else if (c.roots) inputRequests.roots = roots;
-        else throw new McpError(-32021, "this tool needs sampling, elicitation or roots", { requiredCapabilities: { sampling: {} } });
+        else
+          throw new McpError(-32021, "this tool needs sampling, elicitation or roots", {
+            requiredCapabilities: { sampling: {} },
+          });
         return inputRequired(ctx, { inputRequests });
       },
     },
   };
 
   const prompts = {
-    test_simple_prompt: { description: "A simple prompt", run: () => [{ role: "user", content: text("This is a simple prompt for testing.") }] },
+    test_simple_prompt: {
+      description: "A simple prompt",
+      run: () => [{ role: "user", content: text("This is a simple prompt for testing.") }],
+    },
     test_prompt_with_arguments: {
       description: "A prompt with arguments",
       arguments: [
         { name: "arg1", description: "First argument", required: true },
         { name: "arg2", description: "Second argument", required: true },
       ],
-      run: (args) => [{ role: "user", content: text(`Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`) }],
+      run: (args) => [
+        {
+          role: "user",
+          content: text(`Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`),
+        },
+      ],
     },
     test_prompt_with_embedded_resource: {
       description: "A prompt with a resource",
       arguments: [{ name: "resourceUri", description: "The resource", required: true }],
       run: (args) => [
-        { role: "user", content: { type: "resource", resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: {
+              uri: args.resourceUri,
+              mimeType: "text/plain",
+              text: "Embedded resource content for testing.",
+            },
+          },
+        },
         { role: "user", content: text("Please process the embedded resource above.") },
       ],
     },
@@ -365,13 +551,21 @@ export async function startFixtureServer(dir, options = {}) {
 
   const cache = { ttlMs: 60_000, cacheScope: "public" };
   const staticResources = {
-    "test://static-text": { name: "static-text", mimeType: "text/plain", text: "This is the content of the static text resource." },
+    "test://static-text": {
+      name: "static-text",
+      mimeType: "text/plain",
+      text: "This is the content of the static text resource.",
+    },
     "test://static-binary": { name: "static-binary", mimeType: "image/png", blob: PNG_1x1 },
   };
 
   const handlers = {
     "tools/list": () => ({
-      tools: Object.entries(tools).map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema ?? { type: "object", properties: {} } })),
+      tools: Object.entries(tools).map(([name, t]) => ({
+        name,
+        description: t.description,
+        inputSchema: t.inputSchema ?? { type: "object", properties: {} },
+      })),
       ...cache,
     }),
     "tools/call": async (params, ctx) => {
@@ -381,7 +575,11 @@ export async function startFixtureServer(dir, options = {}) {
     },
     "prompts/list": () => ({
       prompts: [
-        ...Object.entries(prompts).map(([name, p]) => ({ name, description: p.description, ...(p.arguments ? { arguments: p.arguments } : {}) })),
+        ...Object.entries(prompts).map(([name, p]) => ({
+          name,
+          description: p.description,
+          ...(p.arguments ? { arguments: p.arguments } : {}),
+        })),
         { name: "test_input_required_result_prompt", description: "Asks for context first" },
       ],
       ...cache,
@@ -389,33 +587,70 @@ export async function startFixtureServer(dir, options = {}) {
     "prompts/get": (params, ctx) => {
       if (params.name === "test_input_required_result_prompt") {
         const answer = ctx.inputResponse("user_context", "elicitation/create");
-        if (!answer) return inputRequired(ctx, { inputRequests: { user_context: elicit("Some context?", { context: { type: "string" } }) } });
-        return { messages: [{ role: "user", content: text(`Context: ${answer.content?.context ?? ""}`) }] };
+        if (!answer)
+          return inputRequired(ctx, {
+            inputRequests: {
+              user_context: elicit("Some context?", { context: { type: "string" } }),
+            },
+          });
+        return {
+          messages: [{ role: "user", content: text(`Context: ${answer.content?.context ?? ""}`) }],
+        };
       }
       const prompt = prompts[params.name];
       if (!prompt) throw new McpError(-32602, `Unknown prompt: ${params.name}`);
       return { messages: prompt.run(params.arguments ?? {}) };
     },
     "resources/list": () => ({
-      resources: Object.entries(staticResources).map(([uri, r]) => ({ uri, name: r.name, mimeType: r.mimeType })),
+      resources: Object.entries(staticResources).map(([uri, r]) => ({
+        uri,
+        name: r.name,
+        mimeType: r.mimeType,
+      })),
       ...cache,
     }),
     "resources/templates/list": () => ({
-      resourceTemplates: [{ uriTemplate: "test://template/{id}/data", name: "template", mimeType: "application/json" }],
+      resourceTemplates: [
+        {
+          uriTemplate: "test://template/{id}/data",
+          name: "template",
+          mimeType: "application/json",
+        },
+      ],
       ...cache,
     }),
     "resources/read": (params) => {
       const fixed = staticResources[params.uri];
-      if (fixed) return { contents: [{ uri: params.uri, mimeType: fixed.mimeType, ...(fixed.text ? { text: fixed.text } : { blob: fixed.blob }) }], ...cache };
+      if (fixed)
+        return {
+          contents: [
+            {
+              uri: params.uri,
+              mimeType: fixed.mimeType,
+              ...(fixed.text ? { text: fixed.text } : { blob: fixed.blob }),
+            },
+          ],
+          ...cache,
+        };
       const match = /^test:\/\/template\/([^/]+)\/data$/.exec(params.uri);
       if (match) {
-        const body = JSON.stringify({ id: match[1], templateTest: true, data: `Data for ID: ${match[1]}` });
-        return { contents: [{ uri: params.uri, mimeType: "application/json", text: body }], ...cache };
+        const body = JSON.stringify({
+          id: match[1],
+          templateTest: true,
+          data: `Data for ID: ${match[1]}`,
+        });
+        return {
+          contents: [{ uri: params.uri, mimeType: "application/json", text: body }],
+          ...cache,
+        };
       }
       throw new McpError(-32602, `Resource not found: ${params.uri}`, { uri: params.uri });
     },
     "completion/complete": (params) => ({
-      completion: { values: params.argument?.value ? [`${params.argument.value}-completion`] : [], hasMore: false },
+      completion: {
+        values: params.argument?.value ? [`${params.argument.value}-completion`] : [],
+        hasMore: false,
+      },
     }),
   };
 

@@ -36,24 +36,51 @@ function list(...flags) {
 function requirements(revision) {
   const text = list("--requirements", revision);
   const scored = text.split(/Client scenarios[^\n]*\n/)[1]?.split(/\n\s*\n/)[0] ?? "";
-  const extension = text.split(/extension \(\d+\):\n/)[1]?.split(/\n\s*\S+ \(\d+\):|\n\s*\n/)[0] ?? "";
-  const names = (block, tail = "") => [...block.matchAll(new RegExp(`^\\s+-\\s+([\\w/.-]+)${tail}`, "gm"))].map((m) => m[1]);
+  const extension =
+    text.split(/extension \(\d+\):\n/)[1]?.split(/\n\s*\S+ \(\d+\):|\n\s*\n/)[0] ?? "";
+  const names = (block, tail = "") =>
+    [...block.matchAll(new RegExp(`^\\s+-\\s+([\\w/.-]+)${tail}`, "gm"))].map((m) => m[1]);
   return { scored: names(scored), extensions: names(extension, " \\[client\\]") };
 }
 
 const sets = [];
-for (const revision of SCORED) sets.push({ name: revision, version: revision, scenarios: requirements(revision).scored, scored: true });
+for (const revision of SCORED)
+  sets.push({
+    name: revision,
+    version: revision,
+    scenarios: requirements(revision).scored,
+    scored: true,
+  });
 const backCompat = [...list().matchAll(/^\s+-\s+(auth\/2025-03-26-[\w.-]+)/gm)].map((m) => m[1]);
 sets.push({ ...BACK_COMPAT, scenarios: backCompat, scored: true });
-sets.push({ ...EXTENSIONS, scenarios: requirements("2026-07-28").extensions, scored: false, force: true });
+sets.push({
+  ...EXTENSIONS,
+  scenarios: requirements("2026-07-28").extensions,
+  scored: false,
+  force: true,
+});
 
 const runs = sets
   .filter((set) => chosenSets.length === 0 || chosenSets.includes(set.name))
-  .flatMap((set) => set.scenarios.filter((s) => chosen.length === 0 || chosen.includes(s)).map((scenario) => ({ set, scenario })));
+  .flatMap((set) =>
+    set.scenarios
+      .filter((s) => chosen.length === 0 || chosen.includes(s))
+      .map((scenario) => ({ set, scenario })),
+  );
 
 /** Runs one scenario in the suite; resolves to its verdict and check counts. */
 function runOne({ set, scenario }) {
-  const flags = ["client", "--command", driver, "--scenario", scenario, "--spec-version", set.version, "--timeout", String(TIMEOUT_MS)];
+  const flags = [
+    "client",
+    "--command",
+    driver,
+    "--scenario",
+    scenario,
+    "--spec-version",
+    set.version,
+    "--timeout",
+    String(TIMEOUT_MS),
+  ];
   if (set.force) flags.push("--force");
   return new Promise((resolve) => {
     const child = spawn(NODE22, [SUITE, ...flags], { stdio: ["ignore", "pipe", "pipe"] });
@@ -64,7 +91,13 @@ function runOne({ set, scenario }) {
     child.on("close", (status) => {
       clearTimeout(timer);
       const checks = parseChecks(output);
-      resolve({ set, scenario, ok: status === 0 && checks !== undefined && checks.failed === 0, checks, output });
+      resolve({
+        set,
+        scenario,
+        ok: status === 0 && checks !== undefined && checks.failed === 0,
+        checks,
+        output,
+      });
     });
   });
 }
@@ -77,7 +110,9 @@ await Promise.all(
       const result = await runOne(runs[next++]);
       results.push(result);
       const { set, scenario, ok, checks } = result;
-      const summary = checks ? `${checks.passed}/${checks.total} checks, ${checks.failed} failed, ${checks.warnings} warnings` : "no result";
+      const summary = checks
+        ? `${checks.passed}/${checks.total} checks, ${checks.failed} failed, ${checks.warnings} warnings`
+        : "no result";
       console.log(`${ok ? "PASS" : "FAIL"} [${set.name}] ${scenario}: ${summary}`);
       if (!ok && process.env.CONFORMANCE_VERBOSE) console.log(result.output);
     }
@@ -92,7 +127,11 @@ for (const set of sets) {
   const failed = mine.filter((r) => !r.ok).map((r) => r.scenario);
   if (set.scored) failedScored += failed.length;
   const label = set.scored ? set.name : `${set.name}, not scored`;
-  const detail = set.scored ? "" : `; passing: ${passed.map((r) => r.scenario).join(", ") || "none"}`;
-  console.log(`conformance client (${label}): ${passed.length}/${mine.length} passed${failed.length ? `; failing: ${failed.join(", ")}` : ""}${detail}`);
+  const detail = set.scored
+    ? ""
+    : `; passing: ${passed.map((r) => r.scenario).join(", ") || "none"}`;
+  console.log(
+    `conformance client (${label}): ${passed.length}/${mine.length} passed${failed.length ? `; failing: ${failed.join(", ")}` : ""}${detail}`,
+  );
 }
 process.exitCode = failedScored > 0 ? 1 : 0;

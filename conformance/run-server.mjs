@@ -20,7 +20,9 @@ const server = await startFixtureServer(generated);
 /** Runs the suite (Node 22) without blocking this process, which serves the requests. */
 function suite(extra) {
   return new Promise((resolve) => {
-    const child = spawn(NODE22, [SUITE, "server", "--url", server.url, ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE22, [SUITE, "server", "--url", server.url, ...extra], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (b) => (output += b));
     child.stderr.on("data", (b) => (output += b));
@@ -41,13 +43,16 @@ function summarize(revision, output) {
   const notScored = [];
   let passed = 0;
   let failed = 0;
-  for (const m of scoredPart.matchAll(/^\s*([✓✗])\s+([\w/.-]+):\s*(\d+) passed,\s*(\d+) failed/gmu)) {
+  for (const m of scoredPart.matchAll(
+    /^\s*([✓✗])\s+([\w/.-]+):\s*(\d+) passed,\s*(\d+) failed/gmu,
+  )) {
     const ok = m[1] === "✓" && m[4] === "0";
     if (unscored.has(m[2])) {
       notScored.push(`${m[2]} ${ok ? "passes" : "fails"}`);
       continue;
     }
-    ok ? passed++ : failed++;
+    if (ok) passed++;
+    else failed++;
     lines.push(`${ok ? "PASS" : "FAIL"} [${revision}] ${m[2]}: ${m[3]} passed, ${m[4]} failed`);
   }
   return { lines, notScored, passed, failed };
@@ -58,28 +63,48 @@ try {
   const revisions = sets.length > 0 ? sets : REQUIREMENTS;
   if (chosen.length > 0) {
     const runOne = async (scenario, revision) => {
-      const { status, output } = await suite(["--scenario", scenario, ...(revision === "extension" ? [] : ["--spec-version", revision])]);
+      const { status, output } = await suite([
+        "--scenario",
+        scenario,
+        ...(revision === "extension" ? [] : ["--spec-version", revision]),
+      ]);
       // An extension scenario is on no spec timeline: the suite skips it at every revision.
-      if (/SKIPPED: scenario '[^']*' is not applicable .*extension scenario/.test(output)) return "extension";
+      if (/SKIPPED: scenario '[^']*' is not applicable .*extension scenario/.test(output))
+        return "extension";
       const checks = parseChecks(output);
       const ok = status === 0 && checks?.failed === 0;
-      console.log(`${ok ? "PASS" : "FAIL"} [${revision}] ${scenario}: ${checks ? `${checks.passed}/${checks.total} checks, ${checks.failed} failed` : "no result"}`);
+      console.log(
+        `${ok ? "PASS" : "FAIL"} [${revision}] ${scenario}: ${checks ? `${checks.passed}/${checks.total} checks, ${checks.failed} failed` : "no result"}`,
+      );
       if (!ok || process.env.CONFORMANCE_VERBOSE) console.log(output);
       totals.push({ revision, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
     };
     for (const scenario of chosen) {
       let extension = false;
-      for (const revision of revisions) extension = (await runOne(scenario, revision)) === "extension";
+      for (const revision of revisions)
+        extension = (await runOne(scenario, revision)) === "extension";
       // Run once at the version the suite picks for extensions (2026-07-28).
       if (extension) await runOne(scenario, "extension");
     }
   } else {
-    const runs = await Promise.all(revisions.map((revision) => suite(["--requirements", revision]).then((r) => ({ revision, ...r }))));
+    const runs = await Promise.all(
+      revisions.map((revision) =>
+        suite(["--requirements", revision]).then((r) => ({ revision, ...r })),
+      ),
+    );
     for (const { revision, output } of runs) {
       const result = summarize(revision, output);
       result.lines.forEach((line) => console.log(line));
-      if (result.notScored.length > 0) console.log(`not scored for ${revision} (extensions and pending): ${result.notScored.join(", ")}`);
-      if (result.passed + result.failed === 0 || result.failed > 0 || process.env.CONFORMANCE_VERBOSE) console.log(output);
+      if (result.notScored.length > 0)
+        console.log(
+          `not scored for ${revision} (extensions and pending): ${result.notScored.join(", ")}`,
+        );
+      if (
+        result.passed + result.failed === 0 ||
+        result.failed > 0 ||
+        process.env.CONFORMANCE_VERBOSE
+      )
+        console.log(output);
       totals.push({ revision, passed: result.passed, failed: result.failed });
     }
   }

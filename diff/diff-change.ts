@@ -45,13 +45,19 @@ export interface DiffContext {
 }
 
 /** A change, `breaking` exactly when some side breaks. */
-export function change(c: Omit<Change, "breaking" | "breaks">, breaks: readonly Side[] = []): Change {
+export function change(
+  c: Omit<Change, "breaking" | "breaks">,
+  breaks: readonly Side[] = [],
+): Change {
   const { code, ...rest } = c;
   return { ...rest, breaking: breaks.length > 0, breaks: [...breaks], ...(code ? { code } : {}) };
 }
 
 /** `from`/`to` only where there is something: no "none" or "nothing" placeholders. */
-export function fromTo(from: string | undefined, to: string | undefined): Pick<Change, "from" | "to"> {
+export function fromTo(
+  from: string | undefined,
+  to: string | undefined,
+): Pick<Change, "from" | "to"> {
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
 
@@ -59,7 +65,11 @@ export function fromTo(from: string | undefined, to: string | undefined): Pick<C
 export function compare<T>(
   a: ReadonlyMap<string, T>,
   b: ReadonlyMap<string, T>,
-  on: { removed: (name: string, x: T) => void; added: (name: string, y: T) => void; both?: (name: string, x: T, y: T) => void },
+  on: {
+    removed: (name: string, x: T) => void;
+    added: (name: string, y: T) => void;
+    both?: (name: string, x: T, y: T) => void;
+  },
 ): void {
   for (const [name, x] of a) {
     const y = b.get(name);

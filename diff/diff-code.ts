@@ -30,7 +30,9 @@ export function methodCode(loaded: LoadedRevision, m: MethodInfo): CodeUpdate {
     .filter((s) => !builtIn && m.directions.includes(s.direction))
     .map((s) => ({ side: s.side as Side, interface: s.handlers, key: m.method }));
   const functions = sendersOf(loaded).flatMap((s) => {
-    const name = m.directions.includes(s.direction) ? (m.kind === "request" ? s.functions : s.notificationFunctions).get(m.method) : undefined;
+    const name = m.directions.includes(s.direction)
+      ? (m.kind === "request" ? s.functions : s.notificationFunctions).get(m.method)
+      : undefined;
     return name ? [{ side: s.side as Side, interface: s.name, name }] : [];
   });
   const capabilities = m.directions.flatMap((d) => {
@@ -53,7 +55,10 @@ export function inputRequestCode(r: InputRequestInfo): CodeUpdate {
   };
 }
 
-function typeNames(params: string | undefined, result: string | undefined): Pick<CodeUpdate, "params" | "result"> {
+function typeNames(
+  params: string | undefined,
+  result: string | undefined,
+): Pick<CodeUpdate, "params" | "result"> {
   return { ...(params ? { params } : {}), ...(result ? { result } : {}) };
 }
 

@@ -79,9 +79,13 @@ export function typeSenders(loaded: LoadedRevision): Map<string, Set<Side>> {
     if (t.kind === "ref") visit(t.name, side);
     else if (t.kind === "array") walk(t.element, side);
     else if (t.kind === "object") walkMembers(t.members, side);
-    else if (t.kind === "union" || t.kind === "intersection") t.members.forEach((m) => walk(m, side));
+    else if (t.kind === "union" || t.kind === "intersection")
+      t.members.forEach((m) => walk(m, side));
     else if (t.kind === "omit") walk(t.base, side);
-    else if (t.kind === "record") (walk(t.key, side), walk(t.value, side));
+    else if (t.kind === "record") {
+      walk(t.key, side);
+      walk(t.value, side);
+    }
   };
   for (const m of protocol.methods) {
     for (const d of m.directions) {
@@ -89,7 +93,10 @@ export function typeSenders(loaded: LoadedRevision): Map<string, Set<Side>> {
       if (m.result) visit(m.result, otherSide(senderOf(d)));
     }
   }
-  for (const r of protocol.inputRequests) (visit(r.type, "server"), visit(r.result, "client"));
+  for (const r of protocol.inputRequests) {
+    visit(r.type, "server");
+    visit(r.result, "client");
+  }
   for (const [union, sides] of Object.entries(UNION_SENDERS)) sides.forEach((s) => visit(union, s));
   return out;
 }
@@ -97,7 +104,8 @@ export function typeSenders(loaded: LoadedRevision): Map<string, Set<Side>> {
 /** A type on one line, without docs: how the diff shows types. `rename` maps referenced names. */
 export function inlineType(t: TypeExpr, rename: (name: string) => string = (n) => n): string {
   const inline = (u: TypeExpr) => inlineType(u, rename);
-  const wrap = (u: TypeExpr, kinds: TypeExpr["kind"][]) => (kinds.includes(u.kind) ? `(${inline(u)})` : inline(u));
+  const wrap = (u: TypeExpr, kinds: TypeExpr["kind"][]) =>
+    kinds.includes(u.kind) ? `(${inline(u)})` : inline(u);
   switch (t.kind) {
     case "keyword":
       return t.name;
@@ -122,9 +130,17 @@ export function inlineType(t: TypeExpr, rename: (name: string) => string = (n) =
   }
 }
 
-export function inlineMembers(m: ObjectMembers, rename: (name: string) => string = (n) => n): string {
-  const parts = m.properties.map((p) => `${propertyKey(p.name)}${p.optional ? "?" : ""}: ${inlineType(p.type, rename)}`);
-  if (m.indexSignature) parts.push(`[${m.indexSignature.keyName}: ${m.indexSignature.keyType}]: ${inlineType(m.indexSignature.type, rename)}`);
+export function inlineMembers(
+  m: ObjectMembers,
+  rename: (name: string) => string = (n) => n,
+): string {
+  const parts = m.properties.map(
+    (p) => `${propertyKey(p.name)}${p.optional ? "?" : ""}: ${inlineType(p.type, rename)}`,
+  );
+  if (m.indexSignature)
+    parts.push(
+      `[${m.indexSignature.keyName}: ${m.indexSignature.keyType}]: ${inlineType(m.indexSignature.type, rename)}`,
+    );
   return parts.length === 0 ? "{}" : `{ ${parts.join("; ")} }`;
 }
 
@@ -140,7 +156,11 @@ const isTop = (t: TypeExpr) => t.kind === "keyword" && (t.name === "unknown" || 
 /** `"a"` is one of the values of `string`, anything one of `unknown`'s. */
 function subsumes(general: TypeExpr, specific: TypeExpr): boolean {
   if (isTop(general)) return true;
-  return general.kind === "keyword" && specific.kind === "literal" && typeof specific.value === general.name;
+  return (
+    general.kind === "keyword" &&
+    specific.kind === "literal" &&
+    typeof specific.value === general.name
+  );
 }
 
 /** `object` is an object of unknown fields: compared as `{}`, so fields it gains are as harmless as new optional fields. */
@@ -179,12 +199,19 @@ export class ShapeComparer {
     const ys = this.after.unionMembers(y);
     const ysText = new Set(ys.map((m) => inlineType(m)));
     const xsText = new Set(xs.map((m) => inlineType(m, this.rename)));
-    const onlyBefore = xs.filter((m) => !ysText.has(inlineType(m, this.rename)) && !ys.some((n) => subsumes(n, m)));
-    const onlyAfter = ys.filter((n) => !xsText.has(inlineType(n)) && !xs.some((m) => subsumes(m, n)));
+    const onlyBefore = xs.filter(
+      (m) => !ysText.has(inlineType(m, this.rename)) && !ys.some((n) => subsumes(n, m)),
+    );
+    const onlyAfter = ys.filter(
+      (n) => !xsText.has(inlineType(n)) && !xs.some((m) => subsumes(m, n)),
+    );
     const [x1] = onlyBefore;
     const [y1] = onlyAfter;
     if (onlyBefore.length === 1 && onlyAfter.length === 1 && x1 && y1) return this.member(x1, y1);
-    return merge(onlyBefore.length > 0 ? SENDERS : NO_EFFECT, onlyAfter.length > 0 ? READERS : NO_EFFECT);
+    return merge(
+      onlyBefore.length > 0 ? SENDERS : NO_EFFECT,
+      onlyAfter.length > 0 ? READERS : NO_EFFECT,
+    );
   }
 
   private member(x: TypeExpr, y: TypeExpr): Effects {
@@ -195,7 +222,8 @@ export class ShapeComparer {
     this.seen.add(key);
     try {
       if (x.kind === "array" && y.kind === "array") return this.types(x.element, y.element);
-      if (x.kind === "record" && y.kind === "record") return merge(this.types(x.key, y.key), this.types(x.value, y.value));
+      if (x.kind === "record" && y.kind === "record")
+        return merge(this.types(x.key, y.key), this.types(x.value, y.value));
       const da = x.kind === "ref" ? this.before.declaration(x.name) : undefined;
       const db = y.kind === "ref" ? this.after.declaration(y.name) : undefined;
       if (da?.kind === "alias" && db?.kind === "alias") return this.types(da.type, db.type);
@@ -214,7 +242,8 @@ export class ShapeComparer {
       const y = p.properties.get(name);
       effects.push(y ? this.field(x, y) : READERS);
     }
-    for (const [name, y] of p.properties) if (!o.properties.has(name) && !y.optional) effects.push(SENDERS);
+    for (const [name, y] of p.properties)
+      if (!o.properties.has(name) && !y.optional) effects.push(SENDERS);
     // An index signature is a family of optional fields: gaining one breaks nobody, losing one breaks readers.
     const [i, j] = [o.indexSignature, p.indexSignature];
     if (i && j) effects.push(this.types(i.type, j.type));
@@ -222,7 +251,10 @@ export class ShapeComparer {
     return merge(...effects);
   }
 
-  field(x: { optional: boolean; type: TypeExpr }, y: { optional: boolean; type: TypeExpr }): Effects {
+  field(
+    x: { optional: boolean; type: TypeExpr },
+    y: { optional: boolean; type: TypeExpr },
+  ): Effects {
     return merge(this.optionality(x.optional, y.optional), this.types(x.type, y.type));
   }
 

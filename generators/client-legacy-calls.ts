@@ -35,21 +35,40 @@ export interface LegacyCall {
 const sends = (m: MethodInfo) => m.directions.includes("client->server");
 
 /** The legacy-only calls of a client for `modern` that also speaks `older` (none without legacy eras). */
-export function legacyCalls(modern: LoadedRevision, older: readonly LoadedRevision[], taken: ReadonlySet<string>): LegacyCall[] {
-  const legacy = older.filter((r) => isInitializeBased(r.protocol)).sort((a, b) => b.revision.name.localeCompare(a.revision.name));
+export function legacyCalls(
+  modern: LoadedRevision,
+  older: readonly LoadedRevision[],
+  taken: ReadonlySet<string>,
+): LegacyCall[] {
+  const legacy = older
+    .filter((r) => isInitializeBased(r.protocol))
+    .sort((a, b) => b.revision.name.localeCompare(a.revision.name));
   const calls: LegacyCall[] = [];
   for (const name of OFFERED) {
     if (modern.protocol.methods.some((m) => m.method === name && sends(m))) continue;
-    const having = legacy.filter((r) => r.protocol.methods.some((m) => m.method === name && sends(m)));
+    const having = legacy.filter((r) =>
+      r.protocol.methods.some((m) => m.method === name && sends(m)),
+    );
     const newest = having[0];
     if (!newest) continue;
     const method = newest.protocol.methods.find((m) => m.method === name)!;
-    const fn = method.kind === "request" ? requestFunctionName(name) : notificationFunctionName(name);
+    const fn =
+      method.kind === "request" ? requestFunctionName(name) : notificationFunctionName(name);
     // A name the newest revision's API already uses keeps its meaning: the legacy call is left out.
     if (taken.has(fn)) continue;
-    const paramsOptional = method.paramsOptional || !method.params || paramsAllOptional(new Resolver(newest.model), method.params);
+    const paramsOptional =
+      method.paramsOptional ||
+      !method.params ||
+      paramsAllOptional(new Resolver(newest.model), method.params);
     const revisions = having.map((r) => r.revision.name);
-    calls.push({ method, fn, types: typesAlias(newest.revision.name), revision: newest.revision.name, paramsOptional, revisions });
+    calls.push({
+      method,
+      fn,
+      types: typesAlias(newest.revision.name),
+      revision: newest.revision.name,
+      paramsOptional,
+      revisions,
+    });
   }
   return calls;
 }
@@ -57,7 +76,11 @@ export function legacyCalls(modern: LoadedRevision, older: readonly LoadedRevisi
 const typesAlias = (revision: string) => `L${revision.replace(/\W/g, "_")}`;
 
 /** The members of the Client interface for `calls`, with what each does on a modern server. */
-export function writeLegacyCallMembers(w: CodeWriter, calls: readonly LegacyCall[], modern: string): void {
+export function writeLegacyCallMembers(
+  w: CodeWriter,
+  calls: readonly LegacyCall[],
+  modern: string,
+): void {
   for (const c of calls) {
     const T = w.import(`./legacy/${c.revision}/types.js`, `* as ${c.types}`, true);
     const opt = c.paramsOptional ? "?" : "";
@@ -76,11 +99,19 @@ export function writeLegacyCallMembers(w: CodeWriter, calls: readonly LegacyCall
     w.line("/**");
     w.line(` * \`${c.method.method}\` on a legacy session (MCP ${eras}).`);
     if (c.method.method === WELL_KNOWN_METHODS.ping) {
-      w.line(` * MCP ${modern} has no ping: a modern server is sent server/discover, resolving when it answers.`);
+      w.line(
+        ` * MCP ${modern} has no ping: a modern server is sent server/discover, resolving when it answers.`,
+      );
     } else {
-      w.line(` * MCP ${modern} has no such request: on a modern server it throws EraUnsupportedError.`);
+      w.line(
+        ` * MCP ${modern} has no such request: on a modern server it throws EraUnsupportedError.`,
+      );
     }
     w.line(" */");
-    w.list(`${c.fn}(`, [`params${opt}: CallParams<${params}>`, "options?: CallOptions"], `): Promise<${T}.${c.method.result}>;`);
+    w.list(
+      `${c.fn}(`,
+      [`params${opt}: CallParams<${params}>`, "options?: CallOptions"],
+      `): Promise<${T}.${c.method.result}>;`,
+    );
   }
 }

@@ -5,7 +5,12 @@ import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { requestMetaProperties } from "../schema/conventions.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { notificationFunctionName, RESERVED_CLIENT_MEMBERS, requestFunctionName, uniqueNames } from "./names.js";
+import {
+  notificationFunctionName,
+  RESERVED_CLIENT_MEMBERS,
+  requestFunctionName,
+  uniqueNames,
+} from "./names.js";
 import { legacyCalls, writeLegacyCallMembers } from "./client-legacy-calls.js";
 import { CodeWriter, prettierKey, quote, type Value } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
@@ -25,23 +30,40 @@ const SENDERS: { name: string; side: string; direction: Direction }[] = [
 function isPaginated(r: Resolver, m: MethodInfo): boolean {
   // Inline params (`Type["params"]`) name no declaration: not a list method.
   if (!m.params || !m.result || m.params.includes("[")) return false;
-  return r.propertyOf(m.params, "cursor") !== undefined && r.propertyOf(m.result, "nextCursor") !== undefined;
+  return (
+    r.propertyOf(m.params, "cursor") !== undefined &&
+    r.propertyOf(m.result, "nextCursor") !== undefined
+  );
 }
 
 /** The sides that send requests in this revision: interface name, methods and function names (`mcp-gen diff` names them too). */
 export function senderSides(loaded: LoadedRevision) {
   const r = new Resolver(loaded.model);
   return SENDERS.map((s) => {
-    const requests = loaded.protocol.methods.filter((m) => m.kind === "request" && m.directions.includes(s.direction));
-    const notifications = loaded.protocol.methods.filter((m) => m.kind === "notification" && m.directions.includes(s.direction));
+    const requests = loaded.protocol.methods.filter(
+      (m) => m.kind === "request" && m.directions.includes(s.direction),
+    );
+    const notifications = loaded.protocol.methods.filter(
+      (m) => m.kind === "notification" && m.directions.includes(s.direction),
+    );
     return {
       ...s,
       requests,
       notifications,
-      functions: uniqueNames(requests.map((m) => m.method), requestFunctionName),
-      notificationFunctions: uniqueNames(notifications.map((m) => m.method), notificationFunctionName),
+      functions: uniqueNames(
+        requests.map((m) => m.method),
+        requestFunctionName,
+      ),
+      notificationFunctions: uniqueNames(
+        notifications.map((m) => m.method),
+        notificationFunctionName,
+      ),
       paginated: requests.filter((m) => isPaginated(r, m)).map((m) => m.method),
-      optional: new Set(requests.filter((m) => m.paramsOptional || paramsAllOptional(r, m.params)).map((m) => m.method)),
+      optional: new Set(
+        requests
+          .filter((m) => m.paramsOptional || paramsAllOptional(r, m.params))
+          .map((m) => m.method),
+      ),
     };
   }).filter((s) => s.requests.length > 0);
 }
@@ -70,17 +92,27 @@ function checkRequestMeta(loaded: LoadedRevision): { clientInfoRequired: boolean
   return { clientInfoRequired: required.some((p) => p.name === roles.clientInfo) };
 }
 
-function clientFile(loaded: LoadedRevision, header: string, older: readonly LoadedRevision[]): EmittedFile {
+function clientFile(
+  loaded: LoadedRevision,
+  header: string,
+  older: readonly LoadedRevision[],
+): EmittedFile {
   const facts = runtimeFacts(loaded);
   // Results of older revisions lack the required fields a newer one added without a default.
-  const missing = facts.features.perRequestVersion ? missingInOlder(loaded, older, "result") : new Map<string, string[]>();
+  const missing = facts.features.perRequestVersion
+    ? missingInOlder(loaded, older, "result")
+    : new Map<string, string[]>();
   const resultOf = (m: MethodInfo, direction: Direction) => {
     const fields = direction === "client->server" ? missing.get(m.method) : undefined;
-    return fields ? `OlderEraResult<T.${m.result}, ${fields.map(quote).join(" | ")}>` : `T.${m.result}`;
+    return fields
+      ? `OlderEraResult<T.${m.result}, ${fields.map(quote).join(" | ")}>`
+      : `T.${m.result}`;
   };
   const { clientInfoRequired } = checkRequestMeta(loaded);
   const { envelopes } = loaded.protocol;
-  const notification = envelopes.notification ? `T.${envelopes.notification}` : "Record<string, unknown>";
+  const notification = envelopes.notification
+    ? `T.${envelopes.notification}`
+    : "Record<string, unknown>";
   const mrtr = facts.features.mrtr;
   // Stateless revisions speak every era the output was generated for (eras.ts).
   const eras = facts.features.perRequestVersion;
@@ -97,11 +129,24 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
   w.import("./runtime/client-errors.js", "DECLINE");
   w.import("./runtime/transport.js", "CallOptions as RuntimeCallOptions", true);
   w.import("./runtime/transport.js", "SenderOptions as RuntimeSenderOptions", true);
-  w.line("// The sending side of MCP: one typed function per request method over the runtime's client");
-  w.line("// engine, which does the multi round-trip (input_required) dance where the revision has it.");
+  w.line(
+    "// The sending side of MCP: one typed function per request method over the runtime's client",
+  );
+  w.line(
+    "// engine, which does the multi round-trip (input_required) dance where the revision has it.",
+  );
   w.line();
   w.line('export { McpError } from "./runtime/errors.js";');
-  const errors = ["DECLINE", "EraUnsupportedError", "InputDeclinedError", "McpProtocolError", "PageLimitError", "RequestTimeoutError", "RoundLimitError", "SessionExpiredError"];
+  const errors = [
+    "DECLINE",
+    "EraUnsupportedError",
+    "InputDeclinedError",
+    "McpProtocolError",
+    "PageLimitError",
+    "RequestTimeoutError",
+    "RoundLimitError",
+    "SessionExpiredError",
+  ];
   w.list("export {", errors, '} from "./runtime/client-errors.js";', true);
   w.line('export { createDirectTransport } from "./runtime/direct-transport.js";');
   w.line('export type { Transport, TransportRequestOptions } from "./runtime/transport.js";');
@@ -114,7 +159,9 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
   w.line("export type InputHandler<M extends InputRequestMethod> = (");
   w.line("  params: InputRequestParamsMap[M],");
   w.line("  context: { key: string; method: M; signal: AbortSignal | undefined },");
-  w.line(") => InputRequestResultMap[M] | typeof DECLINE | Promise<InputRequestResultMap[M] | typeof DECLINE>;");
+  w.line(
+    ") => InputRequestResultMap[M] | typeof DECLINE | Promise<InputRequestResultMap[M] | typeof DECLINE>;",
+  );
   w.line();
   w.line("export type InputHandlers = { [M in InputRequestMethod]?: InputHandler<M> };");
   w.line();
@@ -123,7 +170,9 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
   // Laid out as prettier lays out each of the two (the longer mapped type breaks first).
   if (mrtr) {
     w.line("  ? {");
-    w.line('      [K in keyof P as K extends "_meta" | "inputResponses" | "requestState" ? never : K]: P[K];');
+    w.line(
+      '      [K in keyof P as K extends "_meta" | "inputResponses" | "requestState" ? never : K]: P[K];',
+    );
     w.line("    } & { _meta?: { [key: string]: unknown } }");
   } else {
     w.line('  ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & {');
@@ -133,7 +182,9 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
   w.line("  : P;");
   w.line();
   if (mrtr) {
-    w.doc("Params of a `manual: true` call: the caller may answer an input_required result itself.");
+    w.doc(
+      "Params of a `manual: true` call: the caller may answer an input_required result itself.",
+    );
     w.line("export type ManualCallParams<P> = P extends object");
     w.line('  ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & {');
     w.line("      _meta?: { [key: string]: unknown };");
@@ -142,7 +193,9 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
     w.line();
   }
   const paramsOf = (method: string | null) =>
-    method !== null && loaded.protocol.methods.some((m) => m.method === method && m.params) ? `NotificationParamsMap[${quote(method)}]` : "never";
+    method !== null && loaded.protocol.methods.some((m) => m.method === method && m.params)
+      ? `NotificationParamsMap[${quote(method)}]`
+      : "never";
   w.line("export interface CallOptions extends Omit<");
   w.line("  RuntimeCallOptions,");
   w.line('  "onProgress" | "onLog" | "logLevel" | "onNotification"');
@@ -157,35 +210,56 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
     w.line(`onNotification?: (notification: ${notification}) => void;`);
   });
   w.line();
-  w.doc("`manual: true` hands an input_required answer to the caller instead of fulfilling it; the caller retries with `inputResponses` and `requestState`.");
-  w.block("export interface ManualCallOptions extends CallOptions {", () => w.line("manual: true;"));
+  w.doc(
+    "`manual: true` hands an input_required answer to the caller instead of fulfilling it; the caller retries with `inputResponses` and `requestState`.",
+  );
+  w.block("export interface ManualCallOptions extends CallOptions {", () =>
+    w.line("manual: true;"),
+  );
   w.line();
   w.line("export interface SenderOptions extends Omit<");
   w.line("  RuntimeSenderOptions,");
   w.line('  "clientInfo" | "capabilities" | "inputHandlers" | "onNotification"');
   w.block("> {", () => {
-    w.doc("Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...).");
+    w.doc(
+      "Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...).",
+    );
     w.line(`onNotification?: (notification: ${notification}) => void;`);
-    if (clientInfoRequired) w.doc("Required: this revision's requests must carry the client's info in `_meta`.");
-    w.line(`clientInfo${clientInfoRequired ? "" : "?"}: ${schemaType(loaded, "Implementation", "object")};`);
+    if (clientInfoRequired)
+      w.doc("Required: this revision's requests must carry the client's info in `_meta`.");
+    w.line(
+      `clientInfo${clientInfoRequired ? "" : "?"}: ${schemaType(loaded, "Implementation", "object")};`,
+    );
     // Capabilities the schema requires cannot be implied by input handlers: the caller declares them.
     const capabilities = new Resolver(loaded.model).objectOf("ClientCapabilities");
-    const capabilitiesRequired = capabilities !== undefined && [...capabilities.properties.values()].some((p) => !p.optional);
-    w.doc(`Declared capabilities, merged with those the registered input handlers imply${capabilitiesRequired ? " (required: ClientCapabilities has required fields)" : ""}.`);
-    w.line(`capabilities${capabilitiesRequired ? "" : "?"}: ${schemaType(loaded, "ClientCapabilities", "object")};`);
+    const capabilitiesRequired =
+      capabilities !== undefined && [...capabilities.properties.values()].some((p) => !p.optional);
+    w.doc(
+      `Declared capabilities, merged with those the registered input handlers imply${capabilitiesRequired ? " (required: ClientCapabilities has required fields)" : ""}.`,
+    );
+    w.line(
+      `capabilities${capabilitiesRequired ? "" : "?"}: ${schemaType(loaded, "ClientCapabilities", "object")};`,
+    );
     w.doc("Fulfil the server's input requests (multi round-trip).");
     w.line("inputHandlers?: InputHandlers;");
   });
   if (missing.size > 0) {
     w.line();
-    w.doc("A result as every revision this client speaks answers it: fields `K`, which an older revision lacks and have no default, may be missing.");
+    w.doc(
+      "A result as every revision this client speaks answers it: fields `K`, which an older revision lacks and have no default, may be missing.",
+    );
     w.line("export type OlderEraResult<R, K extends keyof R> = Omit<R, K> & Partial<Pick<R, K>>;");
   }
   for (const s of senderSides(loaded)) {
     const params = (m: MethodInfo) => (m.params ? `T.${m.params}` : "undefined");
     const result = (m: MethodInfo) => resultOf(m, s.direction);
-    const taken = new Set([...s.functions.values(), ...s.notificationFunctions.values(), ...RESERVED_CLIENT_MEMBERS]);
-    const legacy = eras && s.direction === "client->server" ? legacyCalls(loaded, older, taken) : [];
+    const taken = new Set([
+      ...s.functions.values(),
+      ...s.notificationFunctions.values(),
+      ...RESERVED_CLIENT_MEMBERS,
+    ]);
+    const legacy =
+      eras && s.direction === "client->server" ? legacyCalls(loaded, older, taken) : [];
     w.line();
     w.doc(`What a ${s.side} sends (${s.direction}): one typed function per request method.`);
     w.block(`export interface ${s.name} {`, () => {
@@ -197,23 +271,41 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
         w.list(`${fn}(`, [callParams, "options?: CallOptions"], `): Promise<${result(m)}>;`);
         if (m.inputRequired && mrtr) {
           const manualParams = `params${opt}: ManualCallParams<${params(m)}>`;
-          w.list(`${fn}(`, [manualParams, "options: ManualCallOptions"], `): Promise<${result(m)} | T.InputRequiredResult>;`);
+          w.list(
+            `${fn}(`,
+            [manualParams, "options: ManualCallOptions"],
+            `): Promise<${result(m)} | T.InputRequiredResult>;`,
+          );
         }
         if (s.paginated.includes(m.method)) {
           w.doc(`Every page of \`${m.method}\`, following nextCursor.`);
-          w.list(`${fn}Pages(`, [`params?: CallParams<${params(m)}>`, "options?: CallOptions"], `): AsyncGenerator<${result(m)}, void, undefined>;`);
+          w.list(
+            `${fn}Pages(`,
+            [`params?: CallParams<${params(m)}>`, "options?: CallOptions"],
+            `): AsyncGenerator<${result(m)}, void, undefined>;`,
+          );
         }
       }
       for (const m of s.notifications) {
         w.doc(`Sends \`${m.method}\`.`);
-        w.list(`${s.notificationFunctions.get(m.method)!}(`, [`params${m.paramsOptional || !m.params ? "?" : ""}: ${params(m)}`], "): Promise<void>;");
+        w.list(
+          `${s.notificationFunctions.get(m.method)!}(`,
+          [`params${m.paramsOptional || !m.params ? "?" : ""}: ${params(m)}`],
+          "): Promise<void>;",
+        );
       }
       writeLegacyCallMembers(w, legacy, loaded.revision.name);
       w.doc("Any request of this side by method name.");
       const map = `${s.name}RequestMap`;
-      w.list(`request<M extends keyof ${map}>(`, ["method: M", `params: CallParams<${map}[M][0]>`, "options?: CallOptions"], `): Promise<${map}[M][1]>;`);
+      w.list(
+        `request<M extends keyof ${map}>(`,
+        ["method: M", `params: CallParams<${map}[M][0]>`, "options?: CallOptions"],
+        `): Promise<${map}[M][1]>;`,
+      );
       if (eras && s.direction === "client->server") {
-        w.doc("The era of the server: \"modern\" (per-request `_meta`) or \"legacy\" (initialize-based), probed once per transport.");
+        w.doc(
+          'The era of the server: "modern" (per-request `_meta`) or "legacy" (initialize-based), probed once per transport.',
+        );
         w.line('era(): Promise<"modern" | "legacy">;');
       }
       w.line("close(): Promise<void>;");
@@ -222,19 +314,36 @@ function clientFile(loaded: LoadedRevision, header: string, older: readonly Load
     w.doc(`Params and result of each request a ${s.side} sends.`);
     w.block(`export interface ${s.name}RequestMap {`, () => {
       for (const m of s.requests) {
-        w.list(`${prettierKey(m.method)}: [`, [m.paramsOptional && m.params ? `${params(m)} | undefined` : params(m), result(m)], "];");
+        w.list(
+          `${prettierKey(m.method)}: [`,
+          [m.paramsOptional && m.params ? `${params(m)} | undefined` : params(m), result(m)],
+          "];",
+        );
       }
     });
     w.line();
-    const shape: Record<string, Value> = { functions: Object.fromEntries(s.functions), notifications: Object.fromEntries(s.notificationFunctions), paginated: s.paginated };
+    const shape: Record<string, Value> = {
+      functions: Object.fromEntries(s.functions),
+      notifications: Object.fromEntries(s.notificationFunctions),
+      paginated: s.paginated,
+    };
     if (legacy.length > 0) {
-      const named = (kind: string) => Object.fromEntries(legacy.filter((c) => c.method.kind === kind).map((c) => [c.method.method, c.fn]));
+      const named = (kind: string) =>
+        Object.fromEntries(
+          legacy.filter((c) => c.method.kind === kind).map((c) => [c.method.method, c.fn]),
+        );
       shape["legacy"] = { functions: named("request"), notifications: named("notification") };
     }
     w.doc(`A typed client for what a ${s.side} sends.`);
     w.block(`export function create${s.name}(options: SenderOptions): ${s.name} {`, () => {
       w.value("const shape = ", shape as Value, ";");
-      const args = ["PROTOCOL", "MESSAGE_VALIDATORS", "shape", "options as RuntimeSenderOptions", ...(eras && s.direction === "client->server" ? ["ERAS"] : [])];
+      const args = [
+        "PROTOCOL",
+        "MESSAGE_VALIDATORS",
+        "shape",
+        "options as RuntimeSenderOptions",
+        ...(eras && s.direction === "client->server" ? ["ERAS"] : []),
+      ];
       w.list("return createSender(", args, `) as unknown as ${s.name};`);
     });
   }
@@ -252,27 +361,39 @@ function httpClientFile(): EmittedFile {
   w.line();
   // Wrapped as prettier wraps it (over 100 columns).
   w.line("export {");
-  for (const name of ["HttpTransportError", "TransportError", "type HttpTransportOptions"]) w.line(`  ${name},`);
+  for (const name of ["HttpTransportError", "TransportError", "type HttpTransportOptions"])
+    w.line(`  ${name},`);
   w.line('} from "./runtime/http-client.js";');
   w.line('export { AuthorizationError, type HttpAuth } from "./runtime/http-auth.js";');
   w.line();
-  w.block("export function createHttpTransport(options: http.HttpTransportOptions): Transport {", () =>
-    w.line("return http.createHttpTransport(PROTOCOL, options);"),
+  w.block(
+    "export function createHttpTransport(options: http.HttpTransportOptions): Transport {",
+    () => w.line("return http.createHttpTransport(PROTOCOL, options);"),
   );
   w.line();
-  w.doc("The headers that repeat a message's routing facts (Mcp-Method, MCP-Protocol-Version, Mcp-Name).");
+  w.doc(
+    "The headers that repeat a message's routing facts (Mcp-Method, MCP-Protocol-Version, Mcp-Name).",
+  );
   // One object-typed parameter: prettier hugs it.
   w.line("export function routingHeaders(message: {");
   w.line("  method: string;");
   w.line("  params?: unknown;");
-  w.block("}): Record<string, string> {", () => w.line("return runtimeRoutingHeaders(PROTOCOL, message);"));
-  return { path: "http-client.ts", kind: "generated", code: w.toString(SCHEMA_FREE_HEADER), preformatted: w.exact };
+  w.block("}): Record<string, string> {", () =>
+    w.line("return runtimeRoutingHeaders(PROTOCOL, message);"),
+  );
+  return {
+    path: "http-client.ts",
+    kind: "generated",
+    code: w.toString(SCHEMA_FREE_HEADER),
+    preformatted: w.exact,
+  };
 }
 
 /** client.ts, stdio.ts and (stateless revisions) http-client.ts. */
 export const clientGenerator: Generator = {
   name: "client",
-  description: "client.ts: typed request functions with multi round-trip retries; stdio.ts; http-client.ts",
+  description:
+    "client.ts: typed request functions with multi round-trip retries; stdio.ts; http-client.ts",
   requires: ["types", "methods", "validators"],
   eras: true,
   emit(ctx) {
@@ -282,7 +403,13 @@ export const clientGenerator: Generator = {
       clientFile(loaded, header, ctx.legacy),
       protocolFile(loaded, header),
       ...runtimeFiles(["client", "direct-transport"]),
-      { path: "stdio.ts", kind: "generated", code: `${SCHEMA_FREE_HEADER}\n\nexport * from "./runtime/stdio.js";\n`, nodeOnly: true, preformatted: true },
+      {
+        path: "stdio.ts",
+        kind: "generated",
+        code: `${SCHEMA_FREE_HEADER}\n\nexport * from "./runtime/stdio.js";\n`,
+        nodeOnly: true,
+        preformatted: true,
+      },
       ...runtimeFiles(["stdio"]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
@@ -296,7 +423,16 @@ export const clientGenerator: Generator = {
 // jose, for DPoP proofs).
 export * from "./runtime/auth-client.js";
 `;
-        files.push({ path: "auth.ts", kind: "generated", code, peerDependency: "oauth4webapi", preformatted: true }, ...runtimeFiles(["auth-client"]));
+        files.push(
+          {
+            path: "auth.ts",
+            kind: "generated",
+            code,
+            peerDependency: "oauth4webapi",
+            preformatted: true,
+          },
+          ...runtimeFiles(["auth-client"]),
+        );
       }
     }
     return files;

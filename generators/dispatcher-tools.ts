@@ -7,7 +7,9 @@ import type { CodeWriter } from "./printer.js";
 /** The tools/list result type's name when the server side serves tools (and the schema names a Tool), else undefined. */
 export function toolsListResult(loaded: LoadedRevision): string | undefined {
   const served = (method: string) =>
-    loaded.protocol.methods.find((m) => m.method === method && m.kind === "request" && m.directions.includes("client->server"));
+    loaded.protocol.methods.find(
+      (m) => m.method === method && m.kind === "request" && m.directions.includes("client->server"),
+    );
   const list = served("tools/list");
   if (!list?.result || !served("tools/call") || !loaded.model.byName.has("Tool")) return undefined;
   return list.result;
@@ -21,29 +23,57 @@ export function writeDefineTools(w: CodeWriter, listResult: string): void {
   w.line('export type { SchemaValidator } from "./runtime/tools.js";');
   w.line('type ToolsCall = NonNullable<ServerHandlers["tools/call"]>;');
   w.line();
-  w.doc("What tools/list answers beside `tools`: its fields other than the tools, a cursor and resultType.");
-  w.block("export type ToolListFields = {", () => {
-    w.block("[", () => {
-      w.line(`K in keyof T.${listResult} as string extends K`);
-      w.line("  ? never");
-      w.line('  : K extends "tools" | "nextCursor" | "resultType"');
-      w.line("    ? never");
-      w.line("    : K");
-    }, `]: T.${listResult}[K];`);
-  }, "};");
+  w.doc(
+    "What tools/list answers beside `tools`: its fields other than the tools, a cursor and resultType.",
+  );
+  w.block(
+    "export type ToolListFields = {",
+    () => {
+      w.block(
+        "[",
+        () => {
+          w.line(`K in keyof T.${listResult} as string extends K`);
+          w.line("  ? never");
+          w.line('  : K extends "tools" | "nextCursor" | "resultType"');
+          w.line("    ? never");
+          w.line("    : K");
+        },
+        `]: T.${listResult}[K];`,
+      );
+    },
+    "};",
+  );
   w.line();
   w.doc("One tool: its definition, as tools/list lists it, and what tools/call runs for it.");
   w.block("export interface ToolDefinition {", () => {
     w.line("tool: T.Tool;");
-    w.doc('Runs the tool on arguments that conform to its inputSchema (unless validate is "handler").');
-    w.list("call: (", ["args: Record<string, unknown>", "ctx: RequestContext", "params: Parameters<ToolsCall>[0]"], ") => ReturnType<ToolsCall>;");
+    w.doc(
+      'Runs the tool on arguments that conform to its inputSchema (unless validate is "handler").',
+    );
+    w.list(
+      "call: (",
+      ["args: Record<string, unknown>", "ctx: RequestContext", "params: Parameters<ToolsCall>[0]"],
+      ") => ReturnType<ToolsCall>;",
+    );
   });
   w.line();
-  w.doc('defineTools\' options: `validate`, a JSON Schema validator or "handler" (each tool checks its own arguments), and `list`, required where the revision requires fields there.');
-  w.block("export type DefineToolsOptions = {", () => w.line('validate: tools.SchemaValidator | "handler";'), "} & ({} extends ToolListFields ? { list?: ToolListFields } : { list: ToolListFields });");
+  w.doc(
+    'defineTools\' options: `validate`, a JSON Schema validator or "handler" (each tool checks its own arguments), and `list`, required where the revision requires fields there.',
+  );
+  w.block(
+    "export type DefineToolsOptions = {",
+    () => w.line('validate: tools.SchemaValidator | "handler";'),
+    "} & ({} extends ToolListFields ? { list?: ToolListFields } : { list: ToolListFields });",
+  );
   w.line();
-  w.doc("tools/list and tools/call served from one table, arguments checked against each inputSchema; spread the result into the server handlers.");
-  w.list("export function defineTools(", ["definitions: readonly ToolDefinition[]", "options: DefineToolsOptions"], `): ${pick} {`);
+  w.doc(
+    "tools/list and tools/call served from one table, arguments checked against each inputSchema; spread the result into the server handlers.",
+  );
+  w.list(
+    "export function defineTools(",
+    ["definitions: readonly ToolDefinition[]", "options: DefineToolsOptions"],
+    `): ${pick} {`,
+  );
   w.line(`  return tools.defineTools(definitions, options) as unknown as Required<`);
   w.line('    Pick<ServerHandlers, "tools/list" | "tools/call">');
   w.line("  >;");

@@ -27,7 +27,9 @@ export function receivingSides(loaded: LoadedRevision) {
     ...s,
     handlers: `${s.name}Handlers`,
     requests: methods.filter((m) => m.kind === "request" && m.directions.includes(s.direction)),
-    notifications: methods.filter((m) => m.kind === "notification" && m.directions.includes(s.direction)),
+    notifications: methods.filter(
+      (m) => m.kind === "notification" && m.directions.includes(s.direction),
+    ),
   })).filter((s) => s.requests.length > 0);
 }
 
@@ -37,11 +39,18 @@ export function receivingSides(loaded: LoadedRevision) {
  */
 export function paramsType(m: MethodInfo, missing: readonly string[] = []): string {
   const named = m.params ? `T.${m.params}` : "undefined";
-  const type = m.params && missing.length > 0 ? `OlderEraParams<${named}, ${missing.map(quote).join(" | ")}>` : named;
+  const type =
+    m.params && missing.length > 0
+      ? `OlderEraParams<${named}, ${missing.map(quote).join(" | ")}>`
+      : named;
   return m.paramsOptional && m.params ? `${type} | undefined` : type;
 }
 
-function requireEnvelopes(loaded: LoadedRevision): { result: string; error: string; notification: string } {
+function requireEnvelopes(loaded: LoadedRevision): {
+  result: string;
+  error: string;
+  notification: string;
+} {
   const { envelopes } = loaded.protocol;
   if (!envelopes.notification || !envelopes.resultResponse || !envelopes.errorResponse) {
     throw new McpGenError(
@@ -50,14 +59,24 @@ function requireEnvelopes(loaded: LoadedRevision): { result: string; error: stri
       { file: loaded.model.file, line: 1, column: 1 },
     );
   }
-  return { result: envelopes.resultResponse, error: envelopes.errorResponse, notification: envelopes.notification };
+  return {
+    result: envelopes.resultResponse,
+    error: envelopes.errorResponse,
+    notification: envelopes.notification,
+  };
 }
 
-function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly LoadedRevision[]): EmittedFile {
+function dispatcherFile(
+  loaded: LoadedRevision,
+  header: string,
+  older: readonly LoadedRevision[],
+): EmittedFile {
   const env = requireEnvelopes(loaded);
   const facts = runtimeFacts(loaded);
   // Requests of older revisions lack the required params fields a newer one added.
-  const missing = facts.features.perRequestVersion ? missingInOlder(loaded, older, "params") : new Map<string, string[]>();
+  const missing = facts.features.perRequestVersion
+    ? missingInOlder(loaded, older, "params")
+    : new Map<string, string[]>();
   const mrtr = facts.features.mrtr;
   const w = new CodeWriter();
   w.import("./types.js", "* as T", true);
@@ -82,8 +101,12 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
     w.import("./methods.js", "InputRequestResultMap", true);
     w.import("./runtime/extensions.js", "ExtensionResult", true);
   }
-  w.line("// The receiving side of MCP: typed handler interfaces over the runtime's JSON-RPC router,");
-  w.line("// which enforces the protocol (envelopes, methods, params, results, versions, capabilities).");
+  w.line(
+    "// The receiving side of MCP: typed handler interfaces over the runtime's JSON-RPC router,",
+  );
+  w.line(
+    "// which enforces the protocol (envelopes, methods, params, results, versions, capabilities).",
+  );
   w.line();
   w.line('export { McpError } from "./runtime/errors.js";');
   w.line('export { notImplemented } from "./runtime/router.js";');
@@ -98,7 +121,22 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
   w.line("export type { NotificationContext, Promisable };");
   if (mrtr) {
     // Extensions answer with their own resultType values (a task handle); see runtime/tasks.ts.
-    w.list("export {", ["createTaskStore", "TASKS_EXTENSION", "type CreateTaskResult", "type DetailedTask", "type RunOptions", "type Task", "type TaskControl", "type TaskStore", "type TaskStoreOptions"], '} from "./runtime/tasks.js";', true);
+    w.list(
+      "export {",
+      [
+        "createTaskStore",
+        "TASKS_EXTENSION",
+        "type CreateTaskResult",
+        "type DetailedTask",
+        "type RunOptions",
+        "type Task",
+        "type TaskControl",
+        "type TaskStore",
+        "type TaskStoreOptions",
+      ],
+      '} from "./runtime/tasks.js";',
+      true,
+    );
     w.line('export type { ExtensionResult, RouterExtension } from "./runtime/extensions.js";');
   }
   w.line();
@@ -106,8 +144,12 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
   w.line(`export type ResponseMessage = T.${env.result} | T.${env.error};`);
   w.line();
   if (facts.resultType) {
-    w.doc('A result as a handler returns it: `resultType` may be left out (the dispatcher sets "complete").');
-    w.line('export type HandlerResult<R> = { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & {');
+    w.doc(
+      'A result as a handler returns it: `resultType` may be left out (the dispatcher sets "complete").',
+    );
+    w.line(
+      'export type HandlerResult<R> = { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & {',
+    );
     w.line('  resultType?: "complete";');
     w.line("};");
   } else {
@@ -116,22 +158,30 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
   }
   w.line();
   w.doc("What a request handler gets beside its params, bound to this revision's types.");
-  w.block("export type RequestContext = RuntimeRequestContext<{", () => {
-    w.line(`capabilities: ${schemaType(loaded, "ClientCapabilities", "object")};`);
-    w.line(`implementation: ${schemaType(loaded, "Implementation", "object")};`);
-    w.line(`logLevel: ${schemaType(loaded, "LoggingLevel", "string")};`);
-    w.line(`progressToken: ${schemaType(loaded, "ProgressToken", "string | number")};`);
-    w.line(`requestId: ${schemaType(loaded, "RequestId", "string | number")};`);
-    w.line(`notification: T.${env.notification};`);
-    w.line(`inputResponses: ${mrtr ? schemaType(loaded, "InputResponses", "{}") : "{}"};`);
-    w.line(`inputResults: ${mrtr ? "InputRequestResultMap" : "{}"};`);
-  }, "}>;");
+  w.block(
+    "export type RequestContext = RuntimeRequestContext<{",
+    () => {
+      w.line(`capabilities: ${schemaType(loaded, "ClientCapabilities", "object")};`);
+      w.line(`implementation: ${schemaType(loaded, "Implementation", "object")};`);
+      w.line(`logLevel: ${schemaType(loaded, "LoggingLevel", "string")};`);
+      w.line(`progressToken: ${schemaType(loaded, "ProgressToken", "string | number")};`);
+      w.line(`requestId: ${schemaType(loaded, "RequestId", "string | number")};`);
+      w.line(`notification: T.${env.notification};`);
+      w.line(`inputResponses: ${mrtr ? schemaType(loaded, "InputResponses", "{}") : "{}"};`);
+      w.line(`inputResults: ${mrtr ? "InputRequestResultMap" : "{}"};`);
+    },
+    "}>;",
+  );
   w.line();
-  w.line(`export type DispatcherOptions = RouterOptions<${schemaType(loaded, "ServerCapabilities", "object")}, ${schemaType(loaded, "Implementation", "object")}>;`);
+  w.line(
+    `export type DispatcherOptions = RouterOptions<${schemaType(loaded, "ServerCapabilities", "object")}, ${schemaType(loaded, "Implementation", "object")}>;`,
+  );
   w.line();
   const serverOptions = serverOptionsOf(loaded);
   if (serverOptions.members.length > 0) {
-    w.doc("A server dispatcher's options, with what the dispatcher cannot fill in server/discover by itself.");
+    w.doc(
+      "A server dispatcher's options, with what the dispatcher cannot fill in server/discover by itself.",
+    );
     w.block("export interface ServerDispatcherOptions extends DispatcherOptions {", () => {
       for (const m of serverOptions.members) {
         w.doc(m.doc);
@@ -143,39 +193,68 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
   }
   w.block("export interface Dispatcher {", () => {
     const reply = `ResponseMessage${facts.batch ? " | ResponseMessage[]" : ""} | undefined`;
-    w.doc("Handles one decoded message; resolves to the response to send, or nothing for a notification.");
-    w.list("handle(", ["message: unknown", `context?: HandleContext<T.${env.notification}>`], `): Promise<${reply}>;`);
+    w.doc(
+      "Handles one decoded message; resolves to the response to send, or nothing for a notification.",
+    );
+    w.list(
+      "handle(",
+      ["message: unknown", `context?: HandleContext<T.${env.notification}>`],
+      `): Promise<${reply}>;`,
+    );
     w.doc("The same from raw text: unparsable text gets a parse error.");
-    w.list("handleText(", ["text: string", `context?: HandleContext<T.${env.notification}>`], `): Promise<${reply}>;`);
+    w.list(
+      "handleText(",
+      ["text: string", `context?: HandleContext<T.${env.notification}>`],
+      `): Promise<${reply}>;`,
+    );
     w.doc("Dual-era servers: the legacy session open on a transport channel, and ending it.");
     w.line("session?(channel: object): { readonly version: string } | undefined;");
     w.line("endSession?(channel: object): void;");
-    w.doc("Dual-era servers: makes `send` a legacy session's stream for messages not tied to a request.");
+    w.doc(
+      "Dual-era servers: makes `send` a legacy session's stream for messages not tied to a request.",
+    );
     w.line("attachStream?(channel: object, send: (message: object) => unknown): () => void;");
-    w.doc("Dual-era servers: a notification to every legacy session with an open stream; how many got it.");
+    w.doc(
+      "Dual-era servers: a notification to every legacy session with an open stream; how many got it.",
+    );
     w.line(`notifySessions?(notification: T.${env.notification}): number;`);
-    w.doc("Dual-era servers: notifications/resources/updated to the legacy sessions subscribed to `uri`.");
+    w.doc(
+      "Dual-era servers: notifications/resources/updated to the legacy sessions subscribed to `uri`.",
+    );
     w.line("resourceUpdated?(uri: string): number;");
   });
   if (missing.size > 0) {
     w.line();
-    w.doc("Params as every revision this server speaks sends them: fields `K`, which an older revision lacks, may be missing.");
+    w.doc(
+      "Params as every revision this server speaks sends them: fields `K`, which an older revision lacks, may be missing.",
+    );
     w.line("export type OlderEraParams<P, K extends keyof P> = Omit<P, K> & Partial<Pick<P, K>>;");
   }
   for (const side of receivingSides(loaded)) {
     // Only the server's requests come from clients of several revisions.
-    const params = (m: MethodInfo) => paramsType(m, side.direction === "client->server" ? (missing.get(m.method) ?? []) : []);
+    const params = (m: MethodInfo) =>
+      paramsType(m, side.direction === "client->server" ? (missing.get(m.method) ?? []) : []);
     w.line();
-    w.doc(`Handlers for what the ${side.side} receives: one entry per request method, optional ones per notification.`);
+    w.doc(
+      `Handlers for what the ${side.side} receives: one entry per request method, optional ones per notification.`,
+    );
     w.block(`export interface ${side.handlers} {`, () => {
       for (const m of side.requests) {
         const notes = `${m.inputRequired && mrtr ? ": may answer input_required (see inputRequired())" : ""}${m.deprecated !== undefined ? " (deprecated)" : ""}`;
         w.doc(`\`${m.method}\`${notes}`);
         const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}${mrtr ? " | ExtensionResult" : ""}`;
-        w.list(`${prettierKey(m.method)}?: (`, [`params: ${params(m)}`, "ctx: RequestContext"], `) => Promisable<${result}>;`);
+        w.list(
+          `${prettierKey(m.method)}?: (`,
+          [`params: ${params(m)}`, "ctx: RequestContext"],
+          `) => Promisable<${result}>;`,
+        );
       }
       for (const m of side.notifications) {
-        w.list(`${prettierKey(m.method)}?: (`, [`params: ${params(m)}`, "ctx: NotificationContext"], ") => Promisable<void>;");
+        w.list(
+          `${prettierKey(m.method)}?: (`,
+          [`params: ${params(m)}`, "ctx: NotificationContext"],
+          ") => Promisable<void>;",
+        );
       }
     });
     w.line();
@@ -187,32 +266,62 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
       const discover = quote(facts.wellKnown.discover!);
       const own = `${side.handlers} & { ${discover}: NonNullable<${side.handlers}[${discover}]> }`;
       w.list(create, [`handlers: ${own}`, "options?: DispatcherOptions"], "): Dispatcher;");
-      w.list(create, [`handlers: ${side.handlers}`, "options: ServerDispatcherOptions"], "): Dispatcher;");
+      w.list(
+        create,
+        [`handlers: ${side.handlers}`, "options: ServerDispatcherOptions"],
+        "): Dispatcher;",
+      );
     }
-    const options = server && !serverOptions.required ? "options: ServerDispatcherOptions = {}" : "options: DispatcherOptions = {}";
+    const options =
+      server && !serverOptions.required
+        ? "options: ServerDispatcherOptions = {}"
+        : "options: DispatcherOptions = {}";
     w.list(create, [`handlers: ${side.handlers}`, options], "): Dispatcher {");
     w.indented(() => {
       const args = ["handlers as Handlers", "options as RouterOptions"];
-      if (eras && side.direction === "client->server") w.list("return createEraDispatcher(", ["ERAS", ...args], ") as unknown as Dispatcher;");
-      else w.list("return createRouter(", ["PROTOCOL", "MESSAGE_VALIDATORS", str(side.direction), ...args], ") as unknown as Dispatcher;");
+      if (eras && side.direction === "client->server")
+        w.list("return createEraDispatcher(", ["ERAS", ...args], ") as unknown as Dispatcher;");
+      else
+        w.list(
+          "return createRouter(",
+          ["PROTOCOL", "MESSAGE_VALIDATORS", str(side.direction), ...args],
+          ") as unknown as Dispatcher;",
+        );
     });
     w.line("}");
   }
   w.line();
-  w.doc('A client capability as a path into ClientCapabilities: "elicitation" or ["sampling", "tools"].');
-  w.line(`export type CapabilityPath = keyof ${schemaType(loaded, "ClientCapabilities", "Record<string, unknown>")} | readonly string[];`);
+  w.doc(
+    'A client capability as a path into ClientCapabilities: "elicitation" or ["sampling", "tools"].',
+  );
+  w.line(
+    `export type CapabilityPath = keyof ${schemaType(loaded, "ClientCapabilities", "Record<string, unknown>")} | readonly string[];`,
+  );
   w.line();
   w.doc("Throws the error for a capability this request did not declare.");
-  w.block("export function requireClientCapability(ctx: RequestContext, capability: CapabilityPath): void {", () => {
-    w.line("mrtr.requireClientCapability(PROTOCOL, ctx, capability as string | readonly string[]);");
-  });
+  w.block(
+    "export function requireClientCapability(ctx: RequestContext, capability: CapabilityPath): void {",
+    () => {
+      w.line(
+        "mrtr.requireClientCapability(PROTOCOL, ctx, capability as string | readonly string[]);",
+      );
+    },
+  );
   if (mrtr) {
     w.line();
-    w.doc("Builds the interim answer of a multi round-trip request; refuses input the request's client capabilities do not declare.");
-    w.block("export function inputRequired(", () => {
-      w.line("ctx: RequestContext,");
-      w.line(`input: { inputRequests?: ${schemaType(loaded, "InputRequests", "{}")}; requestState?: string },`);
-    }, "): T.InputRequiredResult {");
+    w.doc(
+      "Builds the interim answer of a multi round-trip request; refuses input the request's client capabilities do not declare.",
+    );
+    w.block(
+      "export function inputRequired(",
+      () => {
+        w.line("ctx: RequestContext,");
+        w.line(
+          `input: { inputRequests?: ${schemaType(loaded, "InputRequests", "{}")}; requestState?: string },`,
+        );
+      },
+      "): T.InputRequiredResult {",
+    );
     w.line("  return mrtr.inputRequired(PROTOCOL, ctx, input) as T.InputRequiredResult;");
     w.line("}");
   }
@@ -225,7 +334,9 @@ function dispatcherFile(loaded: LoadedRevision, header: string, older: readonly 
 /** handlers.ts: a skeleton of every handler, written once (the user's from then on). */
 function handlersFile(loaded: LoadedRevision): EmittedFile {
   const facts = runtimeFacts(loaded);
-  const builtIn = [facts.wellKnown.ping, facts.wellKnown.discover].filter((m): m is string => m !== null);
+  const builtIn = [facts.wellKnown.ping, facts.wellKnown.discover].filter(
+    (m): m is string => m !== null,
+  );
   const sides = receivingSides(loaded);
   const w = new CodeWriter();
   w.import("./dispatcher.js", "notImplemented");
@@ -233,38 +344,69 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
     w.import("./dispatcher.js", `create${s.name}Dispatcher`);
     w.import("./dispatcher.js", s.handlers, true);
   }
-  w.line(`// Your handlers. mcp-gen wrote this skeleton once, for MCP schema ${lineCommentText(loaded.revision.name)}, and never`);
-  w.line("// overwrites it: replace `notImplemented` with `async (params, ctx) => ...` (the TODO above");
+  w.line(
+    `// Your handlers. mcp-gen wrote this skeleton once, for MCP schema ${lineCommentText(loaded.revision.name)}, and never`,
+  );
+  w.line(
+    "// overwrites it: replace `notImplemented` with `async (params, ctx) => ...` (the TODO above",
+  );
   w.line("// each names the types) for each method you serve. A method left as notImplemented (or");
-  w.line("// deleted) is answered \"method not found\", and its capability is not advertised.");
+  w.line('// deleted) is answered "method not found", and its capability is not advertised.');
   for (const s of sides) {
     w.line();
-    w.block(`export const ${s.side}Handlers: ${s.handlers} = {`, () => {
-      for (const m of builtIn) w.line(`// ${lineCommentText(m)}: answered by the dispatcher; add a handler to answer it yourself.`);
-      for (const m of s.requests.filter((r) => !builtIn.includes(r.method))) {
-        w.line(`// TODO: ${lineCommentText(m.method)}: (params${m.params ? `: ${lineCommentText(m.params)}` : ""}, ctx) => ${lineCommentText(m.result ?? "result")}`);
-        w.line(`${prettierKey(m.method)}: notImplemented,`);
-      }
-    }, "};");
+    w.block(
+      `export const ${s.side}Handlers: ${s.handlers} = {`,
+      () => {
+        for (const m of builtIn)
+          w.line(
+            `// ${lineCommentText(m)}: answered by the dispatcher; add a handler to answer it yourself.`,
+          );
+        for (const m of s.requests.filter((r) => !builtIn.includes(r.method))) {
+          w.line(
+            `// TODO: ${lineCommentText(m.method)}: (params${m.params ? `: ${lineCommentText(m.params)}` : ""}, ctx) => ${lineCommentText(m.result ?? "result")}`,
+          );
+          w.line(`${prettierKey(m.method)}: notImplemented,`);
+        }
+      },
+      "};",
+    );
     w.line();
-    const required = s.direction === "client->server" ? serverOptionsOf(loaded).members.filter((m) => m.required) : [];
+    const required =
+      s.direction === "client->server"
+        ? serverOptionsOf(loaded).members.filter((m) => m.required)
+        : [];
     if (required.length === 0) {
       w.line(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers);`);
       continue;
     }
     // Values the skeleton cannot know: TODOs that compile, as notImplemented does for handlers.
     w.import("./dispatcher.js", "ServerDispatcherOptions", true);
-    w.line(`// TODO: what the dispatcher cannot fill in server/discover (${lineCommentText(required.map((m) => m.name).join(", "))});`);
+    w.line(
+      `// TODO: what the dispatcher cannot fill in server/discover (${lineCommentText(required.map((m) => m.name).join(", "))});`,
+    );
     w.line("// until it is given, server/discover answers an internal error.");
-    w.block(`export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers, {`, () => {
-      for (const m of required) w.line(`${m.name}: {} as ServerDispatcherOptions[${quote(m.name)}],`);
-    }, "});");
+    w.block(
+      `export const ${s.side}Dispatcher = create${s.name}Dispatcher(${s.side}Handlers, {`,
+      () => {
+        for (const m of required)
+          w.line(`${m.name}: {} as ServerDispatcherOptions[${quote(m.name)}],`);
+      },
+      "});",
+    );
   }
   // The server's methods the dispatcher routes to a handler: one the user's kept copy lacks
   // after a spec bump is answered "method not found" without a compile error, so generate says so.
   const server = sides.find((s) => s.direction === "client->server");
-  const handlerMethods = (server?.requests ?? []).map((m) => m.method).filter((m) => !builtIn.includes(m));
-  return { path: "handlers.ts", kind: "scaffold", code: w.toString(""), preformatted: w.exact, handlerMethods };
+  const handlerMethods = (server?.requests ?? [])
+    .map((m) => m.method)
+    .filter((m) => !builtIn.includes(m));
+  return {
+    path: "handlers.ts",
+    kind: "scaffold",
+    code: w.toString(""),
+    preformatted: w.exact,
+    handlerMethods,
+  };
 }
 
 /**
@@ -273,19 +415,30 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
  * ServerCapabilities has required fields (derived ones would lack them). `required`: whether
  * a server that does not answer server/discover itself must give some.
  */
-function serverOptionsOf(loaded: LoadedRevision): { members: { name: string; type: string; required: boolean; doc: string }[]; required: boolean } {
-  const discover = loaded.protocol.methods.find((m) => m.method === runtimeFacts(loaded).wellKnown.discover);
+function serverOptionsOf(loaded: LoadedRevision): {
+  members: { name: string; type: string; required: boolean; doc: string }[];
+  required: boolean;
+} {
+  const discover = loaded.protocol.methods.find(
+    (m) => m.method === runtimeFacts(loaded).wellKnown.discover,
+  );
   if (!discover?.result) return { members: [], required: false };
   const members = [];
   const extra = discoverFields(loaded);
   if (extra.length > 0) {
     const required = extra.some((f) => !f.optional);
     const doc = `Put into the server/discover result as they are${required ? " (the schema requires some)" : ""}.`;
-    members.push({ name: "discoverFields", type: `Pick<T.${discover.result}, ${extra.map((f) => quote(f.name)).join(" | ")}>`, required, doc });
+    members.push({
+      name: "discoverFields",
+      type: `Pick<T.${discover.result}, ${extra.map((f) => quote(f.name)).join(" | ")}>`,
+      required,
+      doc,
+    });
   }
   const capabilities = new Resolver(loaded.model).objectOf("ServerCapabilities");
   if (capabilities && [...capabilities.properties.values()].some((p) => !p.optional)) {
-    const doc = "Required: ServerCapabilities has required fields, which capabilities derived from the handlers would lack.";
+    const doc =
+      "Required: ServerCapabilities has required fields, which capabilities derived from the handlers would lack.";
     members.push({ name: "capabilities", type: "T.ServerCapabilities", required: true, doc });
   }
   return { members, required: members.some((m) => m.required) };
@@ -294,7 +447,8 @@ function serverOptionsOf(loaded: LoadedRevision): { members: { name: string; typ
 /** dispatcher.ts (always regenerated), handlers.ts (a skeleton, written only when missing), http-server.ts. */
 export const dispatcherGenerator: Generator = {
   name: "dispatcher",
-  description: "dispatcher.ts: typed handler interfaces over the runtime router; handlers.ts skeleton (once); http-server.ts",
+  description:
+    "dispatcher.ts: typed handler interfaces over the runtime router; handlers.ts skeleton (once); http-server.ts",
   requires: ["types", "methods", "validators"],
   eras: true,
   emit(ctx) {
@@ -304,7 +458,13 @@ export const dispatcherGenerator: Generator = {
       dispatcherFile(loaded, header, ctx.legacy),
       handlersFile(loaded),
       protocolFile(loaded, header),
-      ...runtimeFiles(["router", "input-required", "request-state", ...(facts.features.mrtr ? ["tasks"] : []), ...(toolsListResult(loaded) ? ["tools"] : [])]),
+      ...runtimeFiles([
+        "router",
+        "input-required",
+        "request-state",
+        ...(facts.features.mrtr ? ["tasks"] : []),
+        ...(toolsListResult(loaded) ? ["tools"] : []),
+      ]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
@@ -324,18 +484,40 @@ function httpServerFile(): EmittedFile {
   w.import("./runtime/http-server.js", "* as http");
   w.line("// Streamable HTTP on node:http for this revision (Node.js only).");
   w.line();
-  w.list("export type {", ["HttpHandlerOptions", "MessageHandler", "ServeHttpOptions"], '} from "./runtime/http-server.js";', true);
-  w.list("export {", ["InvalidTokenError", "type Principal", "type ResourceServerOptions"], '} from "./runtime/resource-server.js";', true);
+  w.list(
+    "export type {",
+    ["HttpHandlerOptions", "MessageHandler", "ServeHttpOptions"],
+    '} from "./runtime/http-server.js";',
+    true,
+  );
+  w.list(
+    "export {",
+    ["InvalidTokenError", "type Principal", "type ResourceServerOptions"],
+    '} from "./runtime/resource-server.js";',
+    true,
+  );
   w.line();
   w.doc("A node:http request listener serving MCP at `options.path` (default /mcp).");
-  w.list("export function createHttpHandler(", ["dispatcher: http.MessageHandler", "options: http.HttpHandlerOptions = {}"], ") {");
+  w.list(
+    "export function createHttpHandler(",
+    ["dispatcher: http.MessageHandler", "options: http.HttpHandlerOptions = {}"],
+    ") {",
+  );
   w.indented(() => w.line("return http.createHttpHandler(PROTOCOL, dispatcher, options);"));
   w.line("}");
   w.line();
-  w.doc("Starts an HTTP server for `dispatcher` (127.0.0.1 and a free port unless told otherwise); resolves once it listens.");
-  w.block("export function serveHttp(dispatcher: http.MessageHandler, options: http.ServeHttpOptions = {}) {", () =>
-    w.line("return http.serveHttp(PROTOCOL, dispatcher, options);"),
+  w.doc(
+    "Starts an HTTP server for `dispatcher` (127.0.0.1 and a free port unless told otherwise); resolves once it listens.",
   );
-  return { path: "http-server.ts", kind: "generated", code: w.toString(SCHEMA_FREE_HEADER), nodeOnly: true, preformatted: w.exact };
+  w.block(
+    "export function serveHttp(dispatcher: http.MessageHandler, options: http.ServeHttpOptions = {}) {",
+    () => w.line("return http.serveHttp(PROTOCOL, dispatcher, options);"),
+  );
+  return {
+    path: "http-server.ts",
+    kind: "generated",
+    code: w.toString(SCHEMA_FREE_HEADER),
+    nodeOnly: true,
+    preformatted: w.exact,
+  };
 }
-

@@ -19,7 +19,8 @@ import { validatorsGenerator } from "./validators.js";
 // the previous revisions, still served per request).
 
 /** Where an older revision's files go. */
-export const olderDir = (older: LoadedRevision) => `${isStateless(older.protocol) ? "modern" : "legacy"}/${older.revision.name}`;
+export const olderDir = (older: LoadedRevision) =>
+  `${isStateless(older.protocol) ? "modern" : "legacy"}/${older.revision.name}`;
 /** Where a legacy revision's files go. */
 export const legacyDir = (revision: string) => `legacy/${revision}`;
 
@@ -28,7 +29,10 @@ export const legacyDir = (revision: string) => `legacy/${revision}`;
  * fields only the newest has, dropped on the way to a legacy client. Derived from the two
  * models, the same facts `mcp-gen diff` reports.
  */
-export function adaptersFor(modern: LoadedRevision, legacy: LoadedRevision): Record<string, { dropResultFields: string[] }> {
+export function adaptersFor(
+  modern: LoadedRevision,
+  legacy: LoadedRevision,
+): Record<string, { dropResultFields: string[] }> {
   const rm = new Resolver(modern.model);
   const rl = new Resolver(legacy.model);
   const adapters: Record<string, { dropResultFields: string[] }> = {};
@@ -57,7 +61,11 @@ export const RESULT_FIELDS_WITH_DEFAULTS: readonly string[] = ["resultType", "tt
  * older revision reaches the handlers without them, and a result of one reaches the caller
  * without them, so the typed params and results mark them optional.
  */
-export function missingInOlder(modern: LoadedRevision, older: readonly LoadedRevision[], part: "params" | "result"): Map<string, string[]> {
+export function missingInOlder(
+  modern: LoadedRevision,
+  older: readonly LoadedRevision[],
+  part: "params" | "result",
+): Map<string, string[]> {
   const fieldsOf = (r: Resolver, m: MethodInfo) => {
     if (part === "result") return m.result ? r.objectOf(m.result)?.properties : undefined;
     const params = r.propertyOf(m.type, "params");
@@ -73,19 +81,30 @@ export function missingInOlder(modern: LoadedRevision, older: readonly LoadedRev
       if (!now || !then) continue;
       // The client fills these result fields; the era router fills a legacy request's `_meta`.
       const filled = part === "result" ? RESULT_FIELDS_WITH_DEFAULTS : ["_meta"];
-      const missing = [...now.values()].filter((f) => !f.optional && !then.has(f.name) && !filled.includes(f.name)).map((f) => f.name);
-      if (missing.length > 0) out.set(m.method, [...new Set([...(out.get(m.method) ?? []), ...missing])].sort());
+      const missing = [...now.values()]
+        .filter((f) => !f.optional && !then.has(f.name) && !filled.includes(f.name))
+        .map((f) => f.name);
+      if (missing.length > 0)
+        out.set(m.method, [...new Set([...(out.get(m.method) ?? []), ...missing])].sort());
     }
   }
   return out;
 }
 
 /** The files of one older revision: types, methods, validators and protocol facts. */
-export function legacyFiles(ctx: GeneratorContext, legacy: LoadedRevision, emit: (ctx: GeneratorContext) => EmittedFile[]): EmittedFile[] {
+export function legacyFiles(
+  ctx: GeneratorContext,
+  legacy: LoadedRevision,
+  emit: (ctx: GeneratorContext) => EmittedFile[],
+): EmittedFile[] {
   const dir = olderDir(legacy);
-  const files = emit({ ...ctx, loaded: legacy, header: ctx.headerFor(legacy), legacy: [], runtimeDir: "../../runtime" }).filter((f) =>
-    ["types.ts", "methods.ts", "validators.ts"].includes(f.path),
-  );
+  const files = emit({
+    ...ctx,
+    loaded: legacy,
+    header: ctx.headerFor(legacy),
+    legacy: [],
+    runtimeDir: "../../runtime",
+  }).filter((f) => ["types.ts", "methods.ts", "validators.ts"].includes(f.path));
   files.push(protocolFile(legacy, ctx.headerFor(legacy), "../../runtime"));
   return files.map((f) => ({ ...f, path: `${dir}/${f.path}`, nodeOnly: false }));
 }
@@ -108,27 +127,49 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
   const list = (key: string, members: typeof eras) => {
     if (members.length === 0) return w.line(`${key}: [],`);
     // The comments keep the array one element a line, as prettier does.
-    w.block(`${key}: [`, () => {
-      for (const { older, i } of members) {
-        w.line(`// ${str(older.revision.name).slice(1, -1)}`);
-        const era = { protocol: new Code(`PROTOCOL_${i}`), validators: new Code(`VALIDATORS_${i}`), adapters: adaptersFor(ctx.loaded, older) };
-        w.value("", era, ",");
-      }
-    }, "],");
+    w.block(
+      `${key}: [`,
+      () => {
+        for (const { older, i } of members) {
+          w.line(`// ${str(older.revision.name).slice(1, -1)}`);
+          const era = {
+            protocol: new Code(`PROTOCOL_${i}`),
+            validators: new Code(`VALIDATORS_${i}`),
+            adapters: adaptersFor(ctx.loaded, older),
+          };
+          w.value("", era, ",");
+        }
+      },
+      "],",
+    );
   };
-  w.line("// The revisions this output speaks: the newest (handlers and the typed client are written");
-  w.line("// against it), older stateless ones served per request, and legacy ones reached through");
+  w.line(
+    "// The revisions this output speaks: the newest (handlers and the typed client are written",
+  );
+  w.line(
+    "// against it), older stateless ones served per request, and legacy ones reached through",
+  );
   w.line("// `initialize`, newest first.");
   w.line();
-  w.block("export const ERAS: {", () => {
-    w.line("readonly modern: Era;");
-    w.line("readonly previous: readonly AdaptedEra[];");
-    w.line("readonly legacy: readonly LegacyEra[];");
-  }, "} = {");
+  w.block(
+    "export const ERAS: {",
+    () => {
+      w.line("readonly modern: Era;");
+      w.line("readonly previous: readonly AdaptedEra[];");
+      w.line("readonly legacy: readonly LegacyEra[];");
+    },
+    "} = {",
+  );
   w.indented(() => {
     w.line("modern: { protocol: PROTOCOL, validators: MESSAGE_VALIDATORS },");
-    list("previous", eras.filter((e) => e.stateless));
-    list("legacy", eras.filter((e) => !e.stateless));
+    list(
+      "previous",
+      eras.filter((e) => e.stateless),
+    );
+    list(
+      "legacy",
+      eras.filter((e) => !e.stateless),
+    );
   });
   w.line("};");
   const code = w.toString(ctx.header);
@@ -140,6 +181,11 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
  * the dispatcher and the client generators alike (generate() keeps one copy of each file).
  */
 export function eraFiles(ctx: GeneratorContext): EmittedFile[] {
-  const wire = (c: GeneratorContext) => [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));
-  return [erasFile(ctx), ...runtimeFiles(["session"]), ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire))];
+  const wire = (c: GeneratorContext) =>
+    [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));
+  return [
+    erasFile(ctx),
+    ...runtimeFiles(["session"]),
+    ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire)),
+  ];
 }

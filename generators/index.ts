@@ -13,7 +13,13 @@ import { dispatcherGenerator } from "./dispatcher.js";
 import { clientGenerator } from "./client.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
-export const GENERATORS: readonly Generator[] = [typesGenerator, methodsGenerator, validatorsGenerator, dispatcherGenerator, clientGenerator];
+export const GENERATORS: readonly Generator[] = [
+  typesGenerator,
+  methodsGenerator,
+  validatorsGenerator,
+  dispatcherGenerator,
+  clientGenerator,
+];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
 
@@ -30,7 +36,10 @@ export interface OutputFile {
 export function resolveGenerators(names: readonly string[]): Generator[] {
   const unknown = names.filter((n) => !GENERATOR_NAMES.includes(n));
   if (unknown.length > 0) {
-    throw new McpGenError("config", `unknown generator '${unknown.join("', '")}'; available: ${GENERATOR_NAMES.join(", ")}`);
+    throw new McpGenError(
+      "config",
+      `unknown generator '${unknown.join("', '")}'; available: ${GENERATOR_NAMES.join(", ")}`,
+    );
   }
   const chosen = new Set<string>();
   const visit = (name: string) => {
@@ -49,8 +58,16 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
  * generate and init both record it through here, so an init project is up to date for its
  * own `generate --check`.
  */
-export function generatedWith(revisions: readonly LoadedRevision[], names: readonly string[] = GENERATOR_NAMES, auth = false): GeneratedWith {
-  return { revisions: revisions.map((r) => r.revision.name), generators: resolveGenerators(names).map((g) => g.name), auth };
+export function generatedWith(
+  revisions: readonly LoadedRevision[],
+  names: readonly string[] = GENERATOR_NAMES,
+  auth = false,
+): GeneratedWith {
+  return {
+    revisions: revisions.map((r) => r.revision.name),
+    generators: resolveGenerators(names).map((g) => g.name),
+    auth,
+  };
 }
 
 export async function generate(
@@ -58,7 +75,13 @@ export async function generate(
   names: readonly string[] = GENERATOR_NAMES,
   options: { legacy?: LoadedRevision[]; auth?: boolean } = {},
 ): Promise<OutputFile[]> {
-  const ctx: GeneratorContext = { loaded, header: headerFor(loaded), legacy: options.legacy ?? [], auth: options.auth === true, headerFor };
+  const ctx: GeneratorContext = {
+    loaded,
+    header: headerFor(loaded),
+    legacy: options.legacy ?? [],
+    auth: options.auth === true,
+    headerFor,
+  };
   // Files several generators share (protocol.ts, runtime/) are emitted once.
   const byPath = new Map<string, EmittedFile>();
   let files: EmittedFile[];
@@ -69,12 +92,15 @@ export async function generate(
   }
   for (const file of files) {
     const earlier = byPath.get(file.path);
-    if (earlier && earlier.code !== file.code) throw new Error(`internal: two generators emit different ${file.path}`);
+    if (earlier && earlier.code !== file.code)
+      throw new Error(`internal: two generators emit different ${file.path}`);
     byPath.set(file.path, file);
   }
   const emitted = [...byPath.values()];
   const modules = emitted
-    .filter((f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"))
+    .filter(
+      (f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"),
+    )
     .map((f) => f.path.replace(/\.ts$/, ""));
   const exports = modules.map((m) => `export * from ${str(`./${m}.js`)};`);
   const index = [ctx.header, ...(exports.length > 0 ? ["", ...exports] : []), ""].join("\n");
@@ -84,7 +110,11 @@ export async function generate(
       path: f.path,
       kind: f.kind,
       ...(f.handlerMethods ? { handlerMethods: f.handlerMethods } : {}),
-      content: f.preformatted ? f.code : await formatTypeScript(f.code).catch((e: unknown) => Promise.reject(generatedCodeError(f.path, e))),
+      content: f.preformatted
+        ? f.code
+        : await formatTypeScript(f.code).catch((e: unknown) =>
+            Promise.reject(generatedCodeError(f.path, e)),
+          ),
     })),
   );
 }

@@ -57,20 +57,34 @@ function readText(path: string): string | undefined {
  * narrowed: leaving out the dispatcher removes dispatcher.ts and stops emitting handlers.ts,
  * which is then kept by no one but still imports it.
  */
-function usersFiles(outDir: string, files: readonly OutputFile[], kept: readonly string[], stale: ReadonlySet<string>): string[] {
+function usersFiles(
+  outDir: string,
+  files: readonly OutputFile[],
+  kept: readonly string[],
+  stale: ReadonlySet<string>,
+): string[] {
   const ours = new Set(files.filter((f) => f.kind === "generated").map((f) => f.path));
   let names: string[];
   try {
-    names = readdirSync(outDir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".ts")).map((e) => e.name);
+    names = readdirSync(outDir, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+      .map((e) => e.name);
   } catch {
     names = [];
   }
-  const others = names.filter((name) => !ours.has(name) && !stale.has(name) && !kept.includes(name)).sort();
+  const others = names
+    .filter((name) => !ours.has(name) && !stale.has(name) && !kept.includes(name))
+    .sort();
   return [...kept, ...others];
 }
 
 /** Reviews the user's files in an output folder against a plan: `kept` and `stale` as planOutput found them. */
-export function reviewKeptFiles(outDir: string, files: readonly OutputFile[], kept: readonly string[], stale: readonly string[]): KeptFileFindings {
+export function reviewKeptFiles(
+  outDir: string,
+  files: readonly OutputFile[],
+  kept: readonly string[],
+  stale: readonly string[],
+): KeptFileFindings {
   const findings: KeptFileFindings = { unhandled: [], removedImports: [] };
   const removed = new Set(stale);
   for (const path of removed.size > 0 ? usersFiles(outDir, files, kept, removed) : kept) {
@@ -78,7 +92,8 @@ export function reviewKeptFiles(outDir: string, files: readonly OutputFile[], ke
     if (text === undefined || GENERATED_HEADER.test(text.split("\n", 1)[0] ?? "")) continue;
     const specifiers = new Set([...text.matchAll(RELATIVE_IMPORT)].map((m) => m[2]!));
     for (const specifier of specifiers) {
-      if (importedPaths(path, specifier).some((p) => removed.has(p))) findings.removedImports.push({ file: path, specifier });
+      if (importedPaths(path, specifier).some((p) => removed.has(p)))
+        findings.removedImports.push({ file: path, specifier });
     }
     const scaffold = files.find((f) => f.path === path && f.kind === "scaffold");
     for (const method of scaffold?.handlerMethods ?? []) {
@@ -90,14 +105,23 @@ export function reviewKeptFiles(outDir: string, files: readonly OutputFile[], ke
 
 /** The findings as lines for stderr: every removed import, then at most `cap` unhandled methods and a count. */
 export function keptFileLines(findings: KeptFileFindings, cap = 10): string[] {
-  const lines = findings.removedImports.map((i) => `mcp-gen: warning: ${i.file} (kept, yours) imports ${i.specifier}, which this run removed`);
-  const shown = findings.unhandled.length > cap ? findings.unhandled.slice(0, cap) : findings.unhandled;
-  for (const u of shown) lines.push(`mcp-gen: note: ${u.file} has no handler for ${u.method} (answered: method not found)`);
+  const lines = findings.removedImports.map(
+    (i) =>
+      `mcp-gen: warning: ${i.file} (kept, yours) imports ${i.specifier}, which this run removed`,
+  );
+  const shown =
+    findings.unhandled.length > cap ? findings.unhandled.slice(0, cap) : findings.unhandled;
+  for (const u of shown)
+    lines.push(
+      `mcp-gen: note: ${u.file} has no handler for ${u.method} (answered: method not found)`,
+    );
   const rest = findings.unhandled.slice(shown.length);
   if (rest.length > 0) {
     const files = [...new Set(rest.map((u) => u.file))];
     const who = files.length === 1 ? `${files[0]!} has` : "the kept files have";
-    lines.push(`mcp-gen: note: ${who} no handler for ${rest.length} more method${rest.length === 1 ? "" : "s"} (answered: method not found)`);
+    lines.push(
+      `mcp-gen: note: ${who} no handler for ${rest.length} more method${rest.length === 1 ? "" : "s"} (answered: method not found)`,
+    );
   }
   return lines;
 }

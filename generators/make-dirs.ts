@@ -21,7 +21,8 @@ export function makeDirs(dir: string): string | undefined {
       mkdirSync(d);
     } catch (error) {
       // Made meanwhile by someone else: as good as made here.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(d).isDirectory()) throw error;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(d).isDirectory())
+        throw error;
     }
   }
   return missing[0];

@@ -32,7 +32,9 @@ export function contentHash(text: string): string {
 }
 
 export function manifestText(files: OutputFile[], generatedWith?: GeneratedWith): string {
-  const generated = files.filter((f) => f.kind === "generated").sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const generated = files
+    .filter((f) => f.kind === "generated")
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const doc = {
     "//": "Files mcp-gen generated here; it removes only these when they are no longer generated. DO NOT EDIT.",
     ...(generatedWith ? { generatedWith } : {}),
@@ -44,10 +46,17 @@ export function manifestText(files: OutputFile[], generatedWith?: GeneratedWith)
 
 /** A relative path that stays inside the folder it is relative to. */
 export function isInside(path: string): boolean {
-  return path !== "" && !posix.isAbsolute(path) && posix.normalize(path) === path && !path.startsWith("../") && path !== "..";
+  return (
+    path !== "" &&
+    !posix.isAbsolute(path) &&
+    posix.normalize(path) === path &&
+    !path.startsWith("../") &&
+    path !== ".."
+  );
 }
 
-const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
+const isStrings = (x: unknown): x is string[] =>
+  Array.isArray(x) && x.every((s) => typeof s === "string");
 
 /**
  * A manifest's contents, or undefined when `text` is not one (the caller says so). Older
@@ -68,10 +77,14 @@ export function parseManifest(text: string): Manifest | undefined {
   const hashes = new Map<string, string>();
   const sha = doc["sha256"];
   if (typeof sha === "object" && sha !== null && !Array.isArray(sha)) {
-    for (const [path, hash] of Object.entries(sha)) if (typeof hash === "string" && /^[0-9a-f]{16}$/.test(hash)) hashes.set(path, hash);
+    for (const [path, hash] of Object.entries(sha))
+      if (typeof hash === "string" && /^[0-9a-f]{16}$/.test(hash)) hashes.set(path, hash);
   }
   const w = doc["generatedWith"] as Partial<GeneratedWith> | undefined;
-  const generatedWith = w && isStrings(w.revisions) && isStrings(w.generators) && typeof w.auth === "boolean" ? { revisions: w.revisions, generators: w.generators, auth: w.auth } : undefined;
+  const generatedWith =
+    w && isStrings(w.revisions) && isStrings(w.generators) && typeof w.auth === "boolean"
+      ? { revisions: w.revisions, generators: w.generators, auth: w.auth }
+      : undefined;
   return { paths, hashes, generatedWith, text };
 }
 
@@ -87,8 +100,10 @@ export function readForHash(path: string): string | undefined {
 /** How `now` differs from `was`, as the options that would give `was` (`--revisions a,b`), or undefined. */
 export function optionsDifference(was: GeneratedWith, now: GeneratedWith): string | undefined {
   const parts: string[] = [];
-  if (was.revisions.join(",") !== now.revisions.join(",")) parts.push(`--revisions ${was.revisions.join(",")}`);
-  if (was.generators.join(",") !== now.generators.join(",")) parts.push(`--generators ${was.generators.join(",")}`);
+  if (was.revisions.join(",") !== now.revisions.join(","))
+    parts.push(`--revisions ${was.revisions.join(",")}`);
+  if (was.generators.join(",") !== now.generators.join(","))
+    parts.push(`--generators ${was.generators.join(",")}`);
   if (was.auth !== now.auth) parts.push(was.auth ? "--auth" : "no --auth");
   return parts.length > 0 ? parts.join(", ") : undefined;
 }

@@ -38,7 +38,12 @@ export const methodsGenerator: Generator = {
     // One definition of the method table's shape: the runtime's, which reads the table.
     const runtime = `${runtimeDir ?? "./runtime"}/protocol.js`;
     w.import(runtime, "MethodDescriptor", true);
-    w.list("export type {", ["CapabilityGate", "Direction", "MethodDescriptor"], `} from ${str(runtime)};`, true);
+    w.list(
+      "export type {",
+      ["CapabilityGate", "Direction", "MethodDescriptor"],
+      `} from ${str(runtime)};`,
+      true,
+    );
     w.line();
     w.line("/** The schema's protocol version (LATEST_PROTOCOL_VERSION). */");
     w.value("export const PROTOCOL_VERSION = ", protocol.protocolVersion ?? null, ";");
@@ -54,33 +59,46 @@ export const methodsGenerator: Generator = {
     w.line("/** The message unions of the schema and their member types. */");
     w.value("export const MESSAGE_UNIONS = ", protocol.unions as Value, " as const;");
     const code = w.toString(`${header}\n${INTRO}`);
-    return [{ path: "methods.ts", kind: "generated", code, preformatted: w.exact }, ...runtimeFiles(["protocol"])];
+    return [
+      { path: "methods.ts", kind: "generated", code, preformatted: w.exact },
+      ...runtimeFiles(["protocol"]),
+    ];
   },
 };
 
 function methodTable(w: CodeWriter, methods: readonly MethodInfo[]): void {
-  w.block("export const METHODS = {", () => {
-    for (const m of methods) {
-      w.block(`${prettierKey(m.method)}: {`, () => {
-        w.value("kind: ", m.kind, ",");
-        w.value("directions: ", m.directions, ",");
-        w.value("type: ", m.type, ",");
-        w.value("params: ", m.params ?? null, ",");
-        w.value("paramsOptional: ", m.paramsOptional, ",");
-        w.value("result: ", m.result ?? null, ",");
-        w.value("inputRequired: ", m.inputRequired, ",");
-        w.value("capabilities: ", m.capabilities as Value, ",");
-        w.value("deprecated: ", m.deprecated !== undefined, ",");
-      }, "},");
-    }
-  }, "} as const satisfies Record<string, MethodDescriptor>;");
+  w.block(
+    "export const METHODS = {",
+    () => {
+      for (const m of methods) {
+        w.block(
+          `${prettierKey(m.method)}: {`,
+          () => {
+            w.value("kind: ", m.kind, ",");
+            w.value("directions: ", m.directions, ",");
+            w.value("type: ", m.type, ",");
+            w.value("params: ", m.params ?? null, ",");
+            w.value("paramsOptional: ", m.paramsOptional, ",");
+            w.value("result: ", m.result ?? null, ",");
+            w.value("inputRequired: ", m.inputRequired, ",");
+            w.value("capabilities: ", m.capabilities as Value, ",");
+            w.value("deprecated: ", m.deprecated !== undefined, ",");
+          },
+          "},",
+        );
+      }
+    },
+    "} as const satisfies Record<string, MethodDescriptor>;",
+  );
   w.line();
   w.line("export type Method = keyof typeof METHODS;");
 }
 
 function methodUnions(w: CodeWriter, methods: readonly MethodInfo[]): void {
   const sentBy = (kind: MethodInfo["kind"], direction: MethodInfo["directions"][number]) =>
-    methods.filter((m) => m.kind === kind && m.directions.includes(direction)).map((m) => quote(m.method));
+    methods
+      .filter((m) => m.kind === kind && m.directions.includes(direction))
+      .map((m) => quote(m.method));
   w.line("/** Requests a client sends and a server answers. */");
   w.union("export type ClientRequestMethod =", sentBy("request", "client->server"));
   w.line("/** Requests a server sends and a client answers (none from 2026-07-28 on). */");
@@ -88,12 +106,19 @@ function methodUnions(w: CodeWriter, methods: readonly MethodInfo[]): void {
   w.union("export type ClientNotificationMethod =", sentBy("notification", "client->server"));
   w.union("export type ServerNotificationMethod =", sentBy("notification", "server->client"));
   w.line("/** Methods that may answer `input_required` and be retried with `inputResponses`. */");
-  const inputRequired = methods.filter((m) => m.kind === "request" && m.inputRequired).map((m) => quote(m.method));
+  const inputRequired = methods
+    .filter((m) => m.kind === "request" && m.inputRequired)
+    .map((m) => quote(m.method));
   w.union("export type InputRequiredMethod =", inputRequired);
 }
 
 /** `export interface Name { "method": Type; ... }`, with its doc. */
-function typeMap(w: CodeWriter, doc: string | undefined, name: string, entries: [string, string][]): void {
+function typeMap(
+  w: CodeWriter,
+  doc: string | undefined,
+  name: string,
+  entries: [string, string][],
+): void {
   w.line();
   if (doc) w.line(`/** ${doc} */`);
   w.block(`export interface ${name} {`, () => {
@@ -104,35 +129,101 @@ function typeMap(w: CodeWriter, doc: string | undefined, name: string, entries: 
 function typeMaps(w: CodeWriter, methods: readonly MethodInfo[], typeRef: TypeRef): void {
   const requests = methods.filter((m) => m.kind === "request");
   const notifications = methods.filter((m) => m.kind === "notification");
-  typeMap(w, "Each request method's params type.", "RequestParamsMap", requests.map((m) => [m.method, typeRef(m.params)]));
-  typeMap(w, "Each request method's result type.", "RequestResultMap", requests.map((m) => [m.method, typeRef(m.result)]));
-  typeMap(w, "Each request method's request type.", "RequestMap", requests.map((m) => [m.method, typeRef(m.type)]));
-  typeMap(w, "Each notification method's params type.", "NotificationParamsMap", notifications.map((m) => [m.method, typeRef(m.params)]));
-  typeMap(w, "Each notification method's notification type.", "NotificationMap", notifications.map((m) => [m.method, typeRef(m.type)]));
+  typeMap(
+    w,
+    "Each request method's params type.",
+    "RequestParamsMap",
+    requests.map((m) => [m.method, typeRef(m.params)]),
+  );
+  typeMap(
+    w,
+    "Each request method's result type.",
+    "RequestResultMap",
+    requests.map((m) => [m.method, typeRef(m.result)]),
+  );
+  typeMap(
+    w,
+    "Each request method's request type.",
+    "RequestMap",
+    requests.map((m) => [m.method, typeRef(m.type)]),
+  );
+  typeMap(
+    w,
+    "Each notification method's params type.",
+    "NotificationParamsMap",
+    notifications.map((m) => [m.method, typeRef(m.params)]),
+  );
+  typeMap(
+    w,
+    "Each notification method's notification type.",
+    "NotificationMap",
+    notifications.map((m) => [m.method, typeRef(m.type)]),
+  );
 }
 
-function inputRequests(w: CodeWriter, requests: readonly InputRequestInfo[], typeRef: TypeRef): void {
+function inputRequests(
+  w: CodeWriter,
+  requests: readonly InputRequestInfo[],
+  typeRef: TypeRef,
+): void {
   w.line();
-  w.line("/** Requests a server embeds in an InputRequiredResult, and the client capability each needs. */");
-  w.block("export const INPUT_REQUESTS = {", () => {
-    for (const r of requests) {
-      w.value(`${prettierKey(r.method)}: `, { type: r.type, result: r.result, capability: r.capability ? { path: r.capability.path, leaf: r.capability.leaf } : null }, ",");
-    }
-  }, "} as const;");
+  w.line(
+    "/** Requests a server embeds in an InputRequiredResult, and the client capability each needs. */",
+  );
+  w.block(
+    "export const INPUT_REQUESTS = {",
+    () => {
+      for (const r of requests) {
+        w.value(
+          `${prettierKey(r.method)}: `,
+          {
+            type: r.type,
+            result: r.result,
+            capability: r.capability ? { path: r.capability.path, leaf: r.capability.leaf } : null,
+          },
+          ",",
+        );
+      }
+    },
+    "} as const;",
+  );
   w.line();
-  w.union("export type InputRequestMethod =", requests.map((r) => quote(r.method)));
-  typeMap(w, undefined, "InputRequestParamsMap", requests.map((r) => [r.method, typeRef(r.params)]));
-  typeMap(w, undefined, "InputRequestResultMap", requests.map((r) => [r.method, typeRef(r.result)]));
+  w.union(
+    "export type InputRequestMethod =",
+    requests.map((r) => quote(r.method)),
+  );
+  typeMap(
+    w,
+    undefined,
+    "InputRequestParamsMap",
+    requests.map((r) => [r.method, typeRef(r.params)]),
+  );
+  typeMap(
+    w,
+    undefined,
+    "InputRequestResultMap",
+    requests.map((r) => [r.method, typeRef(r.result)]),
+  );
 }
 
 function errorCodes(w: CodeWriter, errors: readonly ErrorCodeInfo[]): void {
   w.line();
-  w.line("/** Error codes the schema declares (JSON-RPC's reserved range), and the error types that use them. */");
-  w.block("export const ERROR_CODES = {", () => {
-    for (const e of errors) w.line(`${prettierKey(e.name)}: ${num(e.code)},`);
-  }, "} as const;");
+  w.line(
+    "/** Error codes the schema declares (JSON-RPC's reserved range), and the error types that use them. */",
+  );
+  w.block(
+    "export const ERROR_CODES = {",
+    () => {
+      for (const e of errors) w.line(`${prettierKey(e.name)}: ${num(e.code)},`);
+    },
+    "} as const;",
+  );
   w.line();
-  w.block("export const ERROR_TYPES = {", () => {
-    for (const e of errors) w.value(`${prettierKey(e.name)}: `, e.types, ",");
-  }, "} as const;");
+  w.block(
+    "export const ERROR_TYPES = {",
+    () => {
+      for (const e of errors) w.value(`${prettierKey(e.name)}: `, e.types, ",");
+    },
+    "} as const;",
+  );
 }

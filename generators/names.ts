@@ -16,7 +16,12 @@ export const NAME_EXCEPTIONS: Record<string, string> = {
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const camel = (s: string) => s.replace(/[_-]([a-z])/g, (_, c: string) => c.toUpperCase());
-const singular = (s: string) => (s.endsWith("ies") ? `${s.slice(0, -3)}y` : s.endsWith("s") && !s.endsWith("ss") ? s.slice(0, -1) : s);
+const singular = (s: string) =>
+  s.endsWith("ies")
+    ? `${s.slice(0, -3)}y`
+    : s.endsWith("s") && !s.endsWith("ss")
+      ? s.slice(0, -1)
+      : s;
 
 /** `tools/call` -> callTool, `resources/templates/list` -> listResourceTemplates, `server/discover` -> discover. */
 export function requestFunctionName(method: string): string {
@@ -28,13 +33,20 @@ export function requestFunctionName(method: string): string {
   // `completion/complete`: the verb already says it.
   if (nouns.length === 1 && nouns[0]!.startsWith(verb.replace(/e$/, ""))) return verb;
   if (/[A-Z]/.test(verb) || nouns.length === 0) return verb;
-  const words = nouns.map((n, i) => capitalize(verb === "list" && i === nouns.length - 1 ? n : singular(n)));
+  const words = nouns.map((n, i) =>
+    capitalize(verb === "list" && i === nouns.length - 1 ? n : singular(n)),
+  );
   return verb + words.join("");
 }
 
 /** `notifications/cancelled` -> notifyCancelled, `notifications/roots/list_changed` -> notifyRootsListChanged. */
 export function notificationFunctionName(method: string): string {
-  return `notify${method.replace(/^notifications\//, "").split("/").map(camel).map(capitalize).join("")}`;
+  return `notify${method
+    .replace(/^notifications\//, "")
+    .split("/")
+    .map(camel)
+    .map(capitalize)
+    .join("")}`;
 }
 
 /** Members every generated client has besides its per-method functions. */
@@ -45,13 +57,19 @@ export const RESERVED_CLIENT_MEMBERS: ReadonlySet<string> = new Set(["request", 
  * rejected rather than renamed: a silent rename would be public API nobody chose, and
  * `request(method, params)` reaches every method whatever its name.
  */
-export function clientNameProblem(name: string, kind: "request" | "notification"): string | undefined {
+export function clientNameProblem(
+  name: string,
+  kind: "request" | "notification",
+): string | undefined {
   if (!isIdentifier(name)) return "is not an identifier (or is a reserved word)";
-  if (RESERVED_CLIENT_MEMBERS.has(name)) return `is a member every client already has (${[...RESERVED_CLIENT_MEMBERS].join(", ")})`;
+  if (RESERVED_CLIENT_MEMBERS.has(name))
+    return `is a member every client already has (${[...RESERVED_CLIENT_MEMBERS].join(", ")})`;
   // `listToolsPages` is the companion of `listTools`: no method function may take such a name.
-  if (/Pages$/.test(name)) return "ends in 'Pages' (reserved for the page iterators of list methods)";
+  if (/Pages$/.test(name))
+    return "ends in 'Pages' (reserved for the page iterators of list methods)";
   // `notifyX` names belong to notification senders, which share the client object.
-  if (kind === "request" && /^notify[A-Z]/.test(name)) return "starts with 'notify' (reserved for notification senders)";
+  if (kind === "request" && /^notify[A-Z]/.test(name))
+    return "starts with 'notify' (reserved for notification senders)";
   return undefined;
 }
 
@@ -72,10 +90,19 @@ export function uniqueNames(
     const n = name(method);
     const problem = clientNameProblem(n, kind);
     if (problem) {
-      throw new McpGenError("unsupported-construct", `method ${str(method)} would be the client function ${str(n)}, which ${problem}`, locate?.(method));
+      throw new McpGenError(
+        "unsupported-construct",
+        `method ${str(method)} would be the client function ${str(n)}, which ${problem}`,
+        locate?.(method),
+      );
     }
     const other = byName.get(n);
-    if (other) throw new McpGenError("protocol", `methods ${str(other)} and ${str(method)} would both be called ${n}()`, locate?.(method));
+    if (other)
+      throw new McpGenError(
+        "protocol",
+        `methods ${str(other)} and ${str(method)} would both be called ${n}()`,
+        locate?.(method),
+      );
     byName.set(n, method);
     out.set(method, n);
   }

@@ -15,7 +15,10 @@ function findPackageRoot(): string {
 
 export const PACKAGE_ROOT = findPackageRoot();
 export const TEMPLATE_DIR = join(PACKAGE_ROOT, "templates");
-const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+};
 export const VERSION: string = manifest.version;
 /** The published package's name (the command is `mcp-gen` whatever the package is called). */
 export const PACKAGE_NAME: string = manifest.name;

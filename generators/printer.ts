@@ -11,7 +11,9 @@ const LINE_TERMINATORS = /[\n\r\u2028\u2029]/g;
 
 /** A JavaScript string literal for any string (JSON.stringify, plus the two line separators). */
 export function str(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** Any JSON value as a JavaScript expression (strings escaped as `str` does). */
@@ -54,7 +56,11 @@ export function isIdentifier(name: string): boolean {
 export function ident(name: string, what: string, at?: SourceLocation): string {
   if (isIdentifier(name)) return name;
   const why = IDENTIFIER.test(name) ? "is a reserved word" : "is not an identifier";
-  throw new McpGenError("unsupported-construct", `${what} '${lineCommentText(name)}' ${why} and cannot name generated code`, at);
+  throw new McpGenError(
+    "unsupported-construct",
+    `${what} '${lineCommentText(name)}' ${why} and cannot name generated code`,
+    at,
+  );
 }
 
 /** A property key: bare when it is an identifier name (reserved words are fine there), else quoted. */
@@ -81,9 +87,11 @@ export class Code {
 }
 
 /** What `CodeWriter.value` prints: JSON data, with `Code` for expressions. */
-export type Value = null | boolean | number | string | Code | readonly Value[] | { readonly [key: string]: Value };
+export type Value =
+  null | boolean | number | string | Code | readonly Value[] | { readonly [key: string]: Value };
 
-const isObject = (v: Value): v is { readonly [key: string]: Value } => v !== null && typeof v === "object" && !(v instanceof Code) && !Array.isArray(v);
+const isObject = (v: Value): v is { readonly [key: string]: Value } =>
+  v !== null && typeof v === "object" && !(v instanceof Code) && !Array.isArray(v);
 
 /** A value on one line, spelled as prettier spells it. */
 function flat(v: Value): string {
@@ -93,7 +101,9 @@ function flat(v: Value): string {
   if (v === null || typeof v === "boolean") return String(v);
   if (Array.isArray(v)) return `[${v.map(flat).join(", ")}]`;
   const entries = Object.entries(v as { [key: string]: Value });
-  return entries.length === 0 ? "{}" : `{ ${entries.map(([k, x]) => `${prettierKey(k)}: ${flat(x)}`).join(", ")} }`;
+  return entries.length === 0
+    ? "{}"
+    : `{ ${entries.map(([k, x]) => `${prettierKey(k)}: ${flat(x)}`).join(", ")} }`;
 }
 
 /**
@@ -122,7 +132,8 @@ export class CodeWriter {
   line(text = ""): this {
     const line = text === "" ? "" : "  ".repeat(this.depth) + text;
     // Comments are never reflowed by prettier: only code lines must fit.
-    if (!/^\s*(\/\/|\/\*|\*)/.test(line) && (line.length > WIDTH || /[^\x20-\x7e]/.test(line))) this.exact = false;
+    if (!/^\s*(\/\/|\/\*|\*)/.test(line) && (line.length > WIDTH || /[^\x20-\x7e]/.test(line)))
+      this.exact = false;
     this.lines.push(line);
     return this;
   }
@@ -161,20 +172,34 @@ export class CodeWriter {
     const pad = spaced && items.length > 0 ? " " : "";
     const one = `${open}${pad}${items.join(", ")}${pad}${close}`;
     if (items.length === 0 || 2 * this.depth + one.length <= WIDTH) return this.line(one);
-    return this.block(open.trimEnd(), () => items.forEach((item) => this.line(`${item},`)), close.trimStart());
+    return this.block(
+      open.trimEnd(),
+      () => items.forEach((item) => this.line(`${item},`)),
+      close.trimStart(),
+    );
   }
 
   /** `prefix value suffix`: objects and arrays on one line when they fit, else one entry a line (prettier's groups). */
   value(prefix: string, v: Value, suffix: string): this {
     const one = `${prefix}${flat(v)}${suffix}`;
-    const entries: [string, Value][] = Array.isArray(v) ? v.map((x) => ["", x]) : isObject(v) ? Object.entries(v) : [];
-    if (entries.length === 0 || (2 * this.depth + one.length <= WIDTH && !breaksAlways(v))) return this.line(one);
+    const entries: [string, Value][] = Array.isArray(v)
+      ? v.map((x) => ["", x])
+      : isObject(v)
+        ? Object.entries(v)
+        : [];
+    if (entries.length === 0 || (2 * this.depth + one.length <= WIDTH && !breaksAlways(v)))
+      return this.line(one);
     // Prettier fills arrays of numbers instead of one a line: not covered here.
     if (Array.isArray(v) && v.every((x) => typeof x === "number")) this.exact = false;
     const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
-    return this.block(`${prefix}${open}`, () => {
-      for (const [key, x] of entries) this.value(Array.isArray(v) ? "" : `${prettierKey(key)}: `, x, ",");
-    }, `${close}${suffix}`);
+    return this.block(
+      `${prefix}${open}`,
+      () => {
+        for (const [key, x] of entries)
+          this.value(Array.isArray(v) ? "" : `${prettierKey(key)}: `, x, ",");
+      },
+      `${close}${suffix}`,
+    );
   }
 
   /**
@@ -183,7 +208,8 @@ export class CodeWriter {
    */
   union(head: string, members: readonly string[], close = ";"): this {
     const union = `${members.length === 0 ? "never" : members.join(" | ")}${close}`;
-    if (members.length < 2 || 2 * this.depth + head.length + 1 + union.length <= WIDTH) return this.line(`${head} ${union}`);
+    if (members.length < 2 || 2 * this.depth + head.length + 1 + union.length <= WIDTH)
+      return this.line(`${head} ${union}`);
     this.line(head);
     return this.indented(() => {
       if (2 * this.depth + union.length <= WIDTH) this.line(union);
@@ -202,12 +228,25 @@ export class CodeWriter {
       if (star) this.line(`import ${star} from ${str(from)};`);
       const named = [...names].filter((n) => !n.startsWith("* as ")).sort();
       const typed = [...types].filter((n) => !n.startsWith("* as ") && !names.has(n)).sort();
-      if (named.length === 0 && typed.length > 0) this.list("import type {", typed, `} from ${str(from)};`, true);
-      else if (named.length > 0) this.list("import {", [...named, ...typed.map((t) => `type ${t}`)], `} from ${str(from)};`, true);
+      if (named.length === 0 && typed.length > 0)
+        this.list("import type {", typed, `} from ${str(from)};`, true);
+      else if (named.length > 0)
+        this.list(
+          "import {",
+          [...named, ...typed.map((t) => `type ${t}`)],
+          `} from ${str(from)};`,
+          true,
+        );
     }
     const importLines = this.lines.splice(0);
     this.lines.push(...body);
-    return [...(header ? [header, ""] : []), ...importLines, ...(importLines.length > 0 ? [""] : []), ...this.lines, ""].join("\n");
+    return [
+      ...(header ? [header, ""] : []),
+      ...importLines,
+      ...(importLines.length > 0 ? [""] : []),
+      ...this.lines,
+      "",
+    ].join("\n");
   }
 }
 
@@ -235,9 +274,11 @@ export function quote(value: string): string {
   const singles = value.split("'").length - 1;
   if (doubles <= singles) return doubled;
   // Inside single quotes: `\"` needs no escape, `'` does. JSON escapes nothing else that matters.
-  const body = doubled.slice(1, -1).replace(/\\(.)|'/gs, (match, escaped: string | undefined) =>
-    escaped === undefined ? "\\'" : escaped === '"' ? '"' : match,
-  );
+  const body = doubled
+    .slice(1, -1)
+    .replace(/\\(.)|'/gs, (match, escaped: string | undefined) =>
+      escaped === undefined ? "\\'" : escaped === '"' ? '"' : match,
+    );
   return `'${body}'`;
 }
 

@@ -88,7 +88,9 @@ function mcpGenDependency(target: string): string {
 }
 
 function devVersion(name: string): string {
-  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
   return pkg.devDependencies[name] ?? "*";
 }
 
@@ -96,10 +98,16 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   const target = resolve(dir);
   const found = statSync(target, { throwIfNoEntry: false });
   if (found && !found.isDirectory()) {
-    throw new McpGenError("output-conflict", `${dir} is a file, not a folder; mcp-gen init writes only into a new or empty folder`);
+    throw new McpGenError(
+      "output-conflict",
+      `${dir} is a file, not a folder; mcp-gen init writes only into a new or empty folder`,
+    );
   }
   if (found && readdirSync(target).length > 0 && !options.force) {
-    throw new McpGenError("output-conflict", `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`);
+    throw new McpGenError(
+      "output-conflict",
+      `${dir} is not empty; mcp-gen init writes only into a new or empty folder (--force to add to it; existing files are kept)`,
+    );
   }
   const loaded = loadRevision(options.spec, options.revision);
   const { features } = runtimeFacts(loaded);
@@ -110,9 +118,14 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     );
   }
   const legacy = options.modernOnly ? [] : olderRevisions(options.spec, loaded);
-  const spec = isAbsolute(options.spec) ? relative(target, options.spec) : relative(target, resolve(options.spec));
+  const spec = isAbsolute(options.spec)
+    ? relative(target, options.spec)
+    : relative(target, resolve(options.spec));
   const project = {
-    name: basename(target).toLowerCase().replace(/[^a-z0-9-._]/g, "-") || "mcp-server",
+    name:
+      basename(target)
+        .toLowerCase()
+        .replace(/[^a-z0-9-._]/g, "-") || "mcp-server",
     revision: loaded.revision.name,
     revisions: [loaded, ...legacy].map((l) => l.revision.name),
     dualEra: legacy.length > 0,
@@ -134,7 +147,9 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   const emitted = await generate(loaded, undefined, { legacy, auth: project.auth });
   const isSkeleton = (f: OutputFile) => f.kind === "scaffold" && f.path === "handlers.ts";
   const ours = renderTemplate("project/handlers.ts.hbs", { ...project, unserved: "" });
-  const unserved = (emitted.find(isSkeleton)?.handlerMethods ?? []).filter((m) => !namesMethod(ours, m));
+  const unserved = (emitted.find(isSkeleton)?.handlerMethods ?? []).filter(
+    (m) => !namesMethod(ours, m),
+  );
   const data = { ...project, unserved: unserved.join(", ") };
   const result: InitResult = { written: [], kept: [] };
   // Everything is prepared and checked before the first write: a failure (a user-owned
@@ -150,7 +165,11 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   }
   const out = join(target, "src", "mcp");
   const generated = emitted.filter((f) => !isSkeleton(f));
-  const plan = planOutput(out, generated, generatedWith([loaded, ...legacy], undefined, project.auth));
+  const plan = planOutput(
+    out,
+    generated,
+    generatedWith([loaded, ...legacy], undefined, project.auth),
+  );
   writeProjectFiles(dir, target, files);
   result.written.push(...files.map((f) => f.path));
   applyOutput(out, plan);
@@ -163,7 +182,11 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
  * Writes the project's own files, all new (existing ones were kept). A failure removes what
  * this call wrote, files and the folders it made, and is one line: the folder is as it was.
  */
-function writeProjectFiles(dir: string, target: string, files: { path: string; text: string }[]): void {
+function writeProjectFiles(
+  dir: string,
+  target: string,
+  files: { path: string; text: string }[],
+): void {
   const made: string[] = [];
   const wrote: string[] = [];
   let into = target;

@@ -11,7 +11,11 @@ export function schemaType(loaded: LoadedRevision, name: string, fallback: strin
   return loaded.model.byName.has(name) ? `T.${name}` : fallback;
 }
 
-export function protocolFile(loaded: LoadedRevision, header: string, runtime = "./runtime"): EmittedFile {
+export function protocolFile(
+  loaded: LoadedRevision,
+  header: string,
+  runtime = "./runtime",
+): EmittedFile {
   const facts = runtimeFacts(loaded);
   const w = new CodeWriter();
   w.import("./methods.js", "INPUT_REQUESTS");
@@ -21,22 +25,35 @@ export function protocolFile(loaded: LoadedRevision, header: string, runtime = "
   w.import("./validators.js", "* as V");
   const hasType = (name: string) => loaded.model.byName.has(name);
   w.line("// What the runtime reads about this revision: data, not code.");
-  w.block("export const PROTOCOL: ProtocolDescriptor = {", () => {
-    for (const [key, value] of Object.entries(facts)) w.value(`${prettierKey(key)}: `, value as Value, ",");
-    w.line("methods: METHODS,");
-    w.line("inputRequests: INPUT_REQUESTS,");
-  }, "};");
+  w.block(
+    "export const PROTOCOL: ProtocolDescriptor = {",
+    () => {
+      for (const [key, value] of Object.entries(facts))
+        w.value(`${prettierKey(key)}: `, value as Value, ",");
+      w.line("methods: METHODS,");
+      w.line("inputRequests: INPUT_REQUESTS,");
+    },
+    "};",
+  );
   w.line();
   w.doc("This revision's validators, as the runtime calls them.");
-  w.block("export const MESSAGE_VALIDATORS: MessageValidators = {", () => {
-    w.line("classifyMessage: V.classifyMessage,");
-    w.line("isRequestId: V.isRequestId,");
-    w.line("validateRequestMessage: V.validateRequestMessage,");
-    w.line("validateNotificationMessage: V.validateNotificationMessage,");
-    w.line("validateMethodResult: V.validateMethodResult,");
-    w.line(`validateInputResult: ${loaded.protocol.inputRequests.length > 0 ? "V.validateInputResult" : "null"},`);
-    w.line(`validateInputRequiredResult: ${hasType("InputRequiredResult") ? "V.validateInputRequiredResult" : "null"},`);
-  }, "};");
+  w.block(
+    "export const MESSAGE_VALIDATORS: MessageValidators = {",
+    () => {
+      w.line("classifyMessage: V.classifyMessage,");
+      w.line("isRequestId: V.isRequestId,");
+      w.line("validateRequestMessage: V.validateRequestMessage,");
+      w.line("validateNotificationMessage: V.validateNotificationMessage,");
+      w.line("validateMethodResult: V.validateMethodResult,");
+      w.line(
+        `validateInputResult: ${loaded.protocol.inputRequests.length > 0 ? "V.validateInputResult" : "null"},`,
+      );
+      w.line(
+        `validateInputRequiredResult: ${hasType("InputRequiredResult") ? "V.validateInputRequiredResult" : "null"},`,
+      );
+    },
+    "};",
+  );
   const code = w.toString(header);
   return { path: "protocol.ts", kind: "generated", code, preformatted: w.exact };
 }

@@ -7,7 +7,10 @@ import { TEMPLATE_DIR } from "./package-info.js";
 
 const handlebars = Handlebars.create();
 // Formatting helpers only: templates stay free of logic.
-handlebars.registerHelper("json", (value: unknown) => new Handlebars.SafeString(JSON.stringify(value)));
+handlebars.registerHelper(
+  "json",
+  (value: unknown) => new Handlebars.SafeString(JSON.stringify(value)),
+);
 
 const compiled = new Map<string, Handlebars.TemplateDelegate>();
 
@@ -19,7 +22,10 @@ export function templatePath(name: string): string {
 export function renderTemplate(name: string, view: object): string {
   let template = compiled.get(name);
   if (!template) {
-    template = handlebars.compile(readFileSync(templatePath(name), "utf8"), { noEscape: true, strict: true });
+    template = handlebars.compile(readFileSync(templatePath(name), "utf8"), {
+      noEscape: true,
+      strict: true,
+    });
     compiled.set(name, template);
   }
   return template(view);

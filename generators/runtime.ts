@@ -14,9 +14,17 @@ const nodeOnly = (module: string) => /from "node:/.test(source(module));
 /** The packages runtime modules may import, and only the modules listed (their peer dependencies). */
 export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   jose: ["auth-jwt", "auth-dpop", "auth-dpop-proof"],
-  oauth4webapi: ["auth-client", "auth-discovery", "auth-registration", "auth-grant", "auth-dpop", "auth-assertion"],
+  oauth4webapi: [
+    "auth-client",
+    "auth-discovery",
+    "auth-registration",
+    "auth-grant",
+    "auth-dpop",
+    "auth-assertion",
+  ],
 };
-const peerOf = (module: string) => Object.keys(PEER_IMPORTS).find((p) => PEER_IMPORTS[p]!.includes(module));
+const peerOf = (module: string) =>
+  Object.keys(PEER_IMPORTS).find((p) => PEER_IMPORTS[p]!.includes(module));
 
 const sources = new Map<string, string>();
 

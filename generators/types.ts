@@ -11,7 +11,10 @@ export const typesGenerator: Generator = {
   description: "types.ts: every schema type, with its docs and deprecations",
   emit({ loaded, header }) {
     const { lines: body, exact } = printDeclarationLines(loaded.model.declarations);
-    const head = [header, "// Every type of the MCP schema, printed from mcp-gen's model of schema.ts."];
+    const head = [
+      header,
+      "// Every type of the MCP schema, printed from mcp-gen's model of schema.ts.",
+    ];
     const text = [...head, ...(body.length > 0 ? ["", ...body] : []), ""].join("\n");
     return [{ path: "types.ts", kind: "generated", code: text, preformatted: exact }];
   },

@@ -26,7 +26,6 @@ import {
   type Stmt,
 } from "./validator-expr.js";
 
-
 // Compiles validation schemas to straight-line JavaScript: for each schema type a
 // boolean check `$is_T(v, d)` (the fast path, no allocation) and an error collector
 // `$va_T(v, e, d)` that only runs once the check failed. `d` is the nesting depth,
@@ -72,7 +71,10 @@ export class ValidatorWriter {
   ) {}
 
   /** The object schema behind refs, if the schema is (an alias of) an object. */
-  private objectOf(s: VSchema, seen = new Set<string>()): Extract<VSchema, { kind: "object" }> | undefined {
+  private objectOf(
+    s: VSchema,
+    seen = new Set<string>(),
+  ): Extract<VSchema, { kind: "object" }> | undefined {
     if (s.kind === "object") return s;
     if (s.kind === "ref" && !seen.has(s.name)) {
       seen.add(s.name);
@@ -115,7 +117,12 @@ export class ValidatorWriter {
   /** `$is_<name>(v, d)`, laid out. */
   isFunction(name: string): string {
     const guard = this.recursive.has(name) ? ["if (d > MAX_DEPTH) return false;"] : [];
-    const code = layout([`function $is_${name}(v: any, d: number): boolean {`, ...guard, ...this.isBody(this.schemas.get(name)!), "}"]);
+    const code = layout([
+      `function $is_${name}(v: any, d: number): boolean {`,
+      ...guard,
+      ...this.isBody(this.schemas.get(name)!),
+      "}",
+    ]);
     this.drain();
     return code;
   }
@@ -124,9 +131,14 @@ export class ValidatorWriter {
   private drain(): void {
     for (let next = this.pending.shift(); next; next = this.pending.shift()) {
       const { kind, schema, name } = next;
-      const head = kind === "is" ? `function ${name}(v: any, d: number): boolean {` : `function ${name}(v: any, e: $Errors, d: number): void {`;
+      const head =
+        kind === "is"
+          ? `function ${name}(v: any, d: number): boolean {`
+          : `function ${name}(v: any, e: $Errors, d: number): void {`;
       this.descents = 0;
-      this.helpers.push(layout([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]));
+      this.helpers.push(
+        layout([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]),
+      );
     }
   }
 
@@ -139,15 +151,23 @@ export class ValidatorWriter {
       case "anyOf": {
         const disc = this.discriminant(s.members);
         if (disc) return this.discriminatedIsBody(disc);
-        return [...s.members.map((m) => `if (${this.isExpr(m, "v").code}) return true;`), "return false;"];
+        return [
+          ...s.members.map((m) => `if (${this.isExpr(m, "v").code}) return true;`),
+          "return false;",
+        ];
       }
       case "allOf":
-        return [...s.members.map((m) => `if (${not(this.isExpr(m, "v")).code}) return false;`), "return true;"];
+        return [
+          ...s.members.map((m) => `if (${not(this.isExpr(m, "v")).code}) return false;`),
+          "return true;",
+        ];
       case "constrained":
         if (s.schema.kind === "array") return this.arrayIsBody(s.schema, s.constraints);
         return [
           `if (${not(this.isExpr(s.schema, "v")).code}) return false;`,
-          ...constraintChecks(s, "v", false, this.pattern).map((c) => `if (${not(c.pass).code}) return false;`),
+          ...constraintChecks(s, "v", false, this.pattern).map(
+            (c) => `if (${not(c.pass).code}) return false;`,
+          ),
           "return true;",
         ];
       default:
@@ -180,7 +200,14 @@ export class ValidatorWriter {
         return this.hoistIs(s, v);
       case "constrained":
         if (s.schema.kind === "array") return this.hoistIs(s, v);
-        return this.short(s, v, and([this.isExpr(s.schema, v), ...constraintChecks(s, v, false, this.pattern).map((c) => c.pass)]));
+        return this.short(
+          s,
+          v,
+          and([
+            this.isExpr(s.schema, v),
+            ...constraintChecks(s, v, false, this.pattern).map((c) => c.pass),
+          ]),
+        );
     }
   }
 
@@ -204,32 +231,56 @@ export class ValidatorWriter {
       const x = `p${i}`;
       out.push(`const ${x} = ${read("v", p.name)};`);
       const check = this.isExpr(p.schema, x);
-      if (p.required) out.push(check.code === "true" ? `if (${x} === undefined) return false;` : `if (${not(check).code}) return false;`);
-      else if (check.code !== "true") out.push(`if (${and([cmp(`${x} !== undefined`), not(check)]).code}) return false;`);
+      if (p.required)
+        out.push(
+          check.code === "true"
+            ? `if (${x} === undefined) return false;`
+            : `if (${not(check).code}) return false;`,
+        );
+      else if (check.code !== "true")
+        out.push(`if (${and([cmp(`${x} !== undefined`), not(check)]).code}) return false;`);
     });
     if (s.additional) {
       const check = this.isExpr(s.additional, "x");
       if (check.code !== "true") {
-        out.push("for (const k in v) {", ...skipDeclared(s.properties), "const x = v[k];", `if (${not(check).code}) return false;`, "}");
+        out.push(
+          "for (const k in v) {",
+          ...skipDeclared(s.properties),
+          "const x = v[k];",
+          `if (${not(check).code}) return false;`,
+          "}",
+        );
       }
     }
     out.push("return true;");
     return out;
   }
 
-  private arrayIsBody(s: Extract<VSchema, { kind: "array" }>, constraints: Constraints | undefined): string[] {
+  private arrayIsBody(
+    s: Extract<VSchema, { kind: "array" }>,
+    constraints: Constraints | undefined,
+  ): string[] {
     const out = ["if (!Array.isArray(v)) return false;"];
-    if (constraints?.maxItems !== undefined) out.push(`if (v.length > ${num(constraints.maxItems)}) return false;`);
-    if (constraints?.minItems !== undefined) out.push(`if (v.length < ${num(constraints.minItems)}) return false;`);
+    if (constraints?.maxItems !== undefined)
+      out.push(`if (v.length > ${num(constraints.maxItems)}) return false;`);
+    if (constraints?.minItems !== undefined)
+      out.push(`if (v.length < ${num(constraints.minItems)}) return false;`);
     const check = this.isExpr(s.items, "x");
-    if (check.code !== "true") out.push("for (let i = 0; i < v.length; i++) {", "const x = v[i];", `if (${not(check).code}) return false;`, "}");
+    if (check.code !== "true")
+      out.push(
+        "for (let i = 0; i < v.length; i++) {",
+        "const x = v[i];",
+        `if (${not(check).code}) return false;`,
+        "}",
+      );
     out.push("return true;");
     return out;
   }
 
   private discriminatedIsBody(disc: Discriminant): string[] {
     const out = [`if (${NOT_OBJECT}) return false;`, `switch (${read("v", disc.property)}) {`];
-    for (const c of disc.cases) out.push(`case ${lit(c.value)}:`, `\treturn ${this.isExpr(c.member, "v").code};`);
+    for (const c of disc.cases)
+      out.push(`case ${lit(c.value)}:`, `\treturn ${this.isExpr(c.member, "v").code};`);
     out.push("default:", "\treturn false;", "}");
     return out;
   }
@@ -240,7 +291,12 @@ export class ValidatorWriter {
   validateFunction(name: string): string {
     const guard = this.recursive.has(name) ? ['if (d > MAX_DEPTH) return $tooDeep(e, "");'] : [];
     this.descents = 0;
-    const code = layout([`function $va_${name}(v: any, e: $Errors, d: number): void {`, ...guard, ...this.vaBody(this.schemas.get(name)!), "}"]);
+    const code = layout([
+      `function $va_${name}(v: any, e: $Errors, d: number): void {`,
+      ...guard,
+      ...this.vaBody(this.schemas.get(name)!),
+      "}",
+    ]);
     this.drain();
     return code;
   }
@@ -282,7 +338,12 @@ export class ValidatorWriter {
       case "anyOf": {
         if (this.discriminant(s.members)) return this.hoistVa(s, v, p);
         const members = s.members.map((m) => this.hoistVaFunction(m));
-        return [{ cond: not(this.isExpr(s, v)), action: `$anyOf(e, ${p}, ${v}, d, [${members.join(", ")}], ${str(describeSchema(s))});` }];
+        return [
+          {
+            cond: not(this.isExpr(s, v)),
+            action: `$anyOf(e, ${p}, ${v}, d, [${members.join(", ")}], ${str(describeSchema(s))});`,
+          },
+        ];
       }
       case "object":
       case "array":
@@ -320,7 +381,18 @@ export class ValidatorWriter {
   private descend(call: string, p: string): Stmt[] {
     if (p === HERE) return [{ lines: [call] }];
     const n = `n${this.descents++}`;
-    return [{ lines: [`const ${n} = e.length;`, call, `if (e.length > ${n}) {`, `$at(e, ${n}, ${p});`, STOP, "}"] }];
+    return [
+      {
+        lines: [
+          `const ${n} = e.length;`,
+          call,
+          `if (e.length > ${n}) {`,
+          `$at(e, ${n}, ${p});`,
+          STOP,
+          "}",
+        ],
+      },
+    ];
   }
 
   private objectVaBody(s: Extract<VSchema, { kind: "object" }>): string[] {
@@ -338,7 +410,11 @@ export class ValidatorWriter {
         else if (checks.length > 0) out.push("} else {", ...lines(checks), "}");
         else out.push("}");
       } else if (single) {
-        out.push(...lines([{ cond: and([cmp(`${x} !== undefined`), single.cond]), action: single.action }]));
+        out.push(
+          ...lines([
+            { cond: and([cmp(`${x} !== undefined`), single.cond]), action: single.action },
+          ]),
+        );
       } else if (checks.length > 0) {
         out.push(`if (${x} !== undefined) {`, ...lines(checks), "}");
       }
@@ -346,34 +422,72 @@ export class ValidatorWriter {
     if (s.additional) {
       const checks = this.vaStatements(s.additional, "x", '"/" + $escape(k)');
       if (checks.length > 0) {
-        out.push("for (const k in v) {", ...skipDeclared(s.properties), "const x = v[k];", ...lines(checks), "}");
+        out.push(
+          "for (const k in v) {",
+          ...skipDeclared(s.properties),
+          "const x = v[k];",
+          ...lines(checks),
+          "}",
+        );
       }
     }
     return out;
   }
 
-  private arrayVaBody(s: Extract<VSchema, { kind: "array" }>, constraints: Constraints | undefined): string[] {
+  private arrayVaBody(
+    s: Extract<VSchema, { kind: "array" }>,
+    constraints: Constraints | undefined,
+  ): string[] {
     const out = ["if (!Array.isArray(v)) {", expectedCall(HERE, "array", "v"), "return;", "}"];
     const { maxItems, minItems } = constraints ?? {};
     if (maxItems !== undefined) {
-      out.push(`if (v.length > ${num(maxItems)}) {`, `$fail(e, "", ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`, STOP, "}");
+      out.push(
+        `if (v.length > ${num(maxItems)}) {`,
+        `$fail(e, "", ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`,
+        STOP,
+        "}",
+      );
     }
     if (minItems !== undefined) {
-      out.push(`if (v.length < ${num(minItems)}) {`, `$fail(e, "", ${str(`must have at least ${minItems} items, found `)} + v.length, ${str(`minItems ${minItems}`)});`, STOP, "}");
+      out.push(
+        `if (v.length < ${num(minItems)}) {`,
+        `$fail(e, "", ${str(`must have at least ${minItems} items, found `)} + v.length, ${str(`minItems ${minItems}`)});`,
+        STOP,
+        "}",
+      );
     }
     const checks = this.vaStatements(s.items, "x", '"/" + i');
-    if (checks.length > 0) out.push("for (let i = 0; i < v.length; i++) {", "const x = v[i];", ...lines(checks), "}");
+    if (checks.length > 0)
+      out.push("for (let i = 0; i < v.length; i++) {", "const x = v[i];", ...lines(checks), "}");
     return out;
   }
 
   private discriminatedVaBody(disc: Discriminant): string[] {
     const path = str("/" + pointerEscape(disc.property));
     const expected = disc.cases.map((c) => litText(c.value)).join(" | ");
-    const out = [`if (${NOT_OBJECT}) {`, expectedCall(HERE, "object", "v"), "return;", "}", `const t = ${read("v", disc.property)};`, "switch (t) {"];
+    const out = [
+      `if (${NOT_OBJECT}) {`,
+      expectedCall(HERE, "object", "v"),
+      "return;",
+      "}",
+      `const t = ${read("v", disc.property)};`,
+      "switch (t) {",
+    ];
     for (const c of disc.cases) {
-      out.push(`case ${lit(c.value)}:`, ...lines(this.vaStatements(c.member, "v", HERE)).map((l) => `\t${l}`), "\treturn;");
+      out.push(
+        `case ${lit(c.value)}:`,
+        ...lines(this.vaStatements(c.member, "v", HERE)).map((l) => `\t${l}`),
+        "\treturn;",
+      );
     }
-    out.push("case undefined:", `\t${missingCall(path, disc.property)}`, "\treturn;", "default:", `\t${expectedCall(path, expected, "t")}`, "}");
+    out.push(
+      "case undefined:",
+      `\t${missingCall(path, disc.property)}`,
+      "\treturn;",
+      "default:",
+      `\t${expectedCall(path, expected, "t")}`,
+      "}",
+    );
     return out;
   }
 

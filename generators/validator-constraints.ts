@@ -24,34 +24,67 @@ export function constraintChecks(
   patternConstant: (pattern: string) => string,
 ) {
   const c = s.constraints;
-  const only = (types: string[]) => !guarded && s.schema.kind === "types" && s.schema.types.every((t) => types.includes(t));
-  const ifNumber = (test: Expr) => (only(["integer", "number"]) ? test : or([cmp(`typeof ${v} !== "number"`), test]));
-  const ifString = (test: Expr) => (only(["string"]) ? test : or([cmp(`typeof ${v} !== "string"`), test]));
+  const only = (types: string[]) =>
+    !guarded && s.schema.kind === "types" && s.schema.types.every((t) => types.includes(t));
+  const ifNumber = (test: Expr) =>
+    only(["integer", "number"]) ? test : or([cmp(`typeof ${v} !== "number"`), test]);
+  const ifString = (test: Expr) =>
+    only(["string"]) ? test : or([cmp(`typeof ${v} !== "string"`), test]);
   const out: { keyword: keyof Constraints; value: string; pass: Expr; message: string }[] = [];
   const numeric = (keyword: keyof Constraints, op: string, words: string) => {
     const bound = c[keyword] as number | undefined;
     if (bound === undefined) return;
-    out.push({ keyword, value: String(bound), pass: ifNumber(cmp(`${v} ${op} ${num(bound)}`)), message: `${str(`must be ${words} ${bound}, found `)} + ${v}` });
+    out.push({
+      keyword,
+      value: String(bound),
+      pass: ifNumber(cmp(`${v} ${op} ${num(bound)}`)),
+      message: `${str(`must be ${words} ${bound}, found `)} + ${v}`,
+    });
   };
   numeric("minimum", ">=", ">=");
   numeric("maximum", "<=", "<=");
   numeric("exclusiveMinimum", ">", ">");
   numeric("exclusiveMaximum", "<", "<");
   if (c.multipleOf !== undefined) {
-    out.push({ keyword: "multipleOf", value: String(c.multipleOf), pass: ifNumber(atom(`$multipleOf(${v}, ${num(c.multipleOf)})`)), message: str(`must be a multiple of ${c.multipleOf}`) });
+    out.push({
+      keyword: "multipleOf",
+      value: String(c.multipleOf),
+      pass: ifNumber(atom(`$multipleOf(${v}, ${num(c.multipleOf)})`)),
+      message: str(`must be a multiple of ${c.multipleOf}`),
+    });
   }
   const format = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
   if (format) {
-    out.push({ keyword: "format", value: c.format!, pass: ifString(atom(`${format}(${v})`)), message: `$found(${str(`must be a valid ${c.format}, found `)}, ${v})` });
+    out.push({
+      keyword: "format",
+      value: c.format!,
+      pass: ifString(atom(`${format}(${v})`)),
+      message: `$found(${str(`must be a valid ${c.format}, found `)}, ${v})`,
+    });
   }
   if (c.minLength !== undefined) {
-    out.push({ keyword: "minLength", value: String(c.minLength), pass: ifString(cmp(`$length(${v}) >= ${num(c.minLength)}`)), message: str(`must have at least ${c.minLength} characters`) });
+    out.push({
+      keyword: "minLength",
+      value: String(c.minLength),
+      pass: ifString(cmp(`$length(${v}) >= ${num(c.minLength)}`)),
+      message: str(`must have at least ${c.minLength} characters`),
+    });
   }
   if (c.maxLength !== undefined) {
-    out.push({ keyword: "maxLength", value: String(c.maxLength), pass: ifString(cmp(`$length(${v}) <= ${num(c.maxLength)}`)), message: str(`must have at most ${c.maxLength} characters`) });
+    out.push({
+      keyword: "maxLength",
+      value: String(c.maxLength),
+      pass: ifString(cmp(`$length(${v}) <= ${num(c.maxLength)}`)),
+      message: str(`must have at most ${c.maxLength} characters`),
+    });
   }
   if (c.pattern !== undefined) {
-    out.push({ keyword: "pattern", value: c.pattern, pass: ifString(atom(`${patternConstant(c.pattern)}.test(${v})`)), message: str(`must match the pattern ${JSON.stringify(c.pattern)}`) });
+    out.push({
+      keyword: "pattern",
+      value: c.pattern,
+      pass: ifString(atom(`${patternConstant(c.pattern)}.test(${v})`)),
+      message: str(`must match the pattern ${JSON.stringify(c.pattern)}`),
+    });
   }
   return out;
 }

@@ -11,8 +11,10 @@ const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 /** Inline checks longer than this become a helper function (keeps lines within the page). */
 export const INLINE_MAX = 60;
 
-export const lit = (value: Literal): string => (typeof value === "string" ? str(value) : typeof value === "number" ? num(value) : String(value));
-export const litText = (value: Literal): string => (typeof value === "string" ? JSON.stringify(value) : String(value));
+export const lit = (value: Literal): string =>
+  typeof value === "string" ? str(value) : typeof value === "number" ? num(value) : String(value);
+export const litText = (value: Literal): string =>
+  typeof value === "string" ? JSON.stringify(value) : String(value);
 
 /** What a schema expects, for messages: `string`, `"tools/call"`, `object`... */
 export function describeSchema(s: VSchema, depth = 0): string {
@@ -55,11 +57,17 @@ export function and(parts: Expr[]): Expr {
   const kept = parts.filter((x) => x.code !== "true");
   if (kept.length === 0) return TRUE;
   if (kept.length === 1) return kept[0]!;
-  return { op: "and", code: kept.map((x) => (x.op === "or" ? `(${x.code})` : x.code)).join(" && ") };
+  return {
+    op: "and",
+    code: kept.map((x) => (x.op === "or" ? `(${x.code})` : x.code)).join(" && "),
+  };
 }
 export function or(parts: Expr[]): Expr {
   if (parts.length === 1) return parts[0]!;
-  return { op: "or", code: parts.map((x) => (x.op === "and" ? `(${x.code})` : x.code)).join(" || ") };
+  return {
+    op: "or",
+    code: parts.map((x) => (x.op === "and" ? `(${x.code})` : x.code)).join(" || "),
+  };
 }
 export function not(x: Expr): Expr {
   if (x.code === "true") return FALSE;
@@ -110,7 +118,9 @@ function access(name: string): string {
 
 /** Reads an own property: names Object.prototype also has are checked with hasOwnProperty. */
 export function read(v: string, name: string): string {
-  return INHERITED.has(name) ? `$own(${v}, ${str(name)}) ? ${v}${access(name)} : undefined` : `${v}${access(name)}`;
+  return INHERITED.has(name)
+    ? `$own(${v}, ${str(name)}) ? ${v}${access(name)} : undefined`
+    : `${v}${access(name)}`;
 }
 
 /** In a `for (const k in v)` loop: skip inherited keys and the declared properties. */
@@ -119,7 +129,13 @@ export function skipDeclared(properties: ObjectProperty[]): string[] {
   if (properties.length === 0) return out;
   const test = properties.map((p) => `k === ${str(p.name)}`).join(" || ");
   if (test.length <= INLINE_MAX) return [...out, `if (${test}) continue;`];
-  return [...out, "switch (k) {", ...properties.map((p) => `case ${str(p.name)}:`), "\tcontinue;", "}"];
+  return [
+    ...out,
+    "switch (k) {",
+    ...properties.map((p) => `case ${str(p.name)}:`),
+    "\tcontinue;",
+    "}",
+  ];
 }
 
 /**
@@ -128,17 +144,28 @@ export function skipDeclared(properties: ObjectProperty[]): string[] {
  * in declaration order. An invalid value is then usually rejected before any nested object
  * is walked, and first-error mode stops early as ajv(allErrors: false) does.
  */
-export function checkOrder(properties: ObjectProperty[], resolve: (name: string) => VSchema | undefined): [ObjectProperty, number][] {
+export function checkOrder(
+  properties: ObjectProperty[],
+  resolve: (name: string) => VSchema | undefined,
+): [ObjectProperty, number][] {
   // `seen` stops alias cycles (type A = B; type B = A).
   const cheap = (s: VSchema, seen = new Set<string>()): boolean => {
     if (s.kind === "ref") {
       const target = seen.has(s.name) ? undefined : resolve(s.name);
       return target !== undefined && cheap(target, seen.add(s.name));
     }
-    return s.kind === "const" || s.kind === "enum" || s.kind === "types" || (s.kind === "constrained" && cheap(s.schema, seen));
+    return (
+      s.kind === "const" ||
+      s.kind === "enum" ||
+      s.kind === "types" ||
+      (s.kind === "constrained" && cheap(s.schema, seen))
+    );
   };
   const indexed = properties.map((p, i): [ObjectProperty, number] => [p, i]);
-  return [...indexed.filter(([p]) => cheap(p.schema)), ...indexed.filter(([p]) => !cheap(p.schema))];
+  return [
+    ...indexed.filter(([p]) => cheap(p.schema)),
+    ...indexed.filter(([p]) => !cheap(p.schema)),
+  ];
 }
 
 /** RFC 6901: `~` and `/` in a key become `~0` and `~1`. */

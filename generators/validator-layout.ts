@@ -48,21 +48,30 @@ function fit(indent: string, line: string): string[] {
   if (ifHead) {
     const close = matching(line, ifHead[0].length - 1);
     const rest = line.slice(close + 2);
-    if (close > 0 && rest !== "" && !rest.endsWith("{")) return [indent + line.slice(0, close + 1), ...fit(indent + "  ", rest)];
+    if (close > 0 && rest !== "" && !rest.endsWith("{"))
+      return [indent + line.slice(0, close + 1), ...fit(indent + "  ", rest)];
   }
   // `function f(a, b): R {` -> one parameter per line.
   const fn = /^(?:export )?function [\w$]+(?:<[^>]*>)?\(/.exec(line);
   if (fn && line.endsWith("{")) {
     const open = fn[0].length - 1;
     const close = matching(line, open);
-    return [indent + line.slice(0, open + 1), ...splitArgs(line.slice(open + 1, close)).map((a) => `${indent}  ${a},`), indent + line.slice(close)];
+    return [
+      indent + line.slice(0, open + 1),
+      ...splitArgs(line.slice(open + 1, close)).map((a) => `${indent}  ${a},`),
+      indent + line.slice(close),
+    ];
   }
   // `callee(a, b);` or `return callee(a, b);` -> one argument per line.
   const call = /^(?:return )?[\w$.]+(?:<[^>]*>)?\(/.exec(line);
   if (call && line.endsWith(");")) {
     const open = call[0].length - 1;
     if (matching(line, open) === line.length - 2) {
-      return [indent + line.slice(0, open + 1), ...splitArgs(line.slice(open + 1, -2)).flatMap((a) => fitArgument(`${indent}  `, a)), indent + ");"];
+      return [
+        indent + line.slice(0, open + 1),
+        ...splitArgs(line.slice(open + 1, -2)).flatMap((a) => fitArgument(`${indent}  `, a)),
+        indent + ");",
+      ];
     }
   }
   return [indent + line];
@@ -70,8 +79,17 @@ function fit(indent: string, line: string): string[] {
 
 /** An argument on its own line; an array literal still too wide gets one element per line. */
 function fitArgument(indent: string, arg: string): string[] {
-  if (indent.length + arg.length + 1 <= WIDTH || !arg.startsWith("[") || matching(arg, 0) !== arg.length - 1) return [`${indent}${arg},`];
-  return [`${indent}[`, ...splitArgs(arg.slice(1, -1)).map((a) => `${indent}  ${a},`), `${indent}],`];
+  if (
+    indent.length + arg.length + 1 <= WIDTH ||
+    !arg.startsWith("[") ||
+    matching(arg, 0) !== arg.length - 1
+  )
+    return [`${indent}${arg},`];
+  return [
+    `${indent}[`,
+    ...splitArgs(arg.slice(1, -1)).map((a) => `${indent}  ${a},`),
+    `${indent}],`,
+  ];
 }
 
 /** The index of the bracket closing the one at `open`, skipping string literals. */

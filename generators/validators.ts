@@ -70,20 +70,28 @@ const BODY_MARK = "\u0000body\u0000";
 export const validatorsGenerator: Generator = {
   name: "validators",
   requires: ["types", "methods"],
-  description: "validators.ts: type guards and JSON-pointer validators for every schema type, message validation",
+  description:
+    "validators.ts: type guards and JSON-pointer validators for every schema type, message validation",
   emit({ loaded, header, runtimeDir }) {
     const { model } = loaded;
     const schemas = buildValidationSchemas(model);
     const writer = new ValidatorWriter(schemas, recursiveTypes(schemas));
-    const exported = model.declarations.filter((d) => d.kind !== "const" && d.exported).map((d) => d.name);
+    const exported = model.declarations
+      .filter((d) => d.kind !== "const" && d.exported)
+      .map((d) => d.name);
     for (const name of exported) {
       if (MESSAGE_ENTRY_POINTS.has(`validate${name}`)) {
         const d = model.byName.get(name)!;
-        throw new McpGenError("unsupported-construct", `type '${name}' would give a validator named like the message entry point validate${name}`, d.loc);
+        throw new McpGenError(
+          "unsupported-construct",
+          `type '${name}' would give a validator named like the message entry point validate${name}`,
+          d.loc,
+        );
       }
     }
     const functions: string[] = [];
-    for (const name of schemas.keys()) functions.push(writer.isFunction(name), writer.validateFunction(name));
+    for (const name of schemas.keys())
+      functions.push(writer.isFunction(name), writer.validateFunction(name));
     functions.push(...writer.helpers);
     const body = [
       ...writer.constants,
@@ -104,19 +112,37 @@ export const validatorsGenerator: Generator = {
  * the generation time. The file is built in one join: joining the body, then the template
  * around it, held the 7.8 MB text of a schema of 20 copies of 2026-07-28 three times over.
  */
-export function validatorsFiles(header: string, body: readonly string[], runtimeDir = "./runtime"): EmittedFile[] {
+export function validatorsFiles(
+  header: string,
+  body: readonly string[],
+  runtimeDir = "./runtime",
+): EmittedFile[] {
   const runtimeImports = importsFromRuntime(`${runtimeDir}/validation.js`, body);
   const methodsImports = importsFromMethods(body);
-  const [head, tail] = renderTemplate("validators.ts.hbs", { header, body: BODY_MARK, runtimeImports, methodsImports }).split(BODY_MARK) as [string, string];
+  const [head, tail] = renderTemplate("validators.ts.hbs", {
+    header,
+    body: BODY_MARK,
+    runtimeImports,
+    methodsImports,
+  }).split(BODY_MARK) as [string, string];
   const parts = body.map((b) => b.replace(/\n+$/, ""));
   parts[0] = `${head}\n${parts[0]}`;
   parts[parts.length - 1] += tail;
   const code = parts.join("\n\n");
-  return [{ path: "validators.ts", kind: "generated", code, preformatted: true }, ...runtimeFiles(["validation"])];
+  return [
+    { path: "validators.ts", kind: "generated", code, preformatted: true },
+    ...runtimeFiles(["validation"]),
+  ];
 }
 
 /** The method-table types of methods.ts the message entry points' signatures may name. */
-const METHOD_TYPES = ["Direction", "InputRequestMethod", "InputRequestResultMap", "InputRequiredMethod", "RequestResultMap"];
+const METHOD_TYPES = [
+  "Direction",
+  "InputRequestMethod",
+  "InputRequestResultMap",
+  "InputRequiredMethod",
+  "RequestResultMap",
+];
 
 /**
  * The import of methods.ts types, those the message entry points use (older revisions have no
@@ -125,13 +151,22 @@ const METHOD_TYPES = ["Direction", "InputRequestMethod", "InputRequestResultMap"
  */
 function importsFromMethods(body: readonly string[]): string {
   const entryPoints = body[body.length - 1] ?? "";
-  const used = METHOD_TYPES.filter((name) => new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(entryPoints));
+  const used = METHOD_TYPES.filter((name) =>
+    new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(entryPoints),
+  );
   return used.length === 0 ? "" : namedList("import type", used, "./methods.js");
 }
 
 /** What validators.ts re-exports from runtime/validation.ts: its public API beside `isT` / `validateT`. */
 const PUBLIC_VALUES = ["MAX_DEPTH", "MAX_ERRORS", "classifyMessage"];
-const PUBLIC_TYPES = ["MessageInfo", "MessageKind", "ValidateOptions", "ValidationError", "ValidationResult", "Validator"];
+const PUBLIC_TYPES = [
+  "MessageInfo",
+  "MessageKind",
+  "ValidateOptions",
+  "ValidationError",
+  "ValidationResult",
+  "Validator",
+];
 
 /**
  * The import and re-export lines of validators.ts: the runtime names the generated code uses
@@ -141,11 +176,19 @@ function importsFromRuntime(from: string, body: readonly string[]): string {
   const { values, types } = runtimeExports("validation");
   // One pass over the text for every exported name (a regex per name would read 8 MB of
   // validators.ts 25 times on a large schema).
-  const names = [...values, ...types].sort((a, b) => b.length - a.length).map((n) => n.replace(/\$/g, "\\$"));
+  const names = [...values, ...types]
+    .sort((a, b) => b.length - a.length)
+    .map((n) => n.replace(/\$/g, "\\$"));
   const token = new RegExp(`(?<![\\w$])(?:${names.join("|")})(?![\\w$])`, "g");
   const seen = new Set<string>();
   for (const part of body) for (const m of part.matchAll(token)) seen.add(m[0]);
-  const imported = [...values.filter((n) => seen.has(n)).sort(), ...types.filter((n) => seen.has(n)).sort().map((t) => `type ${t}`)];
+  const imported = [
+    ...values.filter((n) => seen.has(n)).sort(),
+    ...types
+      .filter((n) => seen.has(n))
+      .sort()
+      .map((t) => `type ${t}`),
+  ];
   return [
     namedList("import", imported, from),
     namedList("export", PUBLIC_VALUES, from),
@@ -164,7 +207,9 @@ function namedList(keyword: string, names: readonly string[], from: string): str
  */
 function listOf(open: string, items: readonly string[], close: string, pad = ""): string {
   const line = `${open}${pad}${items.join(", ")}${pad}${close}`;
-  return line.length <= WIDTH ? line : [open, ...items.map((item) => `  ${item},`), close].join("\n");
+  return line.length <= WIDTH
+    ? line
+    : [open, ...items.map((item) => `  ${item},`), close].join("\n");
 }
 
 /** `isT` and `validateT`: exceptions (throwing getters, proxies) become a failed validation. */
@@ -211,24 +256,44 @@ function objectLiteral(entries: [string, string][], indent = ""): string {
  * envelope's errors first, then "unknown method".
  */
 function methodDispatch(
-  byDirection: { direction: Direction; methods: { method: string; validator: string; enveloped: boolean }[] }[],
+  byDirection: {
+    direction: Direction;
+    methods: { method: string; validator: string; enveloped: boolean }[];
+  }[],
   envelope: string | undefined,
   kind: "request" | "notification",
 ): string {
   const lines = ["const method = $methodOf(value);"];
   const used = byDirection.filter((d) => d.methods.length > 0);
   used.forEach(({ direction, methods }, i) => {
-    lines.push(i === 0 ? `if (direction === ${str(direction)}) {` : i === used.length - 1 && used.length === byDirection.length ? "} else {" : `} else if (direction === ${str(direction)}) {`);
+    lines.push(
+      i === 0
+        ? `if (direction === ${str(direction)}) {`
+        : i === used.length - 1 && used.length === byDirection.length
+          ? "} else {"
+          : `} else if (direction === ${str(direction)}) {`,
+    );
     lines.push("switch (method) {");
     for (const m of methods) {
       const call = `return ${m.validator}(value, options);`;
       if (envelope === undefined || m.enveloped) lines.push(`case ${str(m.method)}:`, `\t${call}`);
-      else lines.push(`case ${str(m.method)}: {`, `const envelope = validate${envelope}(value, options);`, "if (!envelope.ok) return envelope;", call, "}");
+      else
+        lines.push(
+          `case ${str(m.method)}: {`,
+          `const envelope = validate${envelope}(value, options);`,
+          "if (!envelope.ok) return envelope;",
+          call,
+          "}",
+        );
     }
     lines.push("}");
   });
   if (used.length > 0) lines.push("}");
-  if (envelope !== undefined) lines.push(`const envelope = validate${envelope}(value, options);`, "if (!envelope.ok) return envelope;");
+  if (envelope !== undefined)
+    lines.push(
+      `const envelope = validate${envelope}(value, options);`,
+      "if (!envelope.ok) return envelope;",
+    );
   lines.push(`return $unknownMethod(method, \`\${direction} ${kind}s\`);`);
   return layout(lines, 1);
 }
@@ -246,15 +311,25 @@ function setOf(name: string, items: string[]): string {
 function methodResultAlias(inputRequiredResult: string | undefined): string {
   const head = "type $MethodResult<M extends keyof RequestResultMap> =";
   if (inputRequiredResult === undefined) return `${head} RequestResultMap[M];`;
-  const members = ["RequestResultMap[M]", `(M extends InputRequiredMethod ? T.${inputRequiredResult} : never)`];
+  const members = [
+    "RequestResultMap[M]",
+    `(M extends InputRequiredMethod ? T.${inputRequiredResult} : never)`,
+  ];
   const oneLine = `  ${members.join(" | ")};`;
-  return oneLine.length <= WIDTH ? `${head}\n${oneLine}` : [head, ...members.map((m) => `  | ${m}`)].join("\n") + ";";
+  return oneLine.length <= WIDTH
+    ? `${head}\n${oneLine}`
+    : [head, ...members.map((m) => `  | ${m}`)].join("\n") + ";";
 }
 
 function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loaded"]) {
-  const has = (name: string | undefined) => (name !== undefined && model.byName.has(name) ? name : undefined);
+  const has = (name: string | undefined) =>
+    name !== undefined && model.byName.has(name) ? name : undefined;
   const directions: Direction[] = ["client->server", "server->client"];
-  const union = (side: "Client" | "Server", kind: "Request" | "Notification", envelope: string | undefined) => {
+  const union = (
+    side: "Client" | "Server",
+    kind: "Request" | "Notification",
+    envelope: string | undefined,
+  ) => {
     const name = `${side}${kind}`;
     if (!protocol.unions[name]) return "never";
     return envelope ? `T.${envelope} & T.${name}` : `T.${name}`;
@@ -270,7 +345,13 @@ function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loa
         methods: protocol.methods
           .filter((m) => m.kind === kind && m.directions.includes(direction))
           // A type that extends the envelope (not through Omit) carries all of it: checked once.
-          .map((m) => ({ method: m.method, validator: `validate${m.type}`, enveloped: envelope !== undefined && resolver.ancestors(m.type, { throughOmit: false }).has(envelope) })),
+          .map((m) => ({
+            method: m.method,
+            validator: `validate${m.type}`,
+            enveloped:
+              envelope !== undefined &&
+              resolver.ancestors(m.type, { throughOmit: false }).has(envelope),
+          })),
       })),
       has(envelope),
       kind,
@@ -280,7 +361,9 @@ function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loa
     notificationDispatch: dispatch("notification", envelopes.notification),
     results: objectLiteral(requests.map((m) => [m.method, `validate${m.result}`])),
     inputRequired: setOf("$INPUT_REQUIRED", inputRequired),
-    inputResults: objectLiteral(protocol.inputRequests.map((r) => [r.method, `validate${r.result}`])),
+    inputResults: objectLiteral(
+      protocol.inputRequests.map((r) => [r.method, `validate${r.result}`]),
+    ),
     inputRequiredResult: has(protocol.inputRequiredResult) ?? null,
     methodResult: methodResultAlias(has(protocol.inputRequiredResult)),
     requestEnvelope: has(envelopes.request) ?? null,

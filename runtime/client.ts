@@ -10,7 +10,6 @@ import { positiveInteger, timeoutOption } from "./options.js";
 import { inNewestShape, olderRevisions } from "./client-versions.js";
 import {
   eraOf,
-  eraOfProbeError,
   eraSettings,
   forgetEra,
   looksLegacy,

@@ -7,6 +7,7 @@ import type { Transport } from "./transport.js";
 export function createDirectTransport(
   handle: (
     message: unknown,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any notification type of the caller's
     context: { notify: (n: any) => void; signal?: AbortSignal },
   ) => Promise<unknown>,
 ): Transport {

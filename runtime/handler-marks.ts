@@ -12,6 +12,7 @@ const PLACEHOLDER = Symbol.for("mcp-gen.notImplemented");
  * handler (method not found, and no capability advertised for it) until it is replaced, so a
  * fresh skeleton does not offer clients what it cannot do.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assignable to every handler type
 export const notImplemented: (...args: any[]) => never = Object.assign(
   (): never => {
     throw new McpError(JSONRPC_ERRORS.METHOD_NOT_FOUND, "Method not found");

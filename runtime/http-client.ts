@@ -188,7 +188,10 @@ export function createHttpTransport(
         // A cancellation of a request being answered stops it; the notification still goes on.
         answering.cancel(message);
         if (requestOptions.onNotification) requestOptions.onNotification(message);
-        else (options.onNotification?.(message), sessionListener?.(message));
+        else {
+          options.onNotification?.(message);
+          sessionListener?.(message);
+        }
       } else if (("result" in message || "error" in message) && message["id"] === id) {
         return message;
       }

@@ -25,6 +25,7 @@ export interface MessageHandler {
     message: unknown,
     context: {
       principal?: string;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any dispatcher's notification type
       notify?: (notification: any) => void;
       signal?: AbortSignal;
       channel?: object;

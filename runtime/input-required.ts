@@ -50,7 +50,10 @@ function clientCapability(protocol: ProtocolDescriptor, path: readonly string[])
 export function inputRequired(
   protocol: ProtocolDescriptor,
   ctx: Pick<RequestContext, "clientCapabilities">,
-  input: { inputRequests?: { readonly [key: string]: { method: string } }; requestState?: string },
+  input: {
+    inputRequests?: { readonly [key: string]: { method: string; params?: unknown } };
+    requestState?: string;
+  },
 ): { resultType: "input_required"; inputRequests?: object; requestState?: string } {
   if (!protocol.features.mrtr)
     throw new TypeError(`revision ${protocol.revision} has no multi round-trip requests`);

@@ -107,8 +107,8 @@ async function requestDigest(request: { method: string; params?: unknown }): Pro
     typeof request.params === "object" && request.params !== null
       ? (request.params as Record<string, unknown>)
       : {};
+  // The digest covers what the request asks, not the round-trip fields that change each round.
   const { _meta, inputResponses, requestState, ...salient } = params;
-  (void _meta, void inputResponses, void requestState);
   const digest = await subtle().digest(
     "SHA-256",
     encoder.encode(canonical({ method: request.method, params: salient })),

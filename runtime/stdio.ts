@@ -160,16 +160,17 @@ export function createStdioTransport(
 
   const onLine = (line: string) => {
     if (line.trim() === "") return;
-    let message: any;
+    let parsed: unknown;
     try {
-      message = JSON.parse(line);
+      parsed = JSON.parse(line);
     } catch {
       // Not a message: servers may print other lines; nothing to answer. The last is kept for
       // the error of an exit.
       noise = JSON.stringify(line.length > NOISE_CHARS ? `${line.slice(0, NOISE_CHARS)}...` : line);
       return;
     }
-    if (typeof message !== "object" || message === null) return;
+    if (typeof parsed !== "object" || parsed === null) return;
+    const message = parsed as Record<string, unknown> & { method?: unknown; id?: unknown };
     if (("result" in message || "error" in message) && message.id !== undefined) {
       const key = JSON.stringify(message.id);
       const p = pending.get(key);
@@ -269,7 +270,12 @@ export function createStdioTransport(
 export interface TextHandler {
   handleText(
     text: string,
-    context: { notify: (notification: any) => void; channel?: object; signal?: AbortSignal },
+    context: {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any dispatcher's notification type
+      notify: (notification: any) => void;
+      channel?: object;
+      signal?: AbortSignal;
+    },
   ): Promise<unknown>;
   /** Ends the legacy session on `channel`, if the dispatcher keeps sessions (EraDispatcher). */
   endSession?(channel: object): void;

@@ -1,24 +1,18 @@
 import type { RequestContext } from "./context.js";
 import { hasCapability, jsonRpcErrorOf, JSONRPC_ERRORS, McpError } from "./errors.js";
-import {
-  EXTENSION_RESULT,
-  type ExtensionHost,
-  type ExtensionResult,
-  type RouterExtension,
-} from "./extensions.js";
+import { EXTENSION_RESULT, type ExtensionHost } from "./extensions.js";
 import { inputRequired, requireClientCapability } from "./input-required.js";
 import { positiveInteger } from "./options.js";
 import { $escape } from "./validation.js";
 import { isObject, type ValidationError } from "./protocol.js";
 import {
   validateCreateTaskResult,
-  type CreateTaskResult,
   type InputRequest,
   type Task,
   type TaskStatus,
 } from "./tasks-wire.js";
 
-import type { RunOptions, TaskControl, TaskStore, TaskStoreOptions } from "./tasks-api.js";
+import type { TaskControl, TaskStore, TaskStoreOptions } from "./tasks-api.js";
 
 export type {
   CreateTaskResult,

@@ -61,10 +61,14 @@ export function buildCapabilities(r: Resolver, typeName: string): CapabilityNode
 function leafOf(r: Resolver, type: TypeExpr): CapabilityLeaf | null {
   const members = alternatives(r, type);
   const admitsObject = members.some((m) =>
-    m.kind === "keyword" ? ["object", "unknown", "any"].includes(m.name) : m.kind !== "array" && r.object(m) !== undefined,
+    m.kind === "keyword"
+      ? ["object", "unknown", "any"].includes(m.name)
+      : m.kind !== "array" && r.object(m) !== undefined,
   );
   if (admitsObject) return "object";
-  const admitsTrue = members.some((m) => (m.kind === "keyword" && m.name === "boolean") || r.literal(m) === true);
+  const admitsTrue = members.some(
+    (m) => (m.kind === "keyword" && m.name === "boolean") || r.literal(m) === true,
+  );
   return admitsTrue ? "boolean" : null;
 }
 

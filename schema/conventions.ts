@@ -21,8 +21,15 @@ export interface Conventions {
   resultTypeRequired: boolean;
 }
 
-export type RequestMetaRole = "progressToken" | "protocolVersion" | "clientCapabilities" | "clientInfo" | "logLevel";
-const REQUEST_META_ROLES: RequestMetaRole[] = ["progressToken", "protocolVersion", "clientCapabilities", "clientInfo", "logLevel"];
+export type RequestMetaRole =
+  "progressToken" | "protocolVersion" | "clientCapabilities" | "clientInfo" | "logLevel";
+const REQUEST_META_ROLES: RequestMetaRole[] = [
+  "progressToken",
+  "protocolVersion",
+  "clientCapabilities",
+  "clientInfo",
+  "logLevel",
+];
 
 /** The keys declared for `_meta` in a type, or in its `params` (`["params", "_meta"]`). */
 function metaKeys(r: Resolver, typeName: string, path: string[] = ["_meta"]): string[] {
@@ -35,17 +42,22 @@ function metaKeys(r: Resolver, typeName: string, path: string[] = ["_meta"]): st
 /** The properties of a request's `_meta` (declared in `RequestParams`, or inline in `Request.params` in older revisions). */
 export function requestMetaProperties(r: Resolver): ResolvedProperty[] {
   const inline = r.propertyOf("Request", "params");
-  const params = r.declaration("RequestParams") ? r.objectOf("RequestParams") : inline && r.object(inline.type);
+  const params = r.declaration("RequestParams")
+    ? r.objectOf("RequestParams")
+    : inline && r.object(inline.type);
   const meta = params?.properties.get("_meta");
   const object = meta && r.object(meta.type);
   return object ? [...object.properties.values()] : [];
 }
 
-const byRole = (keys: string[], role: string) => keys.find((k) => k === role || k.endsWith(`/${role}`));
+const byRole = (keys: string[], role: string) =>
+  keys.find((k) => k === role || k.endsWith(`/${role}`));
 
 export function findConventions(model: SchemaModel, r: Resolver): Conventions {
   // Older revisions declare request `_meta` inline in `Request.params`.
-  const requestKeys = r.declaration("RequestParams") ? metaKeys(r, "RequestParams") : metaKeys(r, "Request", ["params", "_meta"]);
+  const requestKeys = r.declaration("RequestParams")
+    ? metaKeys(r, "RequestParams")
+    : metaKeys(r, "Request", ["params", "_meta"]);
   const requestMeta: Conventions["requestMeta"] = {};
   for (const role of REQUEST_META_ROLES) {
     const key = byRole(requestKeys, role);
@@ -54,7 +66,13 @@ export function findConventions(model: SchemaModel, r: Resolver): Conventions {
   const serverInfo = byRole(metaKeys(r, "Result"), "serverInfo");
   const levels = model.byName.get("LoggingLevel");
   const loggingLevels =
-    levels?.kind === "alias" ? r.unionMembers(levels.type).flatMap((m: TypeExpr) => (m.kind === "literal" && typeof m.value === "string" ? [m.value] : [])) : [];
+    levels?.kind === "alias"
+      ? r
+          .unionMembers(levels.type)
+          .flatMap((m: TypeExpr) =>
+            m.kind === "literal" && typeof m.value === "string" ? [m.value] : [],
+          )
+      : [];
   const resultTypeProp = r.propertyOf("Result", "resultType");
   return {
     requestMeta,

@@ -49,6 +49,11 @@ export function generatedCodeError(path: string, error: unknown): McpGenError {
   const e = error as { message?: unknown; loc?: { start?: { line?: number; column?: number } } };
   const start = e.loc?.start;
   const where = start?.line !== undefined ? `:${start.line}:${start.column ?? 1}` : "";
-  const reason = String(e.message ?? error).split("\n")[0]!.replace(/\s*\(\d+:\d+\)$/, "");
-  return new McpGenError("internal", `generated ${path}${where}: internal error: the generated code does not parse (${reason}); nothing was written`);
+  const reason = String(e.message ?? error)
+    .split("\n")[0]!
+    .replace(/\s*\(\d+:\d+\)$/, "");
+  return new McpGenError(
+    "internal",
+    `generated ${path}${where}: internal error: the generated code does not parse (${reason}); nothing was written`,
+  );
 }

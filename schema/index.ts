@@ -21,7 +21,13 @@ export function loadRevision(specDir: string, name = "latest"): LoadedRevision {
   }
 }
 
-export { findRevision, hasDraft, listRevisions, SPEC_CLONE_HINT, type Revision } from "./revisions.js";
+export {
+  findRevision,
+  hasDraft,
+  listRevisions,
+  SPEC_CLONE_HINT,
+  type Revision,
+} from "./revisions.js";
 export { McpGenError, type IssueCode } from "./diagnostics.js";
 export type { ProtocolModel, MethodInfo, Direction, Side } from "./protocol.js";
 export type { SchemaModel } from "./model.js";

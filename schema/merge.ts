@@ -12,7 +12,10 @@ import { printType } from "./print-ts.js";
  * Other re-declarations tsc allows (an interface and a const of the same name live in
  * different namespaces) have no place in the model: a located error.
  */
-export function mergeDeclarations(declarations: Declaration[]): { declarations: Declaration[]; byName: Map<string, Declaration> } {
+export function mergeDeclarations(declarations: Declaration[]): {
+  declarations: Declaration[];
+  byName: Map<string, Declaration>;
+} {
   const byName = new Map<string, Declaration>();
   const merged: Declaration[] = [];
   for (const d of declarations) {
@@ -39,7 +42,11 @@ function article(kind: Declaration["kind"]): string {
 }
 
 function copyInterface(d: InterfaceDeclaration): InterfaceDeclaration {
-  return { ...d, extends: [...d.extends], members: { ...d.members, properties: [...d.members.properties] } };
+  return {
+    ...d,
+    extends: [...d.extends],
+    members: { ...d.members, properties: [...d.members.properties] },
+  };
 }
 
 function mergeInto(target: InterfaceDeclaration, next: InterfaceDeclaration): void {
@@ -47,6 +54,8 @@ function mergeInto(target: InterfaceDeclaration, next: InterfaceDeclaration): vo
   const bases = new Set(target.extends.map(printType));
   for (const base of next.extends) if (!bases.has(printType(base))) target.extends.push(base);
   const names = new Set(target.members.properties.map((p) => p.name));
-  for (const p of next.members.properties) if (!names.has(p.name)) target.members.properties.push(p);
-  if (!target.members.indexSignature && next.members.indexSignature) target.members.indexSignature = next.members.indexSignature;
+  for (const p of next.members.properties)
+    if (!names.has(p.name)) target.members.properties.push(p);
+  if (!target.members.indexSignature && next.members.indexSignature)
+    target.members.indexSignature = next.members.indexSignature;
 }

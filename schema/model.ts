@@ -20,15 +20,7 @@ export interface Doc {
 }
 
 export type KeywordName =
-  | "string"
-  | "number"
-  | "boolean"
-  | "null"
-  | "undefined"
-  | "unknown"
-  | "any"
-  | "never"
-  | "object";
+  "string" | "number" | "boolean" | "null" | "undefined" | "unknown" | "any" | "never" | "object";
 
 export type TypeExpr =
   | { kind: "keyword"; name: KeywordName; loc: SourceLocation }

@@ -12,11 +12,25 @@ import type { SourceLocation } from "./model.js";
 
 export const MAX_NESTING = 200;
 
-const OPEN = new Set([ts.SyntaxKind.OpenBraceToken, ts.SyntaxKind.OpenParenToken, ts.SyntaxKind.OpenBracketToken, ts.SyntaxKind.LessThanToken]);
-const CLOSE = new Set([ts.SyntaxKind.CloseBraceToken, ts.SyntaxKind.CloseParenToken, ts.SyntaxKind.CloseBracketToken, ts.SyntaxKind.GreaterThanToken]);
+const OPEN = new Set([
+  ts.SyntaxKind.OpenBraceToken,
+  ts.SyntaxKind.OpenParenToken,
+  ts.SyntaxKind.OpenBracketToken,
+  ts.SyntaxKind.LessThanToken,
+]);
+const CLOSE = new Set([
+  ts.SyntaxKind.CloseBraceToken,
+  ts.SyntaxKind.CloseParenToken,
+  ts.SyntaxKind.CloseBracketToken,
+  ts.SyntaxKind.GreaterThanToken,
+]);
 
 function tooDeep(at: SourceLocation): McpGenError {
-  return new McpGenError("unsupported-construct", `unsupported construct: types nested more than ${MAX_NESTING} levels deep (mcp-gen's limit)`, at);
+  return new McpGenError(
+    "unsupported-construct",
+    `unsupported construct: types nested more than ${MAX_NESTING} levels deep (mcp-gen's limit)`,
+    at,
+  );
 }
 
 /**
@@ -42,7 +56,8 @@ function locateIn(file: string, text: string, pos: number): SourceLocation {
 
 /** Type nodes that hold no other type (keywords, literals, `typeof X`, a bare name): they add no level. */
 function isLeaf(node: M.ts.Node): boolean {
-  if (node.kind >= ts.SyntaxKind.FirstKeyword && node.kind <= ts.SyntaxKind.LastKeyword) return true;
+  if (node.kind >= ts.SyntaxKind.FirstKeyword && node.kind <= ts.SyntaxKind.LastKeyword)
+    return true;
   if (ts.isTypeReferenceNode(node)) return node.typeArguments === undefined;
   return ts.isLiteralTypeNode(node) || ts.isTypeQueryNode(node) || ts.isThisTypeNode(node);
 }
@@ -51,7 +66,10 @@ function isLeaf(node: M.ts.Node): boolean {
  * After parsing: type nodes nested more than MAX_NESTING deep inside a declaration, walked
  * with an explicit stack. This catches what brackets do not show (`string[][]...[]`).
  */
-export function checkTypeNesting(sourceFile: M.ts.SourceFile, locate: (pos: number) => SourceLocation): void {
+export function checkTypeNesting(
+  sourceFile: M.ts.SourceFile,
+  locate: (pos: number) => SourceLocation,
+): void {
   const stack: [M.ts.Node, number][] = sourceFile.statements.map((s) => [s, 0]);
   while (stack.length > 0) {
     const [node, outer] = stack.pop()!;
@@ -67,5 +85,9 @@ export function checkTypeNesting(sourceFile: M.ts.SourceFile, locate: (pos: numb
  */
 export function stackOverflowError(error: unknown, file: string, during: string): unknown {
   if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return error;
-  return new McpGenError("unsupported-construct", `unsupported construct: the schema nests or chains too deep for mcp-gen (stack overflow while ${during})`, { file, line: 1, column: 1 });
+  return new McpGenError(
+    "unsupported-construct",
+    `unsupported construct: the schema nests or chains too deep for mcp-gen (stack overflow while ${during})`,
+    { file, line: 1, column: 1 },
+  );
 }

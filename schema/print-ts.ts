@@ -28,7 +28,10 @@ export function printDeclarations(declarations: readonly Declaration[]): Printed
  * file is then built in one join, not from a copy of the declarations' text (types.ts is
  * 1.9 MB, two bytes a character, for a schema of 20 copies of 2026-07-28).
  */
-export function printDeclarationLines(declarations: readonly Declaration[]): { lines: string[]; exact: boolean } {
+export function printDeclarationLines(declarations: readonly Declaration[]): {
+  lines: string[];
+  exact: boolean;
+} {
   const p = new Printer();
   const lines: string[] = [];
   for (const d of declarations) {
@@ -62,20 +65,39 @@ class Printer {
     const lines = this.doc(renderDoc(d.doc), "");
     switch (d.kind) {
       case "const": {
-        const value = typeof d.value === "string" ? quote(d.value) : typeof d.value === "number" ? num(d.value) : String(d.value);
+        const value =
+          typeof d.value === "string"
+            ? quote(d.value)
+            : typeof d.value === "number"
+              ? num(d.value)
+              : String(d.value);
         return [...lines, ...this.breakAfterOperator(`${exported}const ${name} = `, value, true)];
       }
       case "alias":
         return [...lines, ...this.alias(`${exported}type ${name} = `, d.type)];
       case "interface": {
         const bases = d.extends.map((t) => this.flat(t));
-        let head = [`${exported}interface ${name}${bases.length > 0 ? ` extends ${bases.join(", ")}` : ""} {`];
+        let head = [
+          `${exported}interface ${name}${bases.length > 0 ? ` extends ${bases.join(", ")}` : ""} {`,
+        ];
         const [base] = d.extends;
-        if (!this.fits(head[0]!) && d.extends.length === 1 && base?.kind === "omit" && !hasObject(base.base)) {
+        if (
+          !this.fits(head[0]!) &&
+          d.extends.length === 1 &&
+          base?.kind === "omit" &&
+          !hasObject(base.base)
+        ) {
           // One Omit base breaks inside its type arguments, one a line (its keys as a union alias would).
           const keys = base.keys.length === 0 ? ["never"] : base.keys.map(quote);
-          const keyLines = this.fits(`  ${keys.join(" | ")}`) ? [`  ${keys.join(" | ")}`] : keys.map((k) => `  | ${k}`);
-          head = [`${exported}interface ${name} extends Omit<`, `  ${this.flat(base.base)},`, ...keyLines, "> {"];
+          const keyLines = this.fits(`  ${keys.join(" | ")}`)
+            ? [`  ${keys.join(" | ")}`]
+            : keys.map((k) => `  | ${k}`);
+          head = [
+            `${exported}interface ${name} extends Omit<`,
+            `  ${this.flat(base.base)},`,
+            ...keyLines,
+            "> {",
+          ];
           if (!head.every((l) => this.fits(l))) this.exact = false;
         } else if (!this.fits(head[0]!)) {
           // Several bases move to their own line; other single bases break inside (not covered).
@@ -95,7 +117,10 @@ class Printer {
       const joined = members.join(" | ");
       if (this.fits(`${prefix}${joined};`)) return [`${prefix}${joined};`];
       if (this.fits(`  ${joined};`)) return [prefix.trimEnd(), `  ${joined};`];
-      const lines = [prefix.trimEnd(), ...members.map((m, i) => `  | ${m}${i === members.length - 1 ? ";" : ""}`)];
+      const lines = [
+        prefix.trimEnd(),
+        ...members.map((m, i) => `  | ${m}${i === members.length - 1 ? ";" : ""}`),
+      ];
       if (!lines.every((l) => this.fits(l))) this.exact = false;
       return lines;
     }
@@ -124,9 +149,16 @@ class Printer {
     }
     if (t.kind === "object") return this.withBody([prefix + "{"], t.members, indent, suffix);
     // `{ ... }[]`: the array hugs the object.
-    if (t.kind === "array" && t.element.kind === "object") return this.withBody([prefix + "{"], t.element.members, indent, `[]${suffix}`);
+    if (t.kind === "array" && t.element.kind === "object")
+      return this.withBody([prefix + "{"], t.element.members, indent, `[]${suffix}`);
     const [first, second] = t.kind === "intersection" ? t.members : [];
-    if (t.kind === "intersection" && t.members.length === 2 && first && !hasObject(first) && second?.kind === "object") {
+    if (
+      t.kind === "intersection" &&
+      t.members.length === 2 &&
+      first &&
+      !hasObject(first) &&
+      second?.kind === "object"
+    ) {
       // `A & {` hugs the object (prettier's intersection of a non-object and an object).
       const head = `${prefix}${this.flat(first)} & {`;
       if (!this.fits(head)) this.exact = false;
@@ -138,14 +170,23 @@ class Printer {
   }
 
   /** `head` (ending in `{`), the members one level deeper, then the closing `}`. */
-  private withBody(head: string[], members: ObjectMembers, indent: string, suffix: string): string[] {
+  private withBody(
+    head: string[],
+    members: ObjectMembers,
+    indent: string,
+    suffix: string,
+  ): string[] {
     const inner = `${indent}  `;
     const body: string[] = [];
-    for (const p of members.properties) body.push(...this.doc(renderDoc(p.doc), inner), ...this.property(p, inner));
+    for (const p of members.properties)
+      body.push(...this.doc(renderDoc(p.doc), inner), ...this.property(p, inner));
     const index = members.indexSignature;
     if (index) {
       const key = ident(index.keyName, "index signature key", index.loc);
-      body.push(...this.doc(renderDoc(index.doc), inner), ...this.typed(`${inner}[${key}: ${index.keyType}]: `, index.type, ";", inner));
+      body.push(
+        ...this.doc(renderDoc(index.doc), inner),
+        ...this.typed(`${inner}[${key}: ${index.keyType}]: `, index.type, ";", inner),
+      );
     }
     if (body.length === 0) return [...head.slice(0, -1), `${head[head.length - 1]!}}${suffix}`];
     return [...head, ...body, `${indent}}${suffix}`];
@@ -153,8 +194,17 @@ class Printer {
 
   private property(p: Property, indent: string): string[] {
     // Prettier unquotes any ES5 identifier name, non-ASCII ones included; prettierKey only ASCII ones.
-    if (/[^\x00-\x7f]/.test(p.name) && /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u.test(p.name)) this.exact = false;
-    return this.typed(`${indent}${prettierKey(p.name)}${p.optional ? "?" : ""}: `, p.type, ";", indent);
+    if (
+      /[^\x00-\x7f]/.test(p.name) &&
+      /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u.test(p.name)
+    )
+      this.exact = false;
+    return this.typed(
+      `${indent}${prettierKey(p.name)}${p.optional ? "?" : ""}: `,
+      p.type,
+      ";",
+      indent,
+    );
   }
 
   private doc(rendered: string, indent: string): string[] {
@@ -173,7 +223,11 @@ class Printer {
       case "keyword":
         return t.name;
       case "literal":
-        return typeof t.value === "string" ? quote(t.value) : typeof t.value === "number" ? num(t.value) : String(t.value);
+        return typeof t.value === "string"
+          ? quote(t.value)
+          : typeof t.value === "number"
+            ? num(t.value)
+            : String(t.value);
       case "typeof":
         return `typeof ${name(t.name, t.loc)}`;
       case "ref":
@@ -182,9 +236,14 @@ class Printer {
         return `${wrap(t.element, ["union", "intersection"])}[]`;
       case "object": {
         if (block !== undefined) return this.withBody(["{"], t.members, block, "").join("\n");
-        const members = t.members.properties.map((p) => `${prettierKey(p.name)}${p.optional ? "?" : ""}: ${this.flat(p.type, display)}`);
+        const members = t.members.properties.map(
+          (p) => `${prettierKey(p.name)}${p.optional ? "?" : ""}: ${this.flat(p.type, display)}`,
+        );
         const index = t.members.indexSignature;
-        if (index) members.push(`[${display ? index.keyName : ident(index.keyName, "index signature key", index.loc)}: ${index.keyType}]: ${this.flat(index.type, display)}`);
+        if (index)
+          members.push(
+            `[${display ? index.keyName : ident(index.keyName, "index signature key", index.loc)}: ${index.keyType}]: ${this.flat(index.type, display)}`,
+          );
         return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;
       }
       case "union":

@@ -1,7 +1,13 @@
 import { McpGenError } from "./diagnostics.js";
 import { hasTag, tagText, type Doc, type SchemaModel, type TypeExpr } from "./model.js";
 import { Resolver } from "./resolve.js";
-import { buildCapabilities, gatingCapability, type CapabilityGate, type CapabilityNode, type CapabilityRef } from "./capabilities.js";
+import {
+  buildCapabilities,
+  gatingCapability,
+  type CapabilityGate,
+  type CapabilityNode,
+  type CapabilityRef,
+} from "./capabilities.js";
 import { findConventions, type Conventions } from "./conventions.js";
 
 export type Direction = "client->server" | "server->client";
@@ -69,7 +75,13 @@ export interface ProtocolModel {
   constants: { name: string; value: string | number | boolean }[];
 }
 
-const REQUIRED_UNIONS = ["ClientRequest", "ClientNotification", "ClientResult", "ServerNotification", "ServerResult"];
+const REQUIRED_UNIONS = [
+  "ClientRequest",
+  "ClientNotification",
+  "ClientResult",
+  "ServerNotification",
+  "ServerResult",
+];
 const OPTIONAL_UNIONS = ["ServerRequest", "InputRequest", "InputResponse", "JSONRPCMessage"];
 
 // Which side sends each union's messages.
@@ -91,19 +103,28 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
     const decl = r.declaration(name);
     if (!decl) {
       if (REQUIRED_UNIONS.includes(name)) {
-        throw new McpGenError("protocol", `the schema has no '${name}' type, which every MCP revision declares`, {
-          file: model.file,
-          line: 1,
-          column: 1,
-        });
+        throw new McpGenError(
+          "protocol",
+          `the schema has no '${name}' type, which every MCP revision declares`,
+          {
+            file: model.file,
+            line: 1,
+            column: 1,
+          },
+        );
       }
       continue;
     }
-    const members = decl.kind === "alias" ? r.unionMembers(decl.type) : [{ kind: "ref" as const, name, loc: decl.loc }];
+    const members =
+      decl.kind === "alias"
+        ? r.unionMembers(decl.type)
+        : [{ kind: "ref" as const, name, loc: decl.loc }];
     unions[name] = members.map((m) => memberName(m, name));
   }
 
-  const inputRequiredResult = r.declaration("InputRequiredResult") ? "InputRequiredResult" : undefined;
+  const inputRequiredResult = r.declaration("InputRequiredResult")
+    ? "InputRequiredResult"
+    : undefined;
   const capabilities = {
     client: buildCapabilities(r, "ClientCapabilities"),
     server: buildCapabilities(r, "ServerCapabilities"),
@@ -117,7 +138,11 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
       if (existing) {
         if (existing.type !== type) {
           const loc = r.declaration(type)?.loc;
-          throw new McpGenError("protocol", `method '${method}' is declared by both ${existing.type} and ${type}`, loc);
+          throw new McpGenError(
+            "protocol",
+            `method '${method}' is declared by both ${existing.type} and ${type}`,
+            loc,
+          );
         }
         if (!existing.directions.includes(direction)) existing.directions.push(direction);
       } else {
@@ -130,7 +155,8 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
           params: params?.name,
           paramsOptional: params?.optional ?? true,
           result: kind === "request" ? resultOf(r, type) : undefined,
-          inputRequired: kind === "request" && inputRequired(r, type, params?.name, inputRequiredResult),
+          inputRequired:
+            kind === "request" && inputRequired(r, type, params?.name, inputRequiredResult),
           capabilities: {},
           deprecated: deprecation(r.declaration(type)?.doc),
         });
@@ -148,7 +174,9 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
       type,
       params: paramsOf(r, type)?.name,
       result: resultOf(r, type),
-      capability: inputCapability(gatingCapability(method, "request", "server->client", capabilities)),
+      capability: inputCapability(
+        gatingCapability(method, "request", "server->client", capabilities),
+      ),
     };
   });
 
@@ -163,7 +191,9 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
     errors: errorCodes(model, r),
     envelopes: envelopes(r, unions["JSONRPCMessage"] ?? []),
     conventions: findConventions(model, r),
-    constants: model.declarations.flatMap((d) => (d.kind === "const" ? [{ name: d.name, value: d.value }] : [])),
+    constants: model.declarations.flatMap((d) =>
+      d.kind === "const" ? [{ name: d.name, value: d.value }] : [],
+    ),
   };
 }
 
@@ -173,7 +203,11 @@ function inputCapability(gate: CapabilityGate | undefined): CapabilityRef | unde
 
 function memberName(member: TypeExpr, union: string): string {
   if (member.kind !== "ref") {
-    throw new McpGenError("protocol", `every member of '${union}' must be a named type`, member.loc);
+    throw new McpGenError(
+      "protocol",
+      `every member of '${union}' must be a named type`,
+      member.loc,
+    );
   }
   return member.name;
 }
@@ -182,7 +216,11 @@ function methodOf(r: Resolver, type: string): string {
   const prop = r.propertyOf(type, "method");
   const value = prop && r.literal(prop.type);
   if (typeof value !== "string") {
-    throw new McpGenError("protocol", `'${type}' is a message type but its 'method' is not a string literal`, prop?.loc ?? r.declaration(type)?.loc);
+    throw new McpGenError(
+      "protocol",
+      `'${type}' is a message type but its 'method' is not a string literal`,
+      prop?.loc ?? r.declaration(type)?.loc,
+    );
   }
   return value;
 }
@@ -205,12 +243,25 @@ function resultOf(r: Resolver, type: string): string {
  * A method may answer `input_required` when its `<Name>ResultResponse` includes
  * `InputRequiredResult`, or its params extend `InputResponseRequestParams`.
  */
-function inputRequired(r: Resolver, type: string, params: string | undefined, inputRequiredResult: string | undefined): boolean {
+function inputRequired(
+  r: Resolver,
+  type: string,
+  params: string | undefined,
+  inputRequiredResult: string | undefined,
+): boolean {
   if (!inputRequiredResult) return false;
   const response = type.replace(/Request$/, "ResultResponse");
   const result = r.propertyOf(response, "result");
-  if (result && r.unionMembers(result.type).some((m) => m.kind === "ref" && m.name === inputRequiredResult)) return true;
-  return params !== undefined && r.declaration(params) !== undefined && r.ancestors(params).has("InputResponseRequestParams");
+  if (
+    result &&
+    r.unionMembers(result.type).some((m) => m.kind === "ref" && m.name === inputRequiredResult)
+  )
+    return true;
+  return (
+    params !== undefined &&
+    r.declaration(params) !== undefined &&
+    r.ancestors(params).has("InputResponseRequestParams")
+  );
 }
 
 function deprecation(doc: Doc | undefined): string | undefined {

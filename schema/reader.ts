@@ -6,7 +6,12 @@ import { McpGenError } from "./diagnostics.js";
 import { parseDoc } from "./jsdoc.js";
 import { mergeDeclarations } from "./merge.js";
 import { checkBracketNesting, checkTypeNesting, stackOverflowError } from "./nesting.js";
-import { checkSchemaWithTsc, MINI_LIB, MINI_LIB_PATH, SCHEMA_COMPILER_OPTIONS } from "./tsc-check.js";
+import {
+  checkSchemaWithTsc,
+  MINI_LIB,
+  MINI_LIB_PATH,
+  SCHEMA_COMPILER_OPTIONS,
+} from "./tsc-check.js";
 import type {
   Declaration,
   Doc,
@@ -37,7 +42,10 @@ export function readSchemaFile(file: string): SchemaModel {
     text = readFileSync(file, "utf8");
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    throw new McpGenError("spec-not-found", `cannot read ${file}: ${e.code ?? ""}${e.code ? ": " : ""}${e.message.replace(/^E[A-Z]+: /, "")}`);
+    throw new McpGenError(
+      "spec-not-found",
+      `cannot read ${file}: ${e.code ?? ""}${e.code ? ": " : ""}${e.message.replace(/^E[A-Z]+: /, "")}`,
+    );
   }
   return readSchemaText(file, text);
 }
@@ -99,7 +107,11 @@ class SchemaReader {
 
   unsupported(node: M.Node, what: string): McpGenError {
     const snippet = node.getText().replace(/\s+/g, " ").slice(0, 60);
-    return new McpGenError("unsupported-construct", `unsupported construct: ${what} (\`${snippet}\`)`, this.loc(node));
+    return new McpGenError(
+      "unsupported-construct",
+      `unsupported construct: ${what} (\`${snippet}\`)`,
+      this.loc(node),
+    );
   }
 
   checkSyntax(project: M.Project): void {
@@ -107,14 +119,19 @@ class SchemaReader {
     const [first] = program.getSyntacticDiagnostics(this.sourceFile.compilerNode);
     if (!first) return;
     const message = ts.flattenDiagnosticMessageText(first.messageText, " ");
-    throw new McpGenError("syntax-error", `syntax error: ${message}`, this.position(first.start ?? 0));
+    throw new McpGenError(
+      "syntax-error",
+      `syntax error: ${message}`,
+      this.position(first.start ?? 0),
+    );
   }
 
   readDeclarations(): Declaration[] {
     const out: Declaration[] = [];
     for (const statement of this.sourceFile.getStatements()) {
       if (Node.isInterfaceDeclaration(statement)) {
-        if (statement.getTypeParameters().length > 0) throw this.unsupported(statement, "generic interface");
+        if (statement.getTypeParameters().length > 0)
+          throw this.unsupported(statement, "generic interface");
         out.push({
           kind: "interface",
           name: compact(statement.getName()),
@@ -125,7 +142,8 @@ class SchemaReader {
           members: this.members(statement),
         });
       } else if (Node.isTypeAliasDeclaration(statement)) {
-        if (statement.getTypeParameters().length > 0) throw this.unsupported(statement, "generic type alias");
+        if (statement.getTypeParameters().length > 0)
+          throw this.unsupported(statement, "generic type alias");
         out.push({
           kind: "alias",
           name: compact(statement.getName()),
@@ -163,32 +181,43 @@ class SchemaReader {
     while (node && (Node.isAsExpression(node) || Node.isParenthesizedExpression(node))) {
       node = node.getExpression();
     }
-    if (node && (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))) return compact(node.getLiteralValue());
+    if (node && (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)))
+      return compact(node.getLiteralValue());
     if (node && Node.isNumericLiteral(node)) return node.getLiteralValue();
     if (node && Node.isTrueLiteral(node)) return true;
     if (node && Node.isFalseLiteral(node)) return false;
-    if (node && Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.MinusToken) {
+    if (
+      node &&
+      Node.isPrefixUnaryExpression(node) &&
+      node.getOperatorToken() === SyntaxKind.MinusToken
+    ) {
       const operand = node.getOperand();
       if (Node.isNumericLiteral(operand)) return -operand.getLiteralValue();
     }
-    throw this.unsupported(init ?? decl, "const whose value is not a string, number or boolean literal");
+    throw this.unsupported(
+      init ?? decl,
+      "const whose value is not a string, number or boolean literal",
+    );
   }
 
   heritage(h: M.ExpressionWithTypeArguments): TypeExpr {
     const name = compact(h.getExpression().getText());
     const args = h.getTypeArguments();
     if (name === "Omit") return this.omit(h, args);
-    if (args.length > 0 || !Node.isIdentifier(h.getExpression())) throw this.unsupported(h, "extends clause other than a name or Omit<...>");
+    if (args.length > 0 || !Node.isIdentifier(h.getExpression()))
+      throw this.unsupported(h, "extends clause other than a name or Omit<...>");
     return { kind: "ref", name, loc: this.loc(h) };
   }
 
   omit(node: M.Node, args: M.TypeNode[]): TypeExpr {
     const [base, keys] = args;
-    if (!base || !keys || args.length !== 2) throw this.unsupported(node, "Omit without exactly two type arguments");
+    if (!base || !keys || args.length !== 2)
+      throw this.unsupported(node, "Omit without exactly two type arguments");
     const keyTypes = Node.isUnionTypeNode(keys) ? keys.getTypeNodes() : [keys];
     const names = keyTypes.map((k) => {
       const literal = Node.isLiteralTypeNode(k) ? k.getLiteral() : undefined;
-      if (!literal || !Node.isStringLiteral(literal)) throw this.unsupported(k, "Omit key that is not a string literal");
+      if (!literal || !Node.isStringLiteral(literal))
+        throw this.unsupported(k, "Omit key that is not a string literal");
       return compact(literal.getLiteralValue());
     });
     return { kind: "omit", base: this.type(base), keys: names, loc: this.loc(node) };
@@ -207,7 +236,9 @@ class SchemaReader {
         if (!typeNode) throw this.unsupported(member, "property without a type annotation");
         if (member.isReadonly()) throw this.unsupported(member, "readonly property");
         properties.push({
-          name: compact(Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText()),
+          name: compact(
+            Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText(),
+          ),
           optional: member.hasQuestionToken(),
           type: this.type(typeNode),
           doc: this.doc(member),
@@ -238,16 +269,19 @@ class SchemaReader {
     const keyword = KEYWORDS[node.getKind()];
     if (keyword) return { kind: "keyword", name: keyword, loc };
     if (Node.isParenthesizedTypeNode(node)) return this.type(node.getTypeNode());
-    if (Node.isUnionTypeNode(node)) return { kind: "union", members: node.getTypeNodes().map((t) => this.type(t)), loc };
+    if (Node.isUnionTypeNode(node))
+      return { kind: "union", members: node.getTypeNodes().map((t) => this.type(t)), loc };
     if (Node.isIntersectionTypeNode(node)) {
       return { kind: "intersection", members: node.getTypeNodes().map((t) => this.type(t)), loc };
     }
-    if (Node.isArrayTypeNode(node)) return { kind: "array", element: this.type(node.getElementTypeNode()), loc };
+    if (Node.isArrayTypeNode(node))
+      return { kind: "array", element: this.type(node.getElementTypeNode()), loc };
     if (Node.isTypeLiteral(node)) return { kind: "object", members: this.members(node), loc };
     if (Node.isLiteralTypeNode(node)) return this.literal(node);
     if (Node.isTypeQuery(node)) {
       const name = node.getExprName();
-      if (!Node.isIdentifier(name) || node.getTypeArguments().length > 0) throw this.unsupported(node, "typeof of other than a const name");
+      if (!Node.isIdentifier(name) || node.getTypeArguments().length > 0)
+        throw this.unsupported(node, "typeof of other than a const name");
       return { kind: "typeof", name: compact(name.getText()), loc };
     }
     if (Node.isTypeReference(node)) return this.reference(node);
@@ -260,13 +294,18 @@ class SchemaReader {
     if (Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal)) {
       return { kind: "literal", value: compact(literal.getLiteralValue()), loc };
     }
-    if (Node.isNumericLiteral(literal)) return { kind: "literal", value: literal.getLiteralValue(), loc };
+    if (Node.isNumericLiteral(literal))
+      return { kind: "literal", value: literal.getLiteralValue(), loc };
     if (Node.isTrueLiteral(literal)) return { kind: "literal", value: true, loc };
     if (Node.isFalseLiteral(literal)) return { kind: "literal", value: false, loc };
     if (literal.getKind() === SyntaxKind.NullKeyword) return { kind: "keyword", name: "null", loc };
-    if (Node.isPrefixUnaryExpression(literal) && literal.getOperatorToken() === SyntaxKind.MinusToken) {
+    if (
+      Node.isPrefixUnaryExpression(literal) &&
+      literal.getOperatorToken() === SyntaxKind.MinusToken
+    ) {
       const operand = literal.getOperand();
-      if (Node.isNumericLiteral(operand)) return { kind: "literal", value: -operand.getLiteralValue(), loc };
+      if (Node.isNumericLiteral(operand))
+        return { kind: "literal", value: -operand.getLiteralValue(), loc };
     }
     throw this.unsupported(node, "literal type");
   }
@@ -283,7 +322,8 @@ class SchemaReader {
     if (name === "Record" && first && second && args.length === 2) {
       return { kind: "record", key: this.type(first), value: this.type(second), loc };
     }
-    if (name === "Array" && first && args.length === 1) return { kind: "array", element: this.type(first), loc };
+    if (name === "Array" && first && args.length === 1)
+      return { kind: "array", element: this.type(first), loc };
     throw this.unsupported(node, `generic type '${name}<...>'`);
   }
 }
@@ -322,18 +362,36 @@ function describeKind(kind: M.SyntaxKind): string {
 }
 
 /** Every `ref` and `typeof` must name a declaration of the right kind. */
-function checkReferences(declarations: Declaration[], byName: ReadonlyMap<string, Declaration>): void {
+function checkReferences(
+  declarations: Declaration[],
+  byName: ReadonlyMap<string, Declaration>,
+): void {
   const visit = (t: TypeExpr): void => {
     switch (t.kind) {
       case "ref": {
         const target = byName.get(t.name);
-        if (!target) throw new McpGenError("unknown-type", `unknown type '${t.name}' (not declared in the schema)`, t.loc);
-        if (target.kind === "const") throw new McpGenError("unknown-type", `'${t.name}' is a const; write 'typeof ${t.name}'`, t.loc);
+        if (!target)
+          throw new McpGenError(
+            "unknown-type",
+            `unknown type '${t.name}' (not declared in the schema)`,
+            t.loc,
+          );
+        if (target.kind === "const")
+          throw new McpGenError(
+            "unknown-type",
+            `'${t.name}' is a const; write 'typeof ${t.name}'`,
+            t.loc,
+          );
         return;
       }
       case "typeof": {
         const target = byName.get(t.name);
-        if (target?.kind !== "const") throw new McpGenError("unknown-type", `'typeof ${t.name}' does not name a const of the schema`, t.loc);
+        if (target?.kind !== "const")
+          throw new McpGenError(
+            "unknown-type",
+            `'typeof ${t.name}' does not name a const of the schema`,
+            t.loc,
+          );
         return;
       }
       case "array":

@@ -64,7 +64,13 @@ export class Resolver {
         if (type.key.kind !== "keyword" || type.key.name !== "string") return undefined;
         return {
           properties: new Map(),
-          indexSignature: { keyName: "key", keyType: "string", type: type.value, doc: { text: "", tags: [] }, loc: type.loc },
+          indexSignature: {
+            keyName: "key",
+            keyType: "string",
+            type: type.value,
+            doc: { text: "", tags: [] },
+            loc: type.loc,
+          },
         };
       default:
         return undefined;
@@ -76,11 +82,16 @@ export class Resolver {
     const decl = this.declaration(name);
     if (!decl) throw new McpGenError("unknown-type", `unknown type '${name}'`, loc);
     if (this.resolving.has(name)) {
-      throw new McpGenError("unsupported-construct", `unsupported construct: '${name}' extends itself`, decl.loc);
+      throw new McpGenError(
+        "unsupported-construct",
+        `unsupported construct: '${name}' extends itself`,
+        decl.loc,
+      );
     }
     this.resolving.add(name);
     try {
-      const result = decl.kind === "interface" ? this.interfaceObject(decl) : this.object(decl.type);
+      const result =
+        decl.kind === "interface" ? this.interfaceObject(decl) : this.object(decl.type);
       this.cache.set(name, result);
       return result;
     } finally {
@@ -92,7 +103,11 @@ export class Resolver {
     const bases = decl.extends.map((base) => {
       const resolved = this.object(base);
       if (!resolved) {
-        throw new McpGenError("unsupported-construct", `unsupported construct: '${decl.name}' extends a type that is not an object`, base.loc);
+        throw new McpGenError(
+          "unsupported-construct",
+          `unsupported construct: '${decl.name}' extends a type that is not an object`,
+          base.loc,
+        );
       }
       return resolved;
     });
@@ -200,5 +215,7 @@ function mergeAll(parts: ResolvedObject[], loc: SourceLocation): ResolvedObject 
 export function paramsAllOptional(r: Resolver, params: string | undefined): boolean {
   if (!params || params.includes("[")) return false;
   const obj = r.objectOf(params);
-  return obj !== undefined && [...obj.properties.values()].every((p) => p.optional || p.name === "_meta");
+  return (
+    obj !== undefined && [...obj.properties.values()].every((p) => p.optional || p.name === "_meta")
+  );
 }

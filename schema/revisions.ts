@@ -14,7 +14,8 @@ export interface Revision {
 const DATED = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Where a spec checkout comes from, for the messages that ask for one. */
-export const SPEC_CLONE_HINT = "git clone https://github.com/modelcontextprotocol/modelcontextprotocol";
+export const SPEC_CLONE_HINT =
+  "git clone https://github.com/modelcontextprotocol/modelcontextprotocol";
 
 const isDir = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
 
@@ -23,9 +24,14 @@ function schemaRoot(specDir: string): string {
   if (!isDir(root)) {
     // `--spec checkout/schema` or `--spec checkout/schema/2026-07-28`: name the checkout.
     const here = resolve(specDir);
-    const checkout = [dirname(here), dirname(dirname(here))].find((c) => isDir(join(c, "schema")) && (here + sep).startsWith(join(c, "schema") + sep));
+    const checkout = [dirname(here), dirname(dirname(here))].find(
+      (c) => isDir(join(c, "schema")) && (here + sep).startsWith(join(c, "schema") + sep),
+    );
     if (checkout !== undefined) {
-      throw new McpGenError("spec-not-found", `spec folder not found: ${here} is inside the checkout's schema/ folder; pass --spec ${checkout}`);
+      throw new McpGenError(
+        "spec-not-found",
+        `spec folder not found: ${here} is inside the checkout's schema/ folder; pass --spec ${checkout}`,
+      );
     }
     throw new McpGenError(
       "spec-not-found",
@@ -67,8 +73,7 @@ export function hasDraft(specDir: string): boolean {
 export function findRevision(specDir: string, name = "latest"): Revision {
   const root = schemaRoot(specDir);
   const dated = listRevisions(specDir);
-  const found =
-    name === "latest" ? dated[dated.length - 1] : revisionAt(root, name);
+  const found = name === "latest" ? dated[dated.length - 1] : revisionAt(root, name);
   if (found) return found;
   const available = dated.map((r) => r.name);
   if (revisionAt(root, "draft")) available.push("draft");
@@ -76,7 +81,10 @@ export function findRevision(specDir: string, name = "latest"): Revision {
   // A named folder that exists but is empty (a checkout cut short): say so, not "unknown".
   const dir = join(root, name);
   if (name !== "latest" && statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new McpGenError("revision-not-found", `${dir} has no schema.ts; revisions with one: ${list}, latest`);
+    throw new McpGenError(
+      "revision-not-found",
+      `${dir} has no schema.ts; revisions with one: ${list}, latest`,
+    );
   }
   throw new McpGenError(
     "revision-not-found",

@@ -31,7 +31,10 @@ export const HTTP_HEADERS = {
   versionHeader: "MCP-Protocol-Version",
   methodHeader: "Mcp-Method",
   nameHeader: "Mcp-Name",
-  nameParams: { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" } as Record<string, string>,
+  nameParams: { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" } as Record<
+    string,
+    string
+  >,
 };
 
 /**
@@ -48,23 +51,39 @@ const DISCOVER_CACHE_HINTS = ["ttlMs", "cacheScope"];
 const DISCOVER_FILLED = ["supportedVersions", "capabilities", "instructions"];
 
 /** The server/discover result's fields the router does not fill: the dispatcher's `discoverFields`. */
-export function discoverFields(loaded: Pick<LoadedRevision, "model" | "protocol">): { name: string; optional: boolean }[] {
+export function discoverFields(
+  loaded: Pick<LoadedRevision, "model" | "protocol">,
+): { name: string; optional: boolean }[] {
   const r = new Resolver(loaded.model);
-  const result = loaded.protocol.methods.find((m) => m.method === WELL_KNOWN_METHODS.discover)?.result;
+  const result = loaded.protocol.methods.find(
+    (m) => m.method === WELL_KNOWN_METHODS.discover,
+  )?.result;
   const fields = result ? r.objectOf(result)?.properties : undefined;
   if (!fields) return [];
   const hints = DISCOVER_CACHE_HINTS.every((f) => fields.has(f)) ? DISCOVER_CACHE_HINTS : [];
-  const filled = new Set([...DISCOVER_FILLED, ...hints, ...(r.objectOf("Result")?.properties.keys() ?? [])]);
-  return [...fields.values()].filter((p) => !filled.has(p.name)).map((p) => ({ name: p.name, optional: p.optional }));
+  const filled = new Set([
+    ...DISCOVER_FILLED,
+    ...hints,
+    ...(r.objectOf("Result")?.properties.keys() ?? []),
+  ]);
+  return [...fields.values()]
+    .filter((p) => !filled.has(p.name))
+    .map((p) => ({ name: p.name, optional: p.optional }));
 }
 
 /** Schema error codes the HTTP transport answers with 400 Bad Request, where the schema has them. */
-const BAD_REQUEST_ERRORS = ["HEADER_MISMATCH", "UNSUPPORTED_PROTOCOL_VERSION", "MISSING_REQUIRED_CLIENT_CAPABILITY"];
+const BAD_REQUEST_ERRORS = [
+  "HEADER_MISMATCH",
+  "UNSUPPORTED_PROTOCOL_VERSION",
+  "MISSING_REQUIRED_CLIENT_CAPABILITY",
+];
 
 /** The descriptor without `methods` and `inputRequests`, which protocol.ts takes from methods.ts. */
 export type RuntimeFacts = Omit<ProtocolDescriptor, "methods" | "inputRequests">;
 
-export function runtimeFacts(loaded: Pick<LoadedRevision, "revision" | "model" | "protocol">): RuntimeFacts {
+export function runtimeFacts(
+  loaded: Pick<LoadedRevision, "revision" | "model" | "protocol">,
+): RuntimeFacts {
   const { protocol } = loaded;
   const revision = loaded.revision.name;
   const has = (method: string) => protocol.methods.some((m) => m.method === method);
@@ -74,8 +93,12 @@ export function runtimeFacts(loaded: Pick<LoadedRevision, "revision" | "model" |
   const unsupportedProtocolVersion = code("UNSUPPORTED_PROTOCOL_VERSION");
   const perRequestVersion = isStateless(protocol);
   const progress = meta.progressToken !== undefined ? wellKnown(WELL_KNOWN_METHODS.progress) : null;
-  const discoverResult = protocol.methods.find((m) => m.method === WELL_KNOWN_METHODS.discover)?.result;
-  const discoverFields = discoverResult ? new Resolver(loaded.model).objectOf(discoverResult)?.properties : undefined;
+  const discoverResult = protocol.methods.find(
+    (m) => m.method === WELL_KNOWN_METHODS.discover,
+  )?.result;
+  const discoverFields = discoverResult
+    ? new Resolver(loaded.model).objectOf(discoverResult)?.properties
+    : undefined;
   return {
     revision,
     protocolVersion: protocol.protocolVersion ?? null,
@@ -111,12 +134,16 @@ export function runtimeFacts(loaded: Pick<LoadedRevision, "revision" | "model" |
     features: {
       mrtr: protocol.inputRequiredResult !== undefined && meta.clientCapabilities !== undefined,
       perRequestVersion,
-      toolHeaders: perRequestVersion && has(WELL_KNOWN_METHODS.toolsCall) && has(WELL_KNOWN_METHODS.toolsList),
-      discoverCacheHints: discoverFields !== undefined && DISCOVER_CACHE_HINTS.every((f) => discoverFields.has(f)),
+      toolHeaders:
+        perRequestVersion && has(WELL_KNOWN_METHODS.toolsCall) && has(WELL_KNOWN_METHODS.toolsList),
+      discoverCacheHints:
+        discoverFields !== undefined && DISCOVER_CACHE_HINTS.every((f) => discoverFields.has(f)),
     },
     http: {
       ...HTTP_HEADERS,
-      nameParams: Object.fromEntries(Object.entries(HTTP_HEADERS.nameParams).filter(([m]) => has(m))),
+      nameParams: Object.fromEntries(
+        Object.entries(HTTP_HEADERS.nameParams).filter(([m]) => has(m)),
+      ),
       badRequestCodes: BAD_REQUEST_ERRORS.map(code).filter((c): c is number => c !== null),
     },
   };

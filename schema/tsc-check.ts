@@ -44,12 +44,22 @@ export const MINI_LIB_PATH = "/mcp-gen-lib.d.ts";
  * Type-checks the schema file (its own semantic diagnostics only; the reader checked its
  * syntax first) and throws the first error, at tsc's location, with tsc's message.
  */
-export function checkSchemaWithTsc(project: M.Project, sourceFile: M.SourceFile, locate: (pos: number) => SourceLocation): void {
+export function checkSchemaWithTsc(
+  project: M.Project,
+  sourceFile: M.SourceFile,
+  locate: (pos: number) => SourceLocation,
+): void {
   const program = project.getProgram().compilerObject;
   const node = sourceFile.compilerNode;
-  const semantic = [...program.getSemanticDiagnostics(node)].filter((d) => d.category === ts.DiagnosticCategory.Error);
+  const semantic = [...program.getSemanticDiagnostics(node)].filter(
+    (d) => d.category === ts.DiagnosticCategory.Error,
+  );
   const first = semantic.sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
   if (!first) return;
   const message = ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\s+/g, " ");
-  throw new McpGenError("type-error", `error TS${first.code}: ${message}`, locate(first.start ?? 0));
+  throw new McpGenError(
+    "type-error",
+    `error TS${first.code}: ${message}`,
+    locate(first.start ?? 0),
+  );
 }

@@ -1,5 +1,12 @@
 import { McpGenError } from "./diagnostics.js";
-import { NUMERIC_KEYWORDS, validationTags, type Doc, type SchemaModel, type SourceLocation, type TypeExpr } from "./model.js";
+import {
+  NUMERIC_KEYWORDS,
+  validationTags,
+  type Doc,
+  type SchemaModel,
+  type SourceLocation,
+  type TypeExpr,
+} from "./model.js";
 import { Resolver, type ResolvedObject } from "./resolve.js";
 
 // What a value must look like to be a schema type, in JSON Schema's terms: the rules
@@ -54,7 +61,11 @@ export const SUPPORTED_FORMATS: readonly string[] = ["uri", "byte", "uri-templat
 
 function checkedFormat(format: string, loc: SourceLocation): string {
   if (SUPPORTED_FORMATS.includes(format)) return format;
-  throw new McpGenError("unsupported-construct", `unsupported construct: @format ${format} (supported: ${SUPPORTED_FORMATS.join(", ")})`, loc);
+  throw new McpGenError(
+    "unsupported-construct",
+    `unsupported construct: @format ${format} (supported: ${SUPPORTED_FORMATS.join(", ")})`,
+    loc,
+  );
 }
 
 /**
@@ -68,10 +79,18 @@ function checkedPattern(pattern: string, loc: SourceLocation): string {
   try {
     new RegExp(pattern, "u");
   } catch (error) {
-    throw new McpGenError("unsupported-construct", `invalid @pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`, loc);
+    throw new McpGenError(
+      "unsupported-construct",
+      `invalid @pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`,
+      loc,
+    );
   }
   if (nestedQuantifier(pattern)) {
-    throw new McpGenError("unsupported-construct", `@pattern ${JSON.stringify(pattern)} repeats a group that holds an unbounded quantifier (catastrophic backtracking)`, loc);
+    throw new McpGenError(
+      "unsupported-construct",
+      `@pattern ${JSON.stringify(pattern)} repeats a group that holds an unbounded quantifier (catastrophic backtracking)`,
+      loc,
+    );
   }
   return pattern;
 }
@@ -81,7 +100,9 @@ export function nestedQuantifier(pattern: string): boolean {
   // One entry per open group: whether something inside it is unboundedly quantified.
   const groups: boolean[] = [false];
   let i = 0;
-  const quantifierAt = (at: number): { unbounded: boolean; repeats: boolean; length: number } | undefined => {
+  const quantifierAt = (
+    at: number,
+  ): { unbounded: boolean; repeats: boolean; length: number } | undefined => {
     const c = pattern[at];
     if (c === "*" || c === "+") return { unbounded: true, repeats: true, length: 1 };
     if (c === "?") return { unbounded: false, repeats: false, length: 1 };
@@ -134,7 +155,8 @@ export function buildValidationSchemas(model: SchemaModel): Map<string, VSchema>
   const converter = new Converter(new Resolver(model));
   const out = new Map<string, VSchema>();
   for (const d of model.declarations) {
-    if (d.kind === "interface") out.set(d.name, converter.objectSchema(converter.resolver.objectOf(d.name)!));
+    if (d.kind === "interface")
+      out.set(d.name, converter.objectSchema(converter.resolver.objectOf(d.name)!));
     else if (d.kind === "alias") out.set(d.name, converter.withTags(d.type, d.doc));
   }
   return out;
@@ -147,29 +169,50 @@ class Converter {
   withTags(type: TypeExpr, doc: Doc): VSchema {
     const tags = validationTags(doc);
     const numberType = tags["type"] === "number" ? "number" : "integer";
-    let schema = tags["type"] && tags["type"] !== "number" ? this.tjsType(tags["type"], type) : this.convert(type, numberType);
+    let schema =
+      tags["type"] && tags["type"] !== "number"
+        ? this.tjsType(tags["type"], type)
+        : this.convert(type, numberType);
     const constraints: Constraints = {};
     for (const [name, text] of Object.entries(tags)) {
       if (name === "format") constraints.format = checkedFormat(text.trim(), type.loc);
       else if (name === "pattern") constraints.pattern = checkedPattern(text.trim(), type.loc);
       else if (NUMERIC_KEYWORDS.has(name)) {
         const value = Number(text.trim());
-        if (!Number.isFinite(value)) throw new McpGenError("unsupported-construct", `@${name} needs a number, found '${text}'`, type.loc);
+        if (!Number.isFinite(value))
+          throw new McpGenError(
+            "unsupported-construct",
+            `@${name} needs a number, found '${text}'`,
+            type.loc,
+          );
         (constraints as Record<string, number>)[name] = value;
       } else if (!ANNOTATIONS.has(name)) {
         // A keyword that validates but that the compiled validators do not implement.
-        throw new McpGenError("unsupported-construct", `unsupported construct: validation tag @${name}`, type.loc);
+        throw new McpGenError(
+          "unsupported-construct",
+          `unsupported construct: validation tag @${name}`,
+          type.loc,
+        );
       }
     }
     if (Object.keys(constraints).length > 0) schema = { kind: "constrained", schema, constraints };
-    if ("nullable" in tags) schema = { kind: "anyOf", members: [schema, { kind: "types", types: ["null"] }] };
+    if ("nullable" in tags)
+      schema = { kind: "anyOf", members: [schema, { kind: "types", types: ["null"] }] };
     return schema;
   }
 
   private tjsType(name: string, type: TypeExpr): VSchema {
     const types = name.split(/[\s,|]+/).filter(Boolean);
-    if (!types.every((t): t is JsonType => ["string", "integer", "number", "boolean", "null"].includes(t))) {
-      throw new McpGenError("unsupported-construct", `unsupported construct: @TJS-type ${name}`, type.loc);
+    if (
+      !types.every((t): t is JsonType =>
+        ["string", "integer", "number", "boolean", "null"].includes(t),
+      )
+    ) {
+      throw new McpGenError(
+        "unsupported-construct",
+        `unsupported construct: @TJS-type ${name}`,
+        type.loc,
+      );
     }
     return { kind: "types", types };
   }
@@ -198,7 +241,12 @@ class Converter {
         return { kind: "const", value: type.value };
       case "typeof": {
         const value = this.resolver.literal(type);
-        if (value === undefined) throw new McpGenError("unknown-type", `'typeof ${type.name}' has no literal value`, type.loc);
+        if (value === undefined)
+          throw new McpGenError(
+            "unknown-type",
+            `'typeof ${type.name}' has no literal value`,
+            type.loc,
+          );
         return { kind: "const", value };
       }
       case "ref":
@@ -213,7 +261,12 @@ class Converter {
       case "omit":
       case "record": {
         const obj = this.resolver.object(type);
-        if (!obj) throw new McpGenError("unsupported-construct", `unsupported construct: ${type.kind} of a non-object type`, type.loc);
+        if (!obj)
+          throw new McpGenError(
+            "unsupported-construct",
+            `unsupported construct: ${type.kind} of a non-object type`,
+            type.loc,
+          );
         return this.objectSchema(obj);
       }
     }
@@ -225,10 +278,13 @@ class Converter {
     const schemas = kept.map((m) => this.convert(m, numberType));
     // `"a" | string` is `string`: a literal next to its own primitive adds nothing.
     const primitives = new Set(schemas.flatMap((s) => (s.kind === "types" ? s.types : [])));
-    const absorbed = schemas.filter((s) => !(s.kind === "const" && primitives.has(jsonTypeOf(s.value))));
+    const absorbed = schemas.filter(
+      (s) => !(s.kind === "const" && primitives.has(jsonTypeOf(s.value))),
+    );
     // Primitive members become one `types` check (`string | number` -> string or integer).
     const others = absorbed.filter((s) => s.kind !== "types");
-    const merged: VSchema[] = primitives.size > 0 ? [{ kind: "types", types: [...primitives] }, ...others] : others;
+    const merged: VSchema[] =
+      primitives.size > 0 ? [{ kind: "types", types: [...primitives] }, ...others] : others;
     if (merged.length === 1) return merged[0]!;
     return { kind: "anyOf", members: merged };
   }
@@ -241,7 +297,11 @@ class Converter {
     }));
     const index = obj.indexSignature;
     const additional = index ? this.withTags(index.type, index.doc) : undefined;
-    return { kind: "object", properties, additional: additional?.kind === "any" ? undefined : additional };
+    return {
+      kind: "object",
+      properties,
+      additional: additional?.kind === "any" ? undefined : additional,
+    };
   }
 }
 

@@ -15,12 +15,17 @@ import { installSuite, NODE22, ROOT, SPEC } from "../conformance/setup.mjs";
 export const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
 
 installSuite();
-const env = { ...process.env, PATH: `${dirname(NODE22)}${delimiter}${process.env.PATH}`, NODE_ENV: "development" };
+const env = {
+  ...process.env,
+  PATH: `${dirname(NODE22)}${delimiter}${process.env.PATH}`,
+  NODE_ENV: "development",
+};
 delete env.MCP_REQUEST_STATE_SECRETS;
 
 function run(command, args, cwd) {
   const r = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 300_000 });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${r.status}): ${r.stdout}${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed (${r.status}): ${r.stdout}${r.stderr}`);
   return r.stdout;
 }
 
@@ -45,7 +50,10 @@ function installInspector() {
 }
 
 async function startHttp(dir) {
-  const child = spawn(NODE22, [join(dir, "dist", "http.js")], { cwd: dir, env: { ...env, PORT: "0" } });
+  const child = spawn(NODE22, [join(dir, "dist", "http.js")], {
+    cwd: dir,
+    env: { ...env, PORT: "0" },
+  });
   const url = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (b) => {
@@ -60,13 +68,19 @@ async function startHttp(dir) {
 
 /** The calls, each with text its answer must hold. */
 const CALLS = [
-  [["--method", "tools/list"], ['"name": "add"', '"name": "greet"']],
+  [
+    ["--method", "tools/list"],
+    ['"name": "add"', '"name": "greet"'],
+  ],
   [["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1", "b=2"], ['"text": "3"']],
   // The Inspector CLI cannot answer elicitation: greet takes the plain path.
   [["--method", "tools/call", "--tool-name", "greet"], ['"text": "Hello, whoever you are!"']],
   [["--method", "resources/list"], ['"uri": "memo://welcome"']],
   [["--method", "resources/templates/list"], ['"uriTemplate": "memo://notes/{name}"']],
-  [["--method", "prompts/get", "--prompt-name", "haiku", "--prompt-args", "topic=rain"], ['"text": "Write a haiku about rain."']],
+  [
+    ["--method", "prompts/get", "--prompt-name", "haiku", "--prompt-args", "topic=rain"],
+    ['"text": "Write a haiku about rain."'],
+  ],
 ];
 
 const dir = project();
@@ -75,22 +89,35 @@ const http = await startHttp(dir);
 const home = mkdtempSync(join(tmpdir(), "mcp-inspector-home-"));
 let failed = 0;
 try {
-  console.log(`${INSPECTOR} (${run(NODE22, [inspector, "--version"]).trim()}) on Node ${run(NODE22, ["--version"]).trim()}, project ${dir}`);
-  const targets = [["stdio", ["node", "dist/stdio.js"]], ["http", [http.url]]];
+  console.log(
+    `${INSPECTOR} (${run(NODE22, [inspector, "--version"]).trim()}) on Node ${run(NODE22, ["--version"]).trim()}, project ${dir}`,
+  );
+  const targets = [
+    ["stdio", ["node", "dist/stdio.js"]],
+    ["http", [http.url]],
+  ];
   for (const [transport, target] of targets) {
     for (const era of ["legacy", "modern"]) {
       for (const [args, expected] of CALLS) {
         const argv = [inspector, "--cli", ...target, "--protocol-era", era, ...args];
         // HOME apart: the Inspector keeps a catalog and client config under ~/.mcp-inspector.
-        const r = spawnSync(NODE22, argv, { cwd: dir, env: { ...env, HOME: home }, encoding: "utf8", timeout: 60_000 });
+        const r = spawnSync(NODE22, argv, {
+          cwd: dir,
+          env: { ...env, HOME: home },
+          encoding: "utf8",
+          timeout: 60_000,
+        });
         const missing = expected.filter((text) => !r.stdout.includes(text));
         // Printed whole, tools/call and prompts/get results show the era: only modern results
         // carry serverInfo in _meta (the lists are printed without their _meta).
         const whole = args[1] === "tools/call" || args[1] === "prompts/get";
-        const eraShown = !whole || (era === "modern") === r.stdout.includes("io.modelcontextprotocol/serverInfo");
+        const eraShown =
+          !whole || (era === "modern") === r.stdout.includes("io.modelcontextprotocol/serverInfo");
         const ok = r.status === 0 && missing.length === 0 && eraShown;
         if (!ok) failed++;
-        console.log(`${ok ? "ok  " : "FAIL"} ${transport} ${era.padEnd(6)} ${args.join(" ")}${ok ? "" : `\n${r.stdout}${r.stderr}`}`);
+        console.log(
+          `${ok ? "ok  " : "FAIL"} ${transport} ${era.padEnd(6)} ${args.join(" ")}${ok ? "" : `\n${r.stdout}${r.stderr}`}`,
+        );
       }
     }
   }

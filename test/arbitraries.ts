@@ -8,9 +8,22 @@ import type { Constraints, VSchema } from "../schema/validation.js";
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const FORMAT_VALUES: Record<string, fc.Arbitrary<string>> = {
-  uri: fc.oneof(fc.webUrl(), fc.constantFrom("file:///tmp/a.txt", "urn:isbn:0451450523", "mailto:a@example.com", "data:text/plain;base64,SGk=")),
+  uri: fc.oneof(
+    fc.webUrl(),
+    fc.constantFrom(
+      "file:///tmp/a.txt",
+      "urn:isbn:0451450523",
+      "mailto:a@example.com",
+      "data:text/plain;base64,SGk=",
+    ),
+  ),
   byte: fc.base64String({ maxLength: 24 }),
-  "uri-template": fc.constantFrom("file:///{path}", "https://example.com/{id}{?q,page}", "res://{+rest}", "plain"),
+  "uri-template": fc.constantFrom(
+    "file:///{path}",
+    "https://example.com/{id}{?q,page}",
+    "res://{+rest}",
+    "plain",
+  ),
 };
 
 export class ArbitraryBuilder {
@@ -51,18 +64,21 @@ export class ArbitraryBuilder {
       case "anyOf":
         return fc.oneof(...s.members.map((m) => this.of(m, depth)));
       case "allOf":
-        return fc.tuple(...s.members.map((m) => this.of(m, depth))).map((parts) =>
-          parts.every((p) => typeof p === "object" && p !== null && !Array.isArray(p))
-            ? (Object.assign({}, ...parts) as Json)
-            : parts[parts.length - 1]!,
-        );
+        return fc
+          .tuple(...s.members.map((m) => this.of(m, depth)))
+          .map((parts) =>
+            parts.every((p) => typeof p === "object" && p !== null && !Array.isArray(p))
+              ? (Object.assign({}, ...parts) as Json)
+              : parts[parts.length - 1]!,
+          );
       case "constrained":
         return this.constrained(s.schema, s.constraints, depth);
     }
   }
 
   private constrained(inner: VSchema, c: Constraints, depth: number): fc.Arbitrary<Json> {
-    if (inner.kind === "types" && c.format && FORMAT_VALUES[c.format]) return FORMAT_VALUES[c.format]!;
+    if (inner.kind === "types" && c.format && FORMAT_VALUES[c.format])
+      return FORMAT_VALUES[c.format]!;
     if (inner.kind === "types" && (c.minimum !== undefined || c.maximum !== undefined)) {
       return fc.oneof(...inner.types.map((t) => primitive(t, c)));
     }
@@ -80,8 +96,12 @@ export class ArbitraryBuilder {
       if (p.required) requiredKeys.push(p.name);
     }
     const base = fc.record(record, { requiredKeys }) as fc.Arbitrary<{ [key: string]: Json }>;
-    const extraValue = s.additional ? this.of(s.additional, depth + 1) : (fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>);
-    const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), extraValue, { maxKeys: depth > 2 ? 0 : 2 });
+    const extraValue = s.additional
+      ? this.of(s.additional, depth + 1)
+      : (fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>);
+    const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), extraValue, {
+      maxKeys: depth > 2 ? 0 : 2,
+    });
     return fc.tuple(extras, base).map(([extra, declared]) => ({ ...extra, ...declared }));
   }
 }
@@ -106,14 +126,36 @@ function primitive(t: string, c: Constraints | undefined): fc.Arbitrary<Json> {
 }
 
 /** Every path (as key lists) into a JSON value. */
-function paths(value: Json, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+function paths(
+  value: Json,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   out.push(prefix);
   if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...prefix, i], out));
-  else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
+  else if (typeof value === "object" && value !== null)
+    for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
   return out;
 }
 
-const WRONG_VALUES: Json[] = [null, 0, -1, 1.5, 1e21, "", "x", "not a uri", "::", "%zz", true, [], {}, [1, "a"], { a: 1 }, "a/b~c"];
+const WRONG_VALUES: Json[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  1e21,
+  "",
+  "x",
+  "not a uri",
+  "::",
+  "%zz",
+  true,
+  [],
+  {},
+  [1, "a"],
+  { a: 1 },
+  "a/b~c",
+];
 
 export type Mutation = "delete" | "replace" | "extra" | "nudge";
 
@@ -139,12 +181,15 @@ export function mutate(value: Json, pick: number, kind: Mutation, replacement: n
       parent[key] = wrong;
       break;
     case "extra":
-      if (typeof current === "object" && current !== null && !Array.isArray(current)) current[`x${replacement % 7}`] = wrong;
+      if (typeof current === "object" && current !== null && !Array.isArray(current))
+        current[`x${replacement % 7}`] = wrong;
       else parent[key] = wrong;
       break;
     case "nudge":
-      if (typeof current === "number") parent[key] = [current + 0.5, -current - 1, current * 1e9, 1e300][replacement % 4]!;
-      else if (typeof current === "string") parent[key] = [`${current}x`, "", ` ${current}`, `%${current}`][replacement % 4]!;
+      if (typeof current === "number")
+        parent[key] = [current + 0.5, -current - 1, current * 1e9, 1e300][replacement % 4]!;
+      else if (typeof current === "string")
+        parent[key] = [`${current}x`, "", ` ${current}`, `%${current}`][replacement % 4]!;
       else parent[key] = wrong;
       break;
   }

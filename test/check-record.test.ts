@@ -12,16 +12,31 @@ describe("the manifest's record, read back by --check", () => {
     const project = join(tempDir(), "server");
     expect((await runHere(["init", project, "--spec", SPEC_DIR])).status).toBe(0);
     const up = await runHere(["generate", "--check"], project);
-    expect([up.status, up.stdout.trim()]).toEqual([0, "src/mcp is up to date with MCP schema 2026-07-28 + 2025-11-25 + 2025-06-18 + 2025-03-26"]);
-    const record = JSON.parse(readFileSync(join(project, "src", "mcp", MANIFEST), "utf8")) as { generatedWith: { revisions: string[]; auth: boolean } };
-    expect(record.generatedWith).toMatchObject({ revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], auth: false });
+    expect([up.status, up.stdout.trim()]).toEqual([
+      0,
+      "src/mcp is up to date with MCP schema 2026-07-28 + 2025-11-25 + 2025-06-18 + 2025-03-26",
+    ]);
+    const record = JSON.parse(readFileSync(join(project, "src", "mcp", MANIFEST), "utf8")) as {
+      generatedWith: { revisions: string[]; auth: boolean };
+    };
+    expect(record.generatedWith).toMatchObject({
+      revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+      auth: false,
+    });
 
     appendFileSync(join(project, "src", "mcp", "dispatcher.ts"), "// a quick fix\n");
     const edited = await runHere(["generate", "--check"], project);
     expect(edited.status).toBe(3);
-    expect(edited.stderr.split("\n").slice(1, -1)).toEqual(["  src/mcp/dispatcher.ts: differs (edited since mcp-gen wrote it; generate replaces the edit)"]);
+    expect(edited.stderr.split("\n").slice(1, -1)).toEqual([
+      "  src/mcp/dispatcher.ts: differs (edited since mcp-gen wrote it; generate replaces the edit)",
+    ]);
 
-    const fewer = await runHere(["generate", "--check", "--revisions", "2026-07-28,2025-11-25"], project);
-    expect(fewer.stderr).toContain("  src/mcp/eras.ts: differs (generated with --revisions 2026-07-28,2025-11-25,2025-06-18,2025-03-26)\n");
+    const fewer = await runHere(
+      ["generate", "--check", "--revisions", "2026-07-28,2025-11-25"],
+      project,
+    );
+    expect(fewer.stderr).toContain(
+      "  src/mcp/eras.ts: differs (generated with --revisions 2026-07-28,2025-11-25,2025-06-18,2025-03-26)\n",
+    );
   }, 60_000);
 });

@@ -1,10 +1,29 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawn } from "node:child_process";
 import { runHere } from "./support/run-here.js";
 import { MANIFEST } from "../generators/output.js";
-import { cli, fakeSpec, readFixture, ROOT, SPEC_DIR, snapshotTree, tempDir, type CliResult } from "./helpers.js";
+import {
+  cli,
+  fakeSpec,
+  readFixture,
+  ROOT,
+  SPEC_DIR,
+  snapshotTree,
+  tempDir,
+  type CliResult,
+} from "./helpers.js";
 
 // Most of the CLI runs in-process (run() with captured output), and output planning is
 // tested on fake trees in output.test.ts; a few tests spawn the built CLI end to end.
@@ -25,7 +44,13 @@ function snapshotPath(path: string): unknown {
 }
 
 /** One clear line on stderr, the exit code, nothing written to the output folder and no staging folder left. */
-async function expectCleanFailure(args: string[], status: number, message: RegExp, out: string, spawned = false) {
+async function expectCleanFailure(
+  args: string[],
+  status: number,
+  message: RegExp,
+  out: string,
+  spawned = false,
+) {
   const before = snapshotPath(out);
   const r = spawned ? cli([...args, "--out", out], AWAY) : await runHere([...args, "--out", out]);
   expect(r.status, r.stderr).toBe(status);
@@ -33,8 +58,11 @@ async function expectCleanFailure(args: string[], status: number, message: RegEx
   expect(lines, r.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(message);
   expect(snapshotPath(out)).toEqual(before);
-  expect(readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.mcp-gen-`))).toEqual([]);
-  if (lstatSync(out, { throwIfNoEntry: false })?.isDirectory()) expect(readdirSync(out).filter((n) => n.startsWith(".mcp-gen-staging-"))).toEqual([]);
+  expect(
+    readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.mcp-gen-`)),
+  ).toEqual([]);
+  if (lstatSync(out, { throwIfNoEntry: false })?.isDirectory())
+    expect(readdirSync(out).filter((n) => n.startsWith(".mcp-gen-staging-"))).toEqual([]);
   return r;
 }
 
@@ -44,7 +72,13 @@ const fixtureLines = readFixture("mini-schema.ts").split("\n").length;
 describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () => {
   it("a missing spec folder (the built CLI)", async () => {
     const out = join(tempDir(), "out");
-    await expectCleanFailure(["generate", "--spec", "/no/such/spec"], 1, /^mcp-gen: spec folder not found: \/no\/such\/spec.*: git clone https:\/\/github\.com\/modelcontextprotocol\/modelcontextprotocol\)$/m, out, true);
+    await expectCleanFailure(
+      ["generate", "--spec", "/no/such/spec"],
+      1,
+      /^mcp-gen: spec folder not found: \/no\/such\/spec.*: git clone https:\/\/github\.com\/modelcontextprotocol\/modelcontextprotocol\)$/m,
+      out,
+      true,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
@@ -59,15 +93,24 @@ describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () 
 
   it("a schema.ts with a syntax error names file:line:col", async () => {
     const spec = fakeSpec("export interface A {\n  a: string;\n  b: = 1;\n}\n");
-    await expectCleanFailure(["generate", "--spec", spec], 1, /^mcp-gen: .*schema\/2030-01-01\/schema\.ts:3:\d+: syntax error: .+/, join(spec, "out"));
-  });
-
-  it("an unsupported construct names file:line:col and the construct", async () => {
-    const spec = fakeSpec(readFixture("mini-schema.ts") + "\nexport type Pair = [string, number];\n");
     await expectCleanFailure(
       ["generate", "--spec", spec],
       1,
-      new RegExp(`^mcp-gen: .*schema\\.ts:${fixtureLines + 1}:\\d+: unsupported construct: tuple type \\(\`\\[string, number\\]\`\\)$`),
+      /^mcp-gen: .*schema\/2030-01-01\/schema\.ts:3:\d+: syntax error: .+/,
+      join(spec, "out"),
+    );
+  });
+
+  it("an unsupported construct names file:line:col and the construct", async () => {
+    const spec = fakeSpec(
+      readFixture("mini-schema.ts") + "\nexport type Pair = [string, number];\n",
+    );
+    await expectCleanFailure(
+      ["generate", "--spec", spec],
+      1,
+      new RegExp(
+        `^mcp-gen: .*schema\\.ts:${fixtureLines + 1}:\\d+: unsupported construct: tuple type \\(\`\\[string, number\\]\`\\)$`,
+      ),
       join(spec, "out"),
     );
   });
@@ -77,7 +120,9 @@ describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () 
     await expectCleanFailure(
       ["generate", "--spec", spec],
       1,
-      new RegExp(`^mcp-gen: .*schema\\.ts:${fixtureLines + 1}:13: error TS2456: Type alias 'Loop' circularly references itself\\.$`),
+      new RegExp(
+        `^mcp-gen: .*schema\\.ts:${fixtureLines + 1}:13: error TS2456: Type alias 'Loop' circularly references itself\\.$`,
+      ),
       join(spec, "out"),
     );
   });
@@ -85,13 +130,23 @@ describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () 
   it("a schema.ts that cannot be read", async () => {
     const spec = tempDir();
     mkdirSync(join(spec, "schema", "2030-01-01", "schema.ts"), { recursive: true });
-    await expectCleanFailure(["generate", "--spec", spec], 1, /^mcp-gen: cannot read .*schema\.ts: EISDIR: /, join(spec, "out"));
+    await expectCleanFailure(
+      ["generate", "--spec", spec],
+      1,
+      /^mcp-gen: cannot read .*schema\.ts: EISDIR: /,
+      join(spec, "out"),
+    );
   });
 
   it("an existing output folder is left untouched on failure", async () => {
     const out = tempDir();
     writeFileSync(join(out, "notes.md"), "mine");
-    await expectCleanFailure(["generate", "--spec", SPEC_DIR, "--revision", "nope"], 1, /unknown revision 'nope'/, out);
+    await expectCleanFailure(
+      ["generate", "--spec", SPEC_DIR, "--revision", "nope"],
+      1,
+      /unknown revision 'nope'/,
+      out,
+    );
   });
 
   it("usage errors exit 2 (the built CLI)", async () => {
@@ -100,21 +155,42 @@ describe("mcp-gen generate: bad input is one line, exit 1, nothing written", () 
     expect(r.stderr).toBe("mcp-gen: unknown option '--no-such-flag'\n");
     expect((await runHere(["frobnicate", "x"])).status).toBe(2);
     const missing = await runHere(["generate", "--revision"]);
-    expect([missing.status, missing.stderr]).toEqual([2, "mcp-gen: option '--revision <rev>' argument missing\n"]);
+    expect([missing.status, missing.stderr]).toEqual([
+      2,
+      "mcp-gen: option '--revision <rev>' argument missing\n",
+    ]);
     // Commander's suggestion is folded into the one line.
     const typo = await runHere(["generate", "--spc", "x"]);
-    expect([typo.status, typo.stderr]).toEqual([2, "mcp-gen: unknown option '--spc' (did you mean --spec?)\n"]);
+    expect([typo.status, typo.stderr]).toEqual([
+      2,
+      "mcp-gen: unknown option '--spc' (did you mean --spec?)\n",
+    ]);
   });
 
   it("an unknown generator is a config error", async () => {
-    await expectCleanFailure(["generate", "--spec", SPEC_DIR, "--generators", "types,nope"], 1, /unknown generator 'nope'; available: types, methods, validators, dispatcher/, join(tempDir(), "out"));
+    await expectCleanFailure(
+      ["generate", "--spec", SPEC_DIR, "--generators", "types,nope"],
+      1,
+      /unknown generator 'nope'; available: types, methods, validators, dispatcher/,
+      join(tempDir(), "out"),
+    );
   });
 
   it("a config file that is not JSON (line:col), or a folder", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "bad.json"), "{\n  nope\n}\n");
-    await expectCleanFailure(["generate", "--config", join(dir, "bad.json")], 1, /^mcp-gen: .*bad\.json:2:3: not valid JSON: Expected property name or '\}'$/, join(dir, "out"));
-    await expectCleanFailure(["generate", "--config", dir], 1, new RegExp(`^mcp-gen: ${dir} is a folder, not a config file`), join(dir, "out"));
+    await expectCleanFailure(
+      ["generate", "--config", join(dir, "bad.json")],
+      1,
+      /^mcp-gen: .*bad\.json:2:3: not valid JSON: Expected property name or '\}'$/,
+      join(dir, "out"),
+    );
+    await expectCleanFailure(
+      ["generate", "--config", dir],
+      1,
+      new RegExp(`^mcp-gen: ${dir} is a folder, not a config file`),
+      join(dir, "out"),
+    );
   });
 });
 
@@ -129,7 +205,9 @@ describe("mcp-gen generate: what is in the way of the output", () => {
     const before = snapshotPath(here);
     const r = await runHere(["generate", "--spec", spec, "--out", ""], here);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^mcp-gen: --out is empty \(an unset variable\?\): name the output folder, or "\." for this one\n$/);
+    expect(r.stderr).toMatch(
+      /^mcp-gen: --out is empty \(an unset variable\?\): name the output folder, or "\." for this one\n$/,
+    );
     writeFileSync(join(here, "mcp-gen.config.json"), JSON.stringify({ spec, out: "" }));
     const c = await runHere(["generate"], here);
     expect(c.status).not.toBe(0);
@@ -144,32 +222,57 @@ describe("mcp-gen generate: what is in the way of the output", () => {
     const args = ["generate", "--spec", spec, "--generators", "types", "--out", out, "--auth"];
     const missing = await runHere([...args, "--check"]);
     expect(missing.status).toBe(3);
-    expect(missing.stderr).toBe(`mcp-gen: ${out} does not exist; run mcp-gen generate --spec ${spec} --out '${out}' --generators types --auth\n`);
+    expect(missing.stderr).toBe(
+      `mcp-gen: ${out} does not exist; run mcp-gen generate --spec ${spec} --out '${out}' --generators types --auth\n`,
+    );
     expect((await runHere(args)).status).toBe(0);
     expect((await runHere([...args, "--check"])).status).toBe(0);
-    writeFileSync(join(out, "types.ts"), readFileSync(join(out, "types.ts"), "utf8") + "// edited\n");
+    writeFileSync(
+      join(out, "types.ts"),
+      readFileSync(join(out, "types.ts"), "utf8") + "// edited\n",
+    );
     const stale = await runHere([...args, "--check"]);
     expect(stale.status).toBe(3);
-    expect(stale.stderr.split("\n")[0]).toMatch(/: 1 of \d+ files stale; run mcp-gen generate --spec \S+ --out '.*my out' --generators types --auth$/);
+    expect(stale.stderr.split("\n")[0]).toMatch(
+      /: 1 of \d+ files stale; run mcp-gen generate --spec \S+ --out '.*my out' --generators types --auth$/,
+    );
     // A broken schema is not "stale": exit 1, so CI can tell the two apart.
-    writeFileSync(join(spec, "schema", "2030-01-01", "schema.ts"), "export type Pair = [string, number];\n");
+    writeFileSync(
+      join(spec, "schema", "2030-01-01", "schema.ts"),
+      "export type Pair = [string, number];\n",
+    );
     expect((await runHere([...args, "--check"])).status).toBe(1);
   });
 
   it("a file at the output path", async () => {
     const spec = mini();
     writeFileSync(join(spec, "out"), "a file");
-    await expectCleanFailure(typesOnly(spec), 1, /^mcp-gen: .*out is a file, not a folder; move it away or choose another --out$/, join(spec, "out"));
+    await expectCleanFailure(
+      typesOnly(spec),
+      1,
+      /^mcp-gen: .*out is a file, not a folder; move it away or choose another --out$/,
+      join(spec, "out"),
+    );
   });
 
   it("a dangling symlink at the output path, or at a generated file's path", async () => {
     const spec = mini();
     symlinkSync(join(spec, "nowhere"), join(spec, "out"));
-    await expectCleanFailure(typesOnly(spec), 1, /^mcp-gen: .*out is a symbolic link to nothing \(dangling\)/, join(spec, "out"));
+    await expectCleanFailure(
+      typesOnly(spec),
+      1,
+      /^mcp-gen: .*out is a symbolic link to nothing \(dangling\)/,
+      join(spec, "out"),
+    );
     const out = join(spec, "out2");
     mkdirSync(out);
     symlinkSync(join(spec, "nowhere.ts"), join(out, "types.ts"));
-    await expectCleanFailure(typesOnly(spec), 1, /^mcp-gen: .*out2\/types\.ts is a symbolic link, not a file mcp-gen generated/, out);
+    await expectCleanFailure(
+      typesOnly(spec),
+      1,
+      /^mcp-gen: .*out2\/types\.ts is a symbolic link, not a file mcp-gen generated/,
+      out,
+    );
   });
 
   it("a file the user owns at a generated path", async () => {
@@ -177,7 +280,12 @@ describe("mcp-gen generate: what is in the way of the output", () => {
     const out = join(spec, "out");
     mkdirSync(out);
     writeFileSync(join(out, "types.ts"), "// my own types\n");
-    const r = await expectCleanFailure(typesOnly(spec), 1, /types\.ts exists and was not generated by mcp-gen/, out);
+    const r = await expectCleanFailure(
+      typesOnly(spec),
+      1,
+      /types\.ts exists and was not generated by mcp-gen/,
+      out,
+    );
     expect(r.stdout).toBe("");
   });
 });
@@ -187,20 +295,39 @@ describe("mcp-gen generate: failures while writing", () => {
     delete process.env["MCP_GEN_TEST_FAULT"];
   });
 
-  it.each(["ENOSPC", "EACCES", "EROFS", "EROFS@move"])("%s (simulated) is one line and the output stays as it was", async (fault) => {
-    const spec = mini();
-    const out = join(spec, "out");
-    expect((await runHere(["generate", "--spec", spec, "--generators", "types", "--out", out])).status).toBe(0);
-    writeFileSync(join(spec, "schema", "2030-01-01", "schema.ts"), readFixture("mini-schema.ts") + "\nexport type AddedLater = string;\n");
-    process.env["MCP_GEN_TEST_FAULT"] = fault;
-    const code = fault.split("@")[0]!;
-    const why = code === "ENOSPC" ? `${code}: .*` : `${out} ${code === "EROFS" ? "is read-only" : "is not writable"} \\(${code}\\)`;
-    await expectCleanFailure(["generate", "--spec", spec, "--generators", "types"], 1, new RegExp(`^mcp-gen: could not write .*out: ${why}; the output was left as it was$`), out);
-  });
+  it.each(["ENOSPC", "EACCES", "EROFS", "EROFS@move"])(
+    "%s (simulated) is one line and the output stays as it was",
+    async (fault) => {
+      const spec = mini();
+      const out = join(spec, "out");
+      expect(
+        (await runHere(["generate", "--spec", spec, "--generators", "types", "--out", out])).status,
+      ).toBe(0);
+      writeFileSync(
+        join(spec, "schema", "2030-01-01", "schema.ts"),
+        readFixture("mini-schema.ts") + "\nexport type AddedLater = string;\n",
+      );
+      process.env["MCP_GEN_TEST_FAULT"] = fault;
+      const code = fault.split("@")[0]!;
+      const why =
+        code === "ENOSPC"
+          ? `${code}: .*`
+          : `${out} ${code === "EROFS" ? "is read-only" : "is not writable"} \\(${code}\\)`;
+      await expectCleanFailure(
+        ["generate", "--spec", spec, "--generators", "types"],
+        1,
+        new RegExp(`^mcp-gen: could not write .*out: ${why}; the output was left as it was$`),
+        out,
+      );
+    },
+  );
 
   it("ENOSPC from the built CLI: one line, exit 1, no output folder", async () => {
     const spec = mini();
-    const r = spawnCli(["generate", "--spec", spec, "--generators", "types", "--out", join(spec, "out")], { MCP_GEN_TEST_FAULT: "ENOSPC" });
+    const r = spawnCli(
+      ["generate", "--spec", spec, "--generators", "types", "--out", join(spec, "out")],
+      { MCP_GEN_TEST_FAULT: "ENOSPC" },
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^mcp-gen: could not write .*out: ENOSPC: [^\n]*\n$/);
     expect(readdirSync(spec)).toEqual(["schema"]);
@@ -230,22 +357,31 @@ describe("mcp-gen: a bug in mcp-gen is one line too, with the stack only under -
     vi.doMock("../generators/render.js", async (importOriginal) => {
       const real = await importOriginal<typeof import("../generators/render.js")>();
       // A printer bug: methods.ts comes out with a statement cut short.
-      const broken = (code: string) => (/^export interface /m.test(code) ? `${code}\nexport const = 1;\n` : code);
+      const broken = (code: string) =>
+        /^export interface /m.test(code) ? `${code}\nexport const = 1;\n` : code;
       return { ...real, formatTypeScript: (code: string) => real.formatTypeScript(broken(code)) };
     });
     // methods.ts as if its layout were not covered by the printer: prettier formats it.
     vi.doMock("../generators/methods.js", async (importOriginal) => {
       const real = await importOriginal<typeof import("../generators/methods.js")>();
-      const emit: typeof real.methodsGenerator.emit = (ctx) => real.methodsGenerator.emit(ctx).map((f) => (f.path === "methods.ts" ? { ...f, preformatted: false } : f));
+      const emit: typeof real.methodsGenerator.emit = (ctx) =>
+        real.methodsGenerator
+          .emit(ctx)
+          .map((f) => (f.path === "methods.ts" ? { ...f, preformatted: false } : f));
       return { methodsGenerator: { ...real.methodsGenerator, emit } };
     });
     const { run: runMocked } = await import("../cli/run.js");
     const spec = mini();
     const err: string[] = [];
-    const status = await runMocked(["generate", "--spec", spec, "--generators", "methods", "--out", join(spec, "out")], { out: () => {}, err: (l) => err.push(l) });
+    const status = await runMocked(
+      ["generate", "--spec", spec, "--generators", "methods", "--out", join(spec, "out")],
+      { out: () => {}, err: (l) => err.push(l) },
+    );
     expect(status).toBe(1);
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(/^mcp-gen: generated methods\.ts:\d+:\d+: internal error: the generated code does not parse \(.+\); nothing was written$/);
+    expect(err[0]).toMatch(
+      /^mcp-gen: generated methods\.ts:\d+:\d+: internal error: the generated code does not parse \(.+\); nothing was written$/,
+    );
     expect(existsSync(join(spec, "out"))).toBe(false);
   });
 
@@ -261,10 +397,18 @@ describe("mcp-gen: a bug in mcp-gen is one line too, with the stack only under -
     const args = ["generate", "--spec", spec, "--generators", "types", "--out", join(spec, "out")];
     const err: string[] = [];
     expect(await runMocked(args, { out: () => {}, err: (l) => err.push(l) })).toBe(1);
-    expect(err).toEqual([expect.stringMatching(/^mcp-gen: internal error: TypeError: Cannot read properties of undefined \(reading '0'\) \(rerun with --debug for the stack trace\)$/)]);
+    expect(err).toEqual([
+      expect.stringMatching(
+        /^mcp-gen: internal error: TypeError: Cannot read properties of undefined \(reading '0'\) \(rerun with --debug for the stack trace\)$/,
+      ),
+    ]);
     const debug: string[] = [];
-    expect(await runMocked(["--debug", ...args], { out: () => {}, err: (l) => debug.push(l) })).toBe(1);
-    expect(debug[0]).toMatch(/^mcp-gen: internal error: TypeError: Cannot read properties of undefined \(reading '0'\)$/);
+    expect(
+      await runMocked(["--debug", ...args], { out: () => {}, err: (l) => debug.push(l) }),
+    ).toBe(1);
+    expect(debug[0]).toMatch(
+      /^mcp-gen: internal error: TypeError: Cannot read properties of undefined \(reading '0'\)$/,
+    );
     expect(debug.slice(1).join("\n")).toMatch(/^TypeError: .*\n\s+at /);
     expect(existsSync(join(spec, "out"))).toBe(false);
   });
@@ -280,24 +424,56 @@ describe("mcp-gen generate end to end (the built CLI)", () => {
     // cancellation), the client engine's client-input.ts and client-pages.ts, options.ts
     // (option checks), the router's result-rules.ts and router-types.ts, tools.ts (defineTools) and
     // client-legacy-calls.ts (ping, setLevel, ... on legacy sessions).
-    expect(r.stdout).toMatch(/MCP schema 2025-06-18 -> .*out\/ \(39 written, 0 unchanged, 0 removed\)/);
-    expect(readdirSync(out).sort()).toEqual([MANIFEST, "client.ts", "dispatcher.ts", "handlers.ts", "index.ts", "methods.ts", "protocol.ts", "runtime", "stdio.ts", "types.ts", "validators.ts"]);
+    expect(r.stdout).toMatch(
+      /MCP schema 2025-06-18 -> .*out\/ \(39 written, 0 unchanged, 0 removed\)/,
+    );
+    expect(readdirSync(out).sort()).toEqual([
+      MANIFEST,
+      "client.ts",
+      "dispatcher.ts",
+      "handlers.ts",
+      "index.ts",
+      "methods.ts",
+      "protocol.ts",
+      "runtime",
+      "stdio.ts",
+      "types.ts",
+      "validators.ts",
+    ]);
     // The manifest lists the runtime/ files too: they are this generation's to remove.
-    expect(JSON.parse(readFileSync(join(out, MANIFEST), "utf8")).files).toEqual(expect.arrayContaining(["protocol.ts", expect.stringMatching(/^runtime\/.+\.ts$/)]));
-    const check = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out, "--check"]);
+    expect(JSON.parse(readFileSync(join(out, MANIFEST), "utf8")).files).toEqual(
+      expect.arrayContaining(["protocol.ts", expect.stringMatching(/^runtime\/.+\.ts$/)]),
+    );
+    const check = cli([
+      "generate",
+      "--spec",
+      SPEC_DIR,
+      "--revision",
+      "2025-06-18",
+      "--out",
+      out,
+      "--check",
+    ]);
     expect(check.status, check.stderr).toBe(0);
     expect(check.stdout).toMatch(/is up to date with MCP schema 2025-06-18/);
   });
 
   it("reads defaults from mcp-gen.config.json, relative to the config file; flags win", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "mcp-gen.config.json"), JSON.stringify({ spec: SPEC_DIR, revision: "2024-11-05", out: "gen", generators: ["types"] }));
+    writeFileSync(
+      join(dir, "mcp-gen.config.json"),
+      JSON.stringify({ spec: SPEC_DIR, revision: "2024-11-05", out: "gen", generators: ["types"] }),
+    );
     const r = cli([], dir);
     expect(r.status, r.stderr).toBe(0);
     expect(readdirSync(join(dir, "gen")).sort()).toEqual([MANIFEST, "index.ts", "types.ts"]);
-    expect(readFileSync(join(dir, "gen", "types.ts"), "utf8")).toMatch(/from MCP schema 2024-11-05/);
+    expect(readFileSync(join(dir, "gen", "types.ts"), "utf8")).toMatch(
+      /from MCP schema 2024-11-05/,
+    );
     expect(cli(["generate", "--revision", "2025-03-26"], dir).status).toBe(0);
-    expect(readFileSync(join(dir, "gen", "types.ts"), "utf8")).toMatch(/from MCP schema 2025-03-26/);
+    expect(readFileSync(join(dir, "gen", "types.ts"), "utf8")).toMatch(
+      /from MCP schema 2025-03-26/,
+    );
   });
 });
 
@@ -305,22 +481,55 @@ describe("the auth option", () => {
   it("--auth (or config auth) adds the JWT verifier and the OAuth client and nothing else; without it the output has no module importing a library", async () => {
     const plain = join(tempDir(), "out");
     const withAuth = join(tempDir(), "out");
-    expect((await runHere(["generate", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--out", plain])).status).toBe(0);
-    expect((await runHere(["generate", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--out", withAuth, "--auth"])).status).toBe(0);
+    expect(
+      (await runHere(["generate", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--out", plain]))
+        .status,
+    ).toBe(0);
+    expect(
+      (
+        await runHere([
+          "generate",
+          "--spec",
+          SPEC_DIR,
+          "--revision",
+          "2026-07-28",
+          "--out",
+          withAuth,
+          "--auth",
+        ])
+      ).status,
+    ).toBe(0);
     const [a, b] = [snapshotTree(plain), snapshotTree(withAuth)];
     const added = Object.keys(b).filter((f) => !(f in a));
-    const client = ["auth-assertion", "auth-client", "auth-discovery", "auth-dpop", "auth-grant", "auth-registration", "auth-store"].map((m) => `runtime/${m}.ts`);
-    expect(added.sort()).toEqual(["auth.ts", ...client, "runtime/auth-jwt.ts", "runtime/auth-dpop-proof.ts"].sort());
-    for (const file of Object.keys(a).filter((f) => f !== MANIFEST)) expect(b[file], file).toBe(a[file]);
+    const client = [
+      "auth-assertion",
+      "auth-client",
+      "auth-discovery",
+      "auth-dpop",
+      "auth-grant",
+      "auth-registration",
+      "auth-store",
+    ].map((m) => `runtime/${m}.ts`);
+    expect(added.sort()).toEqual(
+      ["auth.ts", ...client, "runtime/auth-jwt.ts", "runtime/auth-dpop-proof.ts"].sort(),
+    );
+    for (const file of Object.keys(a).filter((f) => f !== MANIFEST))
+      expect(b[file], file).toBe(a[file]);
     expect(b["runtime/auth-jwt.ts"]).toMatch(/from "jose"/);
     expect(b["runtime/auth-client.ts"]).toMatch(/from "oauth4webapi"/);
     expect(Object.values(a).some((text) => /from "(jose|oauth4webapi)"/.test(text))).toBe(false);
     // The config key does the same; it must be a boolean.
     const dir = tempDir();
-    writeFileSync(join(dir, "mcp-gen.config.json"), JSON.stringify({ spec: SPEC_DIR, revision: "2026-07-28", out: "gen", auth: true }));
+    writeFileSync(
+      join(dir, "mcp-gen.config.json"),
+      JSON.stringify({ spec: SPEC_DIR, revision: "2026-07-28", out: "gen", auth: true }),
+    );
     expect((await runHere([], dir)).status).toBe(0);
     expect(existsSync(join(dir, "gen", "runtime", "auth-jwt.ts"))).toBe(true);
-    writeFileSync(join(dir, "mcp-gen.config.json"), JSON.stringify({ spec: SPEC_DIR, auth: "yes" }));
+    writeFileSync(
+      join(dir, "mcp-gen.config.json"),
+      JSON.stringify({ spec: SPEC_DIR, auth: "yes" }),
+    );
     const bad = await runHere([], dir);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/'auth' must be true or false/);
@@ -330,24 +539,45 @@ describe("the auth option", () => {
 describe("mcp-gen revisions and inspect", () => {
   it("lists revisions, oldest first, marking the latest", async () => {
     const r = cli(["revisions", "--spec", SPEC_DIR]);
-    expect(r.stdout.trim().split("\n")).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28 (latest)"]);
-    expect(JSON.parse((await runHere(["revisions", "--spec", SPEC_DIR, "--json"])).stdout)).toMatchObject({ latest: "2026-07-28", draft: false });
+    expect(r.stdout.trim().split("\n")).toEqual([
+      "2024-11-05",
+      "2025-03-26",
+      "2025-06-18",
+      "2025-11-25",
+      "2026-07-28 (latest)",
+    ]);
+    expect(
+      JSON.parse((await runHere(["revisions", "--spec", SPEC_DIR, "--json"])).stdout),
+    ).toMatchObject({ latest: "2026-07-28", draft: false });
   });
 
   it("uses draft/ only when asked for by name", async () => {
     const spec = fakeSpec(readFixture("mini-schema.ts"), "2030-01-01");
     mkdirSync(join(spec, "schema", "draft"));
-    writeFileSync(join(spec, "schema", "draft", "schema.ts"), readFixture("mini-schema.ts").replace('"2099-01-01"', '"DRAFT-2031"'));
+    writeFileSync(
+      join(spec, "schema", "draft", "schema.ts"),
+      readFixture("mini-schema.ts").replace('"2099-01-01"', '"DRAFT-2031"'),
+    );
     expect((await runHere(["revisions", "--spec", spec])).stdout.trim().split("\n")).toEqual([
       "2030-01-01 (latest)",
       "draft (unreleased; used only with --revision draft)",
     ]);
-    expect(JSON.parse((await runHere(["revisions", "--spec", spec, "--json"])).stdout)).toEqual({ revisions: ["2030-01-01"], latest: "2030-01-01", draft: true });
-    const latest = JSON.parse((await runHere(["inspect", "--spec", spec, "--json"])).stdout) as { revision: string };
+    expect(JSON.parse((await runHere(["revisions", "--spec", spec, "--json"])).stdout)).toEqual({
+      revisions: ["2030-01-01"],
+      latest: "2030-01-01",
+      draft: true,
+    });
+    const latest = JSON.parse((await runHere(["inspect", "--spec", spec, "--json"])).stdout) as {
+      revision: string;
+    };
     expect(latest.revision).toBe("2030-01-01");
-    const draft = JSON.parse((await runHere(["inspect", "--spec", spec, "--revision", "draft", "--json"])).stdout) as { revision: string; protocolVersion: string };
+    const draft = JSON.parse(
+      (await runHere(["inspect", "--spec", spec, "--revision", "draft", "--json"])).stdout,
+    ) as { revision: string; protocolVersion: string };
     expect(draft).toMatchObject({ revision: "draft", protocolVersion: "DRAFT-2031" });
-    expect((await runHere(["inspect", "--spec", spec, "--revision", "2031-01-01"])).stderr).toMatch(/available: 2030-01-01, draft, latest/);
+    expect((await runHere(["inspect", "--spec", spec, "--revision", "2031-01-01"])).stderr).toMatch(
+      /available: 2030-01-01, draft, latest/,
+    );
   });
 
   it("inspect --json for 2026-07-28", async () => {
@@ -356,7 +586,15 @@ describe("mcp-gen revisions and inspect", () => {
     const doc = JSON.parse(r.stdout) as {
       revision: string;
       protocolVersion: string;
-      methods: { method: string; kind: string; directions: string[]; type: string; params: string; result: string | null; inputRequired: boolean }[];
+      methods: {
+        method: string;
+        kind: string;
+        directions: string[];
+        type: string;
+        params: string;
+        result: string | null;
+        inputRequired: boolean;
+      }[];
       inputRequests: string[];
       errors: Record<string, number>;
     };
@@ -364,9 +602,20 @@ describe("mcp-gen revisions and inspect", () => {
     expect(doc.protocolVersion).toBe("2026-07-28");
     const requests = doc.methods.filter((m) => m.kind === "request");
     expect(requests).toHaveLength(10);
-    expect(requests.every((m) => m.directions.length === 1 && m.directions[0] === "client->server")).toBe(true);
-    expect(doc.methods.filter((m) => m.inputRequired).map((m) => m.method).sort()).toEqual(["prompts/get", "resources/read", "tools/call"]);
-    expect(doc.inputRequests.sort()).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
+    expect(
+      requests.every((m) => m.directions.length === 1 && m.directions[0] === "client->server"),
+    ).toBe(true);
+    expect(
+      doc.methods
+        .filter((m) => m.inputRequired)
+        .map((m) => m.method)
+        .sort(),
+    ).toEqual(["prompts/get", "resources/read", "tools/call"]);
+    expect(doc.inputRequests.sort()).toEqual([
+      "elicitation/create",
+      "roots/list",
+      "sampling/createMessage",
+    ]);
     expect(doc.methods.find((m) => m.method === "tools/call")).toMatchObject({
       type: "CallToolRequest",
       params: "CallToolRequestParams",
@@ -374,24 +623,41 @@ describe("mcp-gen revisions and inspect", () => {
     });
     expect(doc.methods.find((m) => m.method === "server/discover")?.result).toBe("DiscoverResult");
     const notifications = doc.methods.filter((m) => m.kind === "notification");
-    expect(notifications.find((m) => m.method === "notifications/cancelled")?.directions).toEqual(["client->server", "server->client"]);
-    expect(notifications.find((m) => m.method === "notifications/progress")?.directions).toEqual(["server->client"]);
-    expect(doc.errors).toMatchObject({ PARSE_ERROR: -32700, HEADER_MISMATCH: -32020, UNSUPPORTED_PROTOCOL_VERSION: -32022 });
+    expect(notifications.find((m) => m.method === "notifications/cancelled")?.directions).toEqual([
+      "client->server",
+      "server->client",
+    ]);
+    expect(notifications.find((m) => m.method === "notifications/progress")?.directions).toEqual([
+      "server->client",
+    ]);
+    expect(doc.errors).toMatchObject({
+      PARSE_ERROR: -32700,
+      HEADER_MISMATCH: -32020,
+      UNSUPPORTED_PROTOCOL_VERSION: -32022,
+    });
   });
 
   it("inspect --json for 2025-11-25 shows both directions", async () => {
-    const doc = JSON.parse((await runHere(["inspect", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--json"])).stdout) as {
+    const doc = JSON.parse(
+      (await runHere(["inspect", "--spec", SPEC_DIR, "--revision", "2025-11-25", "--json"])).stdout,
+    ) as {
       methods: { method: string; directions: string[]; result: string | null }[];
     };
     const both = doc.methods.filter((m) => m.directions.length === 2).map((m) => m.method);
-    expect(both).toEqual(expect.arrayContaining(["ping", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]));
+    expect(both).toEqual(
+      expect.arrayContaining(["ping", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]),
+    );
     expect(doc.methods.find((m) => m.method === "ping")?.result).toBe("EmptyResult");
-    expect(doc.methods.find((m) => m.method === "roots/list")?.directions).toEqual(["server->client"]);
+    expect(doc.methods.find((m) => m.method === "roots/list")?.directions).toEqual([
+      "server->client",
+    ]);
   });
 
   it("inspect prints a readable table", async () => {
     const r = await runHere(["inspect", "--spec", SPEC_DIR, "--revision", "2026-07-28"]);
-    expect(r.stdout).toMatch(/^ {2}tools\/call +client->server +CallToolRequestParams -> CallToolResult {2}\[input_required\]$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}tools\/call +client->server +CallToolRequestParams -> CallToolResult {2}\[input_required\]$/m,
+    );
     expect(r.stdout).toMatch(/elicitation\/create +needs client capability elicitation/);
   });
 
@@ -400,9 +666,13 @@ describe("mcp-gen revisions and inspect", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: mcp-gen/);
     expect(r.stdout).toMatch(/--spec|Commands:/);
-    if (command.length === 0) expect(r.stdout).toMatch(/--debug +on failure, also print the stack trace/);
+    if (command.length === 0)
+      expect(r.stdout).toMatch(/--debug +on failure, also print the stack trace/);
     // The config is looked for upwards (findConfig), not only in the working folder.
-    if (command.length > 0) expect(r.stdout.replace(/\s+/g, " ")).toMatch(/--config <file> config file \(default: the nearest mcp-gen\.config\.json here or in a folder above/);
+    if (command.length > 0)
+      expect(r.stdout.replace(/\s+/g, " ")).toMatch(
+        /--config <file> config file \(default: the nearest mcp-gen\.config\.json here or in a folder above/,
+      );
   });
 });
 
@@ -411,7 +681,21 @@ describe("mcp-gen generate --watch", () => {
     const spec = fakeSpec(readFixture("mini-schema.ts"));
     const out = join(spec, "out");
     const schemaTs = join(spec, "schema", "2030-01-01", "schema.ts");
-    const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "generate", "--watch", "--spec", spec, "--out", out, "--generators", "types"], { cwd: AWAY });
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, "dist", "cli", "main.js"),
+        "generate",
+        "--watch",
+        "--spec",
+        spec,
+        "--out",
+        out,
+        "--generators",
+        "types",
+      ],
+      { cwd: AWAY },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (b) => (stdout += b));
@@ -423,8 +707,15 @@ describe("mcp-gen generate --watch", () => {
     try {
       await until(() => stdout.includes("watching"));
       expect(readFileSync(join(out, "types.ts"), "utf8")).not.toMatch(/AddedLater/);
-      writeFileSync(schemaTs, readFixture("mini-schema.ts") + "\nexport type AddedLater = string;\n");
-      await until(() => existsSync(join(out, "types.ts")) && readFileSync(join(out, "types.ts"), "utf8").includes("AddedLater"));
+      writeFileSync(
+        schemaTs,
+        readFixture("mini-schema.ts") + "\nexport type AddedLater = string;\n",
+      );
+      await until(
+        () =>
+          existsSync(join(out, "types.ts")) &&
+          readFileSync(join(out, "types.ts"), "utf8").includes("AddedLater"),
+      );
       writeFileSync(schemaTs, readFixture("mini-schema.ts") + "\nexport type Broken = [string];\n");
       await until(() => stderr.includes("unsupported construct: tuple type"));
       expect(stderr.trimEnd().split("\n")).toHaveLength(1);

@@ -23,7 +23,11 @@ let httpClient: Any;
 let stdio: Any;
 
 beforeAll(async () => {
-  [client, httpClient, stdio] = await importDualEraClient(["client.js", "http-client.js", "stdio.js"]);
+  [client, httpClient, stdio] = await importDualEraClient([
+    "client.js",
+    "http-client.js",
+    "stdio.js",
+  ]);
 });
 
 /**
@@ -37,7 +41,11 @@ function patientHandler() {
     const settled = new Promise<void>((resolve) => (settle = resolve));
     calls.push({ key: context.key, signal: context.signal, settled });
     return new Promise((resolve) => {
-      const answer = () => (clearTimeout(timer), resolve({ action: "accept", content: { name: "late" } }), settle());
+      const answer = () => (
+        clearTimeout(timer),
+        resolve({ action: "accept", content: { name: "late" } }),
+        settle()
+      );
       const timer = setTimeout(answer, PATIENCE_MS);
       context.signal?.addEventListener("abort", answer, { once: true });
     });
@@ -58,12 +66,16 @@ describe("the server cancels its elicitation: v1 SDK 1.32.2 over Streamable HTTP
     server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+      const body =
+        chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
       const id = req.headers["mcp-session-id"] as string | undefined;
       let transport = id === undefined ? undefined : sessions.get(id);
       if (id !== undefined && !transport) return void res.writeHead(404).end("unknown session");
       if (!transport) {
-        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sid) => void sessions.set(sid, created),
+        });
         const { server: mcp, spy } = impatientServer();
         await mcp.connect(created);
         spy(created);
@@ -105,11 +117,19 @@ describe("the server cancels its elicitation: v1 SDK 1.32.2 over Streamable HTTP
 describe("the server cancels its elicitation: v1 SDK 1.32.2 over stdio", () => {
   it("aborted and timed out: each handler's signal aborts, and the server receives no response for either", async () => {
     const { handler, calls } = patientHandler();
-    const transport = stdio.createStdioTransport({ command: process.execPath, args: [fixture("v1-impatient-server.mjs")], stderr: "ignore" });
+    const transport = stdio.createStdioTransport({
+      command: process.execPath,
+      args: [fixture("v1-impatient-server.mjs")],
+      stderr: "ignore",
+    });
     const c = connect(transport, { "elicitation/create": handler });
     try {
-      expect((await c.callTool({ name: "abandon", arguments: {} })).content[0].text).toMatch(/^gave up: /);
-      expect((await c.callTool({ name: "hurry", arguments: {} })).content[0].text).toMatch(/^gave up: /);
+      expect((await c.callTool({ name: "abandon", arguments: {} })).content[0].text).toMatch(
+        /^gave up: /,
+      );
+      expect((await c.callTool({ name: "hurry", arguments: {} })).content[0].text).toMatch(
+        /^gave up: /,
+      );
       expect(calls).toHaveLength(2);
       await checkCancelled(c, calls.slice(0, 1), /changed my mind/);
       await checkCancelled(c, calls.slice(1), /timed out/i);
@@ -120,7 +140,11 @@ describe("the server cancels its elicitation: v1 SDK 1.32.2 over stdio", () => {
 });
 
 /** The handler saw its signal abort for `reason`, and no response for its request reached the server. */
-async function checkCancelled(c: Any, calls: ReturnType<typeof patientHandler>["calls"], reason: RegExp): Promise<void> {
+async function checkCancelled(
+  c: Any,
+  calls: ReturnType<typeof patientHandler>["calls"],
+  reason: RegExp,
+): Promise<void> {
   expect(calls).toHaveLength(1);
   const [call] = calls;
   await call!.settled;
@@ -128,6 +152,8 @@ async function checkCancelled(c: Any, calls: ReturnType<typeof patientHandler>["
   expect(String(call!.signal?.reason?.message)).toMatch(reason);
   // Room for a (wrong) late response to arrive before the server is asked what it received.
   await new Promise((r) => setTimeout(r, 200));
-  const received = JSON.parse((await c.callTool({ name: "responses", arguments: {} })).content[0].text);
+  const received = JSON.parse(
+    (await c.callTool({ name: "responses", arguments: {} })).content[0].text,
+  );
   expect(received.map(String)).not.toContain(call!.key);
 }

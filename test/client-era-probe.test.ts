@@ -4,7 +4,13 @@
 // then probes again and finds it modern, instead of keeping "legacy" for the transport's life.
 import type { Server as HttpServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importDualEraClient, listen, stop, v2ModernHandler, type Seen } from "./support/dual-era-client.js";
+import {
+  importDualEraClient,
+  listen,
+  stop,
+  v2ModernHandler,
+  type Seen,
+} from "./support/dual-era-client.js";
 
 type Any = any;
 let client: Any;
@@ -35,7 +41,10 @@ describe("a modern server slow to start (v2 SDK 2.4.0, legacy refused)", () => {
   });
 
   it("the first call fails on initialize; the next probes again and is served as modern", async () => {
-    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }), probeTimeoutMs: 100 });
+    const c = client.createClient({
+      transport: httpClient.createHttpTransport({ url }),
+      probeTimeoutMs: 100,
+    });
     // The v2 server refuses initialize (HTTP 400 with a JSON-RPC error).
     await expect(c.listTools()).rejects.toThrow(/the server refused initialize/);
     expect(seen).toEqual(["POST server/discover", "POST initialize"]);

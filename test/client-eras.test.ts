@@ -5,16 +5,28 @@
 // once per transport (server/discover), and never sends initialize to a modern server.
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { once } from "node:events";
 import { type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { acceptedContent, createMcpHandler, inputRequired, McpServer as V2Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  acceptedContent,
+  createMcpHandler,
+  inputRequired,
+  McpServer as V2Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { v1Server } from "./fixtures/v1-server.mjs";
 import { fixture, tempDir } from "./helpers.js";
-import { importDualEraClient, LEGACY, listen, stop, v1SessionfulHandler, type Seen } from "./support/dual-era-client.js";
+import {
+  importDualEraClient,
+  LEGACY,
+  listen,
+  stop,
+  v1SessionfulHandler,
+  type Seen,
+} from "./support/dual-era-client.js";
 
 type Any = any;
 
@@ -23,18 +35,28 @@ let httpClient: Any;
 let stdio: Any;
 
 beforeAll(async () => {
-  [client, httpClient, stdio] = await importDualEraClient(["client.js", "http-client.js", "stdio.js"]);
+  [client, httpClient, stdio] = await importDualEraClient([
+    "client.js",
+    "http-client.js",
+    "stdio.js",
+  ]);
 });
 
 /** The input handlers every test uses, whatever the server's era. */
 function inputHandlers() {
   return {
-    "elicitation/create": vi.fn(async (_params: Any) => ({ action: "accept", content: { name: "Ada" } })),
-    "sampling/createMessage": vi.fn(async (_params: Any) => ({ role: "assistant", content: { type: "text", text: "the sea" }, model: "stub" })),
+    "elicitation/create": vi.fn(async (_params: Any) => ({
+      action: "accept",
+      content: { name: "Ada" },
+    })),
+    "sampling/createMessage": vi.fn(async (_params: Any) => ({
+      role: "assistant",
+      content: { type: "text", text: "the sea" },
+      model: "stub",
+    })),
     "roots/list": vi.fn(async () => ({ roots: [{ uri: "file:///work", name: "work" }] })),
   };
 }
-
 
 describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", () => {
   const seen: Seen = [];
@@ -52,33 +74,62 @@ describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", ()
     const handlers = inputHandlers();
     const transport = httpClient.createHttpTransport({ url });
     const unrelated: string[] = [];
-    const c = client.createClient({ transport, clientInfo: { name: "eras-test", version: "1.0.0" }, inputHandlers: handlers, onNotification: (n: Any) => unrelated.push(n.method) });
+    const c = client.createClient({
+      transport,
+      clientInfo: { name: "eras-test", version: "1.0.0" },
+      inputHandlers: handlers,
+      onNotification: (n: Any) => unrelated.push(n.method),
+    });
     expect(await c.era()).toBe("legacy");
     const { tools } = await c.listTools();
     // The newest revision's shape: complete, not to be reused.
     expect(tools.map((t: Any) => t.name)).toEqual(["ask", "draft", "echo", "grow"]);
     const asked = await c.callTool({ name: "ask", arguments: {} });
     // The handler's answer, with the form default it left out (2025-11-25 client/elicitation).
-    expect(asked).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "accept: Ada (calm)" }] });
+    expect(asked).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "accept: Ada (calm)" }],
+    });
     expect(handlers["elicitation/create"]).toHaveBeenCalledOnce();
-    expect(await c.callTool({ name: "draft", arguments: {} })).toMatchObject({ content: [{ text: "draft: the sea" }] });
+    expect(await c.callTool({ name: "draft", arguments: {} })).toMatchObject({
+      content: [{ text: "draft: the sea" }],
+    });
     expect(handlers["sampling/createMessage"]).toHaveBeenCalledOnce();
     const progress: number[] = [];
     const logs: unknown[] = [];
-    const echo = await c.callTool({ name: "echo", arguments: { text: "hi" } }, { onProgress: (p: Any) => progress.push(p.progress), onLog: (l: Any) => logs.push(l.data), logLevel: "info" });
+    const echo = await c.callTool(
+      { name: "echo", arguments: { text: "hi" } },
+      {
+        onProgress: (p: Any) => progress.push(p.progress),
+        onLog: (l: Any) => logs.push(l.data),
+        logLevel: "info",
+      },
+    );
     expect(echo.content).toEqual([{ type: "text", text: "hi" }]);
     expect(progress).toEqual([1]);
     expect(logs).toEqual(["echo hi"]);
     // A notification no call receives reaches the client's listener (here on the GET stream).
-    expect((await c.callTool({ name: "grow", arguments: {} })).content).toEqual([{ type: "text", text: "grew" }]);
+    expect((await c.callTool({ name: "grow", arguments: {} })).content).toEqual([
+      { type: "text", text: "grew" },
+    ]);
     await vi.waitFor(() => expect(unrelated).toContain("notifications/tools/list_changed"));
     // server/discover is answered from what initialize said.
     const discovered = await c.discover();
-    expect(discovered).toMatchObject({ supportedVersions: ["2025-11-25"], capabilities: { tools: expect.anything() } });
-    expect(discovered._meta["io.modelcontextprotocol/serverInfo"]).toEqual({ name: "v1-server", version: "1.32.2" });
+    expect(discovered).toMatchObject({
+      supportedVersions: ["2025-11-25"],
+      capabilities: { tools: expect.anything() },
+    });
+    expect(discovered._meta["io.modelcontextprotocol/serverInfo"]).toEqual({
+      name: "v1-server",
+      version: "1.32.2",
+    });
     await c.close();
     expect(seen.filter((s) => s === "POST server/discover")).toHaveLength(1);
-    expect(seen.slice(0, 3)).toEqual(["POST server/discover", "POST initialize", "POST notifications/initialized"]);
+    expect(seen.slice(0, 3)).toEqual([
+      "POST server/discover",
+      "POST initialize",
+      "POST notifications/initialized",
+    ]);
     expect(seen).toContain("POST logging/setLevel");
     expect(seen.at(-1)).toBe("DELETE");
   });
@@ -111,7 +162,9 @@ describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", ()
 
   it("refuses methods the legacy revision lacks with a typed error", async () => {
     const c = client.createClient({ transport: httpClient.createHttpTransport({ url }) });
-    await expect(c.request("subscriptions/listen", {})).rejects.toBeInstanceOf(client.EraUnsupportedError);
+    await expect(c.request("subscriptions/listen", {})).rejects.toBeInstanceOf(
+      client.EraUnsupportedError,
+    );
     await c.close();
   });
 });
@@ -119,16 +172,32 @@ describe("against the v1 SDK 1.32.2 over Streamable HTTP (legacy, sessions)", ()
 describe("against the v1 SDK 1.32.2 over stdio (legacy)", () => {
   it("probes with server/discover, falls back to initialize, and serves elicitation, sampling, progress and logs", async () => {
     const handlers = inputHandlers();
-    const transport = stdio.createStdioTransport({ command: process.execPath, args: [fixture("v1-server.mjs")], stderr: "ignore" });
+    const transport = stdio.createStdioTransport({
+      command: process.execPath,
+      args: [fixture("v1-server.mjs")],
+      stderr: "ignore",
+    });
     const unrelated: string[] = [];
-    const c = client.createClient({ transport, inputHandlers: handlers, probeTimeoutMs: 5000, onNotification: (n: Any) => unrelated.push(n.method) });
+    const c = client.createClient({
+      transport,
+      inputHandlers: handlers,
+      probeTimeoutMs: 5000,
+      onNotification: (n: Any) => unrelated.push(n.method),
+    });
     try {
       expect(await c.era()).toBe("legacy");
-      expect(await c.callTool({ name: "ask", arguments: {} })).toMatchObject({ content: [{ text: "accept: Ada (calm)" }] });
-      expect(await c.callTool({ name: "draft", arguments: {} })).toMatchObject({ content: [{ text: "draft: the sea" }] });
+      expect(await c.callTool({ name: "ask", arguments: {} })).toMatchObject({
+        content: [{ text: "accept: Ada (calm)" }],
+      });
+      expect(await c.callTool({ name: "draft", arguments: {} })).toMatchObject({
+        content: [{ text: "draft: the sea" }],
+      });
       const progress: number[] = [];
       const logs: unknown[] = [];
-      await c.callTool({ name: "echo", arguments: { text: "x" } }, { onProgress: (p: Any) => progress.push(p.progress), onLog: (l: Any) => logs.push(l.data) });
+      await c.callTool(
+        { name: "echo", arguments: { text: "x" } },
+        { onProgress: (p: Any) => progress.push(p.progress), onLog: (l: Any) => logs.push(l.data) },
+      );
       expect(progress).toEqual([1]);
       expect(logs).toEqual(["echo x"]);
       expect(handlers["elicitation/create"]).toHaveBeenCalledOnce();
@@ -145,20 +214,41 @@ describe("against the v1 SDK 1.32.2 over stdio (legacy)", () => {
 function v2Server(): V2Server {
   const server = new V2Server({ name: "v2-server", version: "2.4.0" });
   const nameSchema = z.object({ name: z.string() });
-  server.registerTool("greet", { description: "Greets whoever answers", inputSchema: z.object({}) }, async (_args, ctx) => {
-    const answer = acceptedContent(ctx.mcpReq.inputResponses, "who", nameSchema);
-    if (!answer) return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: "Your name?", requestedSchema: nameSchema }) } });
-    return { content: [{ type: "text", text: `Hello, ${answer.name}!` }] };
-  });
-  server.registerTool("plain", { description: "Answers", inputSchema: z.object({}) }, async () => ({ content: [{ type: "text", text: "plain" }] }));
+  server.registerTool(
+    "greet",
+    { description: "Greets whoever answers", inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const answer = acceptedContent(ctx.mcpReq.inputResponses, "who", nameSchema);
+      if (!answer)
+        return inputRequired({
+          inputRequests: {
+            who: inputRequired.elicit({ message: "Your name?", requestedSchema: nameSchema }),
+          },
+        });
+      return { content: [{ type: "text", text: `Hello, ${answer.name}!` }] };
+    },
+  );
+  server.registerTool("plain", { description: "Answers", inputSchema: z.object({}) }, async () => ({
+    content: [{ type: "text", text: "plain" }],
+  }));
   return server;
 }
 
 /** Hands a node request to a web-standard handler and streams its response back (server requests ride mid-stream). */
-async function toWeb(req: IncomingMessage, res: ServerResponse, body: Any, fetchLike: (request: Request) => Promise<Response>): Promise<void> {
+async function toWeb(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Any,
+  fetchLike: (request: Request) => Promise<Response>,
+): Promise<void> {
   const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-  const init: RequestInit = { method: req.method!, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+  const init: RequestInit = {
+    method: req.method!,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  };
   const response = await fetchLike(new Request(`http://${req.headers.host}${req.url}`, init));
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.flushHeaders(); // a stream may stay quiet for a while: its headers go now
@@ -170,12 +260,20 @@ describe("against the v2 SDK 2.4.0", () => {
   it("modern mode: the client stays modern, never initializes, and fulfils input_required with the same handlers", async () => {
     const seen: Seen = [];
     const handler = createMcpHandler(() => v2Server(), { legacy: "reject" });
-    const { url, server } = await listen((req, res, body) => toWeb(req, res, body, (r) => handler.fetch(r)), seen);
+    const { url, server } = await listen(
+      (req, res, body) => toWeb(req, res, body, (r) => handler.fetch(r)),
+      seen,
+    );
     const handlers = inputHandlers();
-    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }), inputHandlers: handlers });
+    const c = client.createClient({
+      transport: httpClient.createHttpTransport({ url }),
+      inputHandlers: handlers,
+    });
     try {
       expect(await c.era()).toBe("modern");
-      expect(await c.callTool({ name: "greet", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "Hello, Ada!" }] });
+      expect(await c.callTool({ name: "greet", arguments: {} })).toMatchObject({
+        content: [{ type: "text", text: "Hello, Ada!" }],
+      });
       expect(handlers["elicitation/create"]).toHaveBeenCalledOnce();
       expect(seen).not.toContain("POST initialize");
       expect(seen.filter((s) => s === "POST server/discover")).toHaveLength(1);
@@ -194,18 +292,29 @@ describe("against the v2 SDK 2.4.0", () => {
       let transport = id === undefined ? undefined : sessions.get(id);
       if (id !== undefined && !transport) return void res.writeHead(404).end("unknown session");
       if (!transport) {
-        const created = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
+        const created = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sid) => void sessions.set(sid, created),
+        });
         await v2Server().connect(created);
         transport = created;
       }
       await toWeb(req, res, body, (r) => transport!.handleRequest(r));
     }, seen);
     const handlers = inputHandlers();
-    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }), inputHandlers: handlers });
+    const c = client.createClient({
+      transport: httpClient.createHttpTransport({ url }),
+      inputHandlers: handlers,
+    });
     try {
       expect(await c.era()).toBe("legacy");
-      expect(await c.callTool({ name: "plain", arguments: {} })).toMatchObject({ resultType: "complete", content: [{ text: "plain" }] });
-      expect(await c.callTool({ name: "greet", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "Hello, Ada!" }] });
+      expect(await c.callTool({ name: "plain", arguments: {} })).toMatchObject({
+        resultType: "complete",
+        content: [{ text: "plain" }],
+      });
+      expect(await c.callTool({ name: "greet", arguments: {} })).toMatchObject({
+        content: [{ type: "text", text: "Hello, Ada!" }],
+      });
       expect(handlers["elicitation/create"]).toHaveBeenCalledOnce();
       expect(seen.filter((s) => s === "POST initialize")).toHaveLength(1);
     } finally {
@@ -226,7 +335,10 @@ describe("era detection", () => {
       const id = req.headers["mcp-session-id"] as string | undefined;
       let transport = id === undefined ? undefined : sessions.get(id);
       if (!transport) {
-        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sid) => void sessions.set(sid, created),
+        });
         await v1Server().connect(created);
         transport = created;
       }
@@ -237,7 +349,12 @@ describe("era detection", () => {
       expect((await c.listTools()).tools.map((t: Any) => t.name)).toEqual(["greet", "plain"]);
       legacy = true;
       // The modern request is refused (400, no JSON-RPC answer to it): probe again, then initialize.
-      expect((await c.listTools()).tools.map((t: Any) => t.name)).toEqual(["ask", "draft", "echo", "grow"]);
+      expect((await c.listTools()).tools.map((t: Any) => t.name)).toEqual([
+        "ask",
+        "draft",
+        "echo",
+        "grow",
+      ]);
       expect(await c.era()).toBe("legacy");
       expect(seen.filter((s) => s === "POST server/discover")).toHaveLength(2);
     } finally {
@@ -261,7 +378,11 @@ for await (const line of createInterface({ input: process.stdin })) {
   else if (m.method) process.stderr.write(m.method + "\\n");
 }`,
     );
-    const transport = stdio.createStdioTransport({ command: process.execPath, args: [script], stderr: "ignore" });
+    const transport = stdio.createStdioTransport({
+      command: process.execPath,
+      args: [script],
+      stderr: "ignore",
+    });
     const c = client.createClient({ transport, probeTimeoutMs: 300 });
     try {
       const started = Date.now();
@@ -298,7 +419,15 @@ for await (const line of createInterface({ input: process.stdin })) {
   else error(-32601, "Method not found");
 }`,
     );
-    const connect = (...args: string[]) => ({ c: client.createClient({ transport: stdio.createStdioTransport({ command: process.execPath, args: [script, ...args], stderr: "ignore" }) }) });
+    const connect = (...args: string[]) => ({
+      c: client.createClient({
+        transport: stdio.createStdioTransport({
+          command: process.execPath,
+          args: [script, ...args],
+          stderr: "ignore",
+        }),
+      }),
+    });
     const shared = connect("2024-11-05,2025-03-26");
     try {
       expect((await shared.c.listTools()).tools).toEqual([]);
@@ -313,15 +442,23 @@ for await (const line of createInterface({ input: process.stdin })) {
       const error = await none.c.listTools().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(client.McpError);
       // Nothing shared: no second offer.
-      expect(error).toMatchObject({ code: -32602, data: { supported: ["2024-11-05"], offered: ["2025-11-25"] } });
-      expect(error.message).toBe(`the server refused initialize: Unsupported protocol version (it speaks 2024-11-05; this client speaks ${LEGACY.join(", ")})`);
+      expect(error).toMatchObject({
+        code: -32602,
+        data: { supported: ["2024-11-05"], offered: ["2025-11-25"] },
+      });
+      expect(error.message).toBe(
+        `the server refused initialize: Unsupported protocol version (it speaks 2024-11-05; this client speaks ${LEGACY.join(", ")})`,
+      );
     } finally {
       await none.c.close();
     }
     // A JSON-RPC peer that is not an MCP server: the caller of listTools learns that initialize failed.
     const stranger = connect("-", "refuse-all");
     try {
-      await expect(stranger.c.listTools()).rejects.toMatchObject({ code: -32601, message: "the server refused initialize: Method not found" });
+      await expect(stranger.c.listTools()).rejects.toMatchObject({
+        code: -32601,
+        message: "the server refused initialize: Method not found",
+      });
     } finally {
       await stranger.c.close();
     }
@@ -334,13 +471,20 @@ for await (const line of createInterface({ input: process.stdin })) {
       const id = req.headers["mcp-session-id"] as string | undefined;
       let transport = id === undefined ? undefined : sessions.get(id);
       if (!transport) {
-        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, created) });
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sid) => void sessions.set(sid, created),
+        });
         await v1Server().connect(created);
         transport = created;
       }
       await transport.handleRequest(req, res, body);
     }, seen);
-    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }), era: "legacy", legacyVersions: ["2025-06-18"] });
+    const c = client.createClient({
+      transport: httpClient.createHttpTransport({ url }),
+      era: "legacy",
+      legacyVersions: ["2025-06-18"],
+    });
     try {
       await c.listTools();
       expect(seen.slice(0, 2)).toEqual(["POST initialize", "POST notifications/initialized"]);
@@ -349,6 +493,11 @@ for await (const line of createInterface({ input: process.stdin })) {
       await c.close();
       await stop(server);
     }
-    expect(() => client.createClient({ transport: httpClient.createHttpTransport({ url }), legacyVersions: ["2024-11-05"] })).toThrow(/legacyVersions: 2024-11-05/);
+    expect(() =>
+      client.createClient({
+        transport: httpClient.createHttpTransport({ url }),
+        legacyVersions: ["2024-11-05"],
+      }),
+    ).toThrow(/legacyVersions: 2024-11-05/);
   });
 });

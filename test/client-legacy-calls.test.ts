@@ -3,13 +3,23 @@
 // against a v1 SDK 1.32.2 McpServer over Streamable HTTP (legacy), and what each does on a
 // modern server (the v2 SDK 2.4.0), where 2026-07-28 removed them.
 import { type Server as HttpServer } from "node:http";
-import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { RootsListChangedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  RootsListChangedNotificationSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { importDualEraClient, listen, stop, v1SessionfulHandler, v2ModernHandler, type Seen } from "./support/dual-era-client.js";
+import {
+  importDualEraClient,
+  listen,
+  stop,
+  v1SessionfulHandler,
+  v2ModernHandler,
+  type Seen,
+} from "./support/dual-era-client.js";
 
 type Any = any;
 
@@ -19,7 +29,6 @@ let httpClient: Any;
 beforeAll(async () => {
   [client, httpClient] = await importDualEraClient(["client.js", "http-client.js"]);
 });
-
 
 describe("legacy-only calls against the v1 SDK 1.32.2 over Streamable HTTP", () => {
   const seen: Seen = [];
@@ -31,12 +40,24 @@ describe("legacy-only calls against the v1 SDK 1.32.2 over Streamable HTTP", () 
   let server: HttpServer;
 
   function v1Server(): McpServer {
-    const mcp = new McpServer({ name: "v1-server", version: "1.32.2" }, { capabilities: { logging: {}, resources: { subscribe: true } } });
-    mcp.registerResource("note", "file:///note.txt", { description: "A note" }, async (uri) => ({ contents: [{ uri: uri.href, text: "hi" }] }));
-    mcp.registerTool("echo", { description: "Echoes", inputSchema: { text: z.string() } }, async ({ text }, extra) => {
-      await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: `echo ${text}` } });
-      return { content: [{ type: "text", text }] };
-    });
+    const mcp = new McpServer(
+      { name: "v1-server", version: "1.32.2" },
+      { capabilities: { logging: {}, resources: { subscribe: true } } },
+    );
+    mcp.registerResource("note", "file:///note.txt", { description: "A note" }, async (uri) => ({
+      contents: [{ uri: uri.href, text: "hi" }],
+    }));
+    mcp.registerTool(
+      "echo",
+      { description: "Echoes", inputSchema: { text: z.string() } },
+      async ({ text }, extra) => {
+        await extra.sendNotification({
+          method: "notifications/message",
+          params: { level: "info", data: `echo ${text}` },
+        });
+        return { content: [{ type: "text", text }] };
+      },
+    );
     // The server reacts to a change of roots as a host expects it to: it asks for them again.
     mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
       const { roots } = await mcp.server.listRoots();
@@ -107,7 +128,9 @@ describe("legacy-only calls against the v1 SDK 1.32.2 over Streamable HTTP", () 
   it("subscribes to a resource and unsubscribes", async () => {
     subscribed.length = 0;
     const c = client.createClient({ transport: httpClient.createHttpTransport({ url }) });
-    expect(await c.subscribeResource({ uri: "file:///note.txt" })).toMatchObject({ resultType: "complete" });
+    expect(await c.subscribeResource({ uri: "file:///note.txt" })).toMatchObject({
+      resultType: "complete",
+    });
     await c.unsubscribeResource({ uri: "file:///note.txt" });
     expect(subscribed).toEqual(["file:///note.txt", "-file:///note.txt"]);
     await c.close();
@@ -116,7 +139,8 @@ describe("legacy-only calls against the v1 SDK 1.32.2 over Streamable HTTP", () 
   it("an explicit setLevel is the session's level: a call's logLevel sets it back", async () => {
     seen.length = 0;
     const c = client.createClient({ transport: httpClient.createHttpTransport({ url }) });
-    const echo = () => c.callTool({ name: "echo", arguments: { text: "hi" } }, { logLevel: "info" });
+    const echo = () =>
+      c.callTool({ name: "echo", arguments: { text: "hi" } }, { logLevel: "info" });
     await echo();
     await echo();
     expect(seen.filter((s) => s === "POST logging/setLevel")).toHaveLength(1);
@@ -154,11 +178,16 @@ describe("legacy-only calls against a modern server (v2 SDK 2.4.0)", () => {
 
   it("notifications/roots/list_changed is not sent; setLevel and subscribe are refused before sending", async () => {
     seen.length = 0;
-    const c = client.createClient({ transport: httpClient.createHttpTransport({ url }), capabilities: { roots: { listChanged: true } } });
+    const c = client.createClient({
+      transport: httpClient.createHttpTransport({ url }),
+      capabilities: { roots: { listChanged: true } },
+    });
     await c.listTools();
     await c.notifyRootsListChanged();
     await expect(c.setLevel({ level: "info" })).rejects.toBeInstanceOf(client.EraUnsupportedError);
-    await expect(c.subscribeResource({ uri: "file:///x" })).rejects.toBeInstanceOf(client.EraUnsupportedError);
+    await expect(c.subscribeResource({ uri: "file:///x" })).rejects.toBeInstanceOf(
+      client.EraUnsupportedError,
+    );
     expect(seen.filter((s) => s !== "POST server/discover" && s !== "POST tools/list")).toEqual([]);
     await c.close();
   });

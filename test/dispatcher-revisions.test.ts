@@ -10,7 +10,10 @@ type Any = any;
 
 async function load(revision: string): Promise<{ d: Any; v: Any }> {
   const files = await generatedFiles(revision);
-  return { d: await importGenerated<Any>(files, "dispatcher.js"), v: await importGenerated<Any>(files, "validators.js") };
+  return {
+    d: await importGenerated<Any>(files, "dispatcher.js"),
+    v: await importGenerated<Any>(files, "validators.js"),
+  };
 }
 
 describe("handler types", () => {
@@ -55,16 +58,28 @@ defineTools([{ tool: { name: "x", inputSchema: { type: "array" } }, call: () => 
     // any string gives unknown.
     const at = (line: number) => errors.filter((e) => new RegExp(`use\\.ts:${line}:`).test(e));
     expect([11, 13, 16].flatMap(at)).toEqual([]);
-    expect(at(14)).toEqual([expect.stringMatching(/missing in type 'InputRequiredResult' but required in type 'CallToolResult'/)]);
-    expect(at(18)).toEqual([expect.stringMatching(/'unknown' is not assignable to type 'ListToolsResult'/)]);
+    expect(at(14)).toEqual([
+      expect.stringMatching(
+        /missing in type 'InputRequiredResult' but required in type 'CallToolResult'/,
+      ),
+    ]);
+    expect(at(18)).toEqual([
+      expect.stringMatching(/'unknown' is not assignable to type 'ListToolsResult'/),
+    ]);
     // defineTools: the typed use compiles; no list, no validate, a wrong result or a non-object inputSchema do not.
     expect(at(22)).toEqual([]);
     expect(at(23)).toEqual([expect.stringMatching(/Property 'list' is missing/)]);
     expect(at(24)).toEqual([expect.stringMatching(/Property 'validate' is missing/)]);
-    expect(at(25)).toEqual([expect.stringMatching(/Type 'string' is not assignable to type 'ContentBlock\[\]'/)]);
-    expect(at(26)).toEqual([expect.stringMatching(/Type '"array"' is not assignable to type '"object"'/)]);
+    expect(at(25)).toEqual([
+      expect.stringMatching(/Type 'string' is not assignable to type 'ContentBlock\[\]'/),
+    ]);
+    expect(at(26)).toEqual([
+      expect.stringMatching(/Type '"array"' is not assignable to type '"object"'/),
+    ]);
     const defineToolsErrors = [23, 24, 25, 26].flatMap(at).length;
-    expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2 + defineToolsErrors);
+    expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(
+      errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2 + defineToolsErrors,
+    );
     // A tsc program over the whole output: 20 s idle, over 60 s on a shared 2-core machine.
   }, 120_000);
 });
@@ -74,13 +89,22 @@ describe("the handlers.ts skeleton", () => {
     const files = await generatedFiles("2026-07-28");
     const skeleton = await importGenerated<Any>(files, "handlers.js");
     const { d } = await load("2026-07-28");
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-    const ask = (server: Any, method: string, params: object = {}) => server.handle({ jsonrpc: "2.0", id: 1, method, params: { _meta: meta, ...params } });
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const ask = (server: Any, method: string, params: object = {}) =>
+      server.handle({ jsonrpc: "2.0", id: 1, method, params: { _meta: meta, ...params } });
     const discovered = await ask(skeleton.serverDispatcher, "server/discover");
     expect(discovered.result.capabilities).toEqual({});
-    expect((await ask(skeleton.serverDispatcher, "tools/call", { name: "x" })).error).toMatchObject({ code: -32601 });
+    expect((await ask(skeleton.serverDispatcher, "tools/call", { name: "x" })).error).toMatchObject(
+      { code: -32601 },
+    );
     // Replacing one placeholder serves that method and advertises its capability.
-    const handlers = { ...skeleton.serverHandlers, "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "private" }) };
+    const handlers = {
+      ...skeleton.serverHandlers,
+      "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "private" }),
+    };
     const served = d.createServerDispatcher(handlers);
     expect((await ask(served, "server/discover")).result.capabilities).toEqual({ tools: {} });
     expect((await ask(served, "tools/list")).result).toMatchObject({ tools: [] });
@@ -93,16 +117,40 @@ describe("dispatchers of older revisions", () => {
     const { d, v } = await load("2025-11-25");
     const server = d.createServerDispatcher({});
     const client = d.createClientDispatcher({
-      "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "m" }),
+      "sampling/createMessage": () => ({
+        role: "assistant",
+        content: { type: "text", text: "hi" },
+        model: "m",
+      }),
     });
     for (const side of [server, client]) {
-      expect(await side.handle({ jsonrpc: "2.0", id: 1, method: "ping" })).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+      expect(await side.handle({ jsonrpc: "2.0", id: 1, method: "ping" })).toEqual({
+        jsonrpc: "2.0",
+        id: 1,
+        result: {},
+      });
     }
-    const sampled = await client.handle({ jsonrpc: "2.0", id: 2, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } });
+    const sampled = await client.handle({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "sampling/createMessage",
+      params: { messages: [], maxTokens: 5 },
+    });
     expect(v.validateCreateMessageResult(sampled.result).ok).toBe(true);
     // A server does not answer requests meant for clients, and the other way round.
-    expect((await server.handle({ jsonrpc: "2.0", id: 3, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } })).error.code).toBe(-32601);
-    expect((await client.handle({ jsonrpc: "2.0", id: 4, method: "tools/list" })).error.code).toBe(-32601);
+    expect(
+      (
+        await server.handle({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "sampling/createMessage",
+          params: { messages: [], maxTokens: 5 },
+        })
+      ).error.code,
+    ).toBe(-32601);
+    expect((await client.handle({ jsonrpc: "2.0", id: 4, method: "tools/list" })).error.code).toBe(
+      -32601,
+    );
     expect(d.createServerDispatcher).toBeTypeOf("function");
   });
 
@@ -118,14 +166,17 @@ describe("dispatchers of older revisions", () => {
       { jsonrpc: "2.0", id: 1, result: { tools: [] } },
       { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "Method not found: nope" } },
     ]);
-    expect(await server.handle([{ jsonrpc: "2.0", method: "notifications/initialized" }])).toBeUndefined();
+    expect(
+      await server.handle([{ jsonrpc: "2.0", method: "notifications/initialized" }]),
+    ).toBeUndefined();
   });
 
   it("2025-03-26: a batch longer than maxBatchLength is refused whole, before any handler runs", async () => {
     const { d } = await load("2025-03-26");
     let calls = 0;
     const handlers = { "tools/list": () => (calls++, { tools: [] }) };
-    const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/list" }));
+    const batch = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/list" }));
     expect(await d.createServerDispatcher(handlers).handle(batch(101))).toEqual({
       jsonrpc: "2.0",
       id: null,
@@ -134,13 +185,21 @@ describe("dispatchers of older revisions", () => {
     expect(calls).toBe(0);
     expect(await d.createServerDispatcher(handlers).handle(batch(100))).toHaveLength(100);
     const small = d.createServerDispatcher(handlers, { maxBatchLength: 2 });
-    expect((await small.handle(batch(3))).error.message).toBe("Invalid request: a batch of 3 messages; at most 2");
-    expect(() => d.createServerDispatcher(handlers, { maxBatchLength: 0 })).toThrow("maxBatchLength must be a positive integer, got 0");
+    expect((await small.handle(batch(3))).error.message).toBe(
+      "Invalid request: a batch of 3 messages; at most 2",
+    );
+    expect(() => d.createServerDispatcher(handlers, { maxBatchLength: 0 })).toThrow(
+      "maxBatchLength must be a positive integer, got 0",
+    );
   });
 
   it("2024-11-05: an unidentifiable request gets id null, as JSON-RPC says", async () => {
     const { d } = await load("2024-11-05");
-    expect(await d.createServerDispatcher({}).handleText("[")).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    expect(await d.createServerDispatcher({}).handleText("[")).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error" },
+    });
     expect("createClientDispatcher" in d).toBe(true);
   });
 });

@@ -14,7 +14,16 @@ import { RESULT_FIELDS_WITH_DEFAULTS } from "../generators/eras.js";
 import { loadRevision } from "../schema/index.js";
 import { MODERN_RESULT_DEFAULTS } from "../runtime/client-versions.js";
 import { applyEdits, DRAFT_EDITS, REQUIRED_CAPABILITY_EDITS } from "./fixtures/draft-schema.js";
-import { cli, fakeSpec, SPEC_DIR, STRICT_OPTIONS, tempDir, typecheck, writeFiles, writeGenerated } from "./helpers.js";
+import {
+  cli,
+  fakeSpec,
+  SPEC_DIR,
+  STRICT_OPTIONS,
+  tempDir,
+  typecheck,
+  writeFiles,
+  writeGenerated,
+} from "./helpers.js";
 
 type Any = any;
 const CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
@@ -83,18 +92,37 @@ const served = () => ({
   "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" }),
   "prompts/render": (p: Any, ctx: Any) => {
     const who = ctx.inputResponse("who", "elicitation/create");
-    if (!who) return d.inputRequired(ctx, { inputRequests: { who: { method: "elicitation/create", params: { mode: "form", message: "Who?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } } } } });
+    if (!who)
+      return d.inputRequired(ctx, {
+        inputRequests: {
+          who: {
+            method: "elicitation/create",
+            params: {
+              mode: "form",
+              message: "Who?",
+              requestedSchema: { type: "object", properties: { n: { type: "string" } } },
+            },
+          },
+        },
+      });
     return { text: `${p.name} for ${who.content.n}` };
   },
   "tools/call": (p: Any, ctx: Any) => {
     if (p.name !== "rm") return { content: [{ type: "text", text: p.name }], cost: 3 };
     const answer = ctx.inputResponse("sure", "elicitation/confirm");
-    if (!answer) return d.inputRequired(ctx, { inputRequests: { sure: { method: "elicitation/confirm", params: { message: "Delete?" } } } });
+    if (!answer)
+      return d.inputRequired(ctx, {
+        inputRequests: { sure: { method: "elicitation/confirm", params: { message: "Delete?" } } },
+      });
     return { content: [{ type: "text", text: answer.confirmed ? "deleted" : "kept" }], cost: 1 };
   },
   "things/find": (p: Any) => ({ found: "name" in p ? `n:${p.name}` : `u:${p.uri}` }),
   "server/health": (_p: unknown, ctx: Any) => ({ status: ctx.protocolVersion ? "ok" : "degraded" }),
-  "resources/read": (p: Any) => ({ contents: [{ uri: p.uri, text: p.at ?? "no version" }], ttlMs: 0, cacheScope: "public" }),
+  "resources/read": (p: Any) => ({
+    contents: [{ uri: p.uri, text: p.at ?? "no version" }],
+    ttlMs: 0,
+    cacheScope: "public",
+  }),
 });
 
 /** Typed use of a draft whose capabilities have required fields (REQUIRED_CAPABILITY_EDITS). */
@@ -121,26 +149,45 @@ function typecheckTogether(outputs: { files: OutputFile[]; usage: string }[]): s
   const root = tempDir("mcp-gen-draft-");
   const dirs = outputs.map((_, i) => join(root, String(i)));
   const body = (content: string) => content.slice(content.indexOf("\n") + 1);
-  const runtime = (o: { files: OutputFile[] }) => o.files.filter((f) => f.path.startsWith("runtime/"));
+  const runtime = (o: { files: OutputFile[] }) =>
+    o.files.filter((f) => f.path.startsWith("runtime/"));
   const first = new Map(runtime(outputs[0]!).map((f) => [f.path, body(f.content)]));
-  const shared = outputs.map((o, i) => new Set(i === 0 ? [] : runtime(o).filter((f) => first.get(f.path) === body(f.content)).map((f) => f.path)));
+  const shared = outputs.map(
+    (o, i) =>
+      new Set(
+        i === 0
+          ? []
+          : runtime(o)
+              .filter((f) => first.get(f.path) === body(f.content))
+              .map((f) => f.path),
+      ),
+  );
   const rootNames: string[] = [];
   outputs.forEach((o, i) => {
     writeFiles(dirs[i]!, o.files);
     writeFileSync(join(dirs[i]!, "usage.ts"), o.usage);
-    rootNames.push(...o.files.filter((f) => !shared[i]!.has(f.path)).map((f) => join(dirs[i]!, f.path)), join(dirs[i]!, "usage.ts"));
+    rootNames.push(
+      ...o.files.filter((f) => !shared[i]!.has(f.path)).map((f) => join(dirs[i]!, f.path)),
+      join(dirs[i]!, "usage.ts"),
+    );
   });
   const owner = (file: string) => dirs.findIndex((dir) => file.startsWith(`${dir}/`));
   const redirect = (specifier: string, containingFile: string) => {
     const i = owner(containingFile);
     if (i <= 0 || !specifier.startsWith(".")) return undefined;
-    const path = relative(dirs[i]!, resolve(dirname(containingFile), specifier)).replace(/\.js$/, ".ts");
+    const path = relative(dirs[i]!, resolve(dirname(containingFile), specifier)).replace(
+      /\.js$/,
+      ".ts",
+    );
     return shared[i]!.has(path) ? join(dirs[0]!, path) : undefined;
   };
   const lines = typecheck(rootNames, STRICT_OPTIONS, redirect);
   // A line in a shared runtime module concerns every output sharing it; one outside every output (a lib's), all.
-  const sharedLine = (line: string, i: number) => [...shared[i]!].some((path) => line.startsWith(`${join(dirs[0]!, path)}:`));
-  return outputs.map((_, i) => lines.filter((line) => [i, -1].includes(owner(line)) || sharedLine(line, i)));
+  const sharedLine = (line: string, i: number) =>
+    [...shared[i]!].some((path) => line.startsWith(`${join(dirs[0]!, path)}:`));
+  return outputs.map((_, i) =>
+    lines.filter((line) => [i, -1].includes(owner(line)) || sharedLine(line, i)),
+  );
 }
 
 beforeAll(async () => {
@@ -154,15 +201,25 @@ beforeAll(async () => {
     { files: requiredFiles, usage: REQUIRED_USAGE },
   ]) as [string[], string[]];
   const js = writeGenerated(files);
-  [d, c, m] = await Promise.all(["dispatcher.js", "client.js", "methods.js"].map((f) => import(join(js, f))));
-  const [httpServer, httpClientModule] = await Promise.all(["http-server.js", "http-client.js"].map((f) => import(join(js, f))));
+  [d, c, m] = await Promise.all(
+    ["dispatcher.js", "client.js", "methods.js"].map((f) => import(join(js, f))),
+  );
+  const [httpServer, httpClientModule] = await Promise.all(
+    ["http-server.js", "http-client.js"].map((f) => import(join(js, f))),
+  );
   httpClient = httpClientModule;
-  http = await httpServer.serveHttp(d.createServerDispatcher(served(), { serverInfo: info, discoverFields: { serverInfo: info } }));
+  http = await httpServer.serveHttp(
+    d.createServerDispatcher(served(), { serverInfo: info, discoverFields: { serverInfo: info } }),
+  );
 }, 300_000);
 afterAll(() => http?.close());
 
 const connect = (server: Any, extra: object = {}) =>
-  c.createClient({ transport: c.createDirectTransport((msg: Any, ctx: Any) => server.handle(msg, ctx)), clientInfo: info, ...extra });
+  c.createClient({
+    transport: c.createDirectTransport((msg: Any, ctx: Any) => server.handle(msg, ctx)),
+    clientInfo: info,
+    ...extra,
+  });
 
 describe("a spec draft generates code that compiles", () => {
   it("compiles under --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes, with typed use of the new methods and options", () => {
@@ -170,46 +227,85 @@ describe("a spec draft generates code that compiles", () => {
   });
 
   it("records each gate's path and how it is declared (object or boolean), through named capability types", () => {
-    expect(m.METHODS["tools/validate"].capabilities).toEqual({ "client->server": { side: "server", path: ["tools", "validate"], leaf: "boolean" } });
-    expect(m.METHODS["prompts/render"].capabilities).toEqual({ "client->server": { side: "server", path: ["prompts", "render"], leaf: "object" } });
+    expect(m.METHODS["tools/validate"].capabilities).toEqual({
+      "client->server": { side: "server", path: ["tools", "validate"], leaf: "boolean" },
+    });
+    expect(m.METHODS["prompts/render"].capabilities).toEqual({
+      "client->server": { side: "server", path: ["prompts", "render"], leaf: "object" },
+    });
     expect(m.METHODS["prompts/render"].inputRequired).toBe(true);
     expect(m.METHODS["notifications/resources/list_changed"].capabilities).toEqual({
       "server->client": { side: "server", path: ["resources", "listChanged"], leaf: "boolean" },
     });
-    expect(m.INPUT_REQUESTS["elicitation/confirm"].capability).toEqual({ path: ["elicitation", "confirm"], leaf: "boolean" });
+    expect(m.INPUT_REQUESTS["elicitation/confirm"].capability).toEqual({
+      path: ["elicitation", "confirm"],
+      leaf: "boolean",
+    });
   });
 });
 
 describe("a spec draft's generated code behaves", () => {
   it("advertises nested capabilities as the schema types them, with the discover fields the server gives", async () => {
-    const server = d.createServerDispatcher(served(), { serverInfo: info, discoverFields: { serverInfo: info } });
+    const server = d.createServerDispatcher(served(), {
+      serverInfo: info,
+      discoverFields: { serverInfo: info },
+    });
     const discovered = await connect(server).discover();
-    expect(discovered.capabilities).toEqual({ tools: { validate: true }, prompts: { render: {} }, resources: {} });
+    expect(discovered.capabilities).toEqual({
+      tools: { validate: true },
+      prompts: { render: {} },
+      resources: {},
+    });
     expect(discovered.serverInfo).toEqual(info);
     // A server answering server/discover itself is asked nothing more.
-    const own = d.createServerDispatcher({ "server/discover": () => ({ supportedVersions: ["x"], capabilities: {}, serverInfo: info, ttlMs: 0, cacheScope: "public" }) });
+    const own = d.createServerDispatcher({
+      "server/discover": () => ({
+        supportedVersions: ["x"],
+        capabilities: {},
+        serverInfo: info,
+        ttlMs: 0,
+        cacheScope: "public",
+      }),
+    });
     expect((await connect(own).discover()).supportedVersions).toEqual(["x"]);
   });
 
   it("declares a boolean input-request capability as true, and takes an explicit false as not declared", async () => {
     const server = d.createServerDispatcher(served(), { discoverFields: { serverInfo: info } });
     const sent: Any[] = [];
-    const spy = { handle: (msg: Any, ctx: Any) => (sent.push(msg.params?._meta?.[CAPABILITIES_KEY]), server.handle(msg, ctx)) };
+    const spy = {
+      handle: (msg: Any, ctx: Any) => (
+        sent.push(msg.params?._meta?.[CAPABILITIES_KEY]),
+        server.handle(msg, ctx)
+      ),
+    };
     const confirm = (p: Any) => ({ confirmed: p.message === "Delete?" });
     const client = connect(spy, { inputHandlers: { "elicitation/confirm": confirm } });
-    expect((await client.callTool({ name: "rm" })).content).toEqual([{ type: "text", text: "deleted" }]);
+    expect((await client.callTool({ name: "rm" })).content).toEqual([
+      { type: "text", text: "deleted" },
+    ]);
     expect(sent[0]).toEqual({ elicitation: { confirm: true } });
-    const refusing = connect(server, { inputHandlers: { "elicitation/confirm": confirm }, capabilities: { elicitation: { confirm: false } } });
-    await expect(refusing.callTool({ name: "rm" })).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { confirm: true } } } });
+    const refusing = connect(server, {
+      inputHandlers: { "elicitation/confirm": confirm },
+      capabilities: { elicitation: { confirm: false } },
+    });
+    await expect(refusing.callTool({ name: "rm" })).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { confirm: true } } },
+    });
   });
 
   it("round-trips the new request shapes: input_required, union params, no params", async () => {
     const server = d.createServerDispatcher(served(), { discoverFields: { serverInfo: info } });
-    const client = connect(server, { inputHandlers: { "elicitation/create": () => ({ action: "accept", content: { n: "Ada" } }) } });
+    const client = connect(server, {
+      inputHandlers: { "elicitation/create": () => ({ action: "accept", content: { n: "Ada" } }) },
+    });
     expect((await client.renderPrompt({ name: "hi" })).text).toBe("hi for Ada");
     expect((await client.findThing({ name: "a" })).found).toBe("n:a");
     expect((await client.findThing({ uri: "x:/b" })).found).toBe("u:x:/b");
-    await expect(client.request("things/find", { other: 1 })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request("things/find", { other: 1 })).rejects.toMatchObject({
+      code: -32602,
+    });
     expect((await client.validateTool({ name: "ok" })).valid).toBe(true);
     expect((await client.health()).status).toBe("ok");
     const bare = await server.handle({ jsonrpc: "2.0", id: 9, method: "server/health" });
@@ -217,8 +313,16 @@ describe("a spec draft's generated code behaves", () => {
   });
 
   it("serves and reads the other era without the fields the draft made required: a legacy result without cost, a legacy request without at", async () => {
-    const legacy = c.createClient({ transport: httpClient.createHttpTransport({ url: http.url }), clientInfo: info, era: "legacy" });
-    const modern = c.createClient({ transport: httpClient.createHttpTransport({ url: http.url }), clientInfo: info, era: "modern" });
+    const legacy = c.createClient({
+      transport: httpClient.createHttpTransport({ url: http.url }),
+      clientInfo: info,
+      era: "legacy",
+    });
+    const modern = c.createClient({
+      transport: httpClient.createHttpTransport({ url: http.url }),
+      clientInfo: info,
+      era: "modern",
+    });
     try {
       const old = await legacy.callTool({ name: "x" });
       expect(old).toMatchObject({ content: [{ type: "text", text: "x" }], resultType: "complete" });
@@ -226,8 +330,12 @@ describe("a spec draft's generated code behaves", () => {
       const now = await modern.callTool({ name: "x" });
       expect(now).toMatchObject({ cost: 3, _meta: { "io.modelcontextprotocol/serverInfo": info } });
       // A request as a 2025-11-25 client sends it, without the draft's required at.
-      expect((await legacy.request("resources/read", { uri: "x:/a" })).contents).toEqual([{ uri: "x:/a", text: "no version" }]);
-      expect((await modern.readResource({ uri: "x:/a", at: "v2" })).contents).toEqual([{ uri: "x:/a", text: "v2" }]);
+      expect((await legacy.request("resources/read", { uri: "x:/a" })).contents).toEqual([
+        { uri: "x:/a", text: "no version" },
+      ]);
+      expect((await modern.readResource({ uri: "x:/a", at: "v2" })).contents).toEqual([
+        { uri: "x:/a", text: "v2" },
+      ]);
     } finally {
       await legacy.close();
       await modern.close();
@@ -248,26 +356,55 @@ describe("a spec draft's generated code behaves", () => {
           res.writeHead(status, { "content-type": "application/json" });
           res.end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, ...fields }));
         };
-        if (version !== "2026-07-28") return reply(400, { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: version } } });
-        if (msg.method === "server/discover") return reply(200, { result: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public", resultType: "complete" } });
-        return reply(200, { result: { content: [{ type: "text", text: "at 2026-07-28" }], resultType: "complete" } });
+        if (version !== "2026-07-28")
+          return reply(400, {
+            error: {
+              code: -32022,
+              message: "Unsupported protocol version",
+              data: { supported: ["2026-07-28"], requested: version },
+            },
+          });
+        if (msg.method === "server/discover")
+          return reply(200, {
+            result: {
+              supportedVersions: ["2026-07-28"],
+              capabilities: { tools: {} },
+              ttlMs: 0,
+              cacheScope: "public",
+              resultType: "complete",
+            },
+          });
+        return reply(200, {
+          result: { content: [{ type: "text", text: "at 2026-07-28" }], resultType: "complete" },
+        });
       });
     });
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-    const client = c.createClient({ transport: httpClient.createHttpTransport({ url }), clientInfo: info });
+    const client = c.createClient({
+      transport: httpClient.createHttpTransport({ url }),
+      clientInfo: info,
+    });
     try {
       expect(await client.era()).toBe("modern");
-      expect((await client.callTool({ name: "x" })).content).toEqual([{ type: "text", text: "at 2026-07-28" }]);
-      expect(seen).toEqual(["server/discover@DRAFT-2026-v1", "server/discover@2026-07-28", "tools/call@2026-07-28"]);
+      expect((await client.callTool({ name: "x" })).content).toEqual([
+        { type: "text", text: "at 2026-07-28" },
+      ]);
+      expect(seen).toEqual([
+        "server/discover@DRAFT-2026-v1",
+        "server/discover@2026-07-28",
+        "tools/call@2026-07-28",
+      ]);
     } finally {
       server.close();
     }
   });
 
   it("the generator's list of result fields with defaults is the client's", () => {
-    expect([...RESULT_FIELDS_WITH_DEFAULTS].sort()).toEqual(Object.keys(MODERN_RESULT_DEFAULTS).sort());
+    expect([...RESULT_FIELDS_WITH_DEFAULTS].sort()).toEqual(
+      Object.keys(MODERN_RESULT_DEFAULTS).sort(),
+    );
   });
 });
 
@@ -275,7 +412,9 @@ describe("a draft whose capabilities have required fields", () => {
   let out: { diagnostics: string[]; d: Any; c: Any };
   beforeAll(async () => {
     const js = writeGenerated(requiredFiles);
-    const [d, c] = await Promise.all(["dispatcher.js", "client.js"].map((f) => import(join(js, f))));
+    const [d, c] = await Promise.all(
+      ["dispatcher.js", "client.js"].map((f) => import(join(js, f))),
+    );
     out = { diagnostics: requiredDiagnostics, d, c };
   }, 300_000);
 
@@ -284,26 +423,60 @@ describe("a draft whose capabilities have required fields", () => {
   });
 
   it("round-trips with the capabilities given", async () => {
-    const server = out.d.createServerDispatcher({ "tools/call": (_p: Any, ctx: Any) => ({ content: [{ type: "text", text: ctx.clientCapabilities.ui }] }) }, { capabilities: { region: "eu", tools: {} } });
-    const client = out.c.createClient({ transport: out.c.createDirectTransport((m: Any, ctx: Any) => server.handle(m, ctx)), clientInfo: info, capabilities: { ui: "text" } });
+    const server = out.d.createServerDispatcher(
+      {
+        "tools/call": (_p: Any, ctx: Any) => ({
+          content: [{ type: "text", text: ctx.clientCapabilities.ui }],
+        }),
+      },
+      { capabilities: { region: "eu", tools: {} } },
+    );
+    const client = out.c.createClient({
+      transport: out.c.createDirectTransport((m: Any, ctx: Any) => server.handle(m, ctx)),
+      clientInfo: info,
+      capabilities: { ui: "text" },
+    });
     expect((await client.discover()).capabilities).toEqual({ region: "eu", tools: {} });
-    expect((await client.callTool({ name: "x" })).content).toEqual([{ type: "text", text: "text" }]);
+    expect((await client.callTool({ name: "x" })).content).toEqual([
+      { type: "text", text: "text" },
+    ]);
   });
 });
 
 describe("a draft no client can be generated for", () => {
   it("a required request _meta key no role fills (protocolVersion renamed): one located line, exit 1, nothing written; the server side still generates", () => {
-    const renamed = { why: "protocolVersion renamed", from: '"io.modelcontextprotocol/protocolVersion": string;', to: '"io.modelcontextprotocol/version": string;' };
+    const renamed = {
+      why: "protocolVersion renamed",
+      from: '"io.modelcontextprotocol/protocolVersion": string;',
+      to: '"io.modelcontextprotocol/version": string;',
+    };
     const schema = applyEdits(SPEC_DIR, "2026-07-28", [renamed]);
     const spec = fakeSpec(schema, "draft");
     const out = join(tempDir(), "out");
     const r = cli(["generate", "--spec", spec, "--revision", "draft", "--out", out]);
     expect(r.status).toBe(1);
-    const line = schema.split("\n").findIndex((l) => l.includes('"io.modelcontextprotocol/version"')) + 1;
+    const line =
+      schema.split("\n").findIndex((l) => l.includes('"io.modelcontextprotocol/version"')) + 1;
     expect(r.stderr.trim().split("\n")).toEqual([
-      expect.stringMatching(new RegExp(`schema\\.ts:${line}:3: requests must carry _meta key "io\\.modelcontextprotocol/version", which the generated client cannot fill`)),
+      expect.stringMatching(
+        new RegExp(
+          `schema\\.ts:${line}:3: requests must carry _meta key "io\\.modelcontextprotocol/version", which the generated client cannot fill`,
+        ),
+      ),
     ]);
     expect(existsSync(out)).toBe(false);
-    expect(cli(["generate", "--spec", spec, "--revision", "draft", "--out", out, "--generators", "dispatcher"]).status).toBe(0);
+    expect(
+      cli([
+        "generate",
+        "--spec",
+        spec,
+        "--revision",
+        "draft",
+        "--out",
+        out,
+        "--generators",
+        "dispatcher",
+      ]).status,
+    ).toBe(0);
   });
 });

@@ -8,7 +8,12 @@ import { join } from "node:path";
 
 describe("generator selection", () => {
   it("resolves the generators a chosen one requires", () => {
-    expect(resolveGenerators(["dispatcher"]).map((g) => g.name)).toEqual(["types", "methods", "validators", "dispatcher"]);
+    expect(resolveGenerators(["dispatcher"]).map((g) => g.name)).toEqual([
+      "types",
+      "methods",
+      "validators",
+      "dispatcher",
+    ]);
     expect(resolveGenerators(["types"]).map((g) => g.name)).toEqual(["types"]);
     expect(() => resolveGenerators(["nope"])).toThrow(/unknown generator 'nope'/);
   });
@@ -16,17 +21,41 @@ describe("generator selection", () => {
   it("--generators dispatcher alone gives output that compiles", async () => {
     const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), ["dispatcher"]);
     const paths = files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(["types.ts", "methods.ts", "validators.ts", "dispatcher.ts", "protocol.ts", "runtime/router.ts"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "types.ts",
+        "methods.ts",
+        "validators.ts",
+        "dispatcher.ts",
+        "protocol.ts",
+        "runtime/router.ts",
+      ]),
+    );
     expect(paths).not.toContain("client.ts");
     expect(paths).not.toContain("runtime/client.ts");
     const dir = tempDir();
     writeFiles(dir, files);
-    expect(typecheck(files.filter((f) => f.path.endsWith(".ts")).map((f) => join(dir, f.path)))).toEqual([]);
+    expect(
+      typecheck(files.filter((f) => f.path.endsWith(".ts")).map((f) => join(dir, f.path))),
+    ).toEqual([]);
   }, 180_000);
 
   it("copies only the runtime modules an entry reaches", () => {
     // The router serves extensions and gates their requests as input_required does.
-    expect(runtimeClosure(["router"])).toEqual(["context", "elicitation-content", "errors", "extensions", "handler-marks", "input-required", "options", "protocol", "result-rules", "router", "router-types", "validation"]);
+    expect(runtimeClosure(["router"])).toEqual([
+      "context",
+      "elicitation-content",
+      "errors",
+      "extensions",
+      "handler-marks",
+      "input-required",
+      "options",
+      "protocol",
+      "result-rules",
+      "router",
+      "router-types",
+      "validation",
+    ]);
     expect(runtimeClosure(["router"])).not.toContain("tasks");
     expect(runtimeClosure(["http-client"])).toContain("sse");
     expect(runtimeClosure(["http-client"])).not.toContain("router");
@@ -41,7 +70,18 @@ describe("the OAuth client (auth.ts), on request only", () => {
     expect(plain).toContain("runtime/http-auth.ts"); // the hook itself has no dependency
     const files = await generate(loaded, undefined, { auth: true });
     const paths = files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(["auth.ts", "runtime/auth-client.ts", "runtime/auth-discovery.ts", "runtime/auth-registration.ts", "runtime/auth-grant.ts", "runtime/auth-dpop.ts", "runtime/auth-assertion.ts", "runtime/auth-store.ts"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "auth.ts",
+        "runtime/auth-client.ts",
+        "runtime/auth-discovery.ts",
+        "runtime/auth-registration.ts",
+        "runtime/auth-grant.ts",
+        "runtime/auth-dpop.ts",
+        "runtime/auth-assertion.ts",
+        "runtime/auth-store.ts",
+      ]),
+    );
     expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/auth/);
     const dir = tempDir();
     writeFiles(dir, files);
@@ -50,9 +90,12 @@ describe("the OAuth client (auth.ts), on request only", () => {
     expect(typecheck(paths.filter((p) => p.endsWith(".ts")).map((p) => join(dir, p)))).toEqual([]);
   }, 180_000);
 
-  it("is asked for with --auth or \"auth\": true in the config; a config value that is not a boolean is refused", () => {
+  it('is asked for with --auth or "auth": true in the config; a config value that is not a boolean is refused', () => {
     const out = tempDir();
-    expect(cli(["generate", "--spec", SPEC_DIR, "--out", out, "--generators", "client", "--auth"]).status).toBe(0);
+    expect(
+      cli(["generate", "--spec", SPEC_DIR, "--out", out, "--generators", "client", "--auth"])
+        .status,
+    ).toBe(0);
     expect(existsSync(join(out, "auth.ts"))).toBe(true);
     const config = join(tempDir(), "mcp-gen.config.json");
     writeFileSync(config, JSON.stringify({ spec: SPEC_DIR, out: tempDir(), auth: "yes" }));

@@ -1,5 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +17,9 @@ export const CLI = join(ROOT, "dist", "cli", "main.js");
 /** The shared spec checkout. Its absence is a failure, never a skip. */
 export const SPEC_DIR = resolve(ROOT, "..", "shared", "spec");
 if (!existsSync(join(SPEC_DIR, "schema"))) {
-  throw new Error(`the spec corpus is missing: expected ${SPEC_DIR}/schema (a checkout beside the project)`);
+  throw new Error(
+    `the spec corpus is missing: expected ${SPEC_DIR}/schema (a checkout beside the project)`,
+  );
 }
 
 export const SPEC_REVISIONS = readdirSync(join(SPEC_DIR, "schema"))
@@ -95,15 +104,27 @@ export type Redirect = (specifier: string, containingFile: string) => string | u
  * Type-checks files in one program and returns the diagnostics as readable lines.
  * `redirect` lets several outputs in one program share one copy of identical modules.
  */
-export function typecheck(rootNames: string[], options: ts.CompilerOptions = STRICT_OPTIONS, redirect?: Redirect): string[] {
+export function typecheck(
+  rootNames: string[],
+  options: ts.CompilerOptions = STRICT_OPTIONS,
+  redirect?: Redirect,
+): string[] {
   // The .d.ts files of TypeScript's libs and node_modules/@types are the same in every
   // program with these options, and checking them costs about a third of a program's time:
   // they are checked once per worker (libDiagnostics) and skipped here. Sound only while the
   // checked code adds nothing to the global scope: otherwise the whole program is checked.
-  const program = ts.createProgram({ rootNames, options: { ...options, skipLibCheck: true }, host: sharedHost(options, redirect) });
+  const program = ts.createProgram({
+    rootNames,
+    options: { ...options, skipLibCheck: true },
+    host: sharedHost(options, redirect),
+  });
   const own = program.getSourceFiles().filter((f) => !f.isDeclarationFile);
   if (own.some((f) => !ts.isExternalModule(f) || /\bdeclare\s+(global|module)\b/.test(f.text))) {
-    return readable(ts.getPreEmitDiagnostics(ts.createProgram({ rootNames, options, host: sharedHost(options, redirect) })));
+    return readable(
+      ts.getPreEmitDiagnostics(
+        ts.createProgram({ rootNames, options, host: sharedHost(options, redirect) }),
+      ),
+    );
   }
   return [...libDiagnostics(options), ...readable(ts.getPreEmitDiagnostics(program))];
 }
@@ -145,20 +166,37 @@ const parsedLibs = new Map<string, ts.SourceFile | undefined>();
 function sharedHost(options: ts.CompilerOptions, redirect?: Redirect): ts.CompilerHost {
   const host = ts.createCompilerHost(options);
   if (redirect) {
-    host.resolveModuleNameLiterals = (literals, containingFile, _reference, _options, containingSourceFile) =>
+    host.resolveModuleNameLiterals = (
+      literals,
+      containingFile,
+      _reference,
+      _options,
+      containingSourceFile,
+    ) =>
       literals.map((literal) => {
         const target = redirect(literal.text, containingFile);
-        if (target) return { resolvedModule: { resolvedFileName: target, extension: ts.Extension.Ts } };
+        if (target)
+          return { resolvedModule: { resolvedFileName: target, extension: ts.Extension.Ts } };
         const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
-        return ts.resolveModuleName(literal.text, containingFile, options, host, undefined, undefined, mode);
+        return ts.resolveModuleName(
+          literal.text,
+          containingFile,
+          options,
+          host,
+          undefined,
+          undefined,
+          mode,
+        );
       });
   }
   const parse = host.getSourceFile.bind(host);
   const libs = join(ROOT, "node_modules") + "/";
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    if (!fileName.startsWith(libs) || !fileName.endsWith(".d.ts")) return parse(fileName, languageVersion, onError, shouldCreate);
+    if (!fileName.startsWith(libs) || !fileName.endsWith(".d.ts"))
+      return parse(fileName, languageVersion, onError, shouldCreate);
     const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
-    if (!parsedLibs.has(key)) parsedLibs.set(key, parse(fileName, languageVersion, onError, shouldCreate));
+    if (!parsedLibs.has(key))
+      parsedLibs.set(key, parse(fileName, languageVersion, onError, shouldCreate));
     return parsedLibs.get(key);
   };
   return host;
@@ -168,7 +206,10 @@ function sharedHost(options: ts.CompilerOptions, redirect?: Redirect): ts.Compil
  * Writes generated files as JavaScript (type-stripped by TypeScript's transpiler, as a
  * user's build would) into a temporary folder and imports the named module.
  */
-export async function importGenerated<M>(files: readonly { path: string; content: string }[], module: string): Promise<M> {
+export async function importGenerated<M>(
+  files: readonly { path: string; content: string }[],
+  module: string,
+): Promise<M> {
   return (await import(join(writeGenerated(files), module))) as M;
 }
 
@@ -178,7 +219,11 @@ export function writeGenerated(files: readonly { path: string; content: string }
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   for (const f of files) {
     const js = ts.transpileModule(f.content, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: false,
+      },
     }).outputText;
     mkdirSync(dirname(join(dir, f.path)), { recursive: true });
     writeFileSync(join(dir, f.path.replace(/\.ts$/, ".js")), js);
@@ -193,11 +238,16 @@ const generations = new Map<string, Promise<readonly { path: string; content: st
  * worker: test files share a worker's module cache (vitest.config.ts), so the files that only
  * read a revision's output do not each generate it again. Read-only; never mutate the files.
  */
-export function generatedFiles(revision: string): Promise<readonly { path: string; content: string }[]> {
+export function generatedFiles(
+  revision: string,
+): Promise<readonly { path: string; content: string }[]> {
   let files = generations.get(revision);
   if (!files) {
-    files = Promise.all([import("../generators/index.js"), import("../schema/index.js")]).then(([g, s]) =>
-      g.generate(s.loadRevision(SPEC_DIR, revision)).then((out) => Object.freeze(out.map((f) => Object.freeze({ ...f })))),
+    files = Promise.all([import("../generators/index.js"), import("../schema/index.js")]).then(
+      ([g, s]) =>
+        g
+          .generate(s.loadRevision(SPEC_DIR, revision))
+          .then((out) => Object.freeze(out.map((f) => Object.freeze({ ...f })))),
     );
     generations.set(revision, files);
   }

@@ -9,7 +9,15 @@ import { McpGenError } from "../schema/diagnostics.js";
 import { loadRevision } from "../schema/index.js";
 import { MAX_NESTING } from "../schema/nesting.js";
 import { readSchemaText } from "../schema/reader.js";
-import { cli, fakeSpec, readFixture, tempDir, typecheck, writeFiles, writeGenerated } from "./helpers.js";
+import {
+  cli,
+  fakeSpec,
+  readFixture,
+  tempDir,
+  typecheck,
+  writeFiles,
+  writeGenerated,
+} from "./helpers.js";
 
 // Schema text written by whoever wrote a draft reaches types.ts and methods.ts as method
 // names, literal types, property names, type names, constants and docs. Each payload below
@@ -60,8 +68,14 @@ function hostileSchema(): string {
     );
   });
   schema = schema
-    .replace("export type ClientRequest = PingRequest | CallToolRequest;", `export type ClientRequest = PingRequest | CallToolRequest | ${requests.join(" | ")};`)
-    .replace("export type ClientNotification = CancelledNotification;", `export type ClientNotification = CancelledNotification | ${notifications.join(" | ")};`);
+    .replace(
+      "export type ClientRequest = PingRequest | CallToolRequest;",
+      `export type ClientRequest = PingRequest | CallToolRequest | ${requests.join(" | ")};`,
+    )
+    .replace(
+      "export type ClientNotification = CancelledNotification;",
+      `export type ClientNotification = CancelledNotification | ${notifications.join(" | ")};`,
+    );
   return `${schema}\n${extra.join("\n\n")}\n`;
 }
 
@@ -81,7 +95,9 @@ describe("hostile text in a schema that generates", () => {
   it("runs nothing at import, and every string comes back exactly as the schema wrote it", async () => {
     const dir = writeGenerated(files);
     const types = (await import(join(dir, "types.js"))) as Record<string, unknown>;
-    const methods = (await import(join(dir, "methods.js"))) as { METHODS: Record<string, { type: string }> };
+    const methods = (await import(join(dir, "methods.js"))) as {
+      METHODS: Record<string, { type: string }>;
+    };
     await import(join(dir, "index.js"));
     expect((globalThis as Record<string, unknown>)["__pwned"]).toBeUndefined();
     PAYLOADS.forEach((p, i) => {
@@ -94,9 +110,18 @@ describe("hostile text in a schema that generates", () => {
   it("keeps payloads inside strings and comments: no payload token is code", () => {
     for (const f of files.filter((f) => f.path === "types.ts" || f.path === "methods.ts")) {
       expect(f.content).not.toMatch(/[\u2028\u2029\r]/);
-      const scanner = ts.createScanner(ts.ScriptTarget.ES2022, true, ts.LanguageVariant.Standard, f.content);
+      const scanner = ts.createScanner(
+        ts.ScriptTarget.ES2022,
+        true,
+        ts.LanguageVariant.Standard,
+        f.content,
+      );
       const identifiers = new Set<string>();
-      for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+      for (
+        let token = scanner.scan();
+        token !== ts.SyntaxKind.EndOfFileToken;
+        token = scanner.scan()
+      ) {
         if (token === ts.SyntaxKind.Identifier) identifiers.add(scanner.getTokenText());
       }
       expect(identifiers.has("globalThis")).toBe(false);
@@ -107,9 +132,17 @@ describe("hostile text in a schema that generates", () => {
   it("types.ts is printed already laid out, exactly as prettier would lay it out", async () => {
     const spec = fakeSpec(hostileSchema());
     const loaded = loadRevision(spec, "2030-01-01");
-    const [emitted] = typesGenerator.emit({ loaded, header: headerFor(loaded) });
+    const [emitted] = typesGenerator.emit({
+      loaded,
+      header: headerFor(loaded),
+      legacy: [],
+      auth: false,
+      headerFor,
+    });
     expect(emitted!.preformatted).toBe(true);
-    expect(await prettier.format(emitted!.code, { parser: "babel-ts", printWidth: 100 })).toBe(emitted!.code);
+    expect(await prettier.format(emitted!.code, { parser: "babel-ts", printWidth: 100 })).toBe(
+      emitted!.code,
+    );
   });
 });
 
@@ -131,17 +164,27 @@ const base = readFixture("mini-schema.ts");
 const LOCATED = /^\S*schema\.ts:\d+:\d+: /;
 
 describe("schema text that cannot be made safe is one located error line", () => {
-  it.each(["await", "yield", "let", "static", "implements", "arguments", "eval", "undefined", "string", "unknown"])(
-    "a type named %s",
-    async (name) => {
-      const message = await failure(`${base}\nexport type ${name} = string;\n`, ["types"]);
-      expect(message).toMatch(LOCATED);
-      expect(message).toMatch(new RegExp(`(type name '${name}' is a reserved word|${name})`));
-    },
-  );
+  it.each([
+    "await",
+    "yield",
+    "let",
+    "static",
+    "implements",
+    "arguments",
+    "eval",
+    "undefined",
+    "string",
+    "unknown",
+  ])("a type named %s", async (name) => {
+    const message = await failure(`${base}\nexport type ${name} = string;\n`, ["types"]);
+    expect(message).toMatch(LOCATED);
+    expect(message).toMatch(new RegExp(`(type name '${name}' is a reserved word|${name})`));
+  });
 
   it("an interface named with a reserved word", async () => {
-    expect(await failure(`${base}\nexport interface package { a: string }\n`, ["types"])).toMatch(/schema\.ts:\d+:\d+: .*'package' is a reserved word/);
+    expect(await failure(`${base}\nexport interface package { a: string }\n`, ["types"])).toMatch(
+      /schema\.ts:\d+:\d+: .*'package' is a reserved word/,
+    );
   });
 
   it("a type name that is not an identifier in generated code", async () => {
@@ -160,8 +203,13 @@ describe("schema text that cannot be made safe is one located error line", () =>
     ["x/\u2028", "\u2028X", "is not an identifier"],
   ])("a method %j as a client function", async (method, name, problem) => {
     const schema = base
-      .replace("export type ClientRequest = PingRequest | CallToolRequest;", "export type ClientRequest = PingRequest | CallToolRequest | OddRequest;")
-      .concat(`\nexport interface OddRequest extends JSONRPCRequest {\n  method: ${lit(method)};\n}\n`);
+      .replace(
+        "export type ClientRequest = PingRequest | CallToolRequest;",
+        "export type ClientRequest = PingRequest | CallToolRequest | OddRequest;",
+      )
+      .concat(
+        `\nexport interface OddRequest extends JSONRPCRequest {\n  method: ${lit(method)};\n}\n`,
+      );
     if (problem === undefined) {
       // A name that is fine generates (control for the cases below).
       const files = await generate(loadRevision(fakeSpec(schema), "2030-01-01"));
@@ -169,7 +217,9 @@ describe("schema text that cannot be made safe is one located error line", () =>
       return;
     }
     const message = await failure(schema);
-    expect(message).toContain(`method ${JSON.stringify(method).replace("\u2028", "\\u2028")} would be the client function`);
+    expect(message).toContain(
+      `method ${JSON.stringify(method).replace("\u2028", "\\u2028")} would be the client function`,
+    );
     expect(message).toContain(problem);
   });
 });
@@ -185,7 +235,7 @@ describe("from the command line", () => {
       const r = cli(["generate", "--spec", spec, "--revision", "2030-01-01", "--out", out]);
       expect(r.status).toBe(1);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).not.toMatch(/internal error|    at /);
+      expect(r.stderr).not.toMatch(/internal error| {4}at /);
       expect(existsSync(out)).toBe(false);
       expect(readFileSync(join(spec, "schema", "2030-01-01", "schema.ts"), "utf8")).toBe(schema);
     }
@@ -206,9 +256,13 @@ describe("nesting past the limit is one located line, never a stack overflow", (
     return `export interface Deep {\n  x: ${type};\n}\n`;
   };
   const read = (source: string) => () => readSchemaText("fixture.ts", source);
-  const TOO_DEEP = new RegExp(`^fixture\\.ts:2:\\d+: unsupported construct: types nested more than ${MAX_NESTING} levels deep \\(mcp-gen's limit\\)$`);
+  const TOO_DEEP = new RegExp(
+    `^fixture\\.ts:2:\\d+: unsupported construct: types nested more than ${MAX_NESTING} levels deep \\(mcp-gen's limit\\)$`,
+  );
 
-  it.each(Object.keys(SHAPES).flatMap((shape) => [1_000, 10_000].map((depth) => [shape, depth] as const)))("%s, %i deep", (shape, depth) => {
+  it.each(
+    Object.keys(SHAPES).flatMap((shape) => [1_000, 10_000].map((depth) => [shape, depth] as const)),
+  )("%s, %i deep", (shape, depth) => {
     expect(read(deep(shape, depth))).toThrow(TOO_DEEP);
   });
 
@@ -220,8 +274,14 @@ describe("nesting past the limit is one located line, never a stack overflow", (
   });
 
   it("from the command line: 10,000 deep, and a chain of 10,000 aliases: exit 1, one located line, nothing written", () => {
-    const chain = Array.from({ length: 10_000 }, (_, i) => `export type A${i} = ${i < 9_999 ? `A${i + 1}` : "string"};`).join("\n");
-    for (const extra of [deep("object type literals", 10_000), `export interface Chained {\n  x: A0;\n}\n${chain}\n`]) {
+    const chain = Array.from(
+      { length: 10_000 },
+      (_, i) => `export type A${i} = ${i < 9_999 ? `A${i + 1}` : "string"};`,
+    ).join("\n");
+    for (const extra of [
+      deep("object type literals", 10_000),
+      `export interface Chained {\n  x: A0;\n}\n${chain}\n`,
+    ]) {
       const spec = fakeSpec(`${base}\n${extra}`);
       const out = join(tempDir(), "out");
       const r = cli(["generate", "--spec", spec, "--revision", "2030-01-01", "--out", out]);

@@ -16,7 +16,12 @@ const meta = {
 };
 
 function callTool(params: Record<string, unknown>): Record<string, unknown> {
-  return { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", _meta: meta, ...params } };
+  return {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "echo", _meta: meta, ...params },
+  };
 }
 
 /** Runs both entry points; neither may throw, and they must agree. */
@@ -72,7 +77,9 @@ describe("hostile input never throws and never overflows the stack", () => {
     const r = check("ClientCapabilities", bad);
     expect(r.ok).toBe(false);
     expect(errorsOf(r)[0]).toMatchObject({ path: "/experimental/__proto__", expected: "object" });
-    expect(check("Implementation", JSON.parse('{"name": "n", "version": "1", "__proto__": null}')).ok).toBe(true);
+    expect(
+      check("Implementation", JSON.parse('{"name": "n", "version": "1", "__proto__": null}')).ok,
+    ).toBe(true);
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
 
@@ -93,7 +100,9 @@ describe("hostile input never throws and never overflows the stack", () => {
   });
 
   it("Map, Date and class instances", () => {
-    expect(errorsOf(check("Implementation", new Map([["name", "x"]])))[0]!.message).toMatch(/required property "name" is missing/);
+    expect(errorsOf(check("Implementation", new Map([["name", "x"]])))[0]!.message).toMatch(
+      /required property "name" is missing/,
+    );
     expect(check("Implementation", new Date()).ok).toBe(false);
     class Impl {
       name = "n";
@@ -105,12 +114,16 @@ describe("hostile input never throws and never overflows the stack", () => {
   });
 
   it("arrays with holes", () => {
-    // eslint-disable-next-line no-sparse-arrays
     const r = check("StringSchema", { type: "string" });
     expect(r.ok).toBe(true);
+    // eslint-disable-next-line no-sparse-arrays -- the hole is what is tested
     const holes = ["a", , "c"];
-    const list = check("ListRootsResult", { roots: holes.map((x) => (x ? { uri: `file:///${x}` } : x)) });
-    expect(errorsOf(list)).toEqual([{ path: "/roots/1", message: "expected object, found nothing", expected: "object" }]);
+    const list = check("ListRootsResult", {
+      roots: holes.map((x) => (x ? { uri: `file:///${x}` } : x)),
+    });
+    expect(errorsOf(list)).toEqual([
+      { path: "/roots/1", message: "expected object, found nothing", expected: "object" },
+    ]);
   });
 
   it("NaN, Infinity and -0", () => {
@@ -118,7 +131,10 @@ describe("hostile input never throws and never overflows the stack", () => {
     expect(check("ProgressNotificationParams", progress(0.5)).ok).toBe(true);
     expect(check("ProgressNotificationParams", progress(NaN)).ok).toBe(false);
     expect(check("ProgressNotificationParams", progress(Infinity)).ok).toBe(false);
-    expect(errorsOf(check("ProgressNotificationParams", progress(-Infinity)))[0]).toMatchObject({ path: "/progress", message: "expected number, found number -Infinity" });
+    expect(errorsOf(check("ProgressNotificationParams", progress(-Infinity)))[0]).toMatchObject({
+      path: "/progress",
+      message: "expected number, found number -Infinity",
+    });
     expect(check("ProgressNotificationParams", progress(-0)).ok).toBe(true);
     // -0 is an integer; NaN and Infinity are not.
     expect(check("RequestId", -0).ok).toBe(true);
@@ -127,10 +143,18 @@ describe("hostile input never throws and never overflows the stack", () => {
   });
 
   it("BigInt, symbols and functions", () => {
-    expect(errorsOf(check("RequestId", 1n))[0]!.message).toBe("expected string | integer, found bigint");
-    expect(errorsOf(check("RequestId", Symbol("x")))[0]!.message).toBe("expected string | integer, found symbol");
-    expect(errorsOf(check("Implementation", () => 1))[0]!.message).toBe("expected object, found function");
-    expect(check("CallToolRequest", callTool({ arguments: { f: () => 1, s: Symbol("s"), b: 2n } })).ok).toBe(true);
+    expect(errorsOf(check("RequestId", 1n))[0]!.message).toBe(
+      "expected string | integer, found bigint",
+    );
+    expect(errorsOf(check("RequestId", Symbol("x")))[0]!.message).toBe(
+      "expected string | integer, found symbol",
+    );
+    expect(errorsOf(check("Implementation", () => 1))[0]!.message).toBe(
+      "expected object, found function",
+    );
+    expect(
+      check("CallToolRequest", callTool({ arguments: { f: () => 1, s: Symbol("s"), b: 2n } })).ok,
+    ).toBe(true);
   });
 
   it("strings of 10 MB, in plain and format-checked fields", () => {
@@ -141,7 +165,13 @@ describe("hostile input never throws and never overflows the stack", () => {
     const notUri = check("ResourceContents", { uri: ` ${big}` });
     expect(errorsOf(notUri)[0]).toMatchObject({ path: "/uri", expected: "format uri" });
     expect(errorsOf(notUri)[0]!.message.length).toBeLessThan(200);
-    expect(check("ImageContent", { type: "image", data: "QUJD".repeat(1024 * 1024), mimeType: "image/png" }).ok).toBe(true);
+    expect(
+      check("ImageContent", {
+        type: "image",
+        data: "QUJD".repeat(1024 * 1024),
+        mimeType: "image/png",
+      }).ok,
+    ).toBe(true);
   });
 
   it("never mutates its input", () => {
@@ -157,12 +187,25 @@ describe("hostile input never throws and never overflows the stack", () => {
 
 describe("readable failures", () => {
   it("a bad tools/call request reports the errors of the tools/call branch only", () => {
-    const r = v["validateRequestMessage"]!({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: 42, _meta: meta, arguments: [] } }, "client->server") as Result;
+    const r = v["validateRequestMessage"]!(
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: 42, _meta: meta, arguments: [] },
+      },
+      "client->server",
+    ) as Result;
     expect(errorsOf(r)).toEqual([
       { path: "/params/name", message: "expected string, found number 42", expected: "string" },
       { path: "/params/arguments", message: "expected object, found array", expected: "object" },
     ]);
-    const union = check("ClientRequest", { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x", _meta: {} } });
+    const union = check("ClientRequest", {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "x", _meta: {} },
+    });
     expect(errorsOf(union).map((e) => e.path)).toEqual([
       "/params/_meta/io.modelcontextprotocol~1protocolVersion",
       "/params/_meta/io.modelcontextprotocol~1clientCapabilities",
@@ -170,41 +213,96 @@ describe("readable failures", () => {
   });
 
   it("an unknown method names the method and the direction", () => {
-    const r = v["validateRequestMessage"]!({ jsonrpc: "2.0", id: 1, method: "tools/frobnicate", params: {} }, "client->server") as Result;
-    expect(errorsOf(r)).toEqual([{ path: "/method", message: 'unknown method "tools/frobnicate" for client->server requests' }]);
+    const r = v["validateRequestMessage"]!(
+      { jsonrpc: "2.0", id: 1, method: "tools/frobnicate", params: {} },
+      "client->server",
+    ) as Result;
+    expect(errorsOf(r)).toEqual([
+      { path: "/method", message: 'unknown method "tools/frobnicate" for client->server requests' },
+    ]);
     const union = check("ClientRequest", { jsonrpc: "2.0", id: 1, method: "nope" });
     expect(errorsOf(union)[0]!.path).toBe("/method");
     expect(errorsOf(union)[0]!.expected).toMatch(/^"server\/discover" \| .*"tools\/call"/);
   });
 
   it("a failed non-discriminated union reports the closest branch", () => {
-    const r = check("ReadResourceResult", { resultType: "complete", ttlMs: 0, cacheScope: "private", contents: [{ uri: "file:///a", blob: 5 }] });
-    expect(errorsOf(r)).toEqual([{ path: "/contents/0/blob", message: "expected string, found number 5", expected: "string" }]);
+    const r = check("ReadResourceResult", {
+      resultType: "complete",
+      ttlMs: 0,
+      cacheScope: "private",
+      contents: [{ uri: "file:///a", blob: 5 }],
+    });
+    expect(errorsOf(r)).toEqual([
+      { path: "/contents/0/blob", message: "expected string, found number 5", expected: "string" },
+    ]);
     const none = check("ContentBlock", 5);
     expect(errorsOf(none)).toHaveLength(1);
     expect(errorsOf(none)[0]!.message).toBe("expected object, found number 5");
   });
 
   it("messages are classified by shape and validated by method and direction", () => {
-    expect(v["classifyMessage"]!({ jsonrpc: "2.0", id: 3, method: "tools/list" })).toEqual({ kind: "request", method: "tools/list", id: 3 });
-    expect(v["classifyMessage"]!({ jsonrpc: "2.0", method: "notifications/cancelled" })).toEqual({ kind: "notification", method: "notifications/cancelled" });
-    expect(v["classifyMessage"]!({ jsonrpc: "2.0", id: 3, result: {} })).toEqual({ kind: "result", id: 3 });
-    expect(v["classifyMessage"]!({ jsonrpc: "2.0", id: null, error: { code: 1, message: "x" } })).toEqual({ kind: "error", id: null });
+    expect(v["classifyMessage"]!({ jsonrpc: "2.0", id: 3, method: "tools/list" })).toEqual({
+      kind: "request",
+      method: "tools/list",
+      id: 3,
+    });
+    expect(v["classifyMessage"]!({ jsonrpc: "2.0", method: "notifications/cancelled" })).toEqual({
+      kind: "notification",
+      method: "notifications/cancelled",
+    });
+    expect(v["classifyMessage"]!({ jsonrpc: "2.0", id: 3, result: {} })).toEqual({
+      kind: "result",
+      id: 3,
+    });
+    expect(
+      v["classifyMessage"]!({ jsonrpc: "2.0", id: null, error: { code: 1, message: "x" } }),
+    ).toEqual({ kind: "error", id: null });
     expect(v["classifyMessage"]!([1])).toBeUndefined();
-    const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } };
+    const progress = {
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: 1, progress: 1 },
+    };
     expect((v["validateMessage"]!(progress, "server->client") as Result).ok).toBe(true);
-    expect(errorsOf(v["validateMessage"]!(progress, "client->server") as Result)[0]!.message).toMatch(/unknown method "notifications\/progress" for client->server notifications/);
+    expect(
+      errorsOf(v["validateMessage"]!(progress, "client->server") as Result)[0]!.message,
+    ).toMatch(/unknown method "notifications\/progress" for client->server notifications/);
   });
 
   it("results are validated against the method's result type, input_required where the method allows it", () => {
     const interim = { resultType: "input_required", requestState: "abc" };
     expect((v["validateMethodResult"]!("tools/call", interim) as Result).ok).toBe(true);
-    expect((v["validateMethodResult"]!("tools/call", { resultType: "input_required" }) as Result).ok).toBe(true);
-    expect((v["validateMethodResult"]!("tools/list", { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] }) as Result).ok).toBe(true);
-    const wrong = v["validateMethodResult"]!("tools/call", { resultType: "complete", content: "nope" }) as Result;
-    expect(errorsOf(wrong)).toEqual([{ path: "/content", message: "expected array, found string \"nope\"", expected: "array" }]);
-    expect(errorsOf(v["validateMethodResult"]!("nope", {}) as Result)[0]!.message).toBe('unknown method "nope" for results');
-    expect((v["validateInputResult"]!("elicitation/create", { action: "accept", content: { a: 1 } }) as Result).ok).toBe(true);
+    expect(
+      (v["validateMethodResult"]!("tools/call", { resultType: "input_required" }) as Result).ok,
+    ).toBe(true);
+    expect(
+      (
+        v["validateMethodResult"]!("tools/list", {
+          resultType: "complete",
+          ttlMs: 0,
+          cacheScope: "private",
+          tools: [],
+        }) as Result
+      ).ok,
+    ).toBe(true);
+    const wrong = v["validateMethodResult"]!("tools/call", {
+      resultType: "complete",
+      content: "nope",
+    }) as Result;
+    expect(errorsOf(wrong)).toEqual([
+      { path: "/content", message: 'expected array, found string "nope"', expected: "array" },
+    ]);
+    expect(errorsOf(v["validateMethodResult"]!("nope", {}) as Result)[0]!.message).toBe(
+      'unknown method "nope" for results',
+    );
+    expect(
+      (
+        v["validateInputResult"]!("elicitation/create", {
+          action: "accept",
+          content: { a: 1 },
+        }) as Result
+      ).ok,
+    ).toBe(true);
   });
 });
 

@@ -22,55 +22,119 @@ const word = (i: number) => `"entry${i}WithSomeLength"`;
 describe("CodeWriter lays out lists, values and unions as prettier does", () => {
   const values: [string, Value][] = [
     ["a short object", { a: 1, "b-c": "x", d: [true, null] }],
-    ["an object too long for one line", { first: "a".repeat(40), second: "b".repeat(40), third: { nested: ["c", "d"] } }],
-    ["nested objects that fit once their parent breaks", { outer: { a: "x".repeat(30), b: "y".repeat(30) }, other: { c: "z".repeat(60) } }],
-    ["an array of strings too long for one line", Array.from({ length: 8 }, (_, i) => `element number ${i}`)],
-    ["two objects of two keys each (always broken)", [{ a: 1, b: 2 }, { a: 3, b: 4 }]],
+    [
+      "an object too long for one line",
+      { first: "a".repeat(40), second: "b".repeat(40), third: { nested: ["c", "d"] } },
+    ],
+    [
+      "nested objects that fit once their parent breaks",
+      { outer: { a: "x".repeat(30), b: "y".repeat(30) }, other: { c: "z".repeat(60) } },
+    ],
+    [
+      "an array of strings too long for one line",
+      Array.from({ length: 8 }, (_, i) => `element number ${i}`),
+    ],
+    [
+      "two objects of two keys each (always broken)",
+      [
+        { a: 1, b: 2 },
+        { a: 3, b: 4 },
+      ],
+    ],
     ["empty ones", { o: {}, a: [] }],
-    ["code inside", { protocol: new Code("PROTOCOL_0"), adapters: { "tools/call": { drop: ["resultType", "x".repeat(70)] } } }],
+    [
+      "code inside",
+      {
+        protocol: new Code("PROTOCOL_0"),
+        adapters: { "tools/call": { drop: ["resultType", "x".repeat(70)] } },
+      },
+    ],
     ["quotes prettier prefers single for", { text: 'say "hi"', other: "it's" }],
   ];
   it.each(values)("%s", async (_, value) => {
     const flatCode = (v: Value): string => {
       if (v instanceof Code) return v.text;
       if (Array.isArray(v)) return `[${v.map(flatCode).join(",")}]`;
-      if (v !== null && typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${flatCode(x as Value)}`).join(",")}}`;
+      if (v !== null && typeof v === "object")
+        return `{${Object.entries(v)
+          .map(([k, x]) => `${JSON.stringify(k)}:${flatCode(x as Value)}`)
+          .join(",")}}`;
       return JSON.stringify(v);
     };
-    const r = await both((w) => w.value("export const X = ", value, " as const;"), `export const X = ${flatCode(value)} as const;\n`);
+    const r = await both(
+      (w) => w.value("export const X = ", value, " as const;"),
+      `export const X = ${flatCode(value)} as const;\n`,
+    );
     expect(r.exact).toBe(true);
     expect(r.printed).toBe(r.prettier);
   });
 
   it("an array of numbers too long for one line is left to prettier (it fills lines)", () => {
     const w = new CodeWriter();
-    w.value("export const X = ", Array.from({ length: 40 }, (_, i) => 1000 + i), ";");
+    w.value(
+      "export const X = ",
+      Array.from({ length: 40 }, (_, i) => 1000 + i),
+      ";",
+    );
     expect(w.exact).toBe(false);
   });
 
   it.each([
     ["parameters that fit", "export interface I {", "f(", ["a: string", "b?: number"], "): void;"],
-    ["parameters that do not", "export interface I {", "someRatherLongMethodName(", ["params: CallParams<T.SomeLongRequestParams>", "options?: CallOptions"], "): Promise<T.SomeLongResult>;"],
-    ["a function type that does not", "export interface I {", '"tools/call"?: (', ["params: T.CallToolRequestParams", "ctx: RequestContext"], ") => Promisable<HandlerResult<T.CallToolResult>>;"],
-    ["arguments before a cast", "function f() {", "return createRouter(", ["PROTOCOL", "MESSAGE_VALIDATORS", '"client->server"', "handlers as Handlers", "options as RouterOptions"], ") as unknown as Dispatcher;"],
+    [
+      "parameters that do not",
+      "export interface I {",
+      "someRatherLongMethodName(",
+      ["params: CallParams<T.SomeLongRequestParams>", "options?: CallOptions"],
+      "): Promise<T.SomeLongResult>;",
+    ],
+    [
+      "a function type that does not",
+      "export interface I {",
+      '"tools/call"?: (',
+      ["params: T.CallToolRequestParams", "ctx: RequestContext"],
+      ") => Promisable<HandlerResult<T.CallToolResult>>;",
+    ],
+    [
+      "arguments before a cast",
+      "function f() {",
+      "return createRouter(",
+      [
+        "PROTOCOL",
+        "MESSAGE_VALIDATORS",
+        '"client->server"',
+        "handlers as Handlers",
+        "options as RouterOptions",
+      ],
+      ") as unknown as Dispatcher;",
+    ],
   ])("a list: %s", async (_, around, open, items, close) => {
-    const r = await both((w) => w.block(around, () => w.list(open, items, close)), `${around}\n${open}${items.join(", ")}${close}\n}\n`);
+    const r = await both(
+      (w) => w.block(around, () => w.list(open, items, close)),
+      `${around}\n${open}${items.join(", ")}${close}\n}\n`,
+    );
     expect(r.printed).toBe(r.prettier);
   });
 
   it("imports and exports break one name a line past the width", async () => {
     const names = Array.from({ length: 6 }, (_, i) => `SomeExportedName${i}`);
-    const r = await both((w) => {
-      names.forEach((n) => w.import("./a-module-with-a-long-name.js", n));
-      w.import("./a-module-with-a-long-name.js", "AType", true);
-      w.list("export {", names, '} from "./another-module.js";', true);
-    }, `import { ${names.join(", ")}, type AType } from "./a-module-with-a-long-name.js";\n\nexport { ${names.join(", ")} } from "./another-module.js";\n`);
+    const r = await both(
+      (w) => {
+        names.forEach((n) => w.import("./a-module-with-a-long-name.js", n));
+        w.import("./a-module-with-a-long-name.js", "AType", true);
+        w.list("export {", names, '} from "./another-module.js";', true);
+      },
+      `import { ${names.join(", ")}, type AType } from "./a-module-with-a-long-name.js";\n\nexport { ${names.join(", ")} } from "./another-module.js";\n`,
+    );
     expect(r.printed).toBe(r.prettier);
   });
 
   it.each([3, 5, 12])("a union type alias of %i members", async (n) => {
     const members = Array.from({ length: n }, (_, i) => word(i));
-    const r = await both((w) => w.union("export type ClientRequestMethod =", members), `export type ClientRequestMethod = ${members.join(" | ")};\n`);
+    const r = await both(
+      (w) => w.union("export type ClientRequestMethod =", members),
+      `export type ClientRequestMethod = ${members.join(" | ")};\n`,
+    );
     expect(r.printed).toBe(r.prettier);
   });
 
@@ -91,14 +155,20 @@ describe("CodeWriter lays out lists, values and unions as prettier does", () => 
 });
 
 describe("every generated file skips prettier, and prettier would leave it unchanged", () => {
-  const sets = [...SPEC_REVISIONS.map((r) => [r]), ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]];
+  const sets = [
+    ...SPEC_REVISIONS.map((r) => [r]),
+    ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+  ];
   it.each(sets.map((s) => [s.join(" + "), s] as const))("%s", async (_, names) => {
     const { loaded, legacy } = loadEras(SPEC_DIR, names);
     // With the auth modules: auth.ts is one of the files.
     const ctx = { loaded, header: headerFor(loaded), legacy, headerFor, auth: true };
-    const files = GENERATORS.flatMap((g) => g.emit(ctx)).filter((f) => !f.path.startsWith("runtime/"));
+    const files = GENERATORS.flatMap((g) => g.emit(ctx)).filter(
+      (f) => !f.path.startsWith("runtime/"),
+    );
     expect(files.filter((f) => !f.preformatted).map((f) => f.path)).toEqual([]);
     // types.ts and validators.ts (the big ones) have their own such tests.
-    for (const f of files.filter((x) => !/(^|\/)(types|validators)\.ts$/.test(x.path))) expect(await format(f.code), f.path).toBe(f.code);
+    for (const f of files.filter((x) => !/(^|\/)(types|validators)\.ts$/.test(x.path)))
+      expect(await format(f.code), f.path).toBe(f.code);
   });
 });

@@ -23,9 +23,12 @@ describe("makeDirs: mkdirSync recursive without its endless retry", () => {
     expect(() => makeDirs(join(top, "f", "x"))).toThrow(/ENOTDIR/);
   });
 
-  it.runIf(hasProc)("fails, rather than looping, where the file system takes no new folders", () => {
-    expect(() => makeDirs("/proc/mcp-gen-test/x")).toThrow(/ENOENT/);
-  });
+  it.runIf(hasProc)(
+    "fails, rather than looping, where the file system takes no new folders",
+    () => {
+      expect(() => makeDirs("/proc/mcp-gen-test/x")).toThrow(/ENOENT/);
+    },
+  );
 });
 
 describe.runIf(hasProc)("an output folder the file system refuses", () => {
@@ -39,7 +42,9 @@ describe.runIf(hasProc)("an output folder the file system refuses", () => {
 
   it("init: the same line", async () => {
     const r = await runHere(["init", "/proc/mcp-gen-test", "--spec", SPEC_DIR]);
-    expect(r.stderr).toBe("mcp-gen: could not write /proc/mcp-gen-test: /proc takes no new files or folders (ENOENT); the output was left as it was\n");
+    expect(r.stderr).toBe(
+      "mcp-gen: could not write /proc/mcp-gen-test: /proc takes no new files or folders (ENOENT); the output was left as it was\n",
+    );
     expect(r.status).toBe(1);
   });
 });
@@ -55,7 +60,9 @@ describe("init failing part way", () => {
     writeFileSync(join(dir, "notes", "todo.md"), "mine too\n");
     const r = await runHere(["init", dir, "--spec", SPEC_DIR, "--force"]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^mcp-gen: could not write .*: ENOTDIR: not a directory; the output was left as it was\n$/);
+    expect(r.stderr).toMatch(
+      /^mcp-gen: could not write .*: ENOTDIR: not a directory; the output was left as it was\n$/,
+    );
     expect(snapshotTree(dir)).toEqual({ "src/test": "mine\n", "notes/todo.md": "mine too\n" });
   });
 });

@@ -37,14 +37,24 @@ const thrice = (revisions: LoadedRevision[]) => () => {
 
 describe("a major GC between reading and generating", () => {
   it("runs for a schema at the threshold, not below it", async () => {
-    expect(await majorGcsDuring(thrice([revisionOf(LARGE_SCHEMA_BYTES - 1)]))).toBeLessThanOrEqual(1);
-    expect(await majorGcsDuring(thrice([revisionOf(LARGE_SCHEMA_BYTES)]))).toBeGreaterThanOrEqual(3);
+    expect(await majorGcsDuring(thrice([revisionOf(LARGE_SCHEMA_BYTES - 1)]))).toBeLessThanOrEqual(
+      1,
+    );
+    expect(await majorGcsDuring(thrice([revisionOf(LARGE_SCHEMA_BYTES)]))).toBeGreaterThanOrEqual(
+      3,
+    );
   });
 
   it("counts every revision of the output together, and a schema gone since reading skips it", async () => {
     const half = Math.ceil(LARGE_SCHEMA_BYTES / 2);
-    expect(await majorGcsDuring(thrice([revisionOf(half), revisionOf(half)]))).toBeGreaterThanOrEqual(3);
-    const gone = { revision: { schemaTs: join(tempDir(), "missing.ts") } } as unknown as LoadedRevision;
-    expect(await majorGcsDuring(thrice([revisionOf(LARGE_SCHEMA_BYTES), gone]))).toBeLessThanOrEqual(1);
+    expect(
+      await majorGcsDuring(thrice([revisionOf(half), revisionOf(half)])),
+    ).toBeGreaterThanOrEqual(3);
+    const gone = {
+      revision: { schemaTs: join(tempDir(), "missing.ts") },
+    } as unknown as LoadedRevision;
+    expect(
+      await majorGcsDuring(thrice([revisionOf(LARGE_SCHEMA_BYTES), gone])),
+    ).toBeLessThanOrEqual(1);
   });
 });

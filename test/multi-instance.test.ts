@@ -46,7 +46,9 @@ let proxyUrl: string;
 const hits: string[] = [];
 
 function startInstance(dir: string, name: string): Promise<URL> {
-  const child = spawn(process.execPath, [join(dir, "server.js")], { env: { ...process.env, STATE_SECRET: "a secret both instances share!!", INSTANCE: name } });
+  const child = spawn(process.execPath, [join(dir, "server.js")], {
+    env: { ...process.env, STATE_SECRET: "a secret both instances share!!", INSTANCE: name },
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
@@ -60,7 +62,9 @@ function startInstance(dir: string, name: string): Promise<URL> {
 }
 
 beforeAll(async () => {
-  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: [loadRevision(SPEC_DIR, "2025-11-25")] });
+  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, {
+    legacy: [loadRevision(SPEC_DIR, "2025-11-25")],
+  });
   const dir = writeGenerated(files);
   writeFileSync(join(dir, "server.js"), SERVER);
   const backends = await Promise.all([startInstance(dir, "a"), startInstance(dir, "b")]);
@@ -69,14 +73,26 @@ beforeAll(async () => {
   // Round robin, except requests naming a session: those go where the session was opened.
   proxy = createServer((req, res) => {
     const session = req.headers["mcp-session-id"];
-    const backend = typeof session === "string" && pinned.has(session) ? pinned.get(session)! : backends[next++ % backends.length]!;
+    const backend =
+      typeof session === "string" && pinned.has(session)
+        ? pinned.get(session)!
+        : backends[next++ % backends.length]!;
     hits.push(backend.port);
-    const upstream = httpRequest({ host: backend.hostname, port: backend.port, path: backend.pathname, method: req.method, headers: { ...req.headers, host: backend.host } }, (answer) => {
-      const minted = answer.headers["mcp-session-id"];
-      if (typeof minted === "string") pinned.set(minted, backend);
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      {
+        host: backend.hostname,
+        port: backend.port,
+        path: backend.pathname,
+        method: req.method,
+        headers: { ...req.headers, host: backend.host },
+      },
+      (answer) => {
+        const minted = answer.headers["mcp-session-id"];
+        if (typeof minted === "string") pinned.set(minted, backend);
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -93,11 +109,18 @@ describe("two instances behind a round-robin proxy", () => {
   it("a modern client's rounds land on both instances and complete (shared state secret)", async () => {
     const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), ["client"]);
     const dir = writeGenerated(files);
-    const [client, http] = await Promise.all(["client.js", "http-client.js"].map((m) => import(join(dir, m))));
+    const [client, http] = await Promise.all(
+      ["client.js", "http-client.js"].map((m) => import(join(dir, m))),
+    );
     const answers: Record<string, string> = { "First?": "one", "Second?": "two" };
     const c = client.createClient({
       transport: http.createHttpTransport({ url: proxyUrl }),
-      inputHandlers: { "elicitation/create": async (p: Any) => ({ action: "accept", content: { v: answers[p.message] } }) },
+      inputHandlers: {
+        "elicitation/create": async (p: Any) => ({
+          action: "accept",
+          content: { v: answers[p.message] },
+        }),
+      },
     });
     const result = JSON.parse((await c.callTool({ name: "two-rounds" })).content[0].text);
     expect(result.first).toBe("one");
@@ -106,11 +129,19 @@ describe("two instances behind a round-robin proxy", () => {
   });
 
   it("a legacy client's session stays on one instance, its elicitations included", async () => {
-    const client = new V1Client({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
-    client.setRequestHandler(ElicitRequestSchema, async (r) => ({ action: "accept", content: { v: r.params.message === "First?" ? "uno" : "dos" } }));
+    const client = new V1Client(
+      { name: "v1", version: "1.0.0" },
+      { capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async (r) => ({
+      action: "accept",
+      content: { v: r.params.message === "First?" ? "uno" : "dos" },
+    }));
     hits.length = 0;
     await client.connect(new V1HttpTransport(new URL(proxyUrl)));
-    const result = JSON.parse(((await client.callTool({ name: "two-rounds", arguments: {} })).content as Any)[0].text);
+    const result = JSON.parse(
+      ((await client.callTool({ name: "two-rounds", arguments: {} })).content as Any)[0].text,
+    );
     expect([result.first, result.second]).toEqual(["uno", "dos"]);
     // Every round ran on the instance that holds the session.
     expect(new Set(result.rounds).size).toBe(1);

@@ -22,26 +22,50 @@ describe("protocol model from a fixture schema", () => {
   });
 
   it("names params and result types, falling back to EmptyResult", () => {
-    expect(methods.get("tools/call")).toMatchObject({ type: "CallToolRequest", params: "CallToolRequestParams", result: "CallToolResult", paramsOptional: false });
-    expect(methods.get("ping")).toMatchObject({ params: "RequestParams", result: "EmptyResult", paramsOptional: true });
-    expect(methods.get("notifications/cancelled")).toMatchObject({ params: 'CancelledNotification["params"]', result: undefined });
+    expect(methods.get("tools/call")).toMatchObject({
+      type: "CallToolRequest",
+      params: "CallToolRequestParams",
+      result: "CallToolResult",
+      paramsOptional: false,
+    });
+    expect(methods.get("ping")).toMatchObject({
+      params: "RequestParams",
+      result: "EmptyResult",
+      paramsOptional: true,
+    });
+    expect(methods.get("notifications/cancelled")).toMatchObject({
+      params: 'CancelledNotification["params"]',
+      result: undefined,
+    });
   });
 
   it("derives input_required from params extending InputResponseRequestParams", () => {
-    expect(mini.methods.filter((m) => m.inputRequired).map((m) => m.method)).toEqual(["tools/call"]);
+    expect(mini.methods.filter((m) => m.inputRequired).map((m) => m.method)).toEqual([
+      "tools/call",
+    ]);
     expect(mini.inputRequiredResult).toBe("InputRequiredResult");
     expect(mini.inputRequests).toEqual([
-      { method: "elicitation/create", type: "ElicitRequest", params: 'ElicitRequest["params"]', result: "ElicitResult", capability: { path: ["elicitation"], leaf: "object" } },
+      {
+        method: "elicitation/create",
+        type: "ElicitRequest",
+        params: 'ElicitRequest["params"]',
+        result: "ElicitResult",
+        capability: { path: ["elicitation"], leaf: "object" },
+      },
     ]);
   });
 
   it("builds capability trees and gates", () => {
-    expect(mini.capabilities.client.map((c) => [c.name, c.deprecated, c.children.map((x) => x.name)])).toEqual([
+    expect(
+      mini.capabilities.client.map((c) => [c.name, c.deprecated, c.children.map((x) => x.name)]),
+    ).toEqual([
       ["experimental", false, []],
       ["elicitation", false, ["form"]],
       ["roots", true, []],
     ]);
-    expect(methods.get("tools/call")?.capabilities).toEqual({ "client->server": { side: "server", path: ["tools"], leaf: "object" } });
+    expect(methods.get("tools/call")?.capabilities).toEqual({
+      "client->server": { side: "server", path: ["tools"], leaf: "object" },
+    });
     expect(methods.get("notifications/tools/list_changed")?.capabilities).toEqual({
       "server->client": { side: "server", path: ["tools", "listChanged"], leaf: "boolean" },
     });
@@ -63,14 +87,18 @@ describe("protocol model from a fixture schema", () => {
   });
 
   it("rejects a schema without the message unions, naming the file", () => {
-    expect(() => buildProtocol(readSchemaText("s.ts", "export type A = string;"))).toThrow(/^s\.ts:1:1: the schema has no 'ClientRequest' type/);
+    expect(() => buildProtocol(readSchemaText("s.ts", "export type A = string;"))).toThrow(
+      /^s\.ts:1:1: the schema has no 'ClientRequest' type/,
+    );
   });
 
   it("rejects a message type whose method is not a literal", () => {
     const text = `export interface R { method: string } export type ClientRequest = R; export type ClientNotification = R;
       export type ClientResult = R; export type ServerNotification = R; export type ServerResult = R;`;
     expect(() => buildProtocol(readSchemaText("s.ts", text))).toThrow(McpGenError);
-    expect(() => buildProtocol(readSchemaText("s.ts", text))).toThrow(/'R' is a message type but its 'method' is not a string literal/);
+    expect(() => buildProtocol(readSchemaText("s.ts", text))).toThrow(
+      /'R' is a message type but its 'method' is not a string literal/,
+    );
   });
 });
 
@@ -101,12 +129,29 @@ describe("protocol model of the spec revisions", () => {
       "tools/call",
       "tools/list",
     ]);
-    expect(requests.filter((m) => m.inputRequired).map((m) => m.method).sort()).toEqual(["prompts/get", "resources/read", "tools/call"]);
-    expect(protocol.inputRequests.map((r) => r.method).sort()).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
-    expect(protocol.inputRequests.map((r) => r.capability?.path.join("."))).toEqual(["sampling", "roots", "elicitation"]);
+    expect(
+      requests
+        .filter((m) => m.inputRequired)
+        .map((m) => m.method)
+        .sort(),
+    ).toEqual(["prompts/get", "resources/read", "tools/call"]);
+    expect(protocol.inputRequests.map((r) => r.method).sort()).toEqual([
+      "elicitation/create",
+      "roots/list",
+      "sampling/createMessage",
+    ]);
+    expect(protocol.inputRequests.map((r) => r.capability?.path.join("."))).toEqual([
+      "sampling",
+      "roots",
+      "elicitation",
+    ]);
     expect(protocol.unions["ServerRequest"]).toBeUndefined();
     const codes = Object.fromEntries(protocol.errors.map((e) => [e.name, e.code]));
-    expect(codes).toMatchObject({ HEADER_MISMATCH: -32020, MISSING_REQUIRED_CLIENT_CAPABILITY: -32021, UNSUPPORTED_PROTOCOL_VERSION: -32022 });
+    expect(codes).toMatchObject({
+      HEADER_MISMATCH: -32020,
+      MISSING_REQUIRED_CLIENT_CAPABILITY: -32021,
+      UNSUPPORTED_PROTOCOL_VERSION: -32022,
+    });
     const cancelled = protocol.methods.find((m) => m.method === "notifications/cancelled");
     expect(cancelled?.directions).toEqual(["client->server", "server->client"]);
   });
@@ -123,11 +168,22 @@ describe("protocol model of the spec revisions", () => {
     expect(methods.get("initialize")?.directions).toEqual(["client->server"]);
     expect(protocol.methods.some((m) => m.inputRequired)).toBe(false);
     expect(protocol.inputRequests).toEqual([]);
-    expect(methods.get("sampling/createMessage")?.capabilities["server->client"]).toEqual({ side: "client", path: ["sampling"], leaf: "object" });
+    expect(methods.get("sampling/createMessage")?.capabilities["server->client"]).toEqual({
+      side: "client",
+      path: ["sampling"],
+      leaf: "object",
+    });
   });
 });
 
-const GATED = ["tools/validate", "tools/render", "tools/strict", "tools/pin", "tools/limit", "tools/tree/walk"].map((method, i) => ({ method, type: `Gated${i}Request` }));
+const GATED = [
+  "tools/validate",
+  "tools/render",
+  "tools/strict",
+  "tools/pin",
+  "tools/limit",
+  "tools/tree/walk",
+].map((method, i) => ({ method, type: `Gated${i}Request` }));
 
 describe("capability gates in drafts: how each leaf is declared", () => {
   // The mini fixture's ServerCapabilities.tools, extended as a draft might: a boolean, an
@@ -149,8 +205,15 @@ describe("capability gates in drafts: how each leaf is declared", () => {
         "export interface Tree { walk?: boolean; child?: Tree }",
       ].join("\n"),
     )
-    .replace("export type ClientRequest = PingRequest | CallToolRequest;", `export type ClientRequest = PingRequest | CallToolRequest | ${GATED.map((m) => m.type).join(" | ")};`)
-    .concat(GATED.map((m) => `\nexport interface ${m.type} extends JSONRPCRequest { method: "${m.method}"; }\n`).join(""));
+    .replace(
+      "export type ClientRequest = PingRequest | CallToolRequest;",
+      `export type ClientRequest = PingRequest | CallToolRequest | ${GATED.map((m) => m.type).join(" | ")};`,
+    )
+    .concat(
+      GATED.map(
+        (m) => `\nexport interface ${m.type} extends JSONRPCRequest { method: "${m.method}"; }\n`,
+      ).join(""),
+    );
   const gates = byMethod(buildProtocol(readSchemaText("draft.ts", draft)).methods);
   const gate = (method: string) => gates.get(method)?.capabilities["client->server"];
 

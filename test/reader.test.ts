@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { readSchemaText } from "../schema/reader.js";
 import { McpGenError } from "../schema/diagnostics.js";
-import { validationTags, type Declaration, type InterfaceDeclaration, type TypeExpr } from "../schema/model.js";
+import {
+  validationTags,
+  type Declaration,
+  type InterfaceDeclaration,
+  type TypeExpr,
+} from "../schema/model.js";
 import { Resolver } from "../schema/resolve.js";
 
 const read = (text: string) => readSchemaText("fixture.ts", text);
@@ -90,15 +95,22 @@ describe("reader: one construct at a time", () => {
     expect(shape(r.extends[0]!)).toEqual({ omit: { ref: "E" }, keys: ["code", "message"] });
     expect(shape(aliasType(text, "O"))).toEqual({ omit: { ref: "E" }, keys: ["code"] });
     const resolver = new Resolver(read(text));
-    expect([...resolver.object({ kind: "ref", name: "R", loc: r.loc })!.properties.keys()]).toEqual(["extra"]);
+    expect([...resolver.object({ kind: "ref", name: "R", loc: r.loc })!.properties.keys()]).toEqual(
+      ["extra"],
+    );
   });
 
   it("Record<string, unknown>", () => {
-    expect(shape(aliasType(`export type M = Record<string, unknown>;`, "M"))).toEqual({ record: ["string", "unknown"] });
+    expect(shape(aliasType(`export type M = Record<string, unknown>;`, "M"))).toEqual({
+      record: ["string", "unknown"],
+    });
   });
 
   it("index signatures", () => {
-    const d = decl(`export interface Map { fixed: string; [key: string]: unknown }`, "Map") as InterfaceDeclaration;
+    const d = decl(
+      `export interface Map { fixed: string; [key: string]: unknown }`,
+      "Map",
+    ) as InterfaceDeclaration;
     expect(d.members.indexSignature?.keyName).toBe("key");
     expect(d.members.indexSignature?.keyType).toBe("string");
     expect(shape(d.members.indexSignature!.type)).toBe("unknown");
@@ -106,20 +118,31 @@ describe("reader: one construct at a time", () => {
 
   it("intersections", () => {
     const text = `export interface E { code: number } export const X = -1; export type T = E & { code: typeof X };`;
-    expect(shape(aliasType(text, "T"))).toEqual({ intersection: [{ ref: "E" }, { object: [["code", false, { typeof: "X" }]] }] });
+    expect(shape(aliasType(text, "T"))).toEqual({
+      intersection: [{ ref: "E" }, { object: [["code", false, { typeof: "X" }]] }],
+    });
   });
 
   it("unions of interfaces, and literal unions widened with string", () => {
     const text = `export interface A { k: "a" } export interface B { k: "b" }
       export type U = A | B; export type R = "complete" | "input_required" | string;`;
     expect(shape(aliasType(text, "U"))).toEqual({ union: [{ ref: "A" }, { ref: "B" }] });
-    expect(shape(aliasType(text, "R"))).toEqual({ union: [{ literal: "complete" }, { literal: "input_required" }, "string"] });
+    expect(shape(aliasType(text, "R"))).toEqual({
+      union: [{ literal: "complete" }, { literal: "input_required" }, "string"],
+    });
   });
 
   it("string, number, negative and boolean literals", () => {
     const text = `export type L = "s" | 1 | -32700 | true | false | null;`;
     expect(shape(aliasType(text, "L"))).toEqual({
-      union: [{ literal: "s" }, { literal: 1 }, { literal: -32700 }, { literal: true }, { literal: false }, "null"],
+      union: [
+        { literal: "s" },
+        { literal: 1 },
+        { literal: -32700 },
+        { literal: true },
+        { literal: false },
+        "null",
+      ],
     });
   });
 
@@ -149,11 +172,18 @@ describe("reader: one construct at a time", () => {
   it("{}, unknown and any", () => {
     const text = `export interface C { roots?: {}; data?: unknown; params?: { [key: string]: any } }`;
     const c = decl(text, "C") as InterfaceDeclaration;
-    expect(c.members.properties.map((p) => shape(p.type))).toEqual([{ object: [] }, "unknown", { object: [], index: "any" }]);
+    expect(c.members.properties.map((p) => shape(p.type))).toEqual([
+      { object: [] },
+      "unknown",
+      { object: [], index: "any" },
+    ]);
   });
 
   it("quoted property names", () => {
-    const c = decl(`export interface M { "io.modelcontextprotocol/protocolVersion": string }`, "M") as InterfaceDeclaration;
+    const c = decl(
+      `export interface M { "io.modelcontextprotocol/protocolVersion": string }`,
+      "M",
+    ) as InterfaceDeclaration;
     expect(c.members.properties[0]?.name).toBe("io.modelcontextprotocol/protocolVersion");
   });
 
@@ -209,7 +239,11 @@ export interface T {
 
 describe("reader: bad input names file:line:col and the problem", () => {
   it("syntax errors", () => {
-    const e = expectError(`export interface A {\n  x: string\n  y: = 3;\n}`, "syntax-error", /^fixture\.ts:3:\d+: syntax error: /);
+    const e = expectError(
+      `export interface A {\n  x: string\n  y: = 3;\n}`,
+      "syntax-error",
+      /^fixture\.ts:3:\d+: syntax error: /,
+    );
     expect(e.loc?.line).toBe(3);
   });
 
@@ -219,7 +253,11 @@ describe("reader: bad input names file:line:col and the problem", () => {
     ["a conditional type", "export type T = string extends number ? 1 : 2;", /conditional type/],
     ["keyof", "export interface A { a: string } export type K = keyof A;", /type operator/],
     ["a generic interface", "export interface Box<T> { value: T }", /generic interface/],
-    ["an unknown generic", "export interface A { a: string } export type P = Partial<A>;", /generic type 'Partial<\.\.\.>'/],
+    [
+      "an unknown generic",
+      "export interface A { a: string } export type P = Partial<A>;",
+      /generic type 'Partial<\.\.\.>'/,
+    ],
     ["an enum", "export enum E { A }", /statement of kind EnumDeclaration/],
     ["a method signature", "export interface A { f(): void }", /MethodSignature member/],
     ["a template literal type", "export type T = `a${string}`;", /template literal type/],
@@ -230,22 +268,52 @@ describe("reader: bad input names file:line:col and the problem", () => {
   });
 
   it("a schema tsc rejects fails with tsc's location and message", () => {
-    expectError(`export interface A {\n  b: Missing;\n}`, "type-error", /^fixture\.ts:2:6: error TS2304: Cannot find name 'Missing'\.$/);
-    expectError(`export type A = string;\nexport type B = A | B;`, "type-error", /^fixture\.ts:2:13: error TS2456: Type alias 'B' circularly references itself\.$/);
-    expectError(`export type A = string;\ntype await = string;`, "type-error", /^fixture\.ts:2:6: error TS1262: Identifier expected\. 'await' is a reserved word at the top-level of a module\.$/);
-    expectError(`export const K = 1;\nexport interface A { k: K }`, "type-error", /^fixture\.ts:2:25: error TS2749: 'K' refers to a value, but is being used as a type here\./);
-    expectError(`export interface A { v: typeof B }\nexport type B = string;`, "type-error", /^fixture\.ts:1:32: error TS2693: 'B' only refers to a type/);
-    expectError(`export interface A { a: string }\nexport interface B extends A { a: number }`, "type-error", /^fixture\.ts:2:18: error TS2430: Interface 'B' incorrectly extends interface 'A'\./);
+    expectError(
+      `export interface A {\n  b: Missing;\n}`,
+      "type-error",
+      /^fixture\.ts:2:6: error TS2304: Cannot find name 'Missing'\.$/,
+    );
+    expectError(
+      `export type A = string;\nexport type B = A | B;`,
+      "type-error",
+      /^fixture\.ts:2:13: error TS2456: Type alias 'B' circularly references itself\.$/,
+    );
+    expectError(
+      `export type A = string;\ntype await = string;`,
+      "type-error",
+      /^fixture\.ts:2:6: error TS1262: Identifier expected\. 'await' is a reserved word at the top-level of a module\.$/,
+    );
+    expectError(
+      `export const K = 1;\nexport interface A { k: K }`,
+      "type-error",
+      /^fixture\.ts:2:25: error TS2749: 'K' refers to a value, but is being used as a type here\./,
+    );
+    expectError(
+      `export interface A { v: typeof B }\nexport type B = string;`,
+      "type-error",
+      /^fixture\.ts:1:32: error TS2693: 'B' only refers to a type/,
+    );
+    expectError(
+      `export interface A { a: string }\nexport interface B extends A { a: number }`,
+      "type-error",
+      /^fixture\.ts:2:18: error TS2430: Interface 'B' incorrectly extends interface 'A'\./,
+    );
   });
 
   it("an unsupported lib generic is named as unsupported before tsc sees it", () => {
-    expectError("export interface A { a: string }\nexport type P = Partial<A>;", "unsupported-construct", /^fixture\.ts:2:17: unsupported construct: generic type 'Partial<\.\.\.>'/);
+    expectError(
+      "export interface A { a: string }\nexport type P = Partial<A>;",
+      "unsupported-construct",
+      /^fixture\.ts:2:17: unsupported construct: generic type 'Partial<\.\.\.>'/,
+    );
   });
 });
 
 describe("reader: interface re-declarations merge as in TypeScript", () => {
   it("an identical re-declaration is the same interface", () => {
-    const model = read(`/** An A. */\nexport interface A { a: string }\nexport interface A { a: string }`);
+    const model = read(
+      `/** An A. */\nexport interface A { a: string }\nexport interface A { a: string }`,
+    );
     expect(model.declarations.map((d) => d.name)).toEqual(["A"]);
     const a = model.byName.get("A") as InterfaceDeclaration;
     expect(a.members.properties.map((p) => [p.name, shape(p.type)])).toEqual([["a", "string"]]);
@@ -278,11 +346,19 @@ describe("reader: interface re-declarations merge as in TypeScript", () => {
       "type-error",
       /^fixture\.ts:2:22: error TS2717: Subsequent property declarations must have the same type\. Property 'a' must be of type 'string', but here has type 'number'\.$/,
     );
-    expectError(`export interface A { a: string }\nexport interface A { a?: string }`, "type-error", /^fixture\.ts:1:22: error TS2687: All declarations of 'a' must have identical modifiers\.$/);
+    expectError(
+      `export interface A { a: string }\nexport interface A { a?: string }`,
+      "type-error",
+      /^fixture\.ts:1:22: error TS2687: All declarations of 'a' must have identical modifiers\.$/,
+    );
   });
 
   it("re-declarations that are not two interfaces are located errors", () => {
-    expectError(`export type A = string;\nexport type A = number;`, "type-error", /^fixture\.ts:1:13: error TS2300: Duplicate identifier 'A'\.$/);
+    expectError(
+      `export type A = string;\nexport type A = number;`,
+      "type-error",
+      /^fixture\.ts:1:13: error TS2300: Duplicate identifier 'A'\.$/,
+    );
     expectError(
       `export interface A { a: string }\nexport const A = 1;`,
       "unsupported-construct",
@@ -294,9 +370,17 @@ describe("reader: interface re-declarations merge as in TypeScript", () => {
 describe("validation tags", () => {
   it("a validating tag the compiled validators do not implement is an error, not ignored", async () => {
     const { buildValidationSchemas } = await import("../schema/validation.js");
-    const model = readSchemaText("fixture.ts", "export interface A {\n  /** @minProperties 1 */\n  m: { [key: string]: string };\n}");
-    expect(() => buildValidationSchemas(model)).toThrow(/^fixture\.ts:3:6: unsupported construct: validation tag @minProperties$/);
-    const annotated = readSchemaText("fixture.ts", "export interface A {\n  /** @default 3 */\n  n?: number;\n}");
+    const model = readSchemaText(
+      "fixture.ts",
+      "export interface A {\n  /** @minProperties 1 */\n  m: { [key: string]: string };\n}",
+    );
+    expect(() => buildValidationSchemas(model)).toThrow(
+      /^fixture\.ts:3:6: unsupported construct: validation tag @minProperties$/,
+    );
+    const annotated = readSchemaText(
+      "fixture.ts",
+      "export interface A {\n  /** @default 3 */\n  n?: number;\n}",
+    );
     expect(buildValidationSchemas(annotated).get("A")).toMatchObject({ kind: "object" });
   });
 });
@@ -325,7 +409,9 @@ describe("text beyond Latin-1 in the schema", () => {
     const i = model.byName.get("Ünïcode") as InterfaceDeclaration;
     expect(i.members.properties.map((p) => p.name)).toEqual(["clé €", "plain"]);
     expect(i.members.properties[0]?.doc.text).toBe("naïve — doc");
-    expect(shape(i.members.properties[0]!.type)).toEqual({ union: [{ literal: "é" }, { literal: "€" }, { literal: "😀" }] });
+    expect(shape(i.members.properties[0]!.type)).toEqual({
+      union: [{ literal: "é" }, { literal: "€" }, { literal: "😀" }],
+    });
     expect(shape(i.members.properties[1]!.type)).toEqual({ typeof: "CAFÉ" });
   });
 });

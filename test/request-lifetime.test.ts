@@ -15,7 +15,10 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2HttpTransport,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generators/index.js";
@@ -51,7 +54,9 @@ export const handlers = {
 `;
 
 beforeAll(async () => {
-  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: [loadRevision(SPEC_DIR, "2025-11-25")] });
+  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, {
+    legacy: [loadRevision(SPEC_DIR, "2025-11-25")],
+  });
   const dir = writeGenerated(files);
   writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
   script = join(dir, "server-stdio.mjs");
@@ -64,12 +69,22 @@ serveStdio(createServerDispatcher(handlers, { serverInfo: { name: "lifetime", ve
 `,
   );
   const [dispatcher, httpServer, { handlers }, client, stdio, httpClient] = await Promise.all(
-    ["dispatcher.js", "http-server.js", "handlers.mjs", "client.js", "stdio.js", "http-client.js"].map((m) => import(join(dir, m))),
+    [
+      "dispatcher.js",
+      "http-server.js",
+      "handlers.mjs",
+      "client.js",
+      "stdio.js",
+      "http-client.js",
+    ].map((m) => import(join(dir, m))),
   );
   generated = { client, stdio, httpClient };
   const serverInfo = { name: "lifetime", version: "1.0.0" };
   http = await httpServer.serveHttp(dispatcher.createServerDispatcher(handlers, { serverInfo }));
-  impatient = await httpServer.serveHttp(dispatcher.createServerDispatcher(handlers, { serverInfo }), { requestTimeoutMs: 300 });
+  impatient = await httpServer.serveHttp(
+    dispatcher.createServerDispatcher(handlers, { serverInfo }),
+    { requestTimeoutMs: 300 },
+  );
 });
 afterAll(async () => {
   await http?.close();
@@ -84,7 +99,10 @@ function waitingElicitation() {
   let asked!: () => void;
   const askedOnce = new Promise<void>((r) => (asked = r));
   // The v1 SDK hands the handler `extra.signal`, the v2 SDK `ctx.mcpReq.signal`.
-  const handler = (_request: unknown, extra: { signal?: AbortSignal; mcpReq?: { signal: AbortSignal } }) =>
+  const handler = (
+    _request: unknown,
+    extra: { signal?: AbortSignal; mcpReq?: { signal: AbortSignal } },
+  ) =>
     new Promise<never>(() => {
       asked();
       // Without a signal (a client that passes none) nothing is recorded: the test fails.
@@ -95,7 +113,11 @@ function waitingElicitation() {
 }
 
 /** Calls the tool that asks, cancels the call once the elicitation arrived, waits for the server's cancellation. */
-async function cancelWhileAsked(client: Any, elicitation: ReturnType<typeof waitingElicitation>, v1: boolean) {
+async function cancelWhileAsked(
+  client: Any,
+  elicitation: ReturnType<typeof waitingElicitation>,
+  v1: boolean,
+) {
   const controller = new AbortController();
   const call = v1
     ? client.callTool({ name: "ask", arguments: {} }, undefined, { signal: controller.signal })
@@ -111,10 +133,14 @@ describe("the v1 SDK client 1.32.2 over stdio (2025-11-25 session)", () => {
     const client = new V1Client({ name: "v1", version: "1.0.0" });
     const errors: Error[] = [];
     client.onerror = (e) => void errors.push(e);
-    await client.connect(new V1StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }));
+    await client.connect(
+      new V1StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }),
+    );
     try {
       const progress: number[] = [];
-      const result = await client.callTool({ name: "late", arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+      const result = await client.callTool({ name: "late", arguments: {} }, undefined, {
+        onprogress: (p) => void progress.push(p.progress),
+      });
       expect(result.content).toEqual([{ type: "text", text: "answered" }]);
       await tick(80);
       expect(progress).toEqual([1]);
@@ -125,10 +151,15 @@ describe("the v1 SDK client 1.32.2 over stdio (2025-11-25 session)", () => {
   });
 
   it("has its elicitation handler aborted when it cancels the call that asked", async () => {
-    const client = new V1Client({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    const client = new V1Client(
+      { name: "v1", version: "1.0.0" },
+      { capabilities: { elicitation: {} } },
+    );
     const elicitation = waitingElicitation();
     client.setRequestHandler(ElicitRequestSchema, elicitation.handler as Any);
-    await client.connect(new V1StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }));
+    await client.connect(
+      new V1StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }),
+    );
     try {
       await cancelWhileAsked(client, elicitation, true);
       expect(elicitation.aborted).toEqual(["the request that asked was cancelled"]);
@@ -140,7 +171,10 @@ describe("the v1 SDK client 1.32.2 over stdio (2025-11-25 session)", () => {
 
 describe("the v1 SDK client 1.32.2 over Streamable HTTP (2025-11-25 session)", () => {
   it("has its elicitation handler aborted when the server's request timeout ends the call that asked (on the GET stream, the call's own being closed)", async () => {
-    const client = new V1Client({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    const client = new V1Client(
+      { name: "v1", version: "1.0.0" },
+      { capabilities: { elicitation: {} } },
+    );
     const elicitation = waitingElicitation();
     client.setRequestHandler(ElicitRequestSchema, elicitation.handler as Any);
     await client.connect(new V1HttpTransport(new URL(impatient.url)));
@@ -161,10 +195,15 @@ describe("the v2 SDK client 2.4.0 (2025-11-25 session)", () => {
     const client = new V2Client({ name: "v2", version: "1.0.0" });
     const errors: Error[] = [];
     client.onerror = (e: Error) => void errors.push(e);
-    await client.connect(new V2StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }));
+    await client.connect(
+      new V2StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }),
+    );
     try {
       const progress: number[] = [];
-      await client.callTool({ name: "late", arguments: {} }, { onprogress: (p: Any) => void progress.push(p.progress) });
+      await client.callTool(
+        { name: "late", arguments: {} },
+        { onprogress: (p: Any) => void progress.push(p.progress) },
+      );
       await tick(80);
       expect(progress).toEqual([1]);
       expect(errors.map((e) => e.message)).toEqual([]);
@@ -174,7 +213,10 @@ describe("the v2 SDK client 2.4.0 (2025-11-25 session)", () => {
   });
 
   it("Streamable HTTP: has its elicitation handler aborted when it cancels the call that asked", async () => {
-    const client = new V2Client({ name: "v2", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    const client = new V2Client(
+      { name: "v2", version: "1.0.0" },
+      { capabilities: { elicitation: {} } },
+    );
     const elicitation = waitingElicitation();
     client.setRequestHandler("elicitation/create", elicitation.handler as Any);
     await client.connect(new V2HttpTransport(new URL(http.url)));
@@ -190,14 +232,27 @@ describe("the v2 SDK client 2.4.0 (2025-11-25 session)", () => {
 describe("the generated client (2025-11-25 session)", () => {
   /** A generated client on a legacy session, with the never-answering elicitation handler. */
   const connect = (transport: Any, elicitation: ReturnType<typeof waitingElicitation>) =>
-    generated.client.createClient({ transport, era: "legacy", inputHandlers: { "elicitation/create": elicitation.handler } });
+    generated.client.createClient({
+      transport,
+      era: "legacy",
+      inputHandlers: { "elicitation/create": elicitation.handler },
+    });
 
   it("stdio: has its input handler's signal aborted when it cancels the call that asked", async () => {
     const elicitation = waitingElicitation();
-    const client = connect(generated.stdio.createStdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }), elicitation);
+    const client = connect(
+      generated.stdio.createStdioTransport({
+        command: process.execPath,
+        args: [script],
+        stderr: "ignore",
+      }),
+      elicitation,
+    );
     try {
       await cancelWhileAsked(client, elicitation, false);
-      expect(elicitation.aborted.map((r) => (r as Error).message)).toEqual(["the request that asked was cancelled"]);
+      expect(elicitation.aborted.map((r) => (r as Error).message)).toEqual([
+        "the request that asked was cancelled",
+      ]);
     } finally {
       await client.close();
     }
@@ -205,13 +260,18 @@ describe("the generated client (2025-11-25 session)", () => {
 
   it("Streamable HTTP: has its input handler's signal aborted when the server's request timeout ends the call that asked", async () => {
     const elicitation = waitingElicitation();
-    const client = connect(generated.httpClient.createHttpTransport({ url: impatient.url }), elicitation);
+    const client = connect(
+      generated.httpClient.createHttpTransport({ url: impatient.url }),
+      elicitation,
+    );
     try {
       const call = client.callTool({ name: "ask", arguments: {} });
       await elicitation.askedOnce;
       await expect(call).rejects.toThrow();
       for (let i = 0; i < 100 && elicitation.aborted.length === 0; i++) await tick(10);
-      expect(elicitation.aborted.map((r) => (r as Error).message)).toEqual(["the request that asked was cancelled"]);
+      expect(elicitation.aborted.map((r) => (r as Error).message)).toEqual([
+        "the request that asked was cancelled",
+      ]);
     } finally {
       await client.close();
     }
@@ -231,10 +291,20 @@ describe("a stdio server whose client closes its input while the server awaits a
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "0" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "raw", version: "0" },
+      },
+    });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
-    for (let i = 0; i < 300 && !lines.some((m) => m.method === "elicitation/create"); i++) await tick(10);
+    for (let i = 0; i < 300 && !lines.some((m) => m.method === "elicitation/create"); i++)
+      await tick(10);
     const asked = lines.find((m) => m.method === "elicitation/create");
     expect(asked).toBeDefined();
     const closedAt = Date.now();
@@ -242,7 +312,15 @@ describe("a stdio server whose client closes its input while the server awaits a
     expect(await exited).toBe(0);
     // Without ending the session it waited for the 5-minute client request timeout.
     expect(Date.now() - closedAt).toBeLessThan(3000);
-    expect(lines).toContainEqual({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: asked.id, reason: "the session ended" } });
-    expect(lines).toContainEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "the session ended" } });
+    expect(lines).toContainEqual({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: asked.id, reason: "the session ended" },
+    });
+    expect(lines).toContainEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: -32603, message: "the session ended" },
+    });
   });
 });

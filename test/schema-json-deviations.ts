@@ -22,7 +22,9 @@ export const DEVIATIONS: Deviation[] = [
       "schema.ts: `string | number | boolean | null | JSONObject | JSONArray`. typescript-json-schema runs without strictNullChecks, so `null` is dropped from the union and schema.json rejects JSON null as a JSON value.",
     witness: null,
     patch(defs) {
-      const primitives = (defs["JSONValue"].anyOf as { type?: string[] }[]).find((m) => Array.isArray(m.type))!;
+      const primitives = (defs["JSONValue"].anyOf as { type?: string[] }[]).find((m) =>
+        Array.isArray(m.type),
+      )!;
       primitives.type!.push("null");
     },
   },

@@ -11,7 +11,10 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2HttpTransport,
+} from "@modelcontextprotocol/client";
 import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEras } from "../cli/commands.js";
@@ -26,12 +29,16 @@ const OLD = "2026-07-28";
 const LEGACY = "2025-11-25";
 const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 
-const schemaOf = (revision: string) => readFileSync(join(SPEC_DIR, "schema", revision, "schema.ts"), "utf8");
+const schemaOf = (revision: string) =>
+  readFileSync(join(SPEC_DIR, "schema", revision, "schema.ts"), "utf8");
 
 /** 2026-07-28's schema.ts with the edits a spec bump might bring; each edit must apply. */
 function bumpedSchema(): string {
   const edits: [string, string][] = [
-    [`export const LATEST_PROTOCOL_VERSION = "${OLD}";`, `export const LATEST_PROTOCOL_VERSION = "${NEW}";`],
+    [
+      `export const LATEST_PROTOCOL_VERSION = "${OLD}";`,
+      `export const LATEST_PROTOCOL_VERSION = "${NEW}";`,
+    ],
     [
       "export interface CallToolResult extends Result {\n",
       "export interface CallToolResult extends Result {\n  /** What the call cost, in the server's units. */\n  cost?: number;\n\n",
@@ -57,7 +64,8 @@ function bumpedSchema(): string {
     ["export type ServerResult =\n", "export type ServerResult =\n  | HealthResult\n"],
   ];
   return edits.reduce((text, [from, to]) => {
-    if (!text.includes(from)) throw new Error(`the 2026-07-28 schema.ts no longer has ${JSON.stringify(from)}`);
+    if (!text.includes(from))
+      throw new Error(`the 2026-07-28 schema.ts no longer has ${JSON.stringify(from)}`);
     return text.replace(from, to);
   }, schemaOf(OLD));
 }
@@ -69,7 +77,10 @@ let eras: Any;
 let oldValidators: Any;
 let generated: { client: Any; httpClient: Any; dispatcher: Any };
 
-const meta = (version: string) => ({ [VERSION_KEY]: version, "io.modelcontextprotocol/clientCapabilities": {} });
+const meta = (version: string) => ({
+  [VERSION_KEY]: version,
+  "io.modelcontextprotocol/clientCapabilities": {},
+});
 const request = (version: string, method: string, params: object = {}, id = 1) => ({
   jsonrpc: "2.0",
   id,
@@ -89,15 +100,29 @@ beforeAll(async () => {
   files = await generate(loaded, undefined, { legacy });
   const dir = writeGenerated(files);
   const [d, http, client, httpClient, erasModule, validators] = await Promise.all(
-    ["dispatcher.js", "http-server.js", "client.js", "http-client.js", "eras.js", `modern/${OLD}/validators.js`].map((m) => import(join(dir, m))),
+    [
+      "dispatcher.js",
+      "http-server.js",
+      "client.js",
+      "http-client.js",
+      "eras.js",
+      `modern/${OLD}/validators.js`,
+    ].map((m) => import(join(dir, m))),
   );
   generated = { client, httpClient, dispatcher: d };
   eras = erasModule.ERAS;
   oldValidators = validators;
   dispatcher = d.createServerDispatcher(
     {
-      "tools/list": () => ({ tools: [{ name: "add", inputSchema: { type: "object" } }], ttlMs: 0, cacheScope: "public" }),
-      "tools/call": (params: Any, ctx: Any) => ({ content: [{ type: "text", text: `${params.name} at ${ctx.protocolVersion}` }], cost: 3 }),
+      "tools/list": () => ({
+        tools: [{ name: "add", inputSchema: { type: "object" } }],
+        ttlMs: 0,
+        cacheScope: "public",
+      }),
+      "tools/call": (params: Any, ctx: Any) => ({
+        content: [{ type: "text", text: `${params.name} at ${ctx.protocolVersion}` }],
+        cost: 3,
+      }),
       "server/health": () => ({ status: "ok" }),
     },
     { serverInfo: { name: "bumped", version: "1.0.0" } },
@@ -122,7 +147,12 @@ describe("a server generated after a spec bump", () => {
     const erasTs = files.find((f) => f.path === "eras.ts")!.content;
     expect(await prettier.format(erasTs, { parser: "babel-ts", printWidth: 100 })).toBe(erasTs);
     expect(erasTs).toContain(`from "./modern/${OLD}/protocol.js"`);
-    expect(files.map((f) => f.path).filter((p) => p.startsWith(`modern/${OLD}/`)).sort()).toEqual(
+    expect(
+      files
+        .map((f) => f.path)
+        .filter((p) => p.startsWith(`modern/${OLD}/`))
+        .sort(),
+    ).toEqual(
       ["methods.ts", "protocol.ts", "types.ts", "validators.ts"].map((f) => `modern/${OLD}/${f}`),
     );
   });
@@ -131,28 +161,44 @@ describe("a server generated after a spec bump", () => {
     const reply = await dispatcher.handle(request(OLD, "tools/call", { name: "add" }));
     expect(reply.result.content).toEqual([{ type: "text", text: `add at ${OLD}` }]);
     expect(reply.result).not.toHaveProperty("cost");
-    expect(oldValidators.validateMethodResult("tools/call", reply.result)).toMatchObject({ ok: true });
+    expect(oldValidators.validateMethodResult("tools/call", reply.result)).toMatchObject({
+      ok: true,
+    });
     // The same request at the new revision keeps the field.
     const newer = await dispatcher.handle(request(NEW, "tools/call", { name: "add" }));
-    expect(newer.result).toMatchObject({ cost: 3, content: [{ type: "text", text: `add at ${NEW}` }] });
+    expect(newer.result).toMatchObject({
+      cost: 3,
+      content: [{ type: "text", text: `add at ${NEW}` }],
+    });
   });
 
   it("serves a method only the new revision has at that revision, and answers method not found at 2026-07-28", async () => {
-    expect(await dispatcher.handle(request(NEW, "server/health"))).toMatchObject({ result: { status: "ok", resultType: "complete" } });
-    expect(await dispatcher.handle(request(OLD, "server/health"))).toMatchObject({ error: { code: -32601 } });
+    expect(await dispatcher.handle(request(NEW, "server/health"))).toMatchObject({
+      result: { status: "ok", resultType: "complete" },
+    });
+    expect(await dispatcher.handle(request(OLD, "server/health"))).toMatchObject({
+      error: { code: -32601 },
+    });
   });
 
   it("lists every per-request version, newest first, in server/discover and the unsupported-version error", async () => {
     const discovered = await dispatcher.handle(request(OLD, "server/discover"));
     expect(discovered.result.supportedVersions).toEqual([NEW, OLD]);
-    expect(oldValidators.validateMethodResult("server/discover", discovered.result)).toMatchObject({ ok: true });
+    expect(oldValidators.validateMethodResult("server/discover", discovered.result)).toMatchObject({
+      ok: true,
+    });
     const refused = await dispatcher.handle(request("2026-01-01", "tools/list"));
-    expect(refused).toMatchObject({ error: { code: -32022, data: { supported: [NEW, OLD], requested: "2026-01-01" } } });
+    expect(refused).toMatchObject({
+      error: { code: -32022, data: { supported: [NEW, OLD], requested: "2026-01-01" } },
+    });
     expect(dispatcher.supportedVersions).toEqual([NEW, OLD, LEGACY]);
   });
 
   it("serves the v2 SDK client 2.4.0 (modern, 2026-07-28) over HTTP", async () => {
-    const client = new V2Client({ name: "v2", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    const client = new V2Client(
+      { name: "v2", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" } },
+    );
     await client.connect(new V2HttpTransport(new URL(server.url)));
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["add"]);
     const result = await client.callTool({ name: "add", arguments: {} });
@@ -172,8 +218,13 @@ describe("a server generated after a spec bump", () => {
   });
 
   it("serves mcp-gen's own client of the new revision over HTTP", async () => {
-    const client = generated.client.createClient({ transport: generated.httpClient.createHttpTransport({ url: server.url }) });
-    expect(await client.callTool({ name: "add" })).toMatchObject({ cost: 3, content: [{ type: "text", text: `add at ${NEW}` }] });
+    const client = generated.client.createClient({
+      transport: generated.httpClient.createHttpTransport({ url: server.url }),
+    });
+    expect(await client.callTool({ name: "add" })).toMatchObject({
+      cost: 3,
+      content: [{ type: "text", text: `add at ${NEW}` }],
+    });
     expect(await client.request("server/health", {})).toMatchObject({ status: "ok" });
   });
 });
@@ -183,7 +234,9 @@ async function sdkServer(): Promise<{ url: string; close(): Promise<void> }> {
   const handler = createMcpHandler(
     () => {
       const server = new V2Server({ name: "v2-server", version: "2.4.0" });
-      server.registerTool("plain", { description: "Answers" }, async () => ({ content: [{ type: "text", text: "plain" }] }));
+      server.registerTool("plain", { description: "Answers" }, async () => ({
+        content: [{ type: "text", text: "plain" }],
+      }));
       return server;
     },
     { legacy: "reject" },
@@ -192,13 +245,22 @@ async function sdkServer(): Promise<{ url: string; close(): Promise<void> }> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
     const body = chunks.length > 0 ? { body: Buffer.concat(chunks) } : {};
-    const response = await handler.fetch(new Request(`http://${req.headers.host}${req.url}`, { method: req.method!, headers, ...body }));
+    const response = await handler.fetch(
+      new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method!,
+        headers,
+        ...body,
+      }),
+    );
     const text = await response.text(); // a plain tool's answer ends its stream: buffering is safe
     res.writeHead(response.status, Object.fromEntries(response.headers)).end(text);
   };
-  const http = createServer((req, res) => void serve(req, res).catch((e) => res.writeHead(500).end(String(e))));
+  const http = createServer(
+    (req, res) => void serve(req, res).catch((e) => res.writeHead(500).end(String(e))),
+  );
   http.listen(0, "127.0.0.1");
   await once(http, "listening");
   return {
@@ -215,14 +277,29 @@ describe("the client generated after a spec bump", () => {
   it("meets a server that speaks only 2026-07-28 (the v2 SDK's): retries at 2026-07-28, and refuses methods 2026-07-28 lacks before sending", async () => {
     const sdk = await sdkServer();
     try {
-      const client = generated.client.createClient({ transport: generated.httpClient.createHttpTransport({ url: sdk.url }) });
+      const client = generated.client.createClient({
+        transport: generated.httpClient.createHttpTransport({ url: sdk.url }),
+      });
       expect(await client.era()).toBe("modern");
       const result = await client.callTool({ name: "plain", arguments: {} });
-      expect(result).toMatchObject({ content: [{ type: "text", text: "plain" }], resultType: "complete" });
-      await expect(client.request("server/health", {})).rejects.toMatchObject({ name: "EraUnsupportedError", era: OLD });
+      expect(result).toMatchObject({
+        content: [{ type: "text", text: "plain" }],
+        resultType: "complete",
+      });
+      await expect(client.request("server/health", {})).rejects.toMatchObject({
+        name: "EraUnsupportedError",
+        era: OLD,
+      });
       // Offering only the newest version, as before: the server's refusal reaches the caller.
-      const strict = generated.client.createClient({ transport: generated.httpClient.createHttpTransport({ url: sdk.url }), era: "modern", supportedVersions: [NEW] });
-      await expect(strict.callTool({ name: "plain", arguments: {} })).rejects.toMatchObject({ code: -32022, data: { supported: [OLD] } });
+      const strict = generated.client.createClient({
+        transport: generated.httpClient.createHttpTransport({ url: sdk.url }),
+        era: "modern",
+        supportedVersions: [NEW],
+      });
+      await expect(strict.callTool({ name: "plain", arguments: {} })).rejects.toMatchObject({
+        code: -32022,
+        data: { supported: [OLD] },
+      });
     } finally {
       await sdk.close();
     }

@@ -6,7 +6,10 @@
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2HttpTransport,
+} from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
@@ -18,34 +21,56 @@ let server: { url: string; close(): Promise<void> };
 const serverErrors: unknown[] = [];
 
 beforeAll(async () => {
-  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, { legacy: [loadRevision(SPEC_DIR, "2025-11-25")] });
+  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, {
+    legacy: [loadRevision(SPEC_DIR, "2025-11-25")],
+  });
   const dir = writeGenerated(files);
-  const [dispatcher, http] = await Promise.all(["dispatcher.js", "http-server.js"].map((m) => import(join(dir, m))));
+  const [dispatcher, http] = await Promise.all(
+    ["dispatcher.js", "http-server.js"].map((m) => import(join(dir, m))),
+  );
   const tools = dispatcher.defineTools(
     [
       {
         tool: {
           name: "add",
           description: "Adds two numbers",
-          inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+          inputSchema: {
+            type: "object",
+            properties: { a: { type: "number" }, b: { type: "number" } },
+            required: ["a", "b"],
+          },
         },
         call: (args: Any) => ({ content: [{ type: "text", text: String(args.a + args.b) }] }),
       },
       {
         tool: {
           name: "weather",
-          inputSchema: { type: "object", properties: { city: { type: "string", minLength: 1 } }, required: ["city"] },
-          outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] },
+          inputSchema: {
+            type: "object",
+            properties: { city: { type: "string", minLength: 1 } },
+            required: ["city"],
+          },
+          outputSchema: {
+            type: "object",
+            properties: { celsius: { type: "number" } },
+            required: ["celsius"],
+          },
         },
         call: (args: Any) => {
           const celsius = args.city === "Atlantis" ? "unknown" : 21;
-          return { content: [{ type: "text", text: JSON.stringify({ celsius }) }], structuredContent: { celsius } };
+          return {
+            content: [{ type: "text", text: JSON.stringify({ celsius }) }],
+            structuredContent: { celsius },
+          };
         },
       },
     ],
     { validate, list: { ttlMs: 0, cacheScope: "private" } },
   );
-  const d = dispatcher.createServerDispatcher(tools, { serverInfo: { name: "tools", version: "1.0.0" }, onError: (e: unknown) => serverErrors.push(e) });
+  const d = dispatcher.createServerDispatcher(tools, {
+    serverInfo: { name: "tools", version: "1.0.0" },
+    onError: (e: unknown) => serverErrors.push(e),
+  });
   server = await http.serveHttp(d);
 });
 afterAll(() => server?.close());
@@ -58,10 +83,16 @@ describe("defineTools served to the SDK clients", () => {
     const client = new V1Client({ name: "v1", version: "1.0.0" });
     await client.connect(new V1HttpTransport(new URL(server.url)));
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["add", "weather"]);
-    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })).toEqual({ content: [{ type: "text", text: "5" }] });
-    expect(await client.callTool({ name: "add", arguments: { a: 2, b: "3" } })).toEqual(failure(INVALID_ADD));
+    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })).toEqual({
+      content: [{ type: "text", text: "5" }],
+    });
+    expect(await client.callTool({ name: "add", arguments: { a: 2, b: "3" } })).toEqual(
+      failure(INVALID_ADD),
+    );
     expect(await client.callTool({ name: "weather", arguments: {} })).toEqual(
-      failure("Input validation error: Invalid arguments for tool weather: / must have required property 'city'"),
+      failure(
+        "Input validation error: Invalid arguments for tool weather: / must have required property 'city'",
+      ),
     );
     await expect(client.callTool({ name: "subtract", arguments: {} })).rejects.toMatchObject({
       code: -32602,
@@ -72,19 +103,34 @@ describe("defineTools served to the SDK clients", () => {
     expect(weather.structuredContent).toEqual({ celsius: 21 });
     // Content that does not conform is refused by the server, never sent.
     const atlantis = await client.callTool({ name: "weather", arguments: { city: "Atlantis" } });
-    expect(atlantis).toEqual(failure("Output validation error: Invalid structured content for tool weather: /celsius must be number"));
-    expect(serverErrors.map(String)).toEqual(["Error: Output validation error: Invalid structured content for tool weather: /celsius must be number"]);
+    expect(atlantis).toEqual(
+      failure(
+        "Output validation error: Invalid structured content for tool weather: /celsius must be number",
+      ),
+    );
+    expect(serverErrors.map(String)).toEqual([
+      "Error: Output validation error: Invalid structured content for tool weather: /celsius must be number",
+    ]);
     serverErrors.length = 0;
     await client.close();
   });
 
   it("v2 SDK client 2.4.0 in auto mode (modern, stateless): the same answers", async () => {
-    const client = new V2Client({ name: "v2", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    const client = new V2Client(
+      { name: "v2", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" } },
+    );
     await client.connect(new V2HttpTransport(new URL(server.url)));
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["add", "weather"]);
-    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })).toMatchObject({ content: [{ type: "text", text: "5" }] });
-    expect(await client.callTool({ name: "add", arguments: { a: 2, b: "3" } })).toMatchObject(failure(INVALID_ADD));
-    await expect(client.callTool({ name: "subtract", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })).toMatchObject({
+      content: [{ type: "text", text: "5" }],
+    });
+    expect(await client.callTool({ name: "add", arguments: { a: 2, b: "3" } })).toMatchObject(
+      failure(INVALID_ADD),
+    );
+    await expect(client.callTool({ name: "subtract", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
     await client.close();
   });
 });

@@ -8,19 +8,34 @@ import { buildValidationSchemas, nestedQuantifier, type VSchema } from "../schem
 import { ValidatorWriter } from "../generators/validator-code.js";
 import { validatorsFiles, validatorsGenerator } from "../generators/validators.js";
 import type { LoadedRevision } from "../schema/index.js";
-import { cli, fakeSpec, importGenerated, readFixture, snapshotTree, SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
+import {
+  cli,
+  fakeSpec,
+  importGenerated,
+  readFixture,
+  snapshotTree,
+  SPEC_DIR,
+  tempDir,
+  typecheck,
+  writeFiles,
+} from "./helpers.js";
 
 // Schemas written to break the validator generator: property names Object.prototype also
 // has, type names shaped like internal helpers, deep nesting, formats and patterns it cannot
 // honour. Each gives compiling, correct validators or one located error.
 
-type Result = { ok: true; value: unknown } | { ok: false; errors: { path: string; message: string }[] };
+type Result =
+  { ok: true; value: unknown } | { ok: false; errors: { path: string; message: string }[] };
 type Validators = Record<string, (value: unknown, options?: { firstError?: boolean }) => any>;
 
 /** The mini fixture (it carries the protocol conventions) plus extra declarations. */
 function loaded(extra: string): LoadedRevision {
   const model = readSchemaText("fixture.ts", `${readFixture("mini-schema.ts")}\n${extra}\n`);
-  return { revision: { ...findRevision(SPEC_DIR, "latest"), name: "2099-01-01" }, model, protocol: buildProtocol(model) };
+  return {
+    revision: { ...findRevision(SPEC_DIR, "latest"), name: "2099-01-01" },
+    model,
+    protocol: buildProtocol(model),
+  };
 }
 
 const GENERATORS = ["types", "methods", "validators"];
@@ -32,7 +47,8 @@ function compiles(files: OutputFile[]): string[] {
   return typecheck(files.map((f) => join(dir, f.path)));
 }
 
-const validatorsOf = (files: OutputFile[]) => files.find((f) => f.path === "validators.ts")!.content;
+const validatorsOf = (files: OutputFile[]) =>
+  files.find((f) => f.path === "validators.ts")!.content;
 
 describe("own properties only", () => {
   const schema = `
@@ -48,20 +64,30 @@ export interface Bag {
 }`;
 
   it("Object.prototype's names are neither present on {} nor in the way of valid objects", async () => {
-    const v = await importGenerated<Validators>(await generate(loaded(schema), GENERATORS), "validators.js");
+    const v = await importGenerated<Validators>(
+      await generate(loaded(schema), GENERATORS),
+      "validators.js",
+    );
     expect(v["isOwn"]!({ valueOf: "v" })).toBe(true);
-    expect(v["isOwn"]!({ valueOf: "v", constructor: "c", toString: "t", hasOwnProperty: 1 })).toBe(true);
+    expect(v["isOwn"]!({ valueOf: "v", constructor: "c", toString: "t", hasOwnProperty: 1 })).toBe(
+      true,
+    );
     expect(v["isOwn"]!(JSON.parse('{"valueOf": "v", "__proto__": "p"}'))).toBe(true);
     expect(v["isOwn"]!(JSON.parse('{"valueOf": "v", "__proto__": 5}'))).toBe(false);
     expect(v["isOwn"]!({ valueOf: "v", constructor: 5 })).toBe(false);
     expect(v["isOwn"]!({})).toBe(false);
     const missing = v["validateOwn"]!({}) as Result;
-    expect(missing.ok ? [] : missing.errors).toEqual([{ path: "/valueOf", message: 'required property "valueOf" is missing' }]);
+    expect(missing.ok ? [] : missing.errors).toEqual([
+      { path: "/valueOf", message: 'required property "valueOf" is missing' },
+    ]);
     expect((v["validateOwn"]!({ valueOf: "v" }) as Result).ok).toBe(true);
   });
 
   it("inherited enumerable keys are not checked against an index signature", async () => {
-    const v = await importGenerated<Validators>(await generate(loaded(schema), GENERATORS), "validators.js");
+    const v = await importGenerated<Validators>(
+      await generate(loaded(schema), GENERATORS),
+      "validators.js",
+    );
     const inheriting = Object.create({ inherited: 5 }) as Record<string, unknown>;
     inheriting["own"] = "x";
     expect(v["isBag"]!(inheriting)).toBe(true);
@@ -71,7 +97,11 @@ export interface Bag {
 
 describe("internal names", () => {
   it("a type named like a helper of another type (Request_5) gives distinct functions that compile", async () => {
-    const extra = ["export interface Request_5 { x: string }", "export interface Request_6 { y: number }", "export type $1 = { z: boolean };"].join("\n");
+    const extra = [
+      "export interface Request_5 { x: string }",
+      "export interface Request_6 { y: number }",
+      "export type $1 = { z: boolean };",
+    ].join("\n");
     const files = await generate(loaded(extra), GENERATORS);
     const code = validatorsOf(files);
     const names = [...code.matchAll(/^function (\S+)\(/gm)].map((m) => m[1]);
@@ -102,7 +132,14 @@ function deepValue(depth: number, leaf: unknown): unknown {
 describe("nesting", () => {
   it("output grows linearly with the depth of anonymous object types", async () => {
     // validators.ts alone: types.ts (another generator) is not the subject here.
-    const size = (depth: number) => validatorsGenerator.emit({ loaded: loaded(nested(depth)), header: "" })[0]!.code.length;
+    const size = (depth: number) =>
+      validatorsGenerator.emit({
+        loaded: loaded(nested(depth)),
+        header: "",
+        legacy: [],
+        auth: false,
+        headerFor: () => "",
+      })[0]!.code.length;
     // Up to the nesting limit (200, schema/nesting.ts).
     const [base, at100, at200] = [size(0), size(100), size(200)];
     // Before: 20,100 helpers and 4.7 MB at depth 200. Now a constant cost per level.
@@ -126,7 +163,11 @@ describe("depth 1,000", () => {
   // overflows its stack ~500 deep), so this depth is reached through the validation model
   // directly: the validator writer and the validators it writes have no depth limit of their own.
   it("one helper pair per level, and the validators run", async () => {
-    let schema: VSchema = { kind: "object", properties: [{ name: "leaf", required: true, schema: { kind: "types", types: ["string"] } }], additional: undefined };
+    let schema: VSchema = {
+      kind: "object",
+      properties: [{ name: "leaf", required: true, schema: { kind: "types", types: ["string"] } }],
+      additional: undefined,
+    };
     for (let i = 0; i < 1000; i++) {
       schema = {
         kind: "object",
@@ -138,10 +179,21 @@ describe("depth 1,000", () => {
       };
     }
     const writer = new ValidatorWriter(new Map([["Deep", schema]]), new Set());
-    const functions = [writer.isFunction("Deep"), writer.validateFunction("Deep"), ...writer.helpers];
+    const functions = [
+      writer.isFunction("Deep"),
+      writer.validateFunction("Deep"),
+      ...writer.helpers,
+    ];
     expect(writer.helpers).toHaveLength(2 * 1000);
-    const body = [...functions, "export const isDeep = (v: unknown) => $is_Deep(v, 0);", "export const validateDeep = (v: unknown) => $result(v, $va_Deep, undefined);"];
-    const files = validatorsFiles("// depth 1,000", body).map((f) => ({ path: f.path, content: f.code }));
+    const body = [
+      ...functions,
+      "export const isDeep = (v: unknown) => $is_Deep(v, 0);",
+      "export const validateDeep = (v: unknown) => $result(v, $va_Deep, undefined);",
+    ];
+    const files = validatorsFiles("// depth 1,000", body).map((f) => ({
+      path: f.path,
+      content: f.code,
+    }));
     const v = await importGenerated<Validators>(files, "validators.js");
     expect(v["isDeep"]!(deepValue(1000, "x"))).toBe(true);
     expect(v["isDeep"]!(deepValue(1000, 1))).toBe(false);
@@ -152,11 +204,16 @@ describe("depth 1,000", () => {
 
 describe("formats and patterns are checked at generation", () => {
   const withTag = (tag: string) => `export interface Tagged {\n  /** ${tag} */\n  s: string;\n}`;
-  const build = (tag: string) => () => buildValidationSchemas(readSchemaText("fixture.ts", withTag(tag)));
+  const build = (tag: string) => () =>
+    buildValidationSchemas(readSchemaText("fixture.ts", withTag(tag)));
 
   it("an unknown @format is a located error, not any string", () => {
-    expect(build("@format email")).toThrow(/^fixture\.ts:3:6: unsupported construct: @format email \(supported: uri, byte, uri-template\)$/);
-    expect(build("@format date-time")).toThrow(/^fixture\.ts:3:6: unsupported construct: @format date-time/);
+    expect(build("@format email")).toThrow(
+      /^fixture\.ts:3:6: unsupported construct: @format email \(supported: uri, byte, uri-template\)$/,
+    );
+    expect(build("@format date-time")).toThrow(
+      /^fixture\.ts:3:6: unsupported construct: @format date-time/,
+    );
     expect(build("@format uri")).not.toThrow();
   });
 
@@ -166,9 +223,21 @@ describe("formats and patterns are checked at generation", () => {
   });
 
   it("a pattern that can backtrack catastrophically is refused, with its location", () => {
-    expect(build("@pattern (a+)+$")).toThrow(/^fixture\.ts:3:6: @pattern "\(a\+\)\+\$" repeats a group that holds an unbounded quantifier/);
-    for (const p of ["(a+)+$", "^(a*)*b", "(\\w+\\s?)*", "((ab)+c)*", "(?:x+){2,}", "(a|b+)+"]) expect(nestedQuantifier(p), p).toBe(true);
-    for (const p of ["^[a-z]+$", "(\\d{1,3}\\.){3}", "(ab?)+", "(a+)", "[(a+)+]", "\\(a+\\)+", "^(?:[A-Z]{2})*$"]) expect(nestedQuantifier(p), p).toBe(false);
+    expect(build("@pattern (a+)+$")).toThrow(
+      /^fixture\.ts:3:6: @pattern "\(a\+\)\+\$" repeats a group that holds an unbounded quantifier/,
+    );
+    for (const p of ["(a+)+$", "^(a*)*b", "(\\w+\\s?)*", "((ab)+c)*", "(?:x+){2,}", "(a|b+)+"])
+      expect(nestedQuantifier(p), p).toBe(true);
+    for (const p of [
+      "^[a-z]+$",
+      "(\\d{1,3}\\.){3}",
+      "(ab?)+",
+      "(a+)",
+      "[(a+)+]",
+      "\\(a+\\)+",
+      "^(?:[A-Z]{2})*$",
+    ])
+      expect(nestedQuantifier(p), p).toBe(false);
   });
 
   it("the CLI prints one located line, exits 1 and writes nothing", () => {

@@ -14,7 +14,9 @@ import { ArbitraryBuilder, mutate, mutationKinds } from "./arbitraries.js";
 import { DEVIATIONS } from "./schema-json-deviations.js";
 import { generatedFiles, importGenerated, SPEC_DIR, SPEC_REVISIONS } from "./helpers.js";
 
-type Result = { ok: true; value: unknown } | { ok: false; errors: { path: string; message: string; expected?: string }[] };
+type Result =
+  | { ok: true; value: unknown }
+  | { ok: false; errors: { path: string; message: string; expected?: string }[] };
 type Options = { firstError?: boolean };
 type Validators = Record<string, (value: unknown, options?: Options) => any> & {
   validateRequestMessage(value: unknown, direction: string, options?: Options): Result;
@@ -31,7 +33,8 @@ const RUNS = Number(process.env["FC_RUNS"] ?? 200);
  * generator compiles them all, and they add type shapes rather than new code paths (every
  * type still gets its examples and generated values). Keeps `npm test` within its budget.
  */
-const runsFor = (revision: string) => (revision === SPEC_REVISIONS[SPEC_REVISIONS.length - 1] ? RUNS : Math.ceil(RUNS / 4));
+const runsFor = (revision: string) =>
+  revision === SPEC_REVISIONS[SPEC_REVISIONS.length - 1] ? RUNS : Math.ceil(RUNS / 4);
 
 /** ajv + ajv-formats on schema.json, as the spec validates its examples (strict: false). */
 function oracle(revision: string, patched: boolean) {
@@ -39,7 +42,7 @@ function oracle(revision: string, patched: boolean) {
   const is2020 = "$defs" in json;
   const defs = is2020 ? json.$defs : json.definitions;
   if (patched) for (const d of DEVIATIONS) if (d.revision === revision) d.patch(defs);
-  const AjvClass = (is2020 ? Ajv2020 : AjvDraft7) as unknown as typeof Ajv2020;
+  const AjvClass = (is2020 ? Ajv2020 : AjvDraft7) as unknown as typeof Ajv2020.default;
   const ajv = new AjvClass({ strict: false, allErrors: true });
   (addFormats as unknown as (a: unknown) => void)(ajv);
   ajv.addSchema({ ...json, $id: "mcp" });
@@ -60,13 +63,21 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
   it("validators.ts is emitted as prettier would print it (so generation skips prettier for it)", async () => {
     const code = files.find((f) => f.path === "validators.ts")!.content;
     expect(await formatTypeScript(code)).toBe(code);
-    const [emitted] = validatorsGenerator.emit({ loaded, header: headerFor(loaded) });
+    const [emitted] = validatorsGenerator.emit({
+      loaded,
+      header: headerFor(loaded),
+      legacy: [],
+      auth: false,
+      headerFor,
+    });
     expect(emitted).toMatchObject({ path: "validators.ts", preformatted: true, code });
   });
 
   it("first-error mode reports exactly the first error of the full validation", () => {
     const arbitraries = new ArbitraryBuilder(buildValidationSchemas(loaded.model));
-    const types = loaded.model.declarations.filter((d) => d.kind !== "const" && d.exported).map((d) => d.name);
+    const types = loaded.model.declarations
+      .filter((d) => d.kind !== "const" && d.exported)
+      .map((d) => d.name);
     let invalid = 0;
     for (const type of types) {
       const candidate = fc
@@ -78,7 +89,11 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
           const first = v[`validate${type}`]!(value, { firstError: true }) as Result;
           if (full.ok) return first.ok && first.value === value;
           invalid++;
-          return !first.ok && first.errors.length === 1 && JSON.stringify(first.errors[0]) === JSON.stringify(full.errors[0]);
+          return (
+            !first.ok &&
+            first.errors.length === 1 &&
+            JSON.stringify(first.errors[0]) === JSON.stringify(full.errors[0])
+          );
         }),
         { seed: SEED, numRuns: 30, examples: [] },
       );
@@ -106,20 +121,27 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
     const { check, defs } = oracle(revision, true);
     const schemas = buildValidationSchemas(loaded.model);
     const arbitraries = new ArbitraryBuilder(schemas);
-    const types = loaded.model.declarations.filter((d) => d.kind !== "const" && d.exported).map((d) => d.name);
+    const types = loaded.model.declarations
+      .filter((d) => d.kind !== "const" && d.exported)
+      .map((d) => d.name);
     expect(types.every((t) => t in defs)).toBe(true);
     let valid = 0;
     let total = 0;
     const examplesDir = join(SPEC_DIR, "schema", revision, "examples");
     const examplesOf = (type: string): unknown[] =>
       existsSync(join(examplesDir, type))
-        ? readdirSync(join(examplesDir, type)).map((f) => JSON.parse(readFileSync(join(examplesDir, type, f), "utf8")))
+        ? readdirSync(join(examplesDir, type)).map((f) =>
+            JSON.parse(readFileSync(join(examplesDir, type, f), "utf8")),
+          )
         : [];
     for (const type of types) {
       const validate = check(type);
       const examples = examplesOf(type);
       // The spec's own examples seed the generator: as they are, and mutated.
-      const seeds = examples.length > 0 ? fc.oneof(arbitraries.named(type), fc.constantFrom(...(examples as never[]))) : arbitraries.named(type);
+      const seeds =
+        examples.length > 0
+          ? fc.oneof(arbitraries.named(type), fc.constantFrom(...(examples as never[])))
+          : arbitraries.named(type);
       for (const example of examples) {
         expect(v[`is${type}`]!(example)).toBe(validate(example));
       }
@@ -138,7 +160,11 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
           total++;
           if (expected) valid++;
           const result = v[`validate${type}`]!(value) as Result;
-          return v[`is${type}`]!(value) === expected && result.ok === expected && (expected || result.errors.length > 0);
+          return (
+            v[`is${type}`]!(value) === expected &&
+            result.ok === expected &&
+            (expected || (!result.ok && result.errors.length > 0))
+          );
         }),
         { seed: SEED, numRuns: runsFor(revision), verbose: true, examples: [] },
       );
@@ -151,27 +177,46 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
 
 describe("first-error mode at the message entry points", () => {
   it("validateRequestMessage(value, direction, { firstError: true }) gives the first error only", async () => {
-    const v = await importGenerated<Validators>(await generatedFiles("2026-07-28"), "validators.js");
-    const bad = { jsonrpc: "1.0", id: {}, method: "tools/call", params: { name: 7, arguments: [], _meta: {} } };
+    const v = await importGenerated<Validators>(
+      await generatedFiles("2026-07-28"),
+      "validators.js",
+    );
+    const bad = {
+      jsonrpc: "1.0",
+      id: {},
+      method: "tools/call",
+      params: { name: 7, arguments: [], _meta: {} },
+    };
     const full = v.validateRequestMessage(bad, "client->server");
     const first = v.validateRequestMessage(bad, "client->server", { firstError: true });
     expect(full.ok ? [] : full.errors.length).toBeGreaterThan(1);
     expect(first).toEqual({ ok: false, errors: [(full as { errors: unknown[] }).errors[0]] });
-    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: 7, arguments: [] } };
+    const call = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: 7, arguments: [] },
+    };
     const fullCall = v.validateRequestMessage(call, "client->server");
     expect(fullCall.ok ? [] : fullCall.errors.length).toBeGreaterThan(1);
-    expect(v.validateRequestMessage(call, "client->server", { firstError: true })).toEqual({ ok: false, errors: [(fullCall as { errors: unknown[] }).errors[0]] });
+    expect(v.validateRequestMessage(call, "client->server", { firstError: true })).toEqual({
+      ok: false,
+      errors: [(fullCall as { errors: unknown[] }).errors[0]],
+    });
   });
 });
 
 describe("documented schema.json deviations", () => {
-  it.each(DEVIATIONS.map((d) => [`${d.revision} ${d.type}`, d] as const))("%s is pinned", async (_name, d) => {
-    const loaded = loadRevision(SPEC_DIR, d.revision);
-    const v = await importGenerated<Validators>(await generate(loaded), "validators.js");
-    expect(oracle(d.revision, false).check(d.type)(d.witness)).toBe(false);
-    expect(oracle(d.revision, true).check(d.type)(d.witness)).toBe(true);
-    expect(v[`is${d.type}`]!(d.witness)).toBe(true);
-  });
+  it.each(DEVIATIONS.map((d) => [`${d.revision} ${d.type}`, d] as const))(
+    "%s is pinned",
+    async (_name, d) => {
+      const loaded = loadRevision(SPEC_DIR, d.revision);
+      const v = await importGenerated<Validators>(await generate(loaded), "validators.js");
+      expect(oracle(d.revision, false).check(d.type)(d.witness)).toBe(false);
+      expect(oracle(d.revision, true).check(d.type)(d.witness)).toBe(true);
+      expect(v[`is${d.type}`]!(d.witness)).toBe(true);
+    },
+  );
 });
 
 describe("inputs JSON cannot carry", () => {

@@ -2,7 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { createOAuthClient, type AssertionContext, type OAuthClientOptions } from "../../runtime/auth-client.js";
+import {
+  createOAuthClient,
+  type AssertionContext,
+  type OAuthClientOptions,
+} from "../../runtime/auth-client.js";
 import { AuthorizationError } from "../../runtime/http-auth.js";
 import { createHttpTransport } from "../../runtime/http-client.js";
 import { startFake, type Fake, type FakeOptions } from "./auth-fixture.js";
@@ -31,20 +35,32 @@ afterEach(async () => {
 
 async function setup(options: FakeOptions, client: Partial<OAuthClientOptions>) {
   fake = await startFake(options);
-  const auth = createOAuthClient({ serverUrl: fake.url, grant: "jwt_bearer", insecureLoopback: true, ...client });
+  const auth = createOAuthClient({
+    serverUrl: fake.url,
+    grant: "jwt_bearer",
+    insecureLoopback: true,
+    ...client,
+  });
   const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
   let id = 0;
-  const call = async () => (await transport.request({ jsonrpc: "2.0", id: ++id, method: "tools/list", params: {} })) as { result?: { token: string } };
+  const call = async () =>
+    (await transport.request({ jsonrpc: "2.0", id: ++id, method: "tools/list", params: {} })) as {
+      result?: { token: string };
+    };
   return { fake, auth, call };
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AuthorizationError);
   return error as Error;
 }
 
-const shown = (error: Error) => `${String(error)} ${error.stack} ${JSON.stringify(error)} ${String((error as { cause?: unknown }).cause)}`;
+const shown = (error: Error) =>
+  `${String(error)} ${error.stack} ${JSON.stringify(error)} ${String((error as { cause?: unknown }).cause)}`;
 
 interface FakeIdp {
   issuer: string;
@@ -56,15 +72,34 @@ interface FakeIdp {
 
 /** An enterprise IdP: OpenID Connect metadata and a token endpoint doing token exchange. */
 async function startIdp(): Promise<FakeIdp> {
-  const fakeIdp = { requests: [], answer: (n: number) => ({ status: 200, body: { access_token: `id-jag-${n}`, issued_token_type: ID_JAG, token_type: "N_A", expires_in: 300 } }) } as unknown as FakeIdp;
+  const fakeIdp = {
+    requests: [],
+    answer: (n: number) => ({
+      status: 200,
+      body: {
+        access_token: `id-jag-${n}`,
+        issued_token_type: ID_JAG,
+        token_type: "N_A",
+        expires_in: 300,
+      },
+    }),
+  } as unknown as FakeIdp;
   const server: Server = createServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
-    const reply = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const reply = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     if (req.method === "GET" && req.url === "/idp/.well-known/openid-configuration")
-      return reply(200, { issuer: fakeIdp.issuer, token_endpoint: `${fakeIdp.issuer}/token`, grant_types_supported: [TOKEN_EXCHANGE] });
+      return reply(200, {
+        issuer: fakeIdp.issuer,
+        token_endpoint: `${fakeIdp.issuer}/token`,
+        grant_types_supported: [TOKEN_EXCHANGE],
+      });
     if (req.method === "POST" && req.url === "/idp/token") {
-      fakeIdp.requests.push({ body: new URLSearchParams(text), authorization: req.headers.authorization });
+      fakeIdp.requests.push({
+        body: new URLSearchParams(text),
+        authorization: req.headers.authorization,
+      });
       const { status, body } = fakeIdp.answer(fakeIdp.requests.length);
       return reply(status, body);
     }
@@ -72,7 +107,8 @@ async function startIdp(): Promise<FakeIdp> {
   });
   await new Promise<void>((resolve) => server.listen(0, resolve));
   fakeIdp.issuer = `http://localhost:${(server.address() as AddressInfo).port}/idp`;
-  fakeIdp.close = () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+  fakeIdp.close = () =>
+    new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
   return fakeIdp;
 }
 
@@ -80,27 +116,49 @@ describe("the JWT bearer grant: workload identity", () => {
   it("sends the workload's JWT as the assertion, with resource and scope, and no client at all", async () => {
     const contexts: AssertionContext[] = [];
     const assertion = (context: AssertionContext) => (contexts.push(context), WORKLOAD_JWT);
-    const { fake, call } = await setup({ challengeScope: "tools:read", grantTypes: [JWT_BEARER] }, { assertion });
+    const { fake, call } = await setup(
+      { challengeScope: "tools:read", grantTypes: [JWT_BEARER] },
+      { assertion },
+    );
     expect((await call()).result?.token).toMatch(/^tok-/);
     const [request] = fake.tokenRequests;
-    expect(Object.fromEntries(request!.body)).toEqual({ grant_type: JWT_BEARER, assertion: WORKLOAD_JWT, resource: fake.url, scope: "tools:read" });
+    expect(Object.fromEntries(request!.body)).toEqual({
+      grant_type: JWT_BEARER,
+      assertion: WORKLOAD_JWT,
+      resource: fake.url,
+      scope: "tools:read",
+    });
     // Workload identity federation needs no client_id and no registration.
     expect(request!.authorization).toBeUndefined();
     expect(fake.registrations).toHaveLength(0);
     expect(fake.authorizeRequests).toHaveLength(0);
     // The signal aborts when the call is aborted or the transport closes.
-    expect(contexts).toEqual([{ issuer: fake.base, tokenEndpoint: `${fake.base}/token`, resource: fake.url, scopes: ["tools:read"], signal: expect.any(AbortSignal) }]);
+    expect(contexts).toEqual([
+      {
+        issuer: fake.base,
+        tokenEndpoint: `${fake.base}/token`,
+        resource: fake.url,
+        scopes: ["tools:read"],
+        signal: expect.any(AbortSignal),
+      },
+    ]);
     // The token is kept; a later grant asks the callback again (workload JWTs are short-lived).
     await call();
     expect(fake.tokenRequests).toHaveLength(1);
     fake.issued.clear();
     await call();
     expect(contexts).toHaveLength(2);
-    expect(fake.tokenRequests.map((r) => r.body.get("grant_type"))).toEqual([JWT_BEARER, JWT_BEARER]);
+    expect(fake.tokenRequests.map((r) => r.body.get("grant_type"))).toEqual([
+      JWT_BEARER,
+      JWT_BEARER,
+    ]);
   });
 
   it("works with an authorization server that has no PKCE (the grant never visits its authorization endpoint)", async () => {
-    const { fake, call } = await setup({ noPkce: true, grantTypes: [JWT_BEARER] }, { assertion: () => WORKLOAD_JWT });
+    const { fake, call } = await setup(
+      { noPkce: true, grantTypes: [JWT_BEARER] },
+      { assertion: () => WORKLOAD_JWT },
+    );
     expect((await call()).result?.token).toMatch(/^tok-/);
     expect(fake.tokenRequests.map((r) => r.body.get("grant_type"))).toEqual([JWT_BEARER]);
   });
@@ -108,7 +166,10 @@ describe("the JWT bearer grant: workload identity", () => {
   it("authenticates with credentials registered beforehand for that server", async () => {
     const { fake, call } = await setup(
       { authMethods: ["client_secret_basic"] },
-      { assertion: () => WORKLOAD_JWT, preRegistered: { clientId: "workload-app", clientSecret: "pre-secret" } },
+      {
+        assertion: () => WORKLOAD_JWT,
+        preRegistered: { clientId: "workload-app", clientSecret: "pre-secret" },
+      },
     );
     await call();
     expect(fake.tokenRequests[0]?.authorization).toBe(`Basic ${btoa("workload-app:pre-secret")}`);
@@ -118,7 +179,18 @@ describe("the JWT bearer grant: workload identity", () => {
   it("surfaces invalid_grant, invalid_scope and unauthorized_client at once: one token request, no other grant, nothing secret shown", async () => {
     for (const error of ["invalid_grant", "invalid_scope", "unauthorized_client"]) {
       const tokenError = { error, error_description: `refused ${WORKLOAD_JWT}` };
-      const { fake, call } = await setup({ tokenError }, { assertion: () => WORKLOAD_JWT, redirect: { redirectUri: "http://localhost:9/cb", authorize: async () => { throw new Error("never"); } } });
+      const { fake, call } = await setup(
+        { tokenError },
+        {
+          assertion: () => WORKLOAD_JWT,
+          redirect: {
+            redirectUri: "http://localhost:9/cb",
+            authorize: async () => {
+              throw new Error("never");
+            },
+          },
+        },
+      );
       const refused = await failure(call());
       expect(refused.message).toBe(`JWT bearer grant: the server answered ${error} (HTTP 400)`);
       expect(shown(refused)).not.toContain(WORKLOAD_JWT);
@@ -131,28 +203,45 @@ describe("the JWT bearer grant: workload identity", () => {
 
   it("refuses an authorization server that lists its grants without this one, before asking for an assertion", async () => {
     let asked = 0;
-    const { fake, call } = await setup({ grantTypes: ["authorization_code"] }, { assertion: () => (asked++, WORKLOAD_JWT) });
+    const { fake, call } = await setup(
+      { grantTypes: ["authorization_code"] },
+      { assertion: () => (asked++, WORKLOAD_JWT) },
+    );
     expect((await failure(call())).message).toMatch(/does not support the JWT bearer grant/);
     expect(fake.tokenRequests).toHaveLength(0);
     expect(asked).toBe(0);
   });
 
   it("reports a failing assertion callback by its error's name only, and sends nothing", async () => {
-    const { fake, call } = await setup({}, { assertion: () => Promise.reject(new RangeError(`token ${WORKLOAD_JWT} expired`)) });
+    const { fake, call } = await setup(
+      {},
+      { assertion: () => Promise.reject(new RangeError(`token ${WORKLOAD_JWT} expired`)) },
+    );
     const error = await failure(call());
     expect(error.message).toBe("JWT bearer grant: the assertion callback failed (RangeError)");
     expect(shown(error)).not.toContain(WORKLOAD_JWT);
     expect(fake.tokenRequests).toHaveLength(0);
     await fake.close();
     const empty = await setup({}, { assertion: () => "" });
-    expect((await failure(empty.call())).message).toBe("JWT bearer grant: the assertion callback gave no token");
+    expect((await failure(empty.call())).message).toBe(
+      "JWT bearer grant: the assertion callback gave no token",
+    );
   });
 
   it("binds the tokens with DPoP where the server takes it; a nonce demand resends the same assertion once", async () => {
     let asked = 0;
-    const { fake, call } = await setup({ dpop: { asNonce: "as-nonce-1" } }, { assertion: () => (asked++, WORKLOAD_JWT) });
+    const { fake, call } = await setup(
+      { dpop: { asNonce: "as-nonce-1" } },
+      { assertion: () => (asked++, WORKLOAD_JWT) },
+    );
     const first = await call();
-    expect(fake.tokenRequests.map((r) => [r.body.get("grant_type"), r.body.get("assertion"), decodeJwt(r.dpop!).nonce])).toEqual([
+    expect(
+      fake.tokenRequests.map((r) => [
+        r.body.get("grant_type"),
+        r.body.get("assertion"),
+        decodeJwt(r.dpop!).nonce,
+      ]),
+    ).toEqual([
       [JWT_BEARER, WORKLOAD_JWT, undefined],
       [JWT_BEARER, WORKLOAD_JWT, "as-nonce-1"],
     ]);
@@ -163,9 +252,16 @@ describe("the JWT bearer grant: workload identity", () => {
 
   it("needs exactly one source of assertions", () => {
     const serverUrl = "https://mcp.example/mcp";
-    expect(() => createOAuthClient({ serverUrl, grant: "jwt_bearer" })).toThrow(/assertion callback or enterprise/);
-    const enterprise = { idp: { issuer: "https://idp.example", clientId: "c" }, idToken: () => "t" };
-    expect(() => createOAuthClient({ serverUrl, grant: "jwt_bearer", assertion: () => "a", enterprise })).toThrow(TypeError);
+    expect(() => createOAuthClient({ serverUrl, grant: "jwt_bearer" })).toThrow(
+      /assertion callback or enterprise/,
+    );
+    const enterprise = {
+      idp: { issuer: "https://idp.example", clientId: "c" },
+      idToken: () => "t",
+    };
+    expect(() =>
+      createOAuthClient({ serverUrl, grant: "jwt_bearer", assertion: () => "a", enterprise }),
+    ).toThrow(TypeError);
     expect(() => createOAuthClient({ serverUrl, grant: "jwt_bearer", enterprise })).not.toThrow();
   });
 });
@@ -180,7 +276,10 @@ describe("the JWT bearer grant: enterprise-managed authorization", () => {
     idp = await startIdp();
     const { fake, call } = await setup(
       { challengeScope: "chat.read", authMethods: ["client_secret_basic"] },
-      { enterprise: enterprise({ clientSecret: "idp-secret" }), preRegistered: { clientId: "mcp-app", clientSecret: "app-secret" } },
+      {
+        enterprise: enterprise({ clientSecret: "idp-secret" }),
+        preRegistered: { clientId: "mcp-app", clientSecret: "app-secret" },
+      },
     );
     expect((await call()).result?.token).toMatch(/^tok-/);
     const [exchange] = idp.requests;
@@ -195,14 +294,27 @@ describe("the JWT bearer grant: enterprise-managed authorization", () => {
     });
     expect(exchange!.authorization).toBe(`Basic ${btoa("idp-client:idp-secret")}`);
     const [grant] = fake.tokenRequests;
-    expect(Object.fromEntries(grant!.body)).toEqual({ grant_type: JWT_BEARER, assertion: "id-jag-1", resource: fake.url, scope: "chat.read" });
+    expect(Object.fromEntries(grant!.body)).toEqual({
+      grant_type: JWT_BEARER,
+      assertion: "id-jag-1",
+      resource: fake.url,
+      scope: "chat.read",
+    });
     expect(grant!.authorization).toBe(`Basic ${btoa("mcp-app:app-secret")}`);
     expect(fake.authorizeRequests).toHaveLength(0);
   });
 
   it("uses a configured IdP token endpoint without discovery, and registers for the JWT bearer grant where nothing is pre-registered", async () => {
     idp = await startIdp();
-    const { fake, call } = await setup({}, { enterprise: { ...enterprise(), idp: { ...enterprise().idp, tokenEndpoint: `${idp.issuer}/token` } } });
+    const { fake, call } = await setup(
+      {},
+      {
+        enterprise: {
+          ...enterprise(),
+          idp: { ...enterprise().idp, tokenEndpoint: `${idp.issuer}/token` },
+        },
+      },
+    );
     await call();
     expect(idp.requests[0]?.body.get("client_id")).toBe("idp-client");
     expect(fake.registrations[0]).toMatchObject({ grant_types: [JWT_BEARER], response_types: [] });
@@ -213,11 +325,23 @@ describe("the JWT bearer grant: enterprise-managed authorization", () => {
   it("stops at an IdP refusal or at anything but an ID-JAG: nothing goes to the authorization server, and no token is shown", async () => {
     idp = await startIdp();
     const { fake, call } = await setup({}, { enterprise: enterprise() });
-    idp.answer = () => ({ status: 400, body: { error: "invalid_grant", error_description: `bad ${ID_TOKEN_VALUE}` } });
+    idp.answer = () => ({
+      status: 400,
+      body: { error: "invalid_grant", error_description: `bad ${ID_TOKEN_VALUE}` },
+    });
     const refused = await failure(call());
-    expect(refused.message).toBe("token exchange at the enterprise IdP: the server answered invalid_grant (HTTP 400)");
+    expect(refused.message).toBe(
+      "token exchange at the enterprise IdP: the server answered invalid_grant (HTTP 400)",
+    );
     expect(shown(refused)).not.toContain(ID_TOKEN_VALUE);
-    idp.answer = () => ({ status: 200, body: { access_token: "an-access-token", issued_token_type: "urn:ietf:params:oauth:token-type:access_token", token_type: "Bearer" } });
+    idp.answer = () => ({
+      status: 200,
+      body: {
+        access_token: "an-access-token",
+        issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+        token_type: "Bearer",
+      },
+    });
     const wrong = await failure(call());
     expect(wrong.message).toMatch(/another token type than an ID-JAG/);
     expect(shown(wrong)).not.toContain("an-access-token");
@@ -230,7 +354,9 @@ describe("the JWT bearer grant: enterprise-managed authorization", () => {
     const idToken = () => Promise.reject(new TypeError(`stale ${ID_TOKEN_VALUE}`));
     const { fake, call } = await setup({}, { enterprise: { ...enterprise(), idToken } });
     const error = await failure(call());
-    expect(error.message).toBe("token exchange at the enterprise IdP: the idToken callback failed (TypeError)");
+    expect(error.message).toBe(
+      "token exchange at the enterprise IdP: the idToken callback failed (TypeError)",
+    );
     expect(shown(error)).not.toContain(ID_TOKEN_VALUE);
     expect(idp.requests).toHaveLength(0);
     expect(fake.tokenRequests).toHaveLength(0);
@@ -238,7 +364,10 @@ describe("the JWT bearer grant: enterprise-managed authorization", () => {
 
   it("passes the authorization server's refusal of the ID-JAG on without retrying", async () => {
     idp = await startIdp();
-    const { fake, call } = await setup({ tokenError: { error: "invalid_grant", error_description: "id-jag-1" } }, { enterprise: enterprise() });
+    const { fake, call } = await setup(
+      { tokenError: { error: "invalid_grant", error_description: "id-jag-1" } },
+      { enterprise: enterprise() },
+    );
     const refused = await failure(call());
     expect(refused.message).toBe("JWT bearer grant: the server answered invalid_grant (HTTP 400)");
     expect(shown(refused)).not.toContain("id-jag-1");

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createOAuthClient, headlessRedirect, memoryTokenStore, type OAuthClientOptions } from "../../runtime/auth-client.js";
+import {
+  createOAuthClient,
+  headlessRedirect,
+  memoryTokenStore,
+  type OAuthClientOptions,
+} from "../../runtime/auth-client.js";
 import { metadataUrls, resourceMatches } from "../../runtime/auth-discovery.js";
 import { AuthorizationError } from "../../runtime/http-auth.js";
 import { createSender } from "../../runtime/client.js";
@@ -18,16 +23,27 @@ afterEach(async () => fake?.close());
 
 async function setup(options: FakeOptions = {}, client: Partial<OAuthClientOptions> = {}) {
   fake = await startFake(options);
-  const auth = createOAuthClient({ serverUrl: fake.url, redirect: headlessRedirect(REDIRECT), insecureLoopback: true, ...client });
+  const auth = createOAuthClient({
+    serverUrl: fake.url,
+    redirect: headlessRedirect(REDIRECT),
+    insecureLoopback: true,
+    ...client,
+  });
   const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
   let id = 0;
-  const call = async (method = "tools/list") => (await transport.request({ jsonrpc: "2.0", id: ++id, method, params: {} })) as { result?: { token: string } };
+  const call = async (method = "tools/list") =>
+    (await transport.request({ jsonrpc: "2.0", id: ++id, method, params: {} })) as {
+      result?: { token: string };
+    };
   return { fake, auth, call };
 }
 
 /** The error a call fails with (it must fail). */
 async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(Error);
   return error as Error;
 }
@@ -42,7 +58,11 @@ describe("the OAuth client", () => {
     expect(authorize?.get("resource")).toBe(fake.url);
     expect(authorize?.get("state")).toBeTruthy();
     expect(authorize?.get("client_id")).toBe("client-1");
-    expect(fake.registrations[0]).toMatchObject({ redirect_uris: [REDIRECT], application_type: "native", grant_types: ["authorization_code", "refresh_token"] });
+    expect(fake.registrations[0]).toMatchObject({
+      redirect_uris: [REDIRECT],
+      application_type: "native",
+      grant_types: ["authorization_code", "refresh_token"],
+    });
     const token = fake.tokenRequests[0]!.body;
     expect(token.get("resource")).toBe(fake.url);
     expect(token.get("code_verifier")).toBeTruthy();
@@ -75,7 +95,11 @@ describe("the OAuth client", () => {
   it("refuses plain http to the authorization server, naming it and the test-only way out", async () => {
     const { fake, call } = await setup({}, { insecureLoopback: false });
     const error = await failure(call());
-    expect(error.message).toMatch(new RegExp(`only https URLs are allowed \\(${fake.base.replace(/\./g, "\\.")}\\); insecureLoopback: true allows http to localhost`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `only https URLs are allowed \\(${fake.base.replace(/\./g, "\\.")}\\); insecureLoopback: true allows http to localhost`,
+      ),
+    );
     expect(fake.tokenRequests).toEqual([]);
   });
 
@@ -100,22 +124,34 @@ describe("the OAuth client", () => {
       await fake.close();
       return fake.authorizeRequests[0]?.get("scope");
     };
-    expect(await asked({ challengeScope: "files:read", scopesSupported: ["a", "b"] })).toBe("files:read");
+    expect(await asked({ challengeScope: "files:read", scopesSupported: ["a", "b"] })).toBe(
+      "files:read",
+    );
     expect(await asked({ scopesSupported: ["a", "b"] })).toBe("a b");
     expect(await asked({})).toBeNull();
-    expect(await asked({ scopesSupported: ["a"], asScopesSupported: ["a", "offline_access"] })).toBe("a offline_access");
+    expect(
+      await asked({ scopesSupported: ["a"], asScopesSupported: ["a", "offline_access"] }),
+    ).toBe("a offline_access");
     fake = undefined;
   });
 
   it("steps up on 403 insufficient_scope with the union of the scopes, and gives up on a scope it already has", async () => {
-    const { fake, call } = await setup({ challengeScope: "read", requiredScopes: { "tools/list": ["read"], "tools/call": ["write"], ping: ["admin"] }, grantable: ["read", "write"] });
+    const { fake, call } = await setup({
+      challengeScope: "read",
+      requiredScopes: { "tools/list": ["read"], "tools/call": ["write"], ping: ["admin"] },
+      grantable: ["read", "write"],
+    });
     await call("tools/list");
     await call("tools/call");
     expect(fake.authorizeRequests.map((q) => q.get("scope"))).toEqual(["read", "read write"]);
     // "admin" is asked for once, never granted: the client then stops asking.
     const error = await failure(call("ping"));
     expect(error).toBeInstanceOf(AuthorizationError);
-    expect(fake.authorizeRequests.map((q) => q.get("scope"))).toEqual(["read", "read write", "read write admin"]);
+    expect(fake.authorizeRequests.map((q) => q.get("scope"))).toEqual([
+      "read",
+      "read write",
+      "read write admin",
+    ]);
     await failure(call("ping"));
     expect(fake.authorizeRequests).toHaveLength(3);
     // Other calls go on with the token granted.
@@ -129,7 +165,10 @@ describe("the OAuth client", () => {
   });
 
   it("refuses a wrong iss, and a missing one from a server that advertises it (RFC 9207)", async () => {
-    for (const options of [{ iss: "wrong" as const }, { iss: "omit" as const, issSupported: true }]) {
+    for (const options of [
+      { iss: "wrong" as const },
+      { iss: "omit" as const, issSupported: true },
+    ]) {
       const { fake, call } = await setup(options);
       expect((await failure(call())).message).toMatch(/iss/);
       expect(fake.tokenRequests).toHaveLength(0);
@@ -159,7 +198,10 @@ describe("the OAuth client", () => {
   it("never puts a token, secret, code or server text in an error", async () => {
     const secret = "s3cr3t-value";
     const { fake, call } = await setup(
-      { authMethods: ["client_secret_post"], tokenError: { error: "invalid_grant", error_description: `echo ${secret}` } },
+      {
+        authMethods: ["client_secret_post"],
+        tokenError: { error: "invalid_grant", error_description: `echo ${secret}` },
+      },
       { preRegistered: { clientId: "app", clientSecret: secret } },
     );
     const error = await failure(call());
@@ -171,9 +213,13 @@ describe("the OAuth client", () => {
   });
 
   it("does not show the access token when the server keeps refusing it", async () => {
-    const { fake, call } = await setup({ requiredScopes: { "tools/list": ["never"] }, grantable: [] });
+    const { fake, call } = await setup({
+      requiredScopes: { "tools/list": ["never"] },
+      grantable: [],
+    });
     const error = await failure(call());
-    for (const token of fake.issued.keys()) expect(`${String(error)} ${error.stack}`).not.toContain(token);
+    for (const token of fake.issued.keys())
+      expect(`${String(error)} ${error.stack}`).not.toContain(token);
   });
 
   it("refreshes an expiring token instead of authorizing again", async () => {
@@ -184,16 +230,33 @@ describe("the OAuth client", () => {
     await store.setTokens(fake.url, { ...tokens!, expiresAt: Date.now() });
     const after = await call();
     expect(fake.authorizeRequests).toHaveLength(1);
-    expect(fake.tokenRequests.map((t) => t.body.get("grant_type"))).toEqual(["authorization_code", "refresh_token"]);
+    expect(fake.tokenRequests.map((t) => t.body.get("grant_type"))).toEqual([
+      "authorization_code",
+      "refresh_token",
+    ]);
     expect(fake.tokenRequests[1]?.body.get("resource")).toBe(fake.url);
     expect(fake.tokenRequests[1]?.body.get("refresh_token")).toBe(tokens?.refreshToken);
     expect(after.result?.token).not.toBe(tokens?.accessToken);
     // A later run with the same store (nothing discovered yet) refreshes for the same resource.
     const kept = await store.getTokens(fake.url);
     await store.setTokens(fake.url, { ...kept!, expiresAt: Date.now() });
-    const later = createOAuthClient({ serverUrl: fake.url, redirect: headlessRedirect(REDIRECT), insecureLoopback: true, store });
-    await createHttpTransport(PROTOCOL, { url: fake.url, auth: later }).request({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} });
-    expect(fake.tokenRequests.map((t) => t.body.get("grant_type"))).toEqual(["authorization_code", "refresh_token", "refresh_token"]);
+    const later = createOAuthClient({
+      serverUrl: fake.url,
+      redirect: headlessRedirect(REDIRECT),
+      insecureLoopback: true,
+      store,
+    });
+    await createHttpTransport(PROTOCOL, { url: fake.url, auth: later }).request({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/list",
+      params: {},
+    });
+    expect(fake.tokenRequests.map((t) => t.body.get("grant_type"))).toEqual([
+      "authorization_code",
+      "refresh_token",
+      "refresh_token",
+    ]);
     expect(fake.tokenRequests[2]?.body.get("resource")).toBe(fake.url);
   });
 
@@ -214,36 +277,63 @@ describe("the OAuth client", () => {
   });
 
   it("falls back to the 2025-03-26 discovery when the server publishes no resource metadata", async () => {
-    const { fake, call } = await setup({ prmPaths: [], prmInHeader: false, asMetadataPaths: () => ["/.well-known/oauth-authorization-server"] });
+    const { fake, call } = await setup({
+      prmPaths: [],
+      prmInHeader: false,
+      asMetadataPaths: () => ["/.well-known/oauth-authorization-server"],
+    });
     await call();
     expect(fake.authorizeRequests[0]?.get("resource")).toBeNull();
     expect(fake.log).toContain("GET /.well-known/oauth-protected-resource");
   });
 
   it("uses its client metadata document URL as client_id where supported, and refuses one that is not https", async () => {
-    expect(() => createOAuthClient({ serverUrl: "https://a.example/mcp" })).toThrow(/redirect handler/);
+    expect(() => createOAuthClient({ serverUrl: "https://a.example/mcp" })).toThrow(
+      /redirect handler/,
+    );
     const document = "https://app.example/client.json";
     const { fake, call } = await setup({ cimd: true }, { clientMetadataUrl: document });
     await call();
     expect(fake.authorizeRequests[0]?.get("client_id")).toBe(document);
     expect(fake.registrations).toHaveLength(0);
     await fake.close();
-    const insecure = await setup({ cimd: true }, { clientMetadataUrl: "http://app.example/client.json" });
+    const insecure = await setup(
+      { cimd: true },
+      { clientMetadataUrl: "http://app.example/client.json" },
+    );
     expect((await failure(insecure.call())).message).toMatch(/https/);
   });
 
   it("pauses the request's timeout while the user is at the authorization server", async () => {
     fake = await startFake({});
     const headless = headlessRedirect(REDIRECT);
-    const slow = { redirectUri: REDIRECT, authorize: async (url: URL) => (await new Promise((r) => setTimeout(r, 400)), headless.authorize(url)) };
+    const slow = {
+      redirectUri: REDIRECT,
+      authorize: async (url: URL) => (
+        await new Promise((r) => setTimeout(r, 400)),
+        headless.authorize(url)
+      ),
+    };
     const shape = { functions: { "tools/list": "listTools" }, notifications: {}, paginated: [] };
     const sender = (transport: Transport) =>
-      createSender(PROTOCOL, VALIDATORS, shape, { transport, requestTimeoutMs: 150, validateResults: false }) as unknown as { listTools(): Promise<{ token: string }> };
-    const transport = () => createHttpTransport(PROTOCOL, { url: fake!.url, auth: createOAuthClient({ serverUrl: fake!.url, redirect: slow, insecureLoopback: true }) });
+      createSender(PROTOCOL, VALIDATORS, shape, {
+        transport,
+        requestTimeoutMs: 150,
+        validateResults: false,
+      }) as unknown as { listTools(): Promise<{ token: string }> };
+    const transport = () =>
+      createHttpTransport(PROTOCOL, {
+        url: fake!.url,
+        auth: createOAuthClient({ serverUrl: fake!.url, redirect: slow, insecureLoopback: true }),
+      });
     expect((await sender(transport()).listTools()).token).toMatch(/^tok-/);
     // The same, with the pause taken away: the 400 ms at the authorization server time it out.
     const unpaused = transport();
-    const blind: Transport = { ...unpaused, request: (message, options = {}) => unpaused.request(message, { ...options, onAuthorizing: () => undefined }) };
+    const blind: Transport = {
+      ...unpaused,
+      request: (message, options = {}) =>
+        unpaused.request(message, { ...options, onAuthorizing: () => undefined }),
+    };
     await expect(sender(blind).listTools()).rejects.toBeInstanceOf(RequestTimeoutError);
   });
 });

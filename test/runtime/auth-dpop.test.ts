@@ -1,7 +1,19 @@
 import { createHash } from "node:crypto";
-import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, importJWK, jwtVerify } from "jose";
+import {
+  calculateJwkThumbprint,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  importJWK,
+  jwtVerify,
+} from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { createOAuthClient, headlessRedirect, memoryTokenStore, type OAuthClientOptions } from "../../runtime/auth-client.js";
+import {
+  createOAuthClient,
+  headlessRedirect,
+  memoryTokenStore,
+  type OAuthClientOptions,
+} from "../../runtime/auth-client.js";
 import { createDPoPProver, generateDPoPKeyPair } from "../../runtime/auth-dpop.js";
 import { createHttpTransport } from "../../runtime/http-client.js";
 import { startFake, type Fake, type FakeOptions } from "./auth-fixture.js";
@@ -17,10 +29,18 @@ afterEach(async () => fake?.close());
 
 async function setup(options: FakeOptions, client: Partial<OAuthClientOptions> = {}) {
   fake = await startFake(options);
-  const auth = createOAuthClient({ serverUrl: fake.url, redirect: headlessRedirect(REDIRECT), insecureLoopback: true, ...client });
+  const auth = createOAuthClient({
+    serverUrl: fake.url,
+    redirect: headlessRedirect(REDIRECT),
+    insecureLoopback: true,
+    ...client,
+  });
   const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
   let id = 0;
-  const call = async () => (await transport.request({ jsonrpc: "2.0", id: ++id, method: "tools/list", params: {} })) as { result?: { token: string } };
+  const call = async () =>
+    (await transport.request({ jsonrpc: "2.0", id: ++id, method: "tools/list", params: {} })) as {
+      result?: { token: string };
+    };
   return { fake, call };
 }
 
@@ -29,15 +49,24 @@ describe("DPoP proofs", () => {
     const keys = await generateDPoPKeyPair();
     const prover = createDPoPProver(keys);
     const url = new URL("https://mcp.example/mcp?x=1#frag");
-    const [a, b] = [await prover.proof("post", url, "tok-1"), await prover.proof("POST", url, "tok-1")];
+    const [a, b] = [
+      await prover.proof("post", url, "tok-1"),
+      await prover.proof("POST", url, "tok-1"),
+    ];
     const header = decodeProtectedHeader(a);
     expect(header).toMatchObject({ typ: "dpop+jwt", alg: "ES256" });
     expect(Object.keys(header.jwk!).sort()).toEqual(["crv", "kty", "x", "y"]);
     const { payload } = await jwtVerify(a, await importJWK(header.jwk!, "ES256"));
-    expect(payload).toMatchObject({ htm: "POST", htu: "https://mcp.example/mcp", ath: createHash("sha256").update("tok-1").digest("base64url") });
+    expect(payload).toMatchObject({
+      htm: "POST",
+      htu: "https://mcp.example/mcp",
+      ath: createHash("sha256").update("tok-1").digest("base64url"),
+    });
     expect(Math.abs(payload.iat! - Date.now() / 1000)).toBeLessThan(5);
     expect(decodeJwt(b).jti).not.toBe(payload.jti);
-    expect(await prover.thumbprint()).toBe(await calculateJwkThumbprint(await exportJWK(keys.publicKey), "sha256"));
+    expect(await prover.thumbprint()).toBe(
+      await calculateJwkThumbprint(await exportJWK(keys.publicKey), "sha256"),
+    );
   });
 
   it("carry a resource server's nonce to that origin only, and ignore nonces over 1,024 characters", async () => {
@@ -45,7 +74,9 @@ describe("DPoP proofs", () => {
     const here = new URL("https://mcp.example/mcp");
     prover.rememberNonce(here, "n-1");
     expect(decodeJwt(await prover.proof("POST", here, "t")).nonce).toBe("n-1");
-    expect(decodeJwt(await prover.proof("POST", new URL("https://other.example/mcp"), "t")).nonce).toBeUndefined();
+    expect(
+      decodeJwt(await prover.proof("POST", new URL("https://other.example/mcp"), "t")).nonce,
+    ).toBeUndefined();
     prover.rememberNonce(here, "x".repeat(1025));
     expect(decodeJwt(await prover.proof("POST", here, "t")).nonce).toBe("n-1");
   });
@@ -63,9 +94,14 @@ describe("the OAuth client with DPoP", () => {
     expect(token).toHaveLength(1);
     expect(mcp).toHaveLength(2);
     expect(new Set(mcp.map((p) => p.payload!.jti)).size).toBe(2);
-    expect(fake.mcpAuthorizations.filter(Boolean)).toEqual([`DPoP ${first.result!.token}`, `DPoP ${first.result!.token}`]);
+    expect(fake.mcpAuthorizations.filter(Boolean)).toEqual([
+      `DPoP ${first.result!.token}`,
+      `DPoP ${first.result!.token}`,
+    ]);
     // The authorization code is bound to the same key (RFC 9449 section 10).
-    expect(fake.authorizeRequests[0]?.get("dpop_jkt")).toBe(await calculateJwkThumbprint(token[0]!.jwk!, "sha256"));
+    expect(fake.authorizeRequests[0]?.get("dpop_jkt")).toBe(
+      await calculateJwkThumbprint(token[0]!.jwk!, "sha256"),
+    );
   });
 
   it("sends a token request again with the authorization server's nonce after use_dpop_nonce, once", async () => {
@@ -89,7 +125,10 @@ describe("the OAuth client with DPoP", () => {
   });
 
   it("uses bearer tokens where the server lists no DPoP algorithm, or when told not to", async () => {
-    for (const [options, client] of [[{}, {}], [{ dpop: {} }, { dpop: "off" as const }]] as const) {
+    for (const [options, client] of [
+      [{}, {}],
+      [{ dpop: {} }, { dpop: "off" as const }],
+    ] as const) {
       const { fake, call } = await setup(options, client);
       await call();
       expect(fake.tokenRequests[0]!.dpop).toBeUndefined();
@@ -107,9 +146,19 @@ describe("the OAuth client with DPoP", () => {
     const jkt = await calculateJwkThumbprint(await exportJWK(keyPair.publicKey), "sha256");
     expect(await calculateJwkThumbprint(fake.proofs[0]!.jwk!, "sha256")).toBe(jkt);
     // Another client on the same store, without the key: the bound token is not sent.
-    const other = createOAuthClient({ serverUrl: fake.url, redirect: headlessRedirect(REDIRECT), insecureLoopback: true, store });
+    const other = createOAuthClient({
+      serverUrl: fake.url,
+      redirect: headlessRedirect(REDIRECT),
+      insecureLoopback: true,
+      store,
+    });
     const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth: other });
-    const answer = (await transport.request({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} })) as { result?: { token: string } };
+    const answer = (await transport.request({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/list",
+      params: {},
+    })) as { result?: { token: string } };
     expect(answer.result?.token).toMatch(/^tok-/);
     expect(fake.tokenRequests).toHaveLength(2); // it obtained its own
     expect(fake.mcpAuthorizations.at(-2)).toBeUndefined();

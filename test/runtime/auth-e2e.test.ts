@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOAuthClient, headlessRedirect, memoryTokenStore } from "../../runtime/auth-client.js";
+import {
+  createOAuthClient,
+  headlessRedirect,
+  memoryTokenStore,
+} from "../../runtime/auth-client.js";
 import { createSender } from "../../runtime/client.js";
 import { createEraDispatcher } from "../../runtime/eras.js";
 import { createHttpTransport } from "../../runtime/http-client.js";
-import { startTestAuthorizationServer, type TestAuthorizationServer } from "../support/oauth-server.js";
+import {
+  startTestAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../support/oauth-server.js";
 import { serveProtected } from "../support/protected-server.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
@@ -18,7 +25,9 @@ beforeAll(async () => {
   as = await startTestAuthorizationServer();
   const eras = { modern: { protocol: PROTOCOL, validators: VALIDATORS }, legacy: [] };
   const dispatcher = createEraDispatcher(eras, {
-    "tools/call": (params: any, ctx: any) => ({ content: [{ type: "text", text: `${params.name} for ${ctx.principal}` }] }),
+    "tools/call": (params: any, ctx: any) => ({
+      content: [{ type: "text", text: `${params.name} for ${ctx.principal}` }],
+    }),
     "tools/list": () => ({ tools: [] }),
   });
   server = await serveProtected(PROTOCOL, dispatcher, as, {
@@ -32,16 +41,30 @@ afterAll(async () => {
   await as.close();
 });
 
-const shape = { functions: { "tools/call": "callTool", "tools/list": "listTools" }, notifications: {}, paginated: [] };
+const shape = {
+  functions: { "tools/call": "callTool", "tools/list": "listTools" },
+  notifications: {},
+  paginated: [],
+};
 type Client = { callTool(params: { name: string }): Promise<{ content: { text: string }[] }> };
-const hits = (path: string, grant?: string) => as.requests.filter((r) => r.path.endsWith(path) && (grant === undefined || r.params["grant_type"] === grant)).length;
+const hits = (path: string, grant?: string) =>
+  as.requests.filter(
+    (r) => r.path.endsWith(path) && (grant === undefined || r.params["grant_type"] === grant),
+  ).length;
 
 describe("the generated client's OAuth client against the resource server and an authorization server", () => {
   const store = memoryTokenStore();
   let client: Client;
   beforeAll(() => {
-    const auth = createOAuthClient({ serverUrl: server.url, redirect: headlessRedirect("http://127.0.0.1:9/callback"), store, insecureLoopback: true });
-    client = createSender(PROTOCOL, VALIDATORS, shape, { transport: createHttpTransport(PROTOCOL, { url: server.url, auth }) }) as unknown as Client;
+    const auth = createOAuthClient({
+      serverUrl: server.url,
+      redirect: headlessRedirect("http://127.0.0.1:9/callback"),
+      store,
+      insecureLoopback: true,
+    });
+    client = createSender(PROTOCOL, VALIDATORS, shape, {
+      transport: createHttpTransport(PROTOCOL, { url: server.url, auth }),
+    }) as unknown as Client;
   });
 
   it("completes the authorization code flow on the first 401 and calls the tool", async () => {
@@ -50,13 +73,19 @@ describe("the generated client's OAuth client against the resource server and an
     expect(hits("/register")).toBe(1);
     expect(hits("/authorize")).toBe(1);
     const authorize = as.requests.find((r) => r.path.endsWith("/authorize"))!;
-    expect(authorize.params).toMatchObject({ scope: "mcp:tools", resource: server.url, code_challenge_method: "S256" });
+    expect(authorize.params).toMatchObject({
+      scope: "mcp:tools",
+      resource: server.url,
+      code_challenge_method: "S256",
+    });
   });
 
   it("steps up on 403 insufficient_scope for a tool needing more scope, then succeeds", async () => {
     const result = await client.callTool({ name: "whoami" });
     expect(result.content[0]?.text).toMatch(/^whoami for /);
-    const scopes = as.requests.filter((r) => r.path.endsWith("/authorize")).map((r) => r.params["scope"]);
+    const scopes = as.requests
+      .filter((r) => r.path.endsWith("/authorize"))
+      .map((r) => r.params["scope"]);
     expect(scopes).toEqual(["mcp:tools", "mcp:tools mcp:profile"]);
   });
 
@@ -72,7 +101,11 @@ describe("the generated client's OAuth client against the resource server and an
 
   it("has a token for another resource refused (401), and authorizes again for this one", async () => {
     const foreign = await as.mintToken({ aud: "https://other.example/mcp", scope: "mcp:tools" });
-    await store.setTokens(server.url, { issuer: as.issuer, accessToken: foreign, scopes: ["mcp:tools"] });
+    await store.setTokens(server.url, {
+      issuer: as.issuer,
+      accessToken: foreign,
+      scopes: ["mcp:tools"],
+    });
     const authorizations = hits("/authorize");
     expect((await client.callTool({ name: "add" })).content[0]?.text).toMatch(/^add for /);
     expect(hits("/authorize")).toBe(authorizations + 1);

@@ -1,7 +1,13 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type JWTPayload } from "jose";
+import {
+  calculateJwkThumbprint,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  type JWTPayload,
+} from "jose";
 
 // A small OAuth authorization server and MCP resource server in one node:http server, for the
 // OAuth client's unit tests. Every part of the flow is configurable, and everything the client
@@ -63,7 +69,11 @@ export interface Fake {
   url: string;
   log: string[];
   authorizeRequests: URLSearchParams[];
-  tokenRequests: { body: URLSearchParams; authorization: string | undefined; dpop: string | undefined }[];
+  tokenRequests: {
+    body: URLSearchParams;
+    authorization: string | undefined;
+    dpop: string | undefined;
+  }[];
   proofs: SeenProof[];
   /** The Authorization header of every POST /mcp. */
   mcpAuthorizations: (string | undefined)[];
@@ -74,7 +84,12 @@ export interface Fake {
   close(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+const json = (
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 };
@@ -86,37 +101,70 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 export async function startFake(options: FakeOptions = {}): Promise<Fake> {
-  const fake = { log: [], authorizeRequests: [], tokenRequests: [], registrations: [], issued: new Map(), proofs: [], mcpAuthorizations: [], options } as unknown as Fake;
+  const fake = {
+    log: [],
+    authorizeRequests: [],
+    tokenRequests: [],
+    registrations: [],
+    issued: new Map(),
+    proofs: [],
+    mcpAuthorizations: [],
+    options,
+  } as unknown as Fake;
   const challenges = new Map<string, string>();
   const bindings = new Map<string, string>(); // access token -> the JWK thumbprint it is bound to
   let counter = 0;
-  const server: Server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  const server: Server = createServer(
+    (req, res) => void handle(req, res).catch(() => res.destroy()),
+  );
   await new Promise<void>((resolve) => server.listen(0, resolve));
   fake.base = `http://localhost:${(server.address() as AddressInfo).port}`;
   fake.url = `${fake.base}/mcp`;
-  fake.close = () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+  fake.close = () =>
+    new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
   const o = () => fake.options;
   const issuer = () => `${fake.base}${o().issuerPath ?? ""}`;
-  const prmUrl = () => `${fake.base}${(o().prmPaths ?? ["/.well-known/oauth-protected-resource/mcp"])[0]}`;
+  const prmUrl = () =>
+    `${fake.base}${(o().prmPaths ?? ["/.well-known/oauth-protected-resource/mcp"])[0]}`;
 
   function challenge(status: number, params: Record<string, string>, res: ServerResponse) {
-    const header = Object.entries(params).map(([k, v]) => `${k}="${v}"`).join(", ");
-    json(res, status, { error: params["error"] ?? "invalid_token" }, { "www-authenticate": `${o().dpop ? "DPoP" : "Bearer"} ${header}` });
+    const header = Object.entries(params)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join(", ");
+    json(
+      res,
+      status,
+      { error: params["error"] ?? "invalid_token" },
+      { "www-authenticate": `${o().dpop ? "DPoP" : "Bearer"} ${header}` },
+    );
   }
 
   /** Checks a DPoP proof as RFC 9449 section 4.3 asks (ath: section 7.1), and records it. */
-  async function checkProof(where: SeenProof["where"], proof: string | undefined, url: string, token?: string) {
+  async function checkProof(
+    where: SeenProof["where"],
+    proof: string | undefined,
+    url: string,
+    token?: string,
+  ) {
     const seen: SeenProof = { where };
     fake.proofs.push(seen);
     try {
       if (proof === undefined) throw new Error("no proof");
       const { jwk, typ, alg } = decodeProtectedHeader(proof);
-      if (typ !== "dpop+jwt" || alg !== "ES256" || !jwk || "d" in jwk) throw new Error("bad header");
+      if (typ !== "dpop+jwt" || alg !== "ES256" || !jwk || "d" in jwk)
+        throw new Error("bad header");
       seen.jwk = jwk;
-      const { payload } = await jwtVerify(proof, await importJWK(jwk, "ES256"), { maxTokenAge: 60 });
+      const { payload } = await jwtVerify(proof, await importJWK(jwk, "ES256"), {
+        maxTokenAge: 60,
+      });
       seen.payload = payload;
-      if (payload.htm !== "POST" || payload.htu !== url || typeof payload.jti !== "string") throw new Error("htm, htu or jti");
-      if (token !== undefined && payload.ath !== createHash("sha256").update(token).digest("base64url")) throw new Error("ath");
+      if (payload.htm !== "POST" || payload.htu !== url || typeof payload.jti !== "string")
+        throw new Error("htm, htu or jti");
+      if (
+        token !== undefined &&
+        payload.ath !== createHash("sha256").update(token).digest("base64url")
+      )
+        throw new Error("ath");
       return { jkt: await calculateJwkThumbprint(jwk, "sha256"), nonce: payload.nonce };
     } catch (error) {
       seen.error = (error as Error).message;
@@ -129,17 +177,32 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
     if (jkt !== undefined) bindings.set(token, jkt);
     const granted = o().grantable ? scopes.filter((s) => o().grantable!.includes(s)) : scopes;
     fake.issued.set(token, granted);
-    return { access_token: token, token_type: jkt !== undefined ? "DPoP" : "Bearer", expires_in: o().expiresIn ?? 3600, ...(granted.length ? { scope: granted.join(" ") } : {}), ...(o().refreshTokens ? { refresh_token: `refresh-${counter}` } : {}) };
+    return {
+      access_token: token,
+      token_type: jkt !== undefined ? "DPoP" : "Bearer",
+      expires_in: o().expiresIn ?? 3600,
+      ...(granted.length ? { scope: granted.join(" ") } : {}),
+      ...(o().refreshTokens ? { refresh_token: `refresh-${counter}` } : {}),
+    };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url!, fake.base);
     fake.log.push(`${req.method} ${url.pathname}`);
     const path = url.pathname;
-    if (req.method === "GET" && (o().prmPaths ?? ["/.well-known/oauth-protected-resource/mcp"]).includes(path))
-      return json(res, 200, { resource: o().resource?.(fake.base) ?? fake.url, authorization_servers: [issuer()], ...(o().scopesSupported ? { scopes_supported: o().scopesSupported } : {}) });
+    if (
+      req.method === "GET" &&
+      (o().prmPaths ?? ["/.well-known/oauth-protected-resource/mcp"]).includes(path)
+    )
+      return json(res, 200, {
+        resource: o().resource?.(fake.base) ?? fake.url,
+        authorization_servers: [issuer()],
+        ...(o().scopesSupported ? { scopes_supported: o().scopesSupported } : {}),
+      });
     const asPath = o().issuerPath ?? "";
-    const metadataPaths = o().asMetadataPaths?.(asPath) ?? [`/.well-known/oauth-authorization-server${asPath}`];
+    const metadataPaths = o().asMetadataPaths?.(asPath) ?? [
+      `/.well-known/oauth-authorization-server${asPath}`,
+    ];
     if (req.method === "GET" && metadataPaths.includes(path))
       return json(res, 200, {
         issuer: o().metadataIssuer ?? issuer(),
@@ -163,7 +226,8 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
       back.searchParams.set("code", code);
       back.searchParams.set("state", o().tamperState ? "forged" : url.searchParams.get("state")!);
       const iss = o().iss ?? (o().issSupported ? "correct" : "omit");
-      if (iss !== "omit") back.searchParams.set("iss", iss === "correct" ? issuer() : "https://evil.example");
+      if (iss !== "omit")
+        back.searchParams.set("iss", iss === "correct" ? issuer() : "https://evil.example");
       res.writeHead(302, { location: back.href }).end();
       return;
     }
@@ -182,15 +246,21 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
         const checked = await checkProof("token", dpop, `${fake.base}/token`);
         if (!checked) return json(res, 400, { error: "invalid_dpop_proof" });
         const nonce = o().dpop!.asNonce;
-        if (nonce !== undefined && checked.nonce !== nonce) return json(res, 400, { error: "use_dpop_nonce" }, { "dpop-nonce": nonce });
+        if (nonce !== undefined && checked.nonce !== nonce)
+          return json(res, 400, { error: "use_dpop_nonce" }, { "dpop-nonce": nonce });
         jkt = checked.jkt;
       }
       if (body.get("grant_type") === "authorization_code") {
         const expected = challenges.get(body.get("code") ?? "");
-        const verifier = createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url");
-        if (expected !== verifier) return json(res, 400, { error: "invalid_grant", error_description: "PKCE" });
+        const verifier = createHash("sha256")
+          .update(body.get("code_verifier") ?? "")
+          .digest("base64url");
+        if (expected !== verifier)
+          return json(res, 400, { error: "invalid_grant", error_description: "PKCE" });
       }
-      const scopes = (body.get("scope") ?? fake.authorizeRequests.at(-1)?.get("scope") ?? "").split(" ").filter(Boolean);
+      const scopes = (body.get("scope") ?? fake.authorizeRequests.at(-1)?.get("scope") ?? "")
+        .split(" ")
+        .filter(Boolean);
       return json(res, 200, issue(scopes, jkt));
     }
     if (req.method === "POST" && path === "/mcp") {
@@ -203,15 +273,32 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
       const bound = token === undefined ? undefined : bindings.get(token);
       if (bound !== undefined) {
         // A bound token counts only with the DPoP scheme and a proof by its key.
-        const checked = scheme === "DPoP" ? await checkProof("mcp", req.headers.dpop as string | undefined, fake.url, token) : undefined;
+        const checked =
+          scheme === "DPoP"
+            ? await checkProof("mcp", req.headers.dpop as string | undefined, fake.url, token)
+            : undefined;
         if (checked?.jkt !== bound) scopes = undefined;
         else if (o().dpop?.rsNonce !== undefined && checked.nonce !== o().dpop!.rsNonce)
-          return json(res, 401, { error: "use_dpop_nonce" }, { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": o().dpop!.rsNonce! });
+          return json(
+            res,
+            401,
+            { error: "use_dpop_nonce" },
+            { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": o().dpop!.rsNonce! },
+          );
       }
-      if (scopes === undefined) return challenge(401, { ...header, ...(o().challengeScope ? { scope: o().challengeScope! } : {}) }, res);
+      if (scopes === undefined)
+        return challenge(
+          401,
+          { ...header, ...(o().challengeScope ? { scope: o().challengeScope! } : {}) },
+          res,
+        );
       const needed = o().requiredScopes?.[message.method] ?? [];
       if (!needed.every((s) => scopes.includes(s)))
-        return challenge(403, { error: "insufficient_scope", scope: needed.join(" "), ...header }, res);
+        return challenge(
+          403,
+          { error: "insufficient_scope", scope: needed.join(" "), ...header },
+          res,
+        );
       return json(res, 200, { jsonrpc: "2.0", id: message.id, result: { ok: true, token } });
     }
     json(res, 404, { error: "not_found" });

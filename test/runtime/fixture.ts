@@ -7,14 +7,47 @@ export const PROTOCOL: ProtocolDescriptor = {
   revision: "test",
   protocolVersion: "2099-01-01",
   methods: {
-    ping: { kind: "request", directions: ["client->server", "server->client"], inputRequired: false, capabilities: {} },
-    "tools/call": { kind: "request", directions: ["client->server"], inputRequired: true, capabilities: { "client->server": { side: "server", path: ["tools"], leaf: "object" } } },
-    "tools/list": { kind: "request", directions: ["client->server"], inputRequired: false, capabilities: { "client->server": { side: "server", path: ["tools"], leaf: "object" } } },
-    "notifications/cancelled": { kind: "notification", directions: ["client->server", "server->client"], inputRequired: false, capabilities: {} },
-    "notifications/progress": { kind: "notification", directions: ["client->server", "server->client"], inputRequired: false, capabilities: {} },
+    ping: {
+      kind: "request",
+      directions: ["client->server", "server->client"],
+      inputRequired: false,
+      capabilities: {},
+    },
+    "tools/call": {
+      kind: "request",
+      directions: ["client->server"],
+      inputRequired: true,
+      capabilities: { "client->server": { side: "server", path: ["tools"], leaf: "object" } },
+    },
+    "tools/list": {
+      kind: "request",
+      directions: ["client->server"],
+      inputRequired: false,
+      capabilities: { "client->server": { side: "server", path: ["tools"], leaf: "object" } },
+    },
+    "notifications/cancelled": {
+      kind: "notification",
+      directions: ["client->server", "server->client"],
+      inputRequired: false,
+      capabilities: {},
+    },
+    "notifications/progress": {
+      kind: "notification",
+      directions: ["client->server", "server->client"],
+      inputRequired: false,
+      capabilities: {},
+    },
   },
-  inputRequests: { "elicitation/create": { capability: { path: ["elicitation"], leaf: "object" } } },
-  requestMeta: { protocolVersion: "v", clientCapabilities: "caps", clientInfo: null, logLevel: null, progressToken: "progressToken" },
+  inputRequests: {
+    "elicitation/create": { capability: { path: ["elicitation"], leaf: "object" } },
+  },
+  requestMeta: {
+    protocolVersion: "v",
+    clientCapabilities: "caps",
+    clientInfo: null,
+    logLevel: null,
+    progressToken: "progressToken",
+  },
   serverInfoKey: null,
   loggingLevels: ["debug", "info", "error"],
   resultType: true,
@@ -32,7 +65,11 @@ export const PROTOCOL: ProtocolDescriptor = {
     subscriptionsListen: "subscriptions/listen",
     complete: "completion/complete",
   },
-  errorCodes: { unsupportedProtocolVersion: -32022, missingClientCapability: -32021, headerMismatch: -32020 },
+  errorCodes: {
+    unsupportedProtocolVersion: -32022,
+    missingClientCapability: -32021,
+    headerMismatch: -32020,
+  },
   features: { mrtr: true, perRequestVersion: true, toolHeaders: true, discoverCacheHints: true },
   http: {
     versionHeader: "MCP-Protocol-Version",
@@ -44,17 +81,20 @@ export const PROTOCOL: ProtocolDescriptor = {
 };
 
 const ok = (value: unknown) => ({ ok: true as const, value });
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const VALIDATORS: MessageValidators = {
   classifyMessage(value) {
     if (!isObject(value)) return undefined;
-    if (typeof value["method"] === "string") return { kind: "id" in value ? "request" : "notification" };
+    if (typeof value["method"] === "string")
+      return { kind: "id" in value ? "request" : "notification" };
     if ("result" in value) return { kind: "result" };
     if ("error" in value) return { kind: "error" };
     return undefined;
   },
-  isRequestId: (value) => typeof value === "string" || (typeof value === "number" && Number.isInteger(value)),
+  isRequestId: (value) =>
+    typeof value === "string" || (typeof value === "number" && Number.isInteger(value)),
   validateRequestMessage: ok,
   validateNotificationMessage: ok,
   validateMethodResult: (_method, value) => ok(value),
@@ -62,7 +102,11 @@ export const VALIDATORS: MessageValidators = {
   validateInputRequiredResult: ok,
 };
 
-export const request = (method: string, id: number | string = 1, params: Record<string, unknown> = {}) => ({
+export const request = (
+  method: string,
+  id: number | string = 1,
+  params: Record<string, unknown> = {},
+) => ({
   jsonrpc: "2.0",
   id,
   method,
@@ -76,10 +120,26 @@ export const LEGACY_PROTOCOL: ProtocolDescriptor = {
   protocolVersion: "2098-01-01",
   methods: {
     ...PROTOCOL.methods,
-    initialize: { kind: "request", directions: ["client->server"], inputRequired: false, capabilities: {} },
+    initialize: {
+      kind: "request",
+      directions: ["client->server"],
+      inputRequired: false,
+      capabilities: {},
+    },
     "tools/call": { ...PROTOCOL.methods["tools/call"]!, inputRequired: false },
   },
-  requestMeta: { protocolVersion: null, clientCapabilities: null, clientInfo: null, logLevel: null, progressToken: "progressToken" },
+  requestMeta: {
+    protocolVersion: null,
+    clientCapabilities: null,
+    clientInfo: null,
+    logLevel: null,
+    progressToken: "progressToken",
+  },
   resultType: false,
-  features: { mrtr: false, perRequestVersion: false, toolHeaders: false, discoverCacheHints: false },
+  features: {
+    mrtr: false,
+    perRequestVersion: false,
+    toolHeaders: false,
+    discoverCacheHints: false,
+  },
 };

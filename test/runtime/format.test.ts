@@ -27,13 +27,22 @@ describe("runtime sources", () => {
       expect(from).toMatch(/^(\.\/[\w-]+\.js|node:[\w/]+)$/);
     }
     // A dynamic import (auth-dpop.ts loads jose when a server asks for DPoP) is a library's too.
-    if (/\bimport\(/.test(text.replace(/typeof import\(/g, ""))) expect(libraries.length, file).toBeGreaterThan(0);
+    if (/\bimport\(/.test(text.replace(/typeof import\(/g, "")))
+      expect(libraries.length, file).toBeGreaterThan(0);
   });
 
   it("the library table names existing modules, and no core module is among them", () => {
     const listed = Object.values(PEER_IMPORTS).flat();
     for (const module of listed) expect(files).toContain(`${module}.ts`);
-    for (const core of ["http-client", "http-auth", "http-server", "resource-server", "client", "router"]) expect(listed).not.toContain(core);
+    for (const core of [
+      "http-client",
+      "http-auth",
+      "http-server",
+      "resource-server",
+      "client",
+      "router",
+    ])
+      expect(listed).not.toContain(core);
   });
 
   // README "What it generates": the output compiles with Node's types and no DOM lib, so the
@@ -41,8 +50,12 @@ describe("runtime sources", () => {
   // The auth modules are left out: their libraries' own types need the DOM lib.
   it("modules without a library type-check with Node's types alone (lib ES2022, no DOM)", () => {
     const peers = new Set(Object.values(PEER_IMPORTS).flat());
-    const plain = files.map((f) => f.replace(/\.ts$/, "")).filter((m) => !runtimeClosure([m]).some((reached) => peers.has(reached)));
-    expect(plain).toEqual(expect.arrayContaining(["request-state", "sse", "http-client", "router"]));
+    const plain = files
+      .map((f) => f.replace(/\.ts$/, ""))
+      .filter((m) => !runtimeClosure([m]).some((reached) => peers.has(reached)));
+    expect(plain).toEqual(
+      expect.arrayContaining(["request-state", "sse", "http-client", "router"]),
+    );
     const errors = typecheck(
       plain.map((m) => join(dir, `${m}.ts`)),
       { ...STRICT_OPTIONS, lib: ["lib.es2022.d.ts"], skipLibCheck: true },

@@ -2,10 +2,15 @@
 // never the credentials a URL may carry, and in `.body` only what the server sent.
 import { describe, expect, it } from "vitest";
 import { shownUrl } from "../../runtime/http-body.js";
-import { createHttpTransport, HttpTransportError, TransportError } from "../../runtime/http-client.js";
+import {
+  createHttpTransport,
+  HttpTransportError,
+  TransportError,
+} from "../../runtime/http-client.js";
 import { PROTOCOL, request } from "./fixture.js";
 
-const SECRET_URL = "https://alice:hunter2@mcp.example.com:8443/v1/mcp?access_token=tok-123#frag-456";
+const SECRET_URL =
+  "https://alice:hunter2@mcp.example.com:8443/v1/mcp?access_token=tok-123#frag-456";
 const SHOWN = "https://mcp.example.com:8443/v1/mcp";
 const SECRETS = ["alice", "hunter2", "tok-123", "access_token", "frag-456"];
 
@@ -31,18 +36,31 @@ function expectNoSecrets(error: Error) {
 
 describe("HTTP client transport errors name the request, without credentials", () => {
   it("a non-MCP answer: status, method and endpoint in the message; the server's text as body", async () => {
-    const transport = createHttpTransport(PROTOCOL, { url: SECRET_URL, fetch: answering(502, "bad gateway", "text/plain") });
+    const transport = createHttpTransport(PROTOCOL, {
+      url: SECRET_URL,
+      fetch: answering(502, "bad gateway", "text/plain"),
+    });
     const error = await failure(() => transport.request(request("ping", 1)));
     expect(error).toBeInstanceOf(HttpTransportError);
     const http = error as HttpTransportError;
     expect(http.message).toBe(`HTTP 502 from POST ${SHOWN}: bad gateway`);
-    expect([http.status, http.body, http.httpMethod, http.url]).toEqual([502, "bad gateway", "POST", SHOWN]);
+    expect([http.status, http.body, http.httpMethod, http.url]).toEqual([
+      502,
+      "bad gateway",
+      "POST",
+      SHOWN,
+    ]);
     expectNoSecrets(http);
   });
 
   it("a notification refused: names the POST", async () => {
-    const transport = createHttpTransport(PROTOCOL, { url: SECRET_URL, fetch: answering(400, "", "text/plain") });
-    const error = await failure(() => transport.notify({ jsonrpc: "2.0", method: "notifications/progress" }));
+    const transport = createHttpTransport(PROTOCOL, {
+      url: SECRET_URL,
+      fetch: answering(400, "", "text/plain"),
+    });
+    const error = await failure(() =>
+      transport.notify({ jsonrpc: "2.0", method: "notifications/progress" }),
+    );
     expect(error.message).toBe(`HTTP 400 from POST ${SHOWN}: (empty body)`);
     expect((error as HttpTransportError).body).toBe("");
     expectNoSecrets(error);
@@ -50,10 +68,15 @@ describe("HTTP client transport errors name the request, without credentials", (
 
   it("an event stream that ends without the response: the client's words in the message, no body", async () => {
     const stream = `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: {} })}\n\n`;
-    const transport = createHttpTransport(PROTOCOL, { url: SECRET_URL, fetch: answering(200, stream, "text/event-stream") });
+    const transport = createHttpTransport(PROTOCOL, {
+      url: SECRET_URL,
+      fetch: answering(200, stream, "text/event-stream"),
+    });
     const error = await failure(() => transport.request(request("ping", 1)));
     expect(error).toBeInstanceOf(HttpTransportError);
-    expect(error.message).toBe(`HTTP 200 from POST ${SHOWN}: the event stream ended without a response`);
+    expect(error.message).toBe(
+      `HTTP 200 from POST ${SHOWN}: the event stream ended without a response`,
+    );
     expect((error as HttpTransportError).body).toBeUndefined();
     expectNoSecrets(error);
   });
@@ -92,6 +115,11 @@ describe("HTTP client transport errors name the request, without credentials", (
   it("an error built by hand without a request still reads as before", () => {
     const error = new HttpTransportError(400, "Bad Request");
     expect(error.message).toBe("HTTP 400: Bad Request");
-    expect([error.status, error.body, error.httpMethod, error.url]).toEqual([400, "Bad Request", undefined, undefined]);
+    expect([error.status, error.body, error.httpMethod, error.url]).toEqual([
+      400,
+      "Bad Request",
+      undefined,
+      undefined,
+    ]);
   });
 });

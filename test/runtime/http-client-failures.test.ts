@@ -5,7 +5,11 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createHttpTransport, HttpTransportError, TransportError } from "../../runtime/http-client.js";
+import {
+  createHttpTransport,
+  HttpTransportError,
+  TransportError,
+} from "../../runtime/http-client.js";
 import { PROTOCOL } from "./fixture.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: any) => void;
@@ -56,19 +60,30 @@ describe("HTTP client transport: a dropped response stream", () => {
     const server = await legacyServer((req, res) => {
       if (req.method === "POST") return (primed(res), setTimeout(() => res.destroy(), 20));
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(`id: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { ok: true } })}\n\n`);
+      res.end(
+        `id: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { ok: true } })}\n\n`,
+      );
     });
     try {
       const transport = await openSession(server.url);
-      expect(await transport.request(call(2))).toEqual({ jsonrpc: "2.0", id: 2, result: { ok: true } });
-      expect(server.seen.slice(1)).toEqual([{ method: "tools/call" }, { method: "GET", lastEventId: "e1" }]);
+      expect(await transport.request(call(2))).toEqual({
+        jsonrpc: "2.0",
+        id: 2,
+        result: { ok: true },
+      });
+      expect(server.seen.slice(1)).toEqual([
+        { method: "tools/call" },
+        { method: "GET", lastEventId: "e1" },
+      ]);
     } finally {
       server.stop();
     }
   });
 
   it("fails with TransportError (dropped) when it cannot be resumed, after the resumption limit", async () => {
-    const server = await legacyServer((_req, res) => (primed(res), setTimeout(() => res.destroy(), 5)));
+    const server = await legacyServer(
+      (_req, res) => (primed(res), setTimeout(() => res.destroy(), 5)),
+    );
     try {
       const transport = await openSession(server.url);
       const error = await transport.request(call(2)).catch((e) => e);
@@ -92,7 +107,9 @@ describe("HTTP client transport: an unreachable server", () => {
     expect(error).toMatchObject({ kind: "unreachable" });
     expect(error.message).toMatch(/ECONNREFUSED/);
     expect(error.cause).toBeInstanceOf(TypeError);
-    await expect(transport.notify({ jsonrpc: "2.0", method: "notifications/x" })).rejects.toThrow(TransportError);
+    await expect(transport.notify({ jsonrpc: "2.0", method: "notifications/x" })).rejects.toThrow(
+      TransportError,
+    );
   });
 
   it("an aborted request still fails with the caller's reason", async () => {
@@ -122,9 +139,16 @@ describe("HTTP client transport: close()", () => {
       expect(error).not.toBeInstanceOf(HttpTransportError);
       expect(error).toMatchObject({ kind: "closed" });
       const seenBefore = server.seen.length;
-      await expect(transport.request(call(3))).rejects.toMatchObject({ name: "TransportError", kind: "closed" });
-      await expect(transport.request({ jsonrpc: "2.0", id: 4, method: "initialize", params: {} })).rejects.toThrow(/transport was closed/);
-      await expect(transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" })).rejects.toThrow(TransportError);
+      await expect(transport.request(call(3))).rejects.toMatchObject({
+        name: "TransportError",
+        kind: "closed",
+      });
+      await expect(
+        transport.request({ jsonrpc: "2.0", id: 4, method: "initialize", params: {} }),
+      ).rejects.toThrow(/transport was closed/);
+      await expect(
+        transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      ).rejects.toThrow(TransportError);
       expect(server.seen.slice(seenBefore)).toEqual([]);
       expect(server.seen.map((s) => s.method)).toContain("DELETE");
     } finally {

@@ -28,26 +28,47 @@ describe("runtime HTTP client transport: response size cap", () => {
 
   it("refuses a JSON body over maxMessageBytes, without reading the rest", async () => {
     const { fetch, sent } = fetchAnswering(big, "application/json");
-    const transport = createHttpTransport(PROTOCOL, { url: "http://127.0.0.1:1/mcp", fetch, maxMessageBytes: 100_000 });
+    const transport = createHttpTransport(PROTOCOL, {
+      url: "http://127.0.0.1:1/mcp",
+      fetch,
+      maxMessageBytes: 100_000,
+    });
     await expect(transport.request(request("ping", 1))).rejects.toThrow(HttpTransportError);
-    await expect(transport.request(request("ping", 1))).rejects.toThrow(/response body larger than 100000 bytes/);
+    await expect(transport.request(request("ping", 1))).rejects.toThrow(
+      /response body larger than 100000 bytes/,
+    );
     expect(sent.bytes).toBeLessThan(2 * (100_000 + 2 * 65_536));
   });
 
   it("refuses a declared Content-Length over the cap before reading, and an SSE event over it", async () => {
     const declared = fetchAnswering(big, "application/json", true);
-    const transport = createHttpTransport(PROTOCOL, { url: "http://127.0.0.1:1/mcp", fetch: declared.fetch, maxMessageBytes: 100_000 });
+    const transport = createHttpTransport(PROTOCOL, {
+      url: "http://127.0.0.1:1/mcp",
+      fetch: declared.fetch,
+      maxMessageBytes: 100_000,
+    });
     await expect(transport.request(request("ping", 1))).rejects.toThrow(/larger than 100000 bytes/);
     expect(declared.sent.bytes).toBeLessThanOrEqual(65_536);
     const sse = fetchAnswering(`data: ${big}\n\n`, "text/event-stream");
-    const overSse = createHttpTransport(PROTOCOL, { url: "http://127.0.0.1:1/mcp", fetch: sse.fetch, maxMessageBytes: 100_000 });
+    const overSse = createHttpTransport(PROTOCOL, {
+      url: "http://127.0.0.1:1/mcp",
+      fetch: sse.fetch,
+      maxMessageBytes: 100_000,
+    });
     await expect(overSse.request(request("ping", 1))).rejects.toThrow();
     expect(sse.sent.bytes).toBeLessThan(100_000 + 2 * 65_536);
   });
 
   it("reads a body under the cap", async () => {
-    const { fetch } = fetchAnswering(JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }), "application/json");
-    const transport = createHttpTransport(PROTOCOL, { url: "http://127.0.0.1:1/mcp", fetch, maxMessageBytes: 100_000 });
+    const { fetch } = fetchAnswering(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }),
+      "application/json",
+    );
+    const transport = createHttpTransport(PROTOCOL, {
+      url: "http://127.0.0.1:1/mcp",
+      fetch,
+      maxMessageBytes: 100_000,
+    });
     expect(await transport.request(request("ping", 1))).toMatchObject({ id: 1, result: {} });
   });
 });

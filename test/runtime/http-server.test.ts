@@ -6,13 +6,17 @@ import { createRouter } from "../../runtime/router.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 let server: { url: string; close(): Promise<void> };
-let finished = 0;
 
 beforeAll(async () => {
   const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
     // Ignores its signal on purpose: the transport must answer anyway.
     "tools/call": (params: any) =>
-      new Promise((resolve) => setTimeout(() => (finished++, resolve({ content: [], name: params.name })), params.name === "stuck" ? 3_000 : 200)),
+      new Promise((resolve) =>
+        setTimeout(
+          () => resolve({ content: [], name: params.name }),
+          params.name === "stuck" ? 3_000 : 200,
+        ),
+      ),
   });
   server = await serveHttp(PROTOCOL, router, { requestTimeoutMs: 400 });
 });
@@ -21,7 +25,12 @@ afterAll(() => server.close());
 const post = (message: any, headers: Record<string, string> = {}) =>
   fetch(server.url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...routingHeaders(PROTOCOL, message), ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...routingHeaders(PROTOCOL, message),
+      ...headers,
+    },
     body: JSON.stringify(message),
   });
 
@@ -30,7 +39,10 @@ describe("runtime Streamable HTTP server", () => {
     const started = Date.now();
     const response = await post(request("tools/call", 1, { name: "stuck" }));
     expect(response.status).toBe(504);
-    expect(await response.json()).toMatchObject({ id: 1, error: { code: -32603, message: "Request timed out" } });
+    expect(await response.json()).toMatchObject({
+      id: 1,
+      error: { code: -32603, message: "Request timed out" },
+    });
     expect(Date.now() - started).toBeLessThan(2_500);
   });
 
@@ -45,8 +57,12 @@ describe("runtime Streamable HTTP server", () => {
   });
 
   it("accepts application/json with parameters, and nothing that merely starts like it", async () => {
-    expect((await post(request("ping"), { "content-type": "application/json; charset=utf-8" })).status).toBe(200);
-    expect((await post(request("ping"), { "content-type": "application/jsonfoo" })).status).toBe(415);
+    expect(
+      (await post(request("ping"), { "content-type": "application/json; charset=utf-8" })).status,
+    ).toBe(200);
+    expect((await post(request("ping"), { "content-type": "application/jsonfoo" })).status).toBe(
+      415,
+    );
   });
 
   it("refuses Host spellings of loopback other than the plain ones", async () => {
@@ -54,10 +70,19 @@ describe("runtime Streamable HTTP server", () => {
     const { request: raw } = await import("node:http");
     const status = (host: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = raw({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { host, "content-type": "application/json" } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = raw(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/mcp",
+            method: "POST",
+            headers: { host, "content-type": "application/json" },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", reject);
         req.end("{}");
       });
@@ -71,8 +96,20 @@ describe("Mcp-Param-* headers (2026-07-28 transports/streamable-http, Server Val
   let annotated: { url: string; close(): Promise<void> };
   beforeAll(async () => {
     const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
-      "tools/list": () => ({ tools: [{ name: "deploy", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } }] }),
-      "tools/call": (params: any) => ({ content: [{ type: "text", text: String(params.arguments?.region) }] }),
+      "tools/list": () => ({
+        tools: [
+          {
+            name: "deploy",
+            inputSchema: {
+              type: "object",
+              properties: { region: { type: "string", "x-mcp-header": "Region" } },
+            },
+          },
+        ],
+      }),
+      "tools/call": (params: any) => ({
+        content: [{ type: "text", text: String(params.arguments?.region) }],
+      }),
     });
     annotated = await serveHttp(PROTOCOL, router, {});
   });
@@ -81,14 +118,33 @@ describe("Mcp-Param-* headers (2026-07-28 transports/streamable-http, Server Val
   it("takes a tools/call whose annotated argument's header matches, and refuses one without it or with another value (400, HeaderMismatch)", async () => {
     const call = request("tools/call", 7, { name: "deploy", arguments: { region: "eu-west" } });
     const send = (headers: Record<string, string>) =>
-      fetch(annotated.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...routingHeaders(PROTOCOL, call), ...headers }, body: JSON.stringify(call) });
+      fetch(annotated.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...routingHeaders(PROTOCOL, call),
+          ...headers,
+        },
+        body: JSON.stringify(call),
+      });
     const ok = await send({ "Mcp-Param-Region": "eu-west" });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ id: 7, result: { content: [{ text: "eu-west" }] } });
-    for (const [headers, message] of [[{}, 'missing Mcp-Param-Region header for "region"'], [{ "Mcp-Param-Region": "us-east" }, 'Mcp-Param-Region header does not match the body\'s "region"']] as const) {
+    for (const [headers, message] of [
+      [{}, 'missing Mcp-Param-Region header for "region"'],
+      [
+        { "Mcp-Param-Region": "us-east" },
+        'Mcp-Param-Region header does not match the body\'s "region"',
+      ],
+    ] as const) {
       const refused = await send(headers);
       expect(refused.status).toBe(400);
-      expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 7, error: { code: PROTOCOL.errorCodes.headerMismatch, message: `Header mismatch: ${message}` } });
+      expect(await refused.json()).toEqual({
+        jsonrpc: "2.0",
+        id: 7,
+        error: { code: PROTOCOL.errorCodes.headerMismatch, message: `Header mismatch: ${message}` },
+      });
     }
   });
 });
@@ -103,13 +159,20 @@ describe("HTTP status of error responses", () => {
       ...VALIDATORS,
       validateRequestMessage: (value: unknown, direction: string, options?: unknown) =>
         (value as any).params?.name === "malformed"
-          ? { ok: false as const, errors: [{ path: "/params/name", message: "expected a known name" }] }
+          ? {
+              ok: false as const,
+              errors: [{ path: "/params/name", message: "expected a known name" }],
+            }
           : VALIDATORS.validateRequestMessage(value, direction as never, options as never),
     };
     const router = createRouter(PROTOCOL, validators, "client->server", {
       "tools/call": (params: any) => {
-        if (params.name === "missing") throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, "Resource not found", { name: params.name });
-        if (params.name === "needs-sampling") throw new McpError(PROTOCOL.errorCodes.missingClientCapability!, "needs sampling");
+        if (params.name === "missing")
+          throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, "Resource not found", {
+            name: params.name,
+          });
+        if (params.name === "needs-sampling")
+          throw new McpError(PROTOCOL.errorCodes.missingClientCapability!, "needs sampling");
         return { contents: [] };
       },
     });
@@ -120,7 +183,11 @@ describe("HTTP status of error responses", () => {
     const message = request(method, 3, { name });
     return fetch(http.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...routingHeaders(PROTOCOL, message) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...routingHeaders(PROTOCOL, message),
+      },
       body: JSON.stringify(message),
     });
   };
@@ -128,7 +195,11 @@ describe("HTTP status of error responses", () => {
   it("a handler's invalid params: 200 with the error in the body", async () => {
     const response = await call("missing");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32602, message: "Resource not found", data: { name: "missing" } } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32602, message: "Resource not found", data: { name: "missing" } },
+    });
   });
 
   it("the router's own invalid params (the request failed validation): 400", async () => {

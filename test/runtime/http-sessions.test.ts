@@ -8,7 +8,10 @@ import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, VALIDATORS } from "./fixture.js";
 describe("legacy HTTP sessions", () => {
   let server: { url: string; close(): Promise<void> };
   beforeAll(async () => {
-    const eras = { modern: { protocol: PROTOCOL, validators: VALIDATORS }, legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }] };
+    const eras = {
+      modern: { protocol: PROTOCOL, validators: VALIDATORS },
+      legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
+    };
     const dispatcher = createEraDispatcher(eras, {
       "tools/call": (params: { name: string }) => {
         if (params.name === "bad") throw new McpError(-32602, "Unknown tool: bad");
@@ -16,14 +19,32 @@ describe("legacy HTTP sessions", () => {
       },
     });
     // The principal is whoever the Authorization header names (a stand-in for token checks).
-    server = await serveHttp(PROTOCOL, dispatcher, { authenticate: (req) => req.headers.authorization });
+    server = await serveHttp(PROTOCOL, dispatcher, {
+      authenticate: (req) => req.headers.authorization,
+    });
   });
   afterAll(() => server.close());
 
   const post = (body: object, headers: Record<string, string>) =>
-    fetch(server.url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   const open = async (who: string) => {
-    const r = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2098-01-01", capabilities: {}, clientInfo: { name: "c", version: "1" } } }, { authorization: who });
+    const r = await post(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2098-01-01",
+          capabilities: {},
+          clientInfo: { name: "c", version: "1" },
+        },
+      },
+      { authorization: who },
+    );
     expect((await r.json()).result.protocolVersion).toBe("2098-01-01");
     return r.headers.get("mcp-session-id")!;
   };
@@ -32,9 +53,23 @@ describe("legacy HTTP sessions", () => {
     const id = await open("alice");
     const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } };
     expect((await post(call, { authorization: "mallory", "mcp-session-id": id })).status).toBe(404);
-    expect((await fetch(server.url, { method: "DELETE", headers: { authorization: "mallory", "mcp-session-id": id } })).status).toBe(404);
+    expect(
+      (
+        await fetch(server.url, {
+          method: "DELETE",
+          headers: { authorization: "mallory", "mcp-session-id": id },
+        })
+      ).status,
+    ).toBe(404);
     expect((await post(call, { authorization: "alice", "mcp-session-id": id })).status).toBe(200);
-    expect((await fetch(server.url, { method: "DELETE", headers: { authorization: "alice", "mcp-session-id": id } })).status).toBe(200);
+    expect(
+      (
+        await fetch(server.url, {
+          method: "DELETE",
+          headers: { authorization: "alice", "mcp-session-id": id },
+        })
+      ).status,
+    ).toBe(200);
     expect((await post(call, { authorization: "alice", "mcp-session-id": id })).status).toBe(404);
   });
 
@@ -49,17 +84,29 @@ describe("legacy HTTP sessions", () => {
     const unknown = await post({ jsonrpc: "2.0", id: 4, method: "prompts/list" }, headers);
     expect(unknown.status).toBe(200);
     expect(await unknown.json()).toMatchObject({ id: 4, error: { code: -32601 } });
-    const invalid = await post({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "bad" } }, headers);
+    const invalid = await post(
+      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "bad" } },
+      headers,
+    );
     expect(invalid.status).toBe(200);
-    expect(await invalid.json()).toMatchObject({ id: 5, error: { code: -32602, message: "Unknown tool: bad" } });
-    const after = await post({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "x" } }, headers);
+    expect(await invalid.json()).toMatchObject({
+      id: 5,
+      error: { code: -32602, message: "Unknown tool: bad" },
+    });
+    const after = await post(
+      { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "x" } },
+      headers,
+    );
     expect(after.status).toBe(200);
     expect(await after.json()).toMatchObject({ id: 6, result: { content: [] } });
   });
 
   it("refuses a protocol version header other than the session's", async () => {
     const id = await open("bob");
-    const r = await post({ jsonrpc: "2.0", id: 3, method: "ping" }, { authorization: "bob", "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" });
+    const r = await post(
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+      { authorization: "bob", "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+    );
     expect(r.status).toBe(400);
   });
 });
@@ -81,7 +128,11 @@ describe("the in-memory session store", () => {
   it("expires idle sessions", () => {
     let now = 0;
     const evicted: object[] = [];
-    const store = new MemorySessionStore({ idleTimeoutMs: 100, now: () => now, onEvict: (c) => void evicted.push(c) });
+    const store = new MemorySessionStore({
+      idleTimeoutMs: 100,
+      now: () => now,
+      onEvict: (c) => void evicted.push(c),
+    });
     const a = {};
     store.add("a", a);
     now = 50;

@@ -6,7 +6,11 @@ import { RequestTimeoutError } from "../../runtime/client-errors.js";
 import { eraOfProbeError } from "../../runtime/era-detect.js";
 import { McpError } from "../../runtime/errors.js";
 import { createHttpTransport, HttpTransportError } from "../../runtime/http-client.js";
-import { LegacyClient, withElicitationDefaults, type LegacyClientOptions } from "../../runtime/legacy-client.js";
+import {
+  LegacyClient,
+  withElicitationDefaults,
+  type LegacyClientOptions,
+} from "../../runtime/legacy-client.js";
 import type { ServerRequestHandler, Transport } from "../../runtime/transport.js";
 import { LEGACY_PROTOCOL, PROTOCOL, VALIDATORS } from "./fixture.js";
 
@@ -16,7 +20,9 @@ describe("era detection: what a failed probe says", () => {
     expect(eraOfProbeError(PROTOCOL, new McpError(modern, "unsupported"))).toBe("modern");
     expect(eraOfProbeError(PROTOCOL, new McpError(-32601, "Method not found"))).toBe("legacy");
     expect(eraOfProbeError(PROTOCOL, new HttpTransportError(400, "Bad Request"))).toBe("legacy");
-    expect(eraOfProbeError(PROTOCOL, new RequestTimeoutError("server/discover", 10))).toBe("legacy");
+    expect(eraOfProbeError(PROTOCOL, new RequestTimeoutError("server/discover", 10))).toBe(
+      "legacy",
+    );
     const offline = new TypeError("fetch failed");
     expect(() => eraOfProbeError(PROTOCOL, offline)).toThrow(offline);
   });
@@ -25,10 +31,22 @@ describe("era detection: what a failed probe says", () => {
 describe("form elicitation defaults", () => {
   const params = {
     message: "?",
-    requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" }, age: { type: "integer", default: 30 }, note: { type: "string" } } },
+    requestedSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", default: "Ada" },
+        age: { type: "integer", default: 30 },
+        note: { type: "string" },
+      },
+    },
   };
   it("fill the fields an accepting answer leaves out, never the ones it gives", () => {
-    expect(withElicitationDefaults("elicitation/create", params, { action: "accept", content: { name: "Grace" } })).toEqual({
+    expect(
+      withElicitationDefaults("elicitation/create", params, {
+        action: "accept",
+        content: { name: "Grace" },
+      }),
+    ).toEqual({
       action: "accept",
       content: { name: "Grace", age: 30 },
     });
@@ -37,21 +55,35 @@ describe("form elicitation defaults", () => {
     const decline = { action: "decline" };
     expect(withElicitationDefaults("elicitation/create", params, decline)).toBe(decline);
     const accept = { action: "accept", content: {} };
-    expect(withElicitationDefaults("elicitation/create", { ...params, mode: "url" }, accept)).toBe(accept);
+    expect(withElicitationDefaults("elicitation/create", { ...params, mode: "url" }, accept)).toBe(
+      accept,
+    );
     expect(withElicitationDefaults("sampling/createMessage", params, accept)).toBe(accept);
   });
 });
 
 describe("Streamable HTTP legacy session", () => {
   it("keeps the session id, and resumes a stream that closed before its response after the server's retry delay", async () => {
-    const seen: { method: string; session?: string; version?: string; lastEventId?: string; at: number }[] = [];
+    const seen: {
+      method: string;
+      session: string | undefined;
+      version: string | undefined;
+      lastEventId: string | undefined;
+      at: number;
+    }[] = [];
     let closedAt = 0;
     const server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
       const h = (name: string) => req.headers[name] as string | undefined;
-      seen.push({ method: body?.method ?? req.method!, session: h("mcp-session-id"), version: h("mcp-protocol-version"), lastEventId: h("last-event-id"), at: Date.now() });
+      seen.push({
+        method: body?.method ?? req.method!,
+        session: h("mcp-session-id"),
+        version: h("mcp-protocol-version"),
+        lastEventId: h("last-event-id"),
+        at: Date.now(),
+      });
       if (body?.method === "initialize") {
         res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
         return res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: {} }));
@@ -63,16 +95,27 @@ describe("Streamable HTTP legacy session", () => {
         return setTimeout(() => ((closedAt = Date.now()), res.end()), 20);
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(`id: e-2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { ok: true } })}\n\n`);
+      res.end(
+        `id: e-2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { ok: true } })}\n\n`,
+      );
     });
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
-    const transport = createHttpTransport(PROTOCOL, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });
+    const transport = createHttpTransport(PROTOCOL, {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    });
     try {
       transport.legacy!.reset();
       await transport.request({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
       transport.legacy!.begin("2025-11-25");
-      expect(await transport.request({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } })).toEqual({ jsonrpc: "2.0", id: 2, result: { ok: true } });
+      expect(
+        await transport.request({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "x" },
+        }),
+      ).toEqual({ jsonrpc: "2.0", id: 2, result: { ok: true } });
       const [post, get] = seen.slice(1);
       expect(post).toMatchObject({ method: "tools/call", session: "s-1", version: "2025-11-25" });
       expect(get).toMatchObject({ method: "GET", session: "s-1", lastEventId: "e-1" });
@@ -88,7 +131,9 @@ describe("Streamable HTTP legacy session", () => {
  * A session opened over a transport that only records who answers the server's requests:
  * the handler the client registered for them, to call as the transport would.
  */
-async function openSession(answerInput: LegacyClientOptions["answerInput"]): Promise<ServerRequestHandler> {
+async function openSession(
+  answerInput: LegacyClientOptions["answerInput"],
+): Promise<ServerRequestHandler> {
   let answer!: ServerRequestHandler;
   const transport: Transport = {
     request: async () => ({}),
@@ -109,7 +154,11 @@ async function openSession(answerInput: LegacyClientOptions["answerInput"]): Pro
     transport,
     capabilities: { elicitation: {} },
     clientInfo: undefined,
-    send: async () => ({ protocolVersion: "2098-01-01", capabilities: {}, serverInfo: { name: "s", version: "1" } }),
+    send: async () => ({
+      protocolVersion: "2098-01-01",
+      capabilities: {},
+      serverInfo: { name: "s", version: "1" },
+    }),
     onNotification: undefined,
     answerInput,
   });
@@ -121,7 +170,8 @@ describe("the legacy client answering the server's requests", () => {
   /** The session's answer to a request, as a transport gives it a signal. */
   async function openAnswering(answerInput: () => Promise<unknown>) {
     const answer = await openSession(answerInput);
-    return (request: Record<string, unknown>) => answer(request, { signal: new AbortController().signal });
+    return (request: Record<string, unknown>) =>
+      answer(request, { signal: new AbortController().signal });
   }
 
   it("answers a handler's error, even one that cannot be read, with an error response", async () => {
@@ -130,10 +180,27 @@ describe("the legacy client answering the server's requests", () => {
     const failures: unknown[] = [new McpError(-32602, "bad question"), "a string", revoked.proxy];
     let next = 0;
     const ask = await openAnswering(() => Promise.reject(failures[next++]));
-    const asked = { jsonrpc: "2.0", id: "s1", method: "elicitation/create", params: { message: "?" } };
-    expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32602, message: "bad question" } });
-    expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32603, message: "a string" } });
-    expect(await ask(asked)).toEqual({ jsonrpc: "2.0", id: "s1", error: { code: -32603, message: "Internal error" } });
+    const asked = {
+      jsonrpc: "2.0",
+      id: "s1",
+      method: "elicitation/create",
+      params: { message: "?" },
+    };
+    expect(await ask(asked)).toEqual({
+      jsonrpc: "2.0",
+      id: "s1",
+      error: { code: -32602, message: "bad question" },
+    });
+    expect(await ask(asked)).toEqual({
+      jsonrpc: "2.0",
+      id: "s1",
+      error: { code: -32603, message: "a string" },
+    });
+    expect(await ask(asked)).toEqual({
+      jsonrpc: "2.0",
+      id: "s1",
+      error: { code: -32603, message: "Internal error" },
+    });
   });
 });
 
@@ -144,9 +211,19 @@ describe("the server cancels a request it sent on a Streamable HTTP legacy sessi
     // (finished by then) and, a moment later, answers tools/call with the responses received.
     const received: unknown[] = [];
     let stream: { res: import("node:http").ServerResponse; id: unknown } | undefined;
-    const event = (res: import("node:http").ServerResponse, message: object) => res.write(`data: ${JSON.stringify(message)}\n\n`);
-    const cancelled = (params: object) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params });
-    const ask = (id: string) => ({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "?" } });
+    const event = (res: import("node:http").ServerResponse, message: object) =>
+      res.write(`data: ${JSON.stringify(message)}\n\n`);
+    const cancelled = (params: object) => ({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params,
+    });
+    const ask = (id: string) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "elicitation/create",
+      params: { message: "?" },
+    });
     const server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
@@ -159,7 +236,14 @@ describe("the server cancels a request it sent on a Streamable HTTP legacy sessi
       if (body.method === "tools/call") {
         res.writeHead(200, { "content-type": "text/event-stream" });
         stream = { res, id: body.id };
-        for (const message of [ask("e1"), cancelled({ requestId: "e1", reason: "no longer needed" }), cancelled({ requestId: "unknown" }), cancelled({}), ask("e2")]) event(res, message);
+        for (const message of [
+          ask("e1"),
+          cancelled({ requestId: "e1", reason: "no longer needed" }),
+          cancelled({ requestId: "unknown" }),
+          cancelled({}),
+          ask("e2"),
+        ])
+          event(res, message);
         return;
       }
       res.writeHead(202).end();
@@ -168,18 +252,26 @@ describe("the server cancels a request it sent on a Streamable HTTP legacy sessi
       if (body.id !== "e2" || !stream) return;
       const { res: open, id } = stream;
       event(open, cancelled({ requestId: "e2" }));
-      setTimeout(() => (event(open, { jsonrpc: "2.0", id, result: { received } }), open.end()), 300);
+      setTimeout(
+        () => (event(open, { jsonrpc: "2.0", id, result: { received } }), open.end()),
+        300,
+      );
     });
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
-    const transport = createHttpTransport(PROTOCOL, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });
+    const transport = createHttpTransport(PROTOCOL, {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    });
     const signals = new Map<unknown, AbortSignal>();
     transport.legacy!.onServerRequest(async (request, context) => {
       // Read with care: a transport that passes no signal fails the assertions, not the handler.
       const signal = context?.signal;
       if (signal) signals.set(request["id"], signal);
       // e1 answers anyway once aborted, or after 300 ms: a response the transport must not send.
-      if (request["id"] === "e1") await new Promise((resolve) => (signal?.addEventListener("abort", resolve), setTimeout(resolve, 300)));
+      if (request["id"] === "e1")
+        await new Promise(
+          (resolve) => (signal?.addEventListener("abort", resolve), setTimeout(resolve, 300)),
+        );
       else await new Promise((resolve) => setTimeout(resolve, 50));
       return { jsonrpc: "2.0", id: request["id"], result: { action: "decline" } };
     });
@@ -187,7 +279,12 @@ describe("the server cancels a request it sent on a Streamable HTTP legacy sessi
       transport.legacy!.reset();
       await transport.request({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
       transport.legacy!.begin("2025-11-25");
-      const response = await transport.request({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } });
+      const response = await transport.request({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "x" },
+      });
       expect(response).toEqual({ jsonrpc: "2.0", id: 2, result: { received: ["e2"] } });
       expect(signals.get("e1")?.aborted).toBe(true);
       expect((signals.get("e1")?.reason as Error).message).toBe("no longer needed");
@@ -204,11 +301,17 @@ describe("the legacy client's input handler signal", () => {
   it("is the signal of the server's request: it reaches answerInput, and aborts when the server cancels", async () => {
     const given: AbortSignal[] = [];
     const answer = await openSession((_method, _params, _key, signal) => {
+      if (!signal) throw new Error("answerInput was given no signal");
       given.push(signal);
-      return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ action: "cancel" })));
+      return new Promise((resolve) =>
+        signal.addEventListener("abort", () => resolve({ action: "cancel" })),
+      );
     });
     const controller = new AbortController();
-    const asked = answer({ jsonrpc: "2.0", id: "s1", method: "elicitation/create", params: { message: "?" } }, { signal: controller.signal });
+    const asked = answer(
+      { jsonrpc: "2.0", id: "s1", method: "elicitation/create", params: { message: "?" } },
+      { signal: controller.signal },
+    );
     expect(given).toEqual([controller.signal]);
     controller.abort(new Error("cancelled by the server"));
     expect(await asked).toMatchObject({ id: "s1", result: { action: "cancel" } });

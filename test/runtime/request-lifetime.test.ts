@@ -15,7 +15,11 @@ type Json = Record<string, any>;
 const MODERN = { protocol: PROTOCOL, validators: VALIDATORS };
 const LEGACY: AdaptedEra = { protocol: LEGACY_PROTOCOL, validators: VALIDATORS, adapters: {} };
 const tick = (ms = 15) => new Promise((r) => setTimeout(r, ms));
-const withToken = (token: string | number, extra: Json = {}) => ({ name: "x", _meta: { v: "2099-01-01", caps: {}, progressToken: token }, ...extra });
+const withToken = (token: string | number, extra: Json = {}) => ({
+  name: "x",
+  _meta: { v: "2099-01-01", caps: {}, progressToken: token },
+  ...extra,
+});
 
 /** A handler that sends progress 1 while serving, then 2 from a timer after it returned. */
 function lateProgress(ctx: any) {
@@ -24,13 +28,18 @@ function lateProgress(ctx: any) {
   return { content: [] };
 }
 
-const progressOf = (sent: Json[]) => sent.filter((m) => m["method"] === "notifications/progress").map((m) => m["params"]["progress"]);
+const progressOf = (sent: Json[]) =>
+  sent.filter((m) => m["method"] === "notifications/progress").map((m) => m["params"]["progress"]);
 
 describe("a handler's notifications end with its request", () => {
   it("drops progress sent after the answer (a timer firing after the handler returned)", async () => {
     const sent: Json[] = [];
-    const router = createRouter(PROTOCOL, VALIDATORS, "client->server", { "tools/call": (_p: unknown, ctx: any) => lateProgress(ctx) });
-    const reply = await router.handle(request("tools/call", 1, withToken("t1")), { notify: (n) => void sent.push(n) });
+    const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
+      "tools/call": (_p: unknown, ctx: any) => lateProgress(ctx),
+    });
+    const reply = await router.handle(request("tools/call", 1, withToken("t1")), {
+      notify: (n) => void sent.push(n),
+    });
     expect(reply).toMatchObject({ id: 1, result: { content: [] } });
     await tick();
     expect(progressOf(sent)).toEqual([1]);
@@ -41,7 +50,15 @@ describe("a handler's notifications end with its request", () => {
     let release!: () => void;
     const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
       "tools/list": (_p: unknown, ctx: any) => {
-        setTimeout(() => void ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "l", progress: 9 } }), 5);
+        setTimeout(
+          () =>
+            void ctx.notify({
+              jsonrpc: "2.0",
+              method: "notifications/progress",
+              params: { progressToken: "l", progress: 9 },
+            }),
+          5,
+        );
         throw new Error("failed");
       },
       "tools/call": async (_p: unknown, ctx: any) => {
@@ -54,10 +71,15 @@ describe("a handler's notifications end with its request", () => {
     });
     const channel = {};
     const notify = (n: object) => void sent.push(n);
-    expect(await router.handle(request("tools/list", 2), { notify, channel })).toMatchObject({ error: { code: -32603 } });
+    expect(await router.handle(request("tools/list", 2), { notify, channel })).toMatchObject({
+      error: { code: -32603 },
+    });
     const pending = router.handle(request("tools/call", 3, withToken("c")), { notify, channel });
     await tick(1);
-    await router.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } }, { notify, channel });
+    await router.handle(
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } },
+      { notify, channel },
+    );
     release();
     expect(await pending).toBeUndefined();
     await tick();
@@ -66,15 +88,38 @@ describe("a handler's notifications end with its request", () => {
 
   it("holds on a legacy session, where the handler gets a modern context", async () => {
     const sent: Json[] = [];
-    const dispatcher = createEraDispatcher({ modern: MODERN, legacy: [LEGACY] }, { "tools/call": (_p: unknown, ctx: any) => lateProgress(ctx) });
+    const dispatcher = createEraDispatcher(
+      { modern: MODERN, legacy: [LEGACY] },
+      { "tools/call": (_p: unknown, ctx: any) => lateProgress(ctx) },
+    );
     const channel = {};
     const notify = (n: object) => void sent.push(n);
-    await dispatcher.handle({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2098-01-01", capabilities: {} } }, { channel, notify });
-    const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x", _meta: { progressToken: 7 } } };
-    expect(await dispatcher.handle(call, { channel, notify })).toMatchObject({ id: 5, result: { content: [] } });
+    await dispatcher.handle(
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2098-01-01", capabilities: {} },
+      },
+      { channel, notify },
+    );
+    const call = {
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/call",
+      params: { name: "x", _meta: { progressToken: 7 } },
+    };
+    expect(await dispatcher.handle(call, { channel, notify })).toMatchObject({
+      id: 5,
+      result: { content: [] },
+    });
     await tick();
     expect(sent.filter((m) => m["method"] === "notifications/progress")).toEqual([
-      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 7, progress: 1 } },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: 7, progress: 1 },
+      },
     ]);
   });
 
@@ -82,17 +127,23 @@ describe("a handler's notifications end with its request", () => {
     const store = createTaskStore();
     let finished!: () => void;
     const nextRun = () => new Promise<void>((r) => (finished = r));
-    const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
-      "tools/call": (_p: unknown, ctx: any) =>
-        store.run(ctx, async () => {
-          await tick(1);
-          await ctx.sendProgress(1);
-          await tick(1);
-          await ctx.sendProgress(2);
-          finished();
-          return { content: [] };
-        }),
-    }, { extensions: [store] });
+    const router = createRouter(
+      PROTOCOL,
+      VALIDATORS,
+      "client->server",
+      {
+        "tools/call": (_p: unknown, ctx: any) =>
+          store.run(ctx, async () => {
+            await tick(1);
+            await ctx.sendProgress(1);
+            await tick(1);
+            await ctx.sendProgress(2);
+            finished();
+            return { content: [] };
+          }),
+      },
+      { extensions: [store] },
+    );
     const sent: Json[] = [];
     const notify = (n: object) => void sent.push(n);
     // Without the extension the work runs inside the request: its progress goes out.
@@ -102,8 +153,17 @@ describe("a handler's notifications end with its request", () => {
     expect(progressOf(sent)).toEqual([1, 2]);
     sent.length = 0;
     done = nextRun();
-    const asTask = { name: "x", _meta: { v: "2099-01-01", caps: { extensions: { [TASKS_EXTENSION]: {} } }, progressToken: "task" } };
-    expect(await router.handle(request("tools/call", 2, asTask), { notify })).toMatchObject({ result: { resultType: "task" } });
+    const asTask = {
+      name: "x",
+      _meta: {
+        v: "2099-01-01",
+        caps: { extensions: { [TASKS_EXTENSION]: {} } },
+        progressToken: "task",
+      },
+    };
+    expect(await router.handle(request("tools/call", 2, asTask), { notify })).toMatchObject({
+      result: { resultType: "task" },
+    });
     await done;
     expect(sent).toEqual([]);
   });
@@ -118,7 +178,11 @@ function askingSession(options: { clientRequestTimeoutMs?: number } = {}) {
       "tools/call": (_p: unknown, ctx: any) =>
         ctx.inputResponse("who", "elicitation/create")
           ? { content: [{ type: "text", text: "thanks" }] }
-          : inputRequired(PROTOCOL, ctx, { inputRequests: { who: { method: "elicitation/create", params: { message: "Name?" } } } }),
+          : inputRequired(PROTOCOL, ctx, {
+              inputRequests: {
+                who: { method: "elicitation/create", params: { message: "Name?" } },
+              },
+            }),
     },
     { ...options, onError: (e) => errors.push(e) },
   );
@@ -126,7 +190,15 @@ function askingSession(options: { clientRequestTimeoutMs?: number } = {}) {
   const sent: Json[] = [];
   const notify = (n: object) => void sent.push(n);
   const context = { channel, notify };
-  const ready = dispatcher.handle({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2098-01-01", capabilities: { elicitation: {} } } }, context);
+  const ready = dispatcher.handle(
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2098-01-01", capabilities: { elicitation: {} } },
+    },
+    context,
+  );
   const asked = async () => {
     for (let i = 0; i < 100; i++) {
       const request = sent.find((m) => m["method"] === "elicitation/create");
@@ -135,7 +207,8 @@ function askingSession(options: { clientRequestTimeoutMs?: number } = {}) {
     }
     throw new Error("the server asked nothing");
   };
-  const cancellations = () => sent.filter((m) => m["method"] === "notifications/cancelled").map((m) => m["params"]);
+  const cancellations = () =>
+    sent.filter((m) => m["method"] === "notifications/cancelled").map((m) => m["params"]);
   return { dispatcher, channel, sent, errors, context, ready, asked, cancellations };
 }
 
@@ -143,14 +216,29 @@ describe("a legacy session gives up what it asked the client when the request th
   it("on the client's notifications/cancelled: the server's request is failed and cancelled too, a late answer ignored", async () => {
     const s = askingSession();
     await s.ready;
-    const call = s.dispatcher.handle({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "x" } }, s.context);
+    const call = s.dispatcher.handle(
+      { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "x" } },
+      s.context,
+    );
     const asked = await s.asked();
-    await s.dispatcher.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9, reason: "user" } }, s.context);
+    await s.dispatcher.handle(
+      {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 9, reason: "user" },
+      },
+      s.context,
+    );
     expect(await call).toBeUndefined();
-    expect(s.cancellations()).toEqual([{ requestId: asked["id"], reason: "the request that asked was cancelled" }]);
+    expect(s.cancellations()).toEqual([
+      { requestId: asked["id"], reason: "the request that asked was cancelled" },
+    ]);
     // An answer that crossed the cancellation is ignored (basic/utilities/cancellation), not
     // reported as an answer to an unknown request.
-    await s.dispatcher.handle({ jsonrpc: "2.0", id: asked["id"], result: { action: "decline" } }, s.context);
+    await s.dispatcher.handle(
+      { jsonrpc: "2.0", id: asked["id"], result: { action: "decline" } },
+      s.context,
+    );
     await s.dispatcher.handle({ jsonrpc: "2.0", id: "never-asked", result: {} }, s.context);
     expect(s.errors.map(String)).toEqual(['Error: a response with unknown id "never-asked"']);
   });
@@ -158,11 +246,17 @@ describe("a legacy session gives up what it asked the client when the request th
   it("when the session ends (DELETE, eviction, stdio input closed): failed at once and cancelled", async () => {
     const s = askingSession();
     await s.ready;
-    const call = s.dispatcher.handle({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "x" } }, s.context);
+    const call = s.dispatcher.handle(
+      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "x" } },
+      s.context,
+    );
     const asked = await s.asked();
     const started = Date.now();
     s.dispatcher.endSession(s.channel);
-    expect(await call).toMatchObject({ id: 4, error: { code: -32603, message: "the session ended" } });
+    expect(await call).toMatchObject({
+      id: 4,
+      error: { code: -32603, message: "the session ended" },
+    });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(s.cancellations()).toEqual([{ requestId: asked["id"], reason: "the session ended" }]);
   });
@@ -170,8 +264,14 @@ describe("a legacy session gives up what it asked the client when the request th
   it("when the client does not answer in time: the server's request is cancelled", async () => {
     const s = askingSession({ clientRequestTimeoutMs: 30 });
     await s.ready;
-    const reply = await s.dispatcher.handle({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "x" } }, s.context);
-    expect(reply).toMatchObject({ id: 6, error: { code: -32603, message: "the client did not answer elicitation/create in time" } });
+    const reply = await s.dispatcher.handle(
+      { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "x" } },
+      s.context,
+    );
+    expect(reply).toMatchObject({
+      id: 6,
+      error: { code: -32603, message: "the client did not answer elicitation/create in time" },
+    });
     const asked = s.sent.find((m) => m["method"] === "elicitation/create")!;
     expect(s.cancellations()).toEqual([{ requestId: asked["id"], reason: "timed out" }]);
   });
@@ -182,7 +282,14 @@ describe("a legacy session gives up what it asked the client when the request th
     const session = s.dispatcher.session(s.channel)!;
     const controller = new AbortController();
     controller.abort("gone");
-    await expect(session.request("elicitation/create", {}, (m) => void s.sent.push(m as Json), controller.signal)).rejects.toBe("gone");
+    await expect(
+      session.request(
+        "elicitation/create",
+        {},
+        (m) => void s.sent.push(m as Json),
+        controller.signal,
+      ),
+    ).rejects.toBe("gone");
     expect(s.sent.filter((m) => m["method"] === "elicitation/create")).toEqual([]);
   });
 
@@ -191,16 +298,24 @@ describe("a legacy session gives up what it asked the client when the request th
     await s.ready;
     const session = s.dispatcher.session(s.channel)!;
     s.dispatcher.endSession(s.channel);
-    await expect(session.request("elicitation/create", {}, (m) => void s.sent.push(m as Json))).rejects.toThrow("the session ended");
+    await expect(
+      session.request("elicitation/create", {}, (m) => void s.sent.push(m as Json)),
+    ).rejects.toThrow("the session ended");
     expect(s.sent.filter((m) => m["method"] === "elicitation/create")).toEqual([]);
   });
 
   it("answers as before when the client answers", async () => {
     const s = askingSession();
     await s.ready;
-    const call = s.dispatcher.handle({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "x" } }, s.context);
+    const call = s.dispatcher.handle(
+      { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "x" } },
+      s.context,
+    );
     const asked = await s.asked();
-    await s.dispatcher.handle({ jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: {} } }, s.context);
+    await s.dispatcher.handle(
+      { jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: {} } },
+      s.context,
+    );
     expect(await call).toMatchObject({ id: 8, result: { content: [{ text: "thanks" }] } });
     expect(s.cancellations()).toEqual([]);
   });

@@ -12,7 +12,9 @@ describe("runtime request state", () => {
     expect(await openRequestState(sealedOld, { secret: [NEW, OLD], request })).toEqual({ n: 1 });
     expect(await openRequestState(sealedNew, { secret: NEW, request })).toEqual({ n: 2 });
     // Once the old key is dropped, its state is refused.
-    await expect(openRequestState(sealedOld, { secret: [NEW], request })).rejects.toThrow(/signature mismatch/);
+    await expect(openRequestState(sealedOld, { secret: [NEW], request })).rejects.toThrow(
+      /signature mismatch/,
+    );
   });
 
   it("refuses an oversized token before any crypto work", async () => {

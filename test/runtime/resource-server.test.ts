@@ -2,8 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJwtVerifier } from "../../runtime/auth-jwt.js";
 import { createEraDispatcher } from "../../runtime/eras.js";
 import { routingHeaders } from "../../runtime/http-headers.js";
-import { createResourceServer, InvalidTokenError, type ResourceServerOptions } from "../../runtime/resource-server.js";
-import { startTestAuthorizationServer, type TestAuthorizationServer } from "../support/oauth-server.js";
+import {
+  createResourceServer,
+  InvalidTokenError,
+  type ResourceServerOptions,
+} from "../../runtime/resource-server.js";
+import {
+  startTestAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../support/oauth-server.js";
 import { serveProtected } from "../support/protected-server.js";
 import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
@@ -17,10 +24,16 @@ const seen: (string | undefined)[] = [];
 
 beforeAll(async () => {
   as = await startTestAuthorizationServer();
-  const eras = { modern: { protocol: PROTOCOL, validators: VALIDATORS }, legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }] };
+  const eras = {
+    modern: { protocol: PROTOCOL, validators: VALIDATORS },
+    legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
+  };
   // The tool answers with the principal the dispatcher was given.
   const dispatcher = createEraDispatcher(eras, {
-    "tools/call": (_params: any, ctx: any) => (seen.push(ctx.principal), { content: [{ type: "text", text: String(ctx.principal) }] }),
+    "tools/call": (_params: any, ctx: any) => (
+      seen.push(ctx.principal),
+      { content: [{ type: "text", text: String(ctx.principal) }] }
+    ),
     "tools/list": () => ({ tools: [] }),
   });
   server = await serveProtected(PROTOCOL, dispatcher, as, {
@@ -39,9 +52,19 @@ afterAll(async () => {
 
 const call = (name: string, id = 1) => request("tools/call", id, { name });
 const post = (message: unknown, headers: Record<string, string> = {}) =>
-  fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...routingHeaders(PROTOCOL, message as any), ...headers }, body: JSON.stringify(message) });
+  fetch(server.url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...routingHeaders(PROTOCOL, message as any),
+      ...headers,
+    },
+    body: JSON.stringify(message),
+  });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const token = (scope = "mcp:tools", extra: object = {}) => as.mintToken({ aud: resource, scope, ...extra });
+const token = (scope = "mcp:tools", extra: object = {}) =>
+  as.mintToken({ aud: resource, scope, ...extra });
 /** The auth-params of a Bearer challenge. */
 const challenge = (r: Response) => {
   const header = r.headers.get("www-authenticate") ?? "";
@@ -52,7 +75,10 @@ const challenge = (r: Response) => {
 describe("protected resource metadata (RFC 9728)", () => {
   it("is served at the root and at the path-specific well-known URL, naming the resource and its authorization servers", async () => {
     const origin = new URL(resource).origin;
-    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+    for (const path of [
+      "/.well-known/oauth-protected-resource",
+      "/.well-known/oauth-protected-resource/mcp",
+    ]) {
       const r = await fetch(`${origin}${path}`);
       expect(r.status, path).toBe(200);
       expect(r.headers.get("content-type")).toBe("application/json");
@@ -65,7 +91,9 @@ describe("protected resource metadata (RFC 9728)", () => {
       });
     }
     expect((await fetch(`${origin}/.well-known/oauth-protected-resource/other`)).status).toBe(404);
-    expect((await fetch(`${origin}/.well-known/oauth-protected-resource`, { method: "POST" })).status).toBe(405);
+    expect(
+      (await fetch(`${origin}/.well-known/oauth-protected-resource`, { method: "POST" })).status,
+    ).toBe(405);
   });
 });
 
@@ -73,10 +101,15 @@ describe("bearer challenges", () => {
   it("answers a request without a token with 401 naming the metadata and the scopes, and no error code", async () => {
     const r = await post(call("echo"));
     expect(r.status).toBe(401);
-    expect(challenge(r)).toEqual({ resource_metadata: `${new URL(resource).origin}/.well-known/oauth-protected-resource/mcp`, scope: "mcp:tools" });
+    expect(challenge(r)).toEqual({
+      resource_metadata: `${new URL(resource).origin}/.well-known/oauth-protected-resource/mcp`,
+      scope: "mcp:tools",
+    });
     expect((await r.json()).error.message).toBe("Unauthorized");
     // Another scheme is no bearer credential either.
-    expect(challenge(await post(call("echo"), { authorization: "Basic YTpi" })).error).toBeUndefined();
+    expect(
+      challenge(await post(call("echo"), { authorization: "Basic YTpi" })).error,
+    ).toBeUndefined();
   });
 
   it("serves a valid token, and gives the handler the verified principal (issuer and subject)", async () => {
@@ -88,11 +121,23 @@ describe("bearer challenges", () => {
   it("refuses invalid, foreign-signed, wrong-issuer, expired and other-resource tokens with 401 invalid_token, never echoing the token", async () => {
     const cases: [string, string, RegExp][] = [
       ["garbage", "not.a.jwt", /not valid/],
-      ["foreign key", await as.mintToken({ aud: resource, scope: "mcp:tools", foreignKey: true }), /not signed by a known key/],
+      [
+        "foreign key",
+        await as.mintToken({ aud: resource, scope: "mcp:tools", foreignKey: true }),
+        /not signed by a known key/,
+      ],
       ["wrong issuer", await token("mcp:tools", { iss: "https://evil.example" }), /iss claim/],
       ["expired", await token("mcp:tools", { expiresIn: -120 }), /expired/],
-      ["another resource", await as.mintToken({ aud: "https://other.example/mcp", scope: "mcp:tools" }), /not issued for this resource/],
-      ["no audience", await as.mintToken({ scope: "mcp:tools" }), /aud claim|not issued for this resource/],
+      [
+        "another resource",
+        await as.mintToken({ aud: "https://other.example/mcp", scope: "mcp:tools" }),
+        /not issued for this resource/,
+      ],
+      [
+        "no audience",
+        await as.mintToken({ scope: "mcp:tools" }),
+        /aud claim|not issued for this resource/,
+      ],
     ];
     for (const [what, jwt, description] of cases) {
       const r = await post(call("echo"), bearer(jwt));
@@ -109,14 +154,26 @@ describe("bearer challenges", () => {
 
   it("the JWT verifier requires a typ header when told to", async () => {
     const jwt = await token();
-    const strict = createJwtVerifier({ jwksUrl: as.jwksUri, issuer: as.issuer, resource, typ: "JWT" });
+    const strict = createJwtVerifier({
+      jwksUrl: as.jwksUri,
+      issuer: as.issuer,
+      resource,
+      typ: "JWT",
+    });
     await expect(strict(jwt)).rejects.toThrow(InvalidTokenError);
-    const rfc9068 = createJwtVerifier({ jwksUrl: as.jwksUri, issuer: as.issuer, resource, typ: "at+jwt" });
+    const rfc9068 = createJwtVerifier({
+      jwksUrl: as.jwksUri,
+      issuer: as.issuer,
+      resource,
+      typ: "at+jwt",
+    });
     expect((await rfc9068(jwt)).scopes).toEqual(["mcp:tools"]);
   });
 
   it("accepts a token that expired within the clock tolerance", async () => {
-    expect((await post(call("echo"), bearer(await token("mcp:tools", { expiresIn: -5 })))).status).toBe(200);
+    expect(
+      (await post(call("echo"), bearer(await token("mcp:tools", { expiresIn: -5 })))).status,
+    ).toBe(200);
   });
 
   it("answers a malformed bearer credential with 400 invalid_request", async () => {
@@ -129,7 +186,11 @@ describe("bearer challenges", () => {
     const weak = bearer(await token());
     const r = await post(call("whoami", 7), weak);
     expect(r.status).toBe(403);
-    expect(challenge(r)).toMatchObject({ error: "insufficient_scope", scope: "mcp:tools mcp:profile", resource_metadata: expect.stringContaining("/.well-known/") });
+    expect(challenge(r)).toMatchObject({
+      error: "insufficient_scope",
+      scope: "mcp:tools mcp:profile",
+      resource_metadata: expect.stringContaining("/.well-known/"),
+    });
     expect((await r.json()).id).toBe(7);
     expect((await post(request("tools/list", 2), weak)).status).toBe(403);
     expect(challenge(await post(request("tools/list", 2), weak)).scope).toBe("mcp:tools mcp:list");
@@ -145,7 +206,16 @@ describe("bearer challenges", () => {
 });
 
 describe("legacy sessions under a resource server", () => {
-  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2098-01-01", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2098-01-01",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    },
+  };
 
   it("binds a session to the token's principal: another principal's valid token gets 404 on POST, GET and DELETE", async () => {
     const alice = bearer(await token());
@@ -157,11 +227,15 @@ describe("legacy sessions under a resource server", () => {
     const session = { "mcp-session-id": id, "MCP-Protocol-Version": "2098-01-01" };
     expect((await post(call("echo", 2), { ...bob, ...session })).status).toBe(404);
     expect((await fetch(server.url, { headers: { ...bob, ...session } })).status).toBe(404);
-    expect((await fetch(server.url, { method: "DELETE", headers: { ...bob, ...session } })).status).toBe(404);
+    expect(
+      (await fetch(server.url, { method: "DELETE", headers: { ...bob, ...session } })).status,
+    ).toBe(404);
     // Without a token, or with an expired one, the session is not even looked up.
     expect((await fetch(server.url, { method: "DELETE", headers: session })).status).toBe(401);
     const expired = bearer(await token("mcp:tools", { expiresIn: -120 }));
-    expect(challenge(await post(call("echo", 3), { ...expired, ...session })).error).toBe("invalid_token");
+    expect(challenge(await post(call("echo", 3), { ...expired, ...session })).error).toBe(
+      "invalid_token",
+    );
     // Per-tool scopes hold inside a session too.
     expect((await post(call("whoami", 4), { ...alice, ...session })).status).toBe(403);
     const used = await post(call("echo", 5), { ...alice, ...session });
@@ -172,28 +246,63 @@ describe("legacy sessions under a resource server", () => {
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
     await stream.body?.cancel();
-    expect((await fetch(server.url, { method: "DELETE", headers: { ...refreshed, ...session } })).status).toBe(200);
+    expect(
+      (await fetch(server.url, { method: "DELETE", headers: { ...refreshed, ...session } })).status,
+    ).toBe(200);
   });
 });
 
 describe("resource server options", () => {
-  const base: ResourceServerOptions = { resource: "https://mcp.example.com/mcp", authorizationServers: ["https://auth.example.com"], verifyToken: async () => ({ subject: "s", scopes: [], audience: "https://mcp.example.com/mcp" }) };
+  const base: ResourceServerOptions = {
+    resource: "https://mcp.example.com/mcp",
+    authorizationServers: ["https://auth.example.com"],
+    verifyToken: async () => ({
+      subject: "s",
+      scopes: [],
+      audience: "https://mcp.example.com/mcp",
+    }),
+  };
 
   it("refuses a resource that is not an absolute http(s) URL without fragment, no authorization server, and offline_access", () => {
-    expect(() => createResourceServer({ ...base, resource: "mcp.example.com" })).toThrow(/absolute URL/);
-    expect(() => createResourceServer({ ...base, resource: "https://mcp.example.com/mcp#x" })).toThrow(/fragment/);
-    expect(() => createResourceServer({ ...base, authorizationServers: [] })).toThrow(/at least one/);
-    expect(() => createResourceServer({ ...base, scopesSupported: ["offline_access"] })).toThrow(/offline_access/);
+    expect(() => createResourceServer({ ...base, resource: "mcp.example.com" })).toThrow(
+      /absolute URL/,
+    );
+    expect(() =>
+      createResourceServer({ ...base, resource: "https://mcp.example.com/mcp#x" }),
+    ).toThrow(/fragment/);
+    expect(() => createResourceServer({ ...base, authorizationServers: [] })).toThrow(
+      /at least one/,
+    );
+    expect(() => createResourceServer({ ...base, scopesSupported: ["offline_access"] })).toThrow(
+      /offline_access/,
+    );
   });
 
   it("re-checks the audience a custom verifier returns, and never sends back a description quoting the token", async () => {
-    const fakeRequest = (token: string) => ({ headers: { authorization: `Bearer ${token}` } }) as any;
-    const foreign = createResourceServer({ ...base, verifyToken: async () => ({ subject: "s", scopes: [], audience: "https://MCP.example.com" }) });
-    await expect(foreign.authenticate(fakeRequest("t0k3n"))).rejects.toMatchObject({ status: 401, headers: { "www-authenticate": expect.stringContaining("not issued for this resource") } });
+    const fakeRequest = (token: string) =>
+      ({ headers: { authorization: `Bearer ${token}` } }) as any;
+    const foreign = createResourceServer({
+      ...base,
+      verifyToken: async () => ({ subject: "s", scopes: [], audience: "https://MCP.example.com" }),
+    });
+    await expect(foreign.authenticate(fakeRequest("t0k3n"))).rejects.toMatchObject({
+      status: 401,
+      headers: { "www-authenticate": expect.stringContaining("not issued for this resource") },
+    });
     // Host case is not significant (2026-07-28 authorization, Canonical Server URI).
-    const upper = createResourceServer({ ...base, verifyToken: async () => ({ subject: "s", scopes: [], audience: ["x", "HTTPS://MCP.EXAMPLE.COM/mcp"] }) });
+    const upper = createResourceServer({
+      ...base,
+      verifyToken: async () => ({
+        subject: "s",
+        scopes: [],
+        audience: ["x", "HTTPS://MCP.EXAMPLE.COM/mcp"],
+      }),
+    });
     expect(await upper.authenticate(fakeRequest("t0k3n"))).toBe("s");
-    const leaky = createResourceServer({ ...base, verifyToken: async (t) => Promise.reject(new InvalidTokenError(`bad token ${t}`)) });
+    const leaky = createResourceServer({
+      ...base,
+      verifyToken: async (t) => Promise.reject(new InvalidTokenError(`bad token ${t}`)),
+    });
     const refusal = await leaky.authenticate(fakeRequest("s3cr3t-t0k3n")).catch((e) => e);
     expect(refusal.status).toBe(401);
     expect(JSON.stringify([refusal.message, refusal.headers])).not.toContain("s3cr3t-t0k3n");
@@ -204,7 +313,10 @@ describe("resource server options", () => {
       ...base,
       toolScopes: { write: ["files:write"] },
       verifyToken: async () => ({ subject: "s", scopes: ["files:*"], audience: base.resource }),
-      scopeSatisfies: (granted, needed) => granted.some((g) => g === needed || (g.endsWith(":*") && needed.startsWith(g.slice(0, -1)))),
+      scopeSatisfies: (granted, needed) =>
+        granted.some(
+          (g) => g === needed || (g.endsWith(":*") && needed.startsWith(g.slice(0, -1))),
+        ),
     });
     const req = { headers: { authorization: "Bearer abc" } } as any;
     await rs.authenticate(req);

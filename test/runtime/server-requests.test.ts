@@ -6,7 +6,12 @@ import type { ServerRequestHandler } from "../../runtime/transport.js";
 // (2025-11-25 basic/utilities/cancellation).
 
 type Json = Record<string, unknown>;
-const ask = (id: unknown): Json => ({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "?" } });
+const ask = (id: unknown): Json => ({
+  jsonrpc: "2.0",
+  id,
+  method: "elicitation/create",
+  params: { message: "?" },
+});
 const cancel = (requestId: unknown, reason?: string): Json => ({
   jsonrpc: "2.0",
   method: "notifications/cancelled",
@@ -18,9 +23,14 @@ const tick = () => new Promise((r) => setTimeout(r, 10));
 function heldHandler() {
   const signals = new Map<unknown, AbortSignal>();
   const release = new Map<unknown, () => void>();
-  const handler: ServerRequestHandler = (request, { signal }) => {
+  const handler: ServerRequestHandler = (request, context) => {
+    const signal = context!.signal;
     signals.set(request["id"], signal);
-    return new Promise((resolve) => release.set(request["id"], () => resolve({ jsonrpc: "2.0", id: request["id"], result: { action: "decline" } })));
+    return new Promise((resolve) =>
+      release.set(request["id"], () =>
+        resolve({ jsonrpc: "2.0", id: request["id"], result: { action: "decline" } }),
+      ),
+    );
   };
   return { handler, signals, release };
 }
@@ -55,7 +65,14 @@ describe("server requests being answered", () => {
     release.get(1)!();
     await tick();
     // Finished (1), unknown (2), the same id with another type ("1" is not 1), malformed.
-    for (const ignored of [cancel(1), cancel(2), cancel("1"), cancel({ id: "a" }), { method: "notifications/cancelled" }, { method: "notifications/progress", params: { requestId: "a" } }])
+    for (const ignored of [
+      cancel(1),
+      cancel(2),
+      cancel("1"),
+      cancel({ id: "a" }),
+      { method: "notifications/cancelled" },
+      { method: "notifications/progress", params: { requestId: "a" } },
+    ])
       expect(requests.cancel(ignored)).toBe(false);
     expect(signals.get("a")!.aborted).toBe(false);
     expect(requests.cancel(cancel("a"))).toBe(true);
@@ -75,10 +92,17 @@ describe("server requests being answered", () => {
       requests.cancel(cancel(id));
     }
     expect(requests.size).toBe(0);
-    for (let id = 1000; id < 1004; id++) requests.answer(ask(id), never, async (r) => void sent.push(r));
+    for (let id = 1000; id < 1004; id++)
+      requests.answer(ask(id), never, async (r) => void sent.push(r));
     await tick();
     expect(requests.size).toBe(3);
-    expect(sent).toEqual([{ jsonrpc: "2.0", id: 1003, error: { code: -32603, message: "the client is answering too many requests" } }]);
+    expect(sent).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 1003,
+        error: { code: -32603, message: "the client is answering too many requests" },
+      },
+    ]);
   });
 
   it("the session's end abandons every answer under way: signals abort, nothing is sent", async () => {
@@ -102,6 +126,8 @@ describe("server requests being answered", () => {
     const sent: Json[] = [];
     requests.answer(ask(5), undefined, async (r) => void sent.push(r));
     await tick();
-    expect(sent).toEqual([{ jsonrpc: "2.0", id: 5, error: { code: -32601, message: "Method not found" } }]);
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", id: 5, error: { code: -32601, message: "Method not found" } },
+    ]);
   });
 });

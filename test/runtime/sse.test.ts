@@ -19,9 +19,12 @@ async function collect<T>(items: AsyncGenerator<T>): Promise<T[]> {
 
 describe("runtime SSE reader", () => {
   it("reads events split anywhere, with any line ending, including \\r\\n across chunks", async () => {
-    const text = 'event: message\r\nid: 7\r\nretry: 1500\r\ndata: {"a":\r\ndata: 1}\r\n\r\n: comment\n\ndata: {"b":2}\n\n';
+    const text =
+      'event: message\r\nid: 7\r\nretry: 1500\r\ndata: {"a":\r\ndata: 1}\r\n\r\n: comment\n\ndata: {"b":2}\n\n';
     for (let cut = 1; cut < text.length; cut++) {
-      const events = await collect(readSseEvents(stream([text.slice(0, cut), text.slice(cut)]), 1000));
+      const events = await collect(
+        readSseEvents(stream([text.slice(0, cut), text.slice(cut)]), 1000),
+      );
       expect(events).toEqual([
         { data: '{"a":\n1}', id: "7", event: "message", retry: 1500 },
         { data: '{"b":2}', id: "7", event: undefined, retry: 1500 },
@@ -30,12 +33,18 @@ describe("runtime SSE reader", () => {
   });
 
   it("yields the JSON messages, skipping data that is not JSON", async () => {
-    expect(await collect(readSseMessages(stream(["data: nope\n\ndata: [1]\n\n"]), 100))).toEqual([[1]]);
+    expect(await collect(readSseMessages(stream(["data: nope\n\ndata: [1]\n\n"]), 100))).toEqual([
+      [1],
+    ]);
   });
 
   it("refuses an event over the limit, with or without line ends", async () => {
-    await expect(collect(readSseEvents(stream([`data: ${"x".repeat(200)}\n\n`]), 100))).rejects.toBeInstanceOf(SseLimitError);
-    await expect(collect(readSseEvents(stream(["data: ", "y".repeat(150), "z".repeat(150)]), 100))).rejects.toBeInstanceOf(SseLimitError);
+    await expect(
+      collect(readSseEvents(stream([`data: ${"x".repeat(200)}\n\n`]), 100)),
+    ).rejects.toBeInstanceOf(SseLimitError);
+    await expect(
+      collect(readSseEvents(stream(["data: ", "y".repeat(150), "z".repeat(150)]), 100)),
+    ).rejects.toBeInstanceOf(SseLimitError);
     const many = Array.from({ length: 50 }, () => "data: 12345\n").join("");
     await expect(collect(readSseEvents(stream([many]), 100))).rejects.toBeInstanceOf(SseLimitError);
   });

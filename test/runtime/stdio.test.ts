@@ -2,7 +2,12 @@ import { once } from "node:events";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { createRouter } from "../../runtime/router.js";
-import { createStdioTransport, readLines, serveStdio, TransportError } from "../../runtime/stdio.js";
+import {
+  createStdioTransport,
+  readLines,
+  serveStdio,
+  TransportError,
+} from "../../runtime/stdio.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 describe("runtime stdio line reader", () => {
@@ -10,7 +15,12 @@ describe("runtime stdio line reader", () => {
     const input = new PassThrough();
     const lines: string[] = [];
     let oversize = 0;
-    const done = readLines(input, 1000, (l) => lines.push(l), () => oversize++);
+    const done = readLines(
+      input,
+      1000,
+      (l) => lines.push(l),
+      () => oversize++,
+    );
     input.write('{"a":1}\r\n{"b"');
     input.write(":2}\n");
     for (let i = 0; i < 100; i++) input.write("x".repeat(100));
@@ -62,7 +72,9 @@ describe("runtime stdio client transport: a server that fails", () => {
   });
 
   it("that stops reading but keeps running is dropped, once the wait for its exit is over", async () => {
-    const transport = server(`require("fs").closeSync(0); process.stderr.write("closed\\n"); setTimeout(() => {}, 1500);`);
+    const transport = server(
+      `require("fs").closeSync(0); process.stderr.write("closed\\n"); setTimeout(() => {}, 1500);`,
+    );
     await once(transport.process.stderr!, "data");
     const error = await transport.request(call).catch((e) => e);
     expect(error).toMatchObject({ name: "TransportError", kind: "dropped" });
@@ -76,18 +88,25 @@ describe("runtime stdio client transport: a server that fails", () => {
     const transport = server(script, "ignore");
     const error = await transport.request(call).catch((e) => e);
     expect(error).toMatchObject({ name: "TransportError", kind: "exited" });
-    expect(error.message).toBe(`the server process exited (code 2); its last line on stdout that was not JSON: ${JSON.stringify(`${usage.slice(0, 200)}...`)}`);
+    expect(error.message).toBe(
+      `the server process exited (code 2); its last line on stdout that was not JSON: ${JSON.stringify(`${usage.slice(0, 200)}...`)}`,
+    );
   });
 
   it("killed, without captured stderr, names the signal", async () => {
-    const transport = server(`process.stdin.once("data", () => process.kill(process.pid, "SIGKILL"));`, "ignore");
+    const transport = server(
+      `process.stdin.once("data", () => process.kill(process.pid, "SIGKILL"));`,
+      "ignore",
+    );
     const error = await transport.request(call).catch((e) => e);
     expect(error).toMatchObject({ name: "TransportError", kind: "exited", stderr: undefined });
     expect(error.message).toBe("the server process exited (SIGKILL)");
   });
 
   it("close() ends a server that ignores both the end of its input and SIGTERM: SIGKILL, after 2 s more", async () => {
-    const transport = server(`process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\\n")); setInterval(() => {}, 1000); process.stdout.write("ready\\n");`);
+    const transport = server(
+      `process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\\n")); setInterval(() => {}, 1000); process.stdout.write("ready\\n");`,
+    );
     await once(transport.process.stdout!, "data"); // its SIGTERM handler is in place
     const terms: string[] = [];
     transport.process.stderr!.on("data", (chunk) => terms.push(String(chunk).trim()));
@@ -99,12 +118,16 @@ describe("runtime stdio client transport: a server that fails", () => {
   }, 15_000);
 
   it("close() rejects the calls in flight with TransportError (closed), and refuses later ones", async () => {
-    const transport = server(`process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`);
+    const transport = server(
+      `process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`,
+    );
     const inFlight = transport.request(call).catch((e) => e);
     await transport.close!();
     expect(await inFlight).toMatchObject({ name: "TransportError", kind: "closed" });
     await expect(transport.request({ ...call, id: 2 })).rejects.toMatchObject({ kind: "closed" });
-    await expect(transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" })).rejects.toThrow(/transport was closed/);
+    await expect(
+      transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    ).rejects.toThrow(/transport was closed/);
   });
 });
 
@@ -114,14 +137,17 @@ describe("runtime stdio client transport: notifications, with no per-request str
   const server = (n: number) =>
     createStdioTransport({
       command: process.execPath,
-      args: ["-e", `const ids = []; require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+      args: [
+        "-e",
+        `const ids = []; require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
         ids.push(JSON.parse(line).id);
         if (ids.length < ${n}) return;
         const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
         send({ method: "notifications/message", params: { level: "info", data: "working" } });
         for (const id of ids) send({ method: "notifications/progress", params: { progressToken: id, progress: 1 } });
         for (const id of ids) send({ id, result: {} });
-      });`],
+      });`,
+      ],
       stderr: "ignore",
     });
   const run = async (n: number) => {
@@ -129,13 +155,23 @@ describe("runtime stdio client transport: notifications, with no per-request str
     const session: string[] = [];
     transport.legacy!.onNotification((m) => session.push(String(m.method)));
     const perCall = Array.from({ length: n }, () => [] as string[]);
-    await Promise.all(perCall.map((seen, i) => transport.request({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: {} }, { onNotification: (m) => void seen.push(String(m.method)) })));
+    await Promise.all(
+      perCall.map((seen, i) =>
+        transport.request(
+          { jsonrpc: "2.0", id: i + 1, method: "tools/call", params: {} },
+          { onNotification: (m) => void seen.push(String(m.method)) },
+        ),
+      ),
+    );
     await transport.close!();
     return { session, perCall };
   };
 
   it("a log message goes to the one request in flight", async () => {
-    expect(await run(1)).toEqual({ session: [], perCall: [["notifications/message", "notifications/progress"]] });
+    expect(await run(1)).toEqual({
+      session: [],
+      perCall: [["notifications/message", "notifications/progress"]],
+    });
   });
 
   it("with several in flight, a log message is the session's, not each request's (progress still reaches each, matched by token)", async () => {
@@ -160,7 +196,9 @@ describe("runtime stdio server: a client that goes away mid-call", () => {
     const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
       "tools/call": async (_params: unknown, ctx: any) => {
         await ctx.sendProgress(1, 10);
-        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        await new Promise((resolve) =>
+          ctx.signal.addEventListener("abort", resolve, { once: true }),
+        );
         aborted(ctx.signal.reason);
         return { content: [] };
       },
@@ -169,7 +207,9 @@ describe("runtime stdio server: a client that goes away mid-call", () => {
     try {
       const input = new PassThrough();
       const served = serveStdio(router, { input, output });
-      input.write(`${JSON.stringify(request("tools/call", 1, { name: "slow", _meta: { v: "2099-01-01", caps: {}, progressToken: "p" } }))}\n`);
+      input.write(
+        `${JSON.stringify(request("tools/call", 1, { name: "slow", _meta: { v: "2099-01-01", caps: {}, progressToken: "p" } }))}\n`,
+      );
       expect(await handlerAborted).toMatchObject({ code: "EPIPE" });
       input.end();
       await served.done;
@@ -214,7 +254,11 @@ describe("runtime stdio client transport: the server cancels a request it sent (
     });`;
 
   it("aborts the handler's signal and sends no response for it; other cancellations are ignored", async () => {
-    const transport = createStdioTransport({ command: process.execPath, args: ["-e", script], stderr: "ignore" });
+    const transport = createStdioTransport({
+      command: process.execPath,
+      args: ["-e", script],
+      stderr: "ignore",
+    });
     const signals = new Map<unknown, AbortSignal>();
     const notifications: unknown[] = [];
     transport.legacy!.onServerRequest(async (request, context) => {
@@ -223,7 +267,9 @@ describe("runtime stdio client transport: the server cancels a request it sent (
       if (signal) signals.set(request["id"], signal);
       // e1 answers anyway once aborted, or after 300 ms: a response the transport must not send.
       if (request["id"] === "e1")
-        await new Promise((resolve) => (signal?.addEventListener("abort", resolve), setTimeout(resolve, 300)));
+        await new Promise(
+          (resolve) => (signal?.addEventListener("abort", resolve), setTimeout(resolve, 300)),
+        );
       else await new Promise((resolve) => setTimeout(resolve, 50));
       return { jsonrpc: "2.0", id: request["id"], result: { action: "decline" } };
     });

@@ -23,10 +23,13 @@ import {
 
 /** A collector expecting a string at "/name" of an object. */
 const nameIsString: $Collector = (v, e) => {
-  if (typeof v !== "object" || v === null) return $expected(e, "", "object", "expected object, found ", v);
-  if (typeof v.name !== "string") $expected(e, "/name", "string", "expected string, found ", v.name);
+  if (typeof v !== "object" || v === null)
+    return $expected(e, "", "object", "expected object, found ", v);
+  if (typeof v.name !== "string")
+    $expected(e, "/name", "string", "expected string, found ", v.name);
   if (e.length >= $limit) return;
-  if (typeof v.size !== "number") $expected(e, "/size", "number", "expected number, found ", v.size);
+  if (typeof v.size !== "number")
+    $expected(e, "/size", "number", "expected number, found ", v.size);
 };
 
 describe("runtime/validation", () => {
@@ -36,7 +39,14 @@ describe("runtime/validation", () => {
     expect($found("found ", "x".repeat(50))).toBe(`found string "${"x".repeat(40)}"...`);
     expect($found("found ", -0)).toBe("found number -0");
     expect($found("found ", 7)).toBe("found number 7");
-    expect([null, [], {}, true, undefined, 1n].map((v) => $found("", v))).toEqual(["null", "array", "object", "boolean true", "nothing", "bigint"]);
+    expect([null, [], {}, true, undefined, 1n].map((v) => $found("", v))).toEqual([
+      "null",
+      "array",
+      "object",
+      "boolean true",
+      "nothing",
+      "bigint",
+    ]);
   });
 
   it("$at puts a key in front of the errors added since a count, and only those", () => {
@@ -58,13 +68,19 @@ describe("runtime/validation", () => {
     });
     const first = $result({ name: 1 }, nameIsString, { firstError: true });
     expect(first.ok ? [] : first.errors.map((x) => x.path)).toEqual(["/name"]);
-    expect($result({ name: "n", size: 1 }, nameIsString, { firstError: true })).toEqual({ ok: true, value: { name: "n", size: 1 } });
+    expect($result({ name: "n", size: 1 }, nameIsString, { firstError: true })).toEqual({
+      ok: true,
+      value: { name: "n", size: 1 },
+    });
     const hostile = {
       get name(): string {
         throw new Error("no");
       },
     };
-    expect($result(hostile, nameIsString, undefined)).toEqual({ ok: false, errors: [{ path: "", message: "could not be read: no" }] });
+    expect($result(hostile, nameIsString, undefined)).toEqual({
+      ok: false,
+      errors: [{ path: "", message: "could not be read: no" }],
+    });
     expect($limit).toBe(MAX_ERRORS);
   });
 
@@ -74,10 +90,18 @@ describe("runtime/validation", () => {
       if (typeof v !== "number") $expected(errors, "", "number", "expected number, found ", v);
     };
     $anyOf(e, "/x", { name: "n" }, 0, [isNumber, nameIsString], "number | Named");
-    expect(e).toEqual([{ path: "/x/size", message: "expected number, found nothing", expected: "number" }]);
+    expect(e).toEqual([
+      { path: "/x/size", message: "expected number, found nothing", expected: "number" },
+    ]);
     const f: $Errors = [];
     $anyOf(f, "/x", true, 0, [isNumber, nameIsString], "number | Named");
-    expect(f).toEqual([{ path: "/x", message: "expected number | Named, found boolean true", expected: "number | Named" }]);
+    expect(f).toEqual([
+      {
+        path: "/x",
+        message: "expected number | Named, found boolean true",
+        expected: "number | Named",
+      },
+    ]);
   });
 
   it("formats: uri, byte and uri-template, linear on huge strings and never throwing", () => {
@@ -92,10 +116,23 @@ describe("runtime/validation", () => {
   });
 
   it("classifies messages by shape, and reads a method without throwing", () => {
-    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "ping" })).toEqual({ kind: "request", method: "ping", id: 1 });
-    expect(classifyMessage({ jsonrpc: "2.0", method: "notifications/x" })).toEqual({ kind: "notification", method: "notifications/x" });
-    expect(classifyMessage({ jsonrpc: "2.0", id: "a", result: {} })).toEqual({ kind: "result", id: "a" });
-    expect(classifyMessage({ jsonrpc: "2.0", id: null, error: { code: 1 } })).toEqual({ kind: "error", id: null });
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "ping" })).toEqual({
+      kind: "request",
+      method: "ping",
+      id: 1,
+    });
+    expect(classifyMessage({ jsonrpc: "2.0", method: "notifications/x" })).toEqual({
+      kind: "notification",
+      method: "notifications/x",
+    });
+    expect(classifyMessage({ jsonrpc: "2.0", id: "a", result: {} })).toEqual({
+      kind: "result",
+      id: "a",
+    });
+    expect(classifyMessage({ jsonrpc: "2.0", id: null, error: { code: 1 } })).toEqual({
+      kind: "error",
+      id: null,
+    });
     expect(classifyMessage([])).toBeUndefined();
     const hostile = {
       get method(): string {
@@ -104,7 +141,13 @@ describe("runtime/validation", () => {
     };
     expect(classifyMessage(hostile)).toBeUndefined();
     expect($methodOf(hostile)).toBeUndefined();
-    expect($unknownMethod("x/y", "client->server requests")).toEqual({ ok: false, errors: [{ path: "/method", message: 'unknown method "x/y" for client->server requests' }] });
-    expect($unknownMethod(3, "requests")).toEqual({ ok: false, errors: [{ path: "/method", message: "expected a method name, found number 3" }] });
+    expect($unknownMethod("x/y", "client->server requests")).toEqual({
+      ok: false,
+      errors: [{ path: "/method", message: 'unknown method "x/y" for client->server requests' }],
+    });
+    expect($unknownMethod(3, "requests")).toEqual({
+      ok: false,
+      errors: [{ path: "/method", message: "expected a method name, found number 3" }],
+    });
   });
 });

@@ -7,5 +7,7 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 const ajv = new Ajv2020({ strict: false, formats: fullFormats });
 export const validate = (schema: object, value: unknown) => {
   const check = ajv.compile(schema);
-  return check(value) ? undefined : (check.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
+  return check(value)
+    ? undefined
+    : (check.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
 };

@@ -63,11 +63,24 @@ interface Grant {
 const b64url = (bytes: Buffer) => bytes.toString("base64url");
 const random = () => b64url(randomBytes(24));
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers }).end(JSON.stringify(body));
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  res
+    .writeHead(status, {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      ...headers,
+    })
+    .end(JSON.stringify(body));
 }
 
-async function readForm(req: IncomingMessage): Promise<{ form: Record<string, string>; raw: string }> {
+async function readForm(
+  req: IncomingMessage,
+): Promise<{ form: Record<string, string>; raw: string }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const raw = Buffer.concat(chunks).toString("utf8");
@@ -75,7 +88,9 @@ async function readForm(req: IncomingMessage): Promise<{ form: Record<string, st
 }
 
 /** Starts the server on 127.0.0.1 and an ephemeral port. */
-export async function startTestAuthorizationServer(options: TestAuthorizationServerOptions = {}): Promise<TestAuthorizationServer> {
+export async function startTestAuthorizationServer(
+  options: TestAuthorizationServerOptions = {},
+): Promise<TestAuthorizationServer> {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
   const foreign = await generateKeyPair("ES256");
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "test-key-1", alg: "ES256", use: "sig" };
@@ -86,7 +101,9 @@ export async function startTestAuthorizationServer(options: TestAuthorizationSer
   const clients = new Map<string, { secret?: string; redirectUris: string[] }>();
   const requests: LoggedRequest[] = [];
 
-  const server = createServer((req, res) => void route(req, res).catch(() => json(res, 500, { error: "server_error" })));
+  const server = createServer(
+    (req, res) => void route(req, res).catch(() => json(res, 500, { error: "server_error" })),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const origin = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
@@ -107,9 +124,17 @@ export async function startTestAuthorizationServer(options: TestAuthorizationSer
 
   async function mintToken(m: MintOptions = {}): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    const claims: Record<string, unknown> = { scope: m.scope ?? "", client_id: m.clientId ?? "test-client", ...m.claims };
+    const claims: Record<string, unknown> = {
+      scope: m.scope ?? "",
+      client_id: m.clientId ?? "test-client",
+      ...m.claims,
+    };
     const jwt = new SignJWT(claims)
-      .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: m.foreignKey ? "foreign-key" : jwk.kid! })
+      .setProtectedHeader({
+        alg: "ES256",
+        typ: "at+jwt",
+        kid: m.foreignKey ? "foreign-key" : jwk.kid!,
+      })
       .setIssuer(m.iss ?? issuer)
       .setSubject(m.sub ?? options.subject ?? "alice")
       .setIssuedAt(now)
@@ -122,8 +147,19 @@ export async function startTestAuthorizationServer(options: TestAuthorizationSer
   async function tokens(res: ServerResponse, grant: Grant) {
     const refresh = random();
     refreshTokens.set(refresh, grant);
-    const access = await mintToken({ sub: grant.sub, scope: grant.scope, clientId: grant.clientId, ...(grant.resource ? { aud: grant.resource } : {}) });
-    json(res, 200, { access_token: access, token_type: "Bearer", expires_in: ttl, refresh_token: refresh, ...(grant.scope ? { scope: grant.scope } : {}) });
+    const access = await mintToken({
+      sub: grant.sub,
+      scope: grant.scope,
+      clientId: grant.clientId,
+      ...(grant.resource ? { aud: grant.resource } : {}),
+    });
+    json(res, 200, {
+      access_token: access,
+      token_type: "Bearer",
+      expires_in: ttl,
+      refresh_token: refresh,
+      ...(grant.scope ? { scope: grant.scope } : {}),
+    });
   }
 
   /** Client authentication at the token endpoint: none for public clients, basic or post for those with a secret. */
@@ -141,10 +177,21 @@ export async function startTestAuthorizationServer(options: TestAuthorizationSer
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", origin);
     const isPost = req.method === "POST";
-    const { form, raw } = isPost ? await readForm(req) : { form: Object.fromEntries(url.searchParams), raw: "" };
-    requests.push({ method: req.method ?? "", path: url.pathname, params: form, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
+    const { form, raw } = isPost
+      ? await readForm(req)
+      : { form: Object.fromEntries(url.searchParams), raw: "" };
+    requests.push({
+      method: req.method ?? "",
+      path: url.pathname,
+      params: form,
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    });
     const path = url.pathname;
-    if (path === `/.well-known/oauth-authorization-server${issuerPath}` || path === `${issuerPath}/.well-known/openid-configuration` || path === `/.well-known/openid-configuration${issuerPath}`) {
+    if (
+      path === `/.well-known/oauth-authorization-server${issuerPath}` ||
+      path === `${issuerPath}/.well-known/openid-configuration` ||
+      path === `/.well-known/openid-configuration${issuerPath}`
+    ) {
       return json(res, 200, metadata);
     }
     if (path === `${issuerPath}/jwks`) return json(res, 200, { keys: [jwk] });
@@ -152,22 +199,51 @@ export async function startTestAuthorizationServer(options: TestAuthorizationSer
       let body: Record<string, any>;
       try {
         body = JSON.parse(raw);
-        if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("not an object");
+        if (typeof body !== "object" || body === null || Array.isArray(body))
+          throw new Error("not an object");
       } catch {
         return json(res, 400, { error: "invalid_client_metadata" });
       }
       const clientId = `client-${random()}`;
-      const method = typeof body["token_endpoint_auth_method"] === "string" ? body["token_endpoint_auth_method"] : "client_secret_basic";
+      const method =
+        typeof body["token_endpoint_auth_method"] === "string"
+          ? body["token_endpoint_auth_method"]
+          : "client_secret_basic";
       const secret = method === "none" ? undefined : random();
-      const redirectUris = Array.isArray(body["redirect_uris"]) ? body["redirect_uris"].map(String) : [];
+      const redirectUris = Array.isArray(body["redirect_uris"])
+        ? body["redirect_uris"].map(String)
+        : [];
       clients.set(clientId, { ...(secret ? { secret } : {}), redirectUris });
-      return json(res, 201, { ...body, client_id: clientId, ...(secret ? { client_secret: secret } : {}), token_endpoint_auth_method: method, client_id_issued_at: Math.floor(Date.now() / 1000) });
+      return json(res, 201, {
+        ...body,
+        client_id: clientId,
+        ...(secret ? { client_secret: secret } : {}),
+        token_endpoint_auth_method: method,
+        client_id_issued_at: Math.floor(Date.now() / 1000),
+      });
     }
     if (path === `${issuerPath}/authorize` && req.method === "GET") {
-      const { response_type, client_id, redirect_uri, code_challenge, code_challenge_method, state, scope, resource } = form;
-      if (!redirect_uri || !client_id) return json(res, 400, { error: "invalid_request", error_description: "client_id and redirect_uri are required" });
+      const {
+        response_type,
+        client_id,
+        redirect_uri,
+        code_challenge,
+        code_challenge_method,
+        state,
+        scope,
+        resource,
+      } = form;
+      if (!redirect_uri || !client_id)
+        return json(res, 400, {
+          error: "invalid_request",
+          error_description: "client_id and redirect_uri are required",
+        });
       const registered = clients.get(client_id);
-      if (registered && !registered.redirectUris.includes(redirect_uri)) return json(res, 400, { error: "invalid_request", error_description: "redirect_uri not registered" });
+      if (registered && !registered.redirectUris.includes(redirect_uri))
+        return json(res, 400, {
+          error: "invalid_request",
+          error_description: "redirect_uri not registered",
+        });
       const back = new URL(redirect_uri);
       const fail = (error: string) => {
         back.searchParams.set("error", error);
@@ -178,7 +254,14 @@ export async function startTestAuthorizationServer(options: TestAuthorizationSer
       if (response_type !== "code") return fail("unsupported_response_type");
       if (!code_challenge || code_challenge_method !== "S256") return fail("invalid_request");
       const code = random();
-      codes.set(code, { clientId: client_id, redirectUri: redirect_uri, challenge: code_challenge, scope: scope ?? "", resource, sub: options.subject ?? "alice" });
+      codes.set(code, {
+        clientId: client_id,
+        redirectUri: redirect_uri,
+        challenge: code_challenge,
+        scope: scope ?? "",
+        resource,
+        sub: options.subject ?? "alice",
+      });
       back.searchParams.set("code", code);
       if (state !== undefined) back.searchParams.set("state", state);
       back.searchParams.set("iss", issuer);
@@ -191,18 +274,43 @@ export async function startTestAuthorizationServer(options: TestAuthorizationSer
         const grant = codes.get(form["code"] ?? "");
         codes.delete(form["code"] ?? "");
         const verifier = form["code_verifier"] ?? "";
-        if (!grant || grant.clientId !== clientId || grant.redirectUri !== form["redirect_uri"]) return json(res, 400, { error: "invalid_grant" });
-        if (b64url(createHash("sha256").update(verifier).digest()) !== grant.challenge) return json(res, 400, { error: "invalid_grant", error_description: "PKCE verification failed" });
-        if (form["resource"] !== undefined && grant.resource !== undefined && form["resource"] !== grant.resource) return json(res, 400, { error: "invalid_target" });
-        return tokens(res, { clientId, scope: grant.scope, resource: form["resource"] ?? grant.resource, sub: grant.sub });
+        if (!grant || grant.clientId !== clientId || grant.redirectUri !== form["redirect_uri"])
+          return json(res, 400, { error: "invalid_grant" });
+        if (b64url(createHash("sha256").update(verifier).digest()) !== grant.challenge)
+          return json(res, 400, {
+            error: "invalid_grant",
+            error_description: "PKCE verification failed",
+          });
+        if (
+          form["resource"] !== undefined &&
+          grant.resource !== undefined &&
+          form["resource"] !== grant.resource
+        )
+          return json(res, 400, { error: "invalid_target" });
+        return tokens(res, {
+          clientId,
+          scope: grant.scope,
+          resource: form["resource"] ?? grant.resource,
+          sub: grant.sub,
+        });
       }
       if (form["grant_type"] === "refresh_token") {
         const grant = refreshTokens.get(form["refresh_token"] ?? "");
-        if (!grant || grant.clientId !== clientId) return json(res, 400, { error: "invalid_grant" });
+        if (!grant || grant.clientId !== clientId)
+          return json(res, 400, { error: "invalid_grant" });
         // Public clients' refresh tokens rotate (2026-07-28 authorization security considerations).
         refreshTokens.delete(form["refresh_token"]!);
-        const narrowed = form["scope"] ? form["scope"].split(" ").filter((s) => grant.scope.split(" ").includes(s)).join(" ") : grant.scope;
-        return tokens(res, { ...grant, scope: narrowed, resource: form["resource"] ?? grant.resource });
+        const narrowed = form["scope"]
+          ? form["scope"]
+              .split(" ")
+              .filter((s) => grant.scope.split(" ").includes(s))
+              .join(" ")
+          : grant.scope;
+        return tokens(res, {
+          ...grant,
+          scope: narrowed,
+          resource: form["resource"] ?? grant.resource,
+        });
       }
       return json(res, 400, { error: "unsupported_grant_type" });
     }

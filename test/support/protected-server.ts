@@ -27,5 +27,8 @@ export async function serveProtected(
       ...auth,
     },
   });
-  return { url: resource, close: () => new Promise((r) => (http.closeAllConnections(), http.close(() => r()))) };
+  return {
+    url: resource,
+    close: () => new Promise((r) => (http.closeAllConnections(), http.close(() => r()))),
+  };
 }

@@ -11,7 +11,11 @@ export async function runHere(args: string[], cwd?: string): Promise<CliResult> 
   if (cwd) process.chdir(cwd);
   try {
     const status = await run(args, io);
-    return { status, stdout: out.map((l) => `${l}\n`).join(""), stderr: err.map((l) => `${l}\n`).join("") };
+    return {
+      status,
+      stdout: out.map((l) => `${l}\n`).join(""),
+      stderr: err.map((l) => `${l}\n`).join(""),
+    };
   } finally {
     process.chdir(previous);
   }

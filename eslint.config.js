@@ -1,0 +1,81 @@
+// Lint rules for mcp-gen's own source and tests (generated output is checked by tsc and
+// prettier in the tests instead). typescript-eslint's recommended set, without type
+// information: a type-aware run costs minutes on the 2-core CI machine and tsc already
+// runs strict over every file.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: [
+      "**/node_modules/**",
+      "dist/**",
+      "out/**",
+      ".tmp/**",
+      "bench/.work-*/**",
+      "conformance/.work*/**",
+      "test/golden/**",
+      // Schema fixtures are input data written as the spec writes schema.ts.
+      "test/fixtures/*-schema.ts",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      globals: {
+        // Node.js and the web-standard globals the runtime uses (fetch, Request, crypto...).
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        URLSearchParams: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        setImmediate: "readonly",
+        queueMicrotask: "readonly",
+        structuredClone: "readonly",
+        fetch: "readonly",
+        Request: "readonly",
+        Response: "readonly",
+        Headers: "readonly",
+        ReadableStream: "readonly",
+        WritableStream: "readonly",
+        TransformStream: "readonly",
+        crypto: "readonly",
+        performance: "readonly",
+        globalThis: "readonly",
+      },
+    },
+    rules: {
+      // `_`-prefixed names are deliberately unused (a handler's ignored context, say).
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrors: "none",
+          ignoreRestSiblings: true,
+        },
+      ],
+      eqeqeq: ["error", "always", { null: "ignore" }],
+      // The generator and the validators escape and test control characters on purpose.
+      "no-control-regex": "off",
+      "no-var": "error",
+      "prefer-const": "error",
+    },
+  },
+  {
+    // Tests import generated modules at run time, whose types only exist after generation.
+    files: ["test/**", "bench/**", "conformance/**", "scripts/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+);
