@@ -10,7 +10,7 @@ import {
 import type { OutputPlan } from "../generators/output.js";
 import type { OutputFile } from "../generators/index.js";
 import { firstLineOf, headerParts } from "../generators/headers.js";
-import type { Io } from "./commands.js";
+import type { Io } from "./io.js";
 import { EXIT } from "./failure.js";
 
 /** A path as the user would write it: relative below the working folder, absolute elsewhere. */

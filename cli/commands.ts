@@ -12,6 +12,7 @@ import type { GeneratedWith } from "../generators/manifest.js";
 import { applyOutput, planOutput } from "../generators/output.js";
 import { keptFileLines } from "../generators/kept-files.js";
 import { display, reportCheck, rerunCommand } from "./check.js";
+import type { Io } from "./io.js";
 import { loadConfig } from "./config.js";
 import {
   blameConfig,
@@ -27,10 +28,7 @@ import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
 import { describeFailure } from "./failure.js";
 import { collectAfterReading } from "./memory.js";
 
-export interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
+export type { Io } from "./io.js";
 
 export async function generateCommand(
   options: GenerateOptions & { check?: boolean },

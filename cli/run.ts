@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
 import { VERSION } from "../generators/package-info.js";
-import type { Io } from "./commands.js";
+import type { Io } from "./io.js";
 import { describeFailure, EXIT, exitCodeOf } from "./failure.js";
 
 // The commands load the schema reader (TypeScript) on first use, so --help and usage

@@ -1,5 +1,5 @@
 import type { LoadedRevision } from "../schema/index.js";
-import type { CapabilityNode } from "../schema/capabilities.js";
+import type { CapabilityNode } from "../schema/protocol-model.js";
 import type { TypeExpr } from "../schema/model.js";
 import type { InputRequestInfo, MethodInfo, Side } from "../schema/protocol.js";
 import { Resolver } from "../schema/resolve.js";

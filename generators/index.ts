@@ -3,7 +3,7 @@ import { generatedCodeError, McpGenError } from "../schema/diagnostics.js";
 import { stackOverflowError } from "../schema/nesting.js";
 import { headerFor } from "./headers.js";
 import type { GeneratedWith } from "./manifest.js";
-import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
+import type { EmittedFile, Generator, GeneratorContext, OutputFile } from "./plugin.js";
 import { formatTypeScript } from "./render.js";
 import { str } from "./printer.js";
 import { typesGenerator } from "./types.js";
@@ -24,13 +24,7 @@ export const GENERATORS: readonly Generator[] = [
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
 
 export { GENERATED_HEADER, headerFor } from "./headers.js";
-
-export interface OutputFile {
-  path: string;
-  content: string;
-  kind: EmittedFile["kind"];
-  handlerMethods?: EmittedFile["handlerMethods"];
-}
+export type { OutputFile } from "./plugin.js";
 
 /** The chosen generators and every generator they require, in GENERATORS order. */
 export function resolveGenerators(names: readonly string[]): Generator[] {

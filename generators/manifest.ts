@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
-import type { OutputFile } from "./index.js";
+import type { OutputFile } from "./plugin.js";
 
 // The manifest an output folder keeps of its generation: which files mcp-gen wrote (the only
 // ones it ever removes), a hash of each as written (so `--check` can tell a file edited by

@@ -35,6 +35,14 @@ export interface EmittedFile {
   preformatted?: boolean;
 }
 
+/** A file as written: formatted, with what the output plan and the manifest need of it. */
+export interface OutputFile {
+  path: string;
+  content: string;
+  kind: EmittedFile["kind"];
+  handlerMethods?: EmittedFile["handlerMethods"];
+}
+
 /** One output of mcp-gen: model in, files out. */
 export interface Generator {
   name: string;

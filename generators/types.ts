@@ -1,5 +1,5 @@
 import type { Generator } from "./plugin.js";
-import { printDeclarationLines } from "../schema/print-ts.js";
+import { printDeclarationLines } from "./print-types.js";
 
 /**
  * types.ts: every declaration of the schema, with its docs, as self-contained TypeScript.

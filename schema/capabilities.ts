@@ -1,34 +1,13 @@
 import { hasTag, type TypeExpr } from "./model.js";
 import type { Resolver } from "./resolve.js";
-import type { Direction, MethodInfo, Side } from "./protocol.js";
-
-/**
- * How a capability is declared on the wire: `"object"` for one typed as an object (declared
- * with `{}` when it has no settings: `tools: {}`), `"boolean"` for a flag (`listChanged: true`).
- */
-export type CapabilityLeaf = "object" | "boolean";
-
-/** A capability: its path into ClientCapabilities or ServerCapabilities, and how it is declared. */
-export interface CapabilityRef {
-  path: string[];
-  leaf: CapabilityLeaf;
-}
-
-/** The capability that gates a method, in the capabilities of the side that serves it. */
-export interface CapabilityGate extends CapabilityRef {
-  side: Side;
-}
-
-export interface CapabilityNode {
-  name: string;
-  path: string[];
-  /** How it is declared; null for a setting that is neither an object nor a flag (a string, a number). */
-  leaf: CapabilityLeaf | null;
-  deprecated: boolean;
-  /** Description from the schema's JSDoc. */
-  doc: string;
-  children: CapabilityNode[];
-}
+import type {
+  CapabilityGate,
+  CapabilityLeaf,
+  CapabilityNode,
+  Direction,
+  MethodInfo,
+  Side,
+} from "./protocol-model.js";
 
 /**
  * The capability tree of `ClientCapabilities` or `ServerCapabilities`. Inline objects are

@@ -1,6 +1,5 @@
 import { McpGenError } from "./diagnostics.js";
-import type { Declaration, InterfaceDeclaration } from "./model.js";
-import { printType } from "./print-ts.js";
+import type { Declaration, InterfaceDeclaration, TypeExpr } from "./model.js";
 
 /**
  * Merges re-declared interfaces as TypeScript does (one interface with the heritage and
@@ -51,11 +50,18 @@ function copyInterface(d: InterfaceDeclaration): InterfaceDeclaration {
 
 function mergeInto(target: InterfaceDeclaration, next: InterfaceDeclaration): void {
   if (!target.doc.text && target.doc.tags.length === 0) target.doc = next.doc;
-  const bases = new Set(target.extends.map(printType));
-  for (const base of next.extends) if (!bases.has(printType(base))) target.extends.push(base);
+  const bases = new Set(target.extends.map(typeKey));
+  for (const base of next.extends) if (!bases.has(typeKey(base))) target.extends.push(base);
   const names = new Set(target.members.properties.map((p) => p.name));
   for (const p of next.members.properties)
     if (!names.has(p.name)) target.members.properties.push(p);
   if (!target.members.indexSignature && next.members.indexSignature)
     target.members.indexSignature = next.members.indexSignature;
+}
+
+/** The shape of a type, for comparing two bases: where they are written and their docs left out. */
+function typeKey(t: TypeExpr): string {
+  return JSON.stringify(t, (key, value: unknown) =>
+    key === "loc" || key === "doc" ? undefined : value,
+  );
 }

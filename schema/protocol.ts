@@ -1,79 +1,20 @@
 import { McpGenError } from "./diagnostics.js";
 import { hasTag, tagText, type Doc, type SchemaModel, type TypeExpr } from "./model.js";
 import { Resolver } from "./resolve.js";
-import {
-  buildCapabilities,
-  gatingCapability,
-  type CapabilityGate,
-  type CapabilityNode,
-  type CapabilityRef,
-} from "./capabilities.js";
-import { findConventions, type Conventions } from "./conventions.js";
+import { buildCapabilities, gatingCapability } from "./capabilities.js";
+import { findConventions } from "./conventions.js";
+import type {
+  CapabilityGate,
+  CapabilityRef,
+  Direction,
+  Envelopes,
+  ErrorCodeInfo,
+  InputRequestInfo,
+  MethodInfo,
+  ProtocolModel,
+} from "./protocol-model.js";
 
-export type Direction = "client->server" | "server->client";
-export type Side = "client" | "server";
-
-export interface MethodInfo {
-  method: string;
-  kind: "request" | "notification";
-  directions: Direction[];
-  /** The request or notification interface. */
-  type: string;
-  /** The params type: a declaration name, or `Type["params"]` when declared inline. */
-  params: string | undefined;
-  paramsOptional: boolean;
-  /** Requests only: the result type (`CallToolResult`, or `EmptyResult` when the schema names none). */
-  result: string | undefined;
-  /** Whether the method may answer `InputRequiredResult` (multi round-trip). */
-  inputRequired: boolean;
-  /** Per direction, the capability (path into the gating side's tree, and how it is declared) that gates it. */
-  capabilities: Partial<Record<Direction, CapabilityGate>>;
-  deprecated: string | undefined;
-}
-
-export interface InputRequestInfo {
-  method: string;
-  type: string;
-  params: string | undefined;
-  result: string;
-  /** The capability in ClientCapabilities the client must declare before a server may ask. */
-  capability: CapabilityRef | undefined;
-}
-
-export interface ErrorCodeInfo {
-  name: string;
-  code: number;
-  /** Error types whose `code` is this constant. */
-  types: string[];
-}
-
-/** The JSON-RPC message shapes, found among the members of `JSONRPCMessage`. */
-export interface Envelopes {
-  request: string | undefined;
-  notification: string | undefined;
-  resultResponse: string | undefined;
-  errorResponse: string | undefined;
-  /** Whether an error response may leave out `id` (for errors about unidentifiable messages). */
-  errorIdOptional: boolean;
-  /** Whether JSON-RPC batches (arrays of messages) are part of the protocol. */
-  batch: boolean;
-}
-
-export interface ProtocolModel {
-  protocolVersion: string | undefined;
-  jsonrpcVersion: string | undefined;
-  /** The message unions by name (`ClientRequest`, ...), each with its member type names. */
-  unions: Record<string, string[]>;
-  methods: MethodInfo[];
-  inputRequests: InputRequestInfo[];
-  /** `InputRequiredResult` where the revision has multi round-trip requests. */
-  inputRequiredResult: string | undefined;
-  capabilities: { client: CapabilityNode[]; server: CapabilityNode[] };
-  errors: ErrorCodeInfo[];
-  envelopes: Envelopes;
-  conventions: Conventions;
-  constants: { name: string; value: string | number | boolean }[];
-}
+export type * from "./protocol-model.js";
 
 const REQUIRED_UNIONS = [
   "ClientRequest",

@@ -14,7 +14,7 @@ import { typesGenerator } from "../generators/types.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import { loadRevision } from "../schema/index.js";
 import { parseDoc, renderDoc } from "../schema/jsdoc.js";
-import { printDeclarations } from "../schema/print-ts.js";
+import { printDeclarations } from "../generators/print-types.js";
 import { readSchemaFile } from "../schema/reader.js";
 import { SPEC_DIR, SPEC_REVISIONS, tempDir } from "./helpers.js";
 

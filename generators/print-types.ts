@@ -1,6 +1,6 @@
-import { ident, num, prettierKey, quote } from "../generators/printer.js";
-import { renderDoc } from "./jsdoc.js";
-import type { Declaration, ObjectMembers, Property, TypeExpr } from "./model.js";
+import { ident, num, prettierKey, quote } from "./printer.js";
+import { renderDoc } from "../schema/jsdoc.js";
+import type { Declaration, ObjectMembers, Property, TypeExpr } from "../schema/model.js";
 
 // Prints the schema model back to TypeScript, already laid out as prettier lays it out
 // (printWidth 100, two-space indent, double quotes): types.ts is the biggest file after the
