@@ -15,6 +15,7 @@ export default tseslint.config(
       "bench/.work-*/**",
       "conformance/.work*/**",
       "test/golden/**",
+      "bundled-spec/**",
       // Schema fixtures are input data written as the spec writes schema.ts.
       "test/fixtures/*-schema.ts",
     ],

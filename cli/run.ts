@@ -38,7 +38,10 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   const spec = () =>
-    new Option("--spec <dir>", "spec checkout holding schema/<revision>/schema.ts (config: spec)");
+    new Option(
+      "--spec <dir>",
+      "spec checkout holding schema/<revision>/schema.ts (config: spec; default: the released revisions an installed mcp-gen ships)",
+    );
   const revision = () =>
     new Option(
       "--revision <rev>",

@@ -1,6 +1,7 @@
 import { McpGenError } from "../schema/diagnostics.js";
 import { findRevision, SPEC_CLONE_HINT } from "../schema/index.js";
 import { GENERATOR_NAMES, resolveGenerators } from "../generators/index.js";
+import { BUNDLED_SPEC_DIR, hasBundledSpec } from "../generators/package-info.js";
 import { listProblem, loadConfig, type Config, type LoadedConfig } from "./config.js";
 
 export interface CommonOptions {
@@ -28,15 +29,18 @@ export interface Settings {
   fromConfig: ReadonlySet<keyof Config>;
 }
 
-/** The spec folder from the flag or the config; every command needs one. */
+/**
+ * The spec folder from the flag or the config, else the released revisions an installed
+ * mcp-gen ships (bundled-spec/); every command needs one.
+ */
 export function specOf(options: CommonOptions, config: Config): string {
   const spec = options.spec ?? config.spec;
-  if (!spec)
-    throw new McpGenError(
-      "usage",
-      `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json (a checkout of the MCP specification repository: ${SPEC_CLONE_HINT})`,
-    );
-  return spec;
+  if (spec) return spec;
+  if (hasBundledSpec()) return BUNDLED_SPEC_DIR;
+  throw new McpGenError(
+    "usage",
+    `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json (a checkout of the MCP specification repository: ${SPEC_CLONE_HINT}; an installed mcp-gen ships the released revisions, a development checkout does not)`,
+  );
 }
 
 /** A comma-separated flag as a list; an empty one (`--generators "$GENS"`, unset) is refused. */
@@ -71,7 +75,9 @@ export function settings(options: GenerateOptions): Settings {
   }
   const revisions = listFlag("revisions", options.revisions);
   const generators = listFlag("generators", options.generators);
-  const fromConfig = new Set<keyof Config>(options.spec === undefined ? ["spec"] : []);
+  const fromConfig = new Set<keyof Config>(
+    options.spec === undefined && config.spec !== undefined ? ["spec"] : [],
+  );
   const pick = <K extends keyof Config>(
     key: K,
     flag: Config[K] | undefined,

@@ -24,3 +24,10 @@ export const VERSION: string = manifest.version;
 export const PACKAGE_NAME: string = manifest.name;
 /** The runtime's TypeScript sources, copied into every output under the generated header. */
 export const RUNTIME_DIR = join(PACKAGE_ROOT, "runtime");
+/**
+ * The released revisions' schema.ts files, copied from the spec checkout when the package is
+ * packed (scripts/release/bundle-spec.mjs): the spec of an installed mcp-gen when no --spec
+ * or config names one. Absent in a development checkout.
+ */
+export const BUNDLED_SPEC_DIR = join(PACKAGE_ROOT, "bundled-spec");
+export const hasBundledSpec = (): boolean => existsSync(join(BUNDLED_SPEC_DIR, "schema"));

@@ -1,4 +1,12 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
@@ -6,7 +14,8 @@ import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-
 import { generate, generatedWith, type OutputFile } from "./index.js";
 import { namesMethod } from "./kept-files.js";
 import { applyOutput, outputFailure, planOutput } from "./output.js";
-import { PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
+import { dependencySpec } from "./install-source.js";
+import { BUNDLED_SPEC_DIR, PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
 import { makeDirs } from "./make-dirs.js";
 
@@ -74,19 +83,6 @@ const AUTH_FILES: [template: string, path: string][] = [
   ["dev-auth.ts.hbs", "src/dev-auth.ts"],
 ];
 
-/**
- * How the project depends on mcp-gen: the version range of the published package when
- * mcp-gen runs from an install (it can never resolve to another package: the name is
- * scoped), or a relative path when it runs from a development checkout, so the project can
- * move with the checkout.
- */
-function mcpGenDependency(target: string): string {
-  const installed = PACKAGE_ROOT.split(/[\\/]/).includes("node_modules");
-  if (installed) return `^${VERSION}`;
-  const path = relative(target, PACKAGE_ROOT).split("\\").join("/");
-  return `file:${path.startsWith(".") ? path : `./${path}`}`;
-}
-
 function devVersion(name: string): string {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
     devDependencies: Record<string, string>;
@@ -118,9 +114,14 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     );
   }
   const legacy = options.modernOnly ? [] : olderRevisions(options.spec, loaded);
-  const spec = isAbsolute(options.spec)
-    ? relative(target, options.spec)
-    : relative(target, resolve(options.spec));
+  // The released revisions an installed mcp-gen ships are its default: the project's config
+  // names no spec then, so its own mcp-gen (the dev dependency) uses its own.
+  const bundled = resolve(options.spec) === BUNDLED_SPEC_DIR;
+  const spec = bundled
+    ? undefined
+    : isAbsolute(options.spec)
+      ? relative(target, options.spec)
+      : relative(target, resolve(options.spec));
   const project = {
     name:
       basename(target)
@@ -129,9 +130,13 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     revision: loaded.revision.name,
     revisions: [loaded, ...legacy].map((l) => l.revision.name),
     dualEra: legacy.length > 0,
-    spec: spec || ".",
+    spec: spec === undefined ? undefined : spec || ".",
     packageName: PACKAGE_NAME,
-    mcpGenSpec: mcpGenDependency(target),
+    // What resolves for the way this mcp-gen was installed (checkout, tarball, registry).
+    mcpGenSpec: dependencySpec(
+      { name: PACKAGE_NAME, version: VERSION, root: realpathSync(PACKAGE_ROOT) },
+      target,
+    ),
     typescriptVersion: devVersion("typescript"),
     typesNodeVersion: devVersion("@types/node"),
     // defineTools' JSON Schema validator (src/validate.ts): the versions mcp-gen's own tests run.

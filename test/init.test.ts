@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join, relative, sep } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installSuite, NODE22 } from "../conformance/setup.mjs";
 import { cli, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
 import { startTestAuthorizationServer } from "./support/oauth-server.js";
-import { freePort, npm, printedUntil } from "./support/project-processes.js";
+import { freePort, npm, packWithBundledSpec, printedUntil } from "./support/project-processes.js";
 
 type Any = any;
 
@@ -37,14 +37,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
   const children: Any[] = [];
 
   beforeAll(() => {
-    // `npm test` has just built dist/, so packing needs no prepack build.
-    const packDir = tempDir("mcp-gen-pack-");
-    const packed = npm(["pack", "--ignore-scripts", "--pack-destination", packDir, ROOT], packDir);
-    expect(packed.status, packed.output).toBe(0);
-    tarball = join(
-      packDir,
-      readdirSync(packDir).find((f) => f.endsWith(".tgz"))!,
-    );
+    tarball = packWithBundledSpec();
     const tool = tempDir("mcp-gen-tool-");
     writeFileSync(join(tool, "package.json"), '{ "name": "tool", "private": true }\n');
     const installed = npm(
@@ -54,21 +47,27 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     expect(installed.status, installed.output).toBe(0);
     expect(installed.output).not.toMatch(/prepare|tsc: not found/);
     installedCli = join(tool, "node_modules", "@mcp-gen", "cli", "dist", "cli", "main.js");
-    project = join(tempDir(), "my-server");
-    const r = spawnSync(
-      process.execPath,
-      [installedCli, "init", project, "--spec", SPEC_DIR, "--revision", "2026-07-28"],
-      { encoding: "utf8" },
-    );
+    // No spec checkout anywhere: run where no config is found, no --spec, no --revision. The
+    // installed mcp-gen's bundled schemas are the default (their latest is 2026-07-28).
+    const userDir = tempDir("mcp-gen-user-");
+    project = join(userDir, "my-server");
+    const r = spawnSync(process.execPath, [installedCli, "init", "my-server"], {
+      cwd: userDir,
+      encoding: "utf8",
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       /created an MCP server project in .*my-server \(\d+ files written\)\n/,
     );
     expect(r.stdout).not.toMatch(/kept/);
-    // The dependency can only resolve to mcp-gen: the scoped name, the installed version's range.
+    const config = JSON.parse(readFileSync(join(project, "mcp-gen.config.json"), "utf8"));
+    expect(config.spec).toBeUndefined();
+    expect(config.revisions[0]).toBe("2026-07-28");
+    // The dependency resolves the way mcp-gen was installed: from the tarball, by a path
+    // relative to the project (the registry has no such version).
     const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
     expect(pkg.devDependencies["@mcp-gen/cli"]).toBe(
-      `^${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}`,
+      `file:${relative(project, tarball).split(sep).join("/")}`,
     );
     expect(pkg.devDependencies["mcp-gen"]).toBeUndefined();
     // Without --auth its only libraries are src/validate.ts's (tool arguments checked against
@@ -133,11 +132,8 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       "npm run start:stdio",
     ])
       expect(readme).toContain(command);
-    // The version range is not on the registry yet: the tarball stands in for it.
-    const install = npm(
-      ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball],
-      project,
-    );
+    // Exactly the README's `npm install`: the dependency init wrote resolves by itself.
+    const install = npm(["install", "--no-audit", "--no-fund", "--prefer-offline"], project);
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], project);
     expect(test.status, test.output).toBe(0);
@@ -390,10 +386,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       jose: expect.stringMatching(/^\^6\./),
       oauth4webapi: expect.stringMatching(/^\^3\./),
     });
-    const install = npm(
-      ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball],
-      authProject,
-    );
+    const install = npm(["install", "--no-audit", "--no-fund", "--prefer-offline"], authProject);
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], authProject);
     expect(test.status, test.output).toBe(0);
