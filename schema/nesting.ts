@@ -1,5 +1,5 @@
-import type * as M from "ts-morph";
-import { ts } from "./ts-morph.js";
+import type * as TS from "typescript";
+import { ts } from "./typescript.js";
 import { McpGenError } from "./diagnostics.js";
 import type { SourceLocation } from "./model.js";
 
@@ -55,7 +55,7 @@ function locateIn(file: string, text: string, pos: number): SourceLocation {
 }
 
 /** Type nodes that hold no other type (keywords, literals, `typeof X`, a bare name): they add no level. */
-function isLeaf(node: M.ts.Node): boolean {
+function isLeaf(node: TS.Node): boolean {
   if (node.kind >= ts.SyntaxKind.FirstKeyword && node.kind <= ts.SyntaxKind.LastKeyword)
     return true;
   if (ts.isTypeReferenceNode(node)) return node.typeArguments === undefined;
@@ -67,10 +67,10 @@ function isLeaf(node: M.ts.Node): boolean {
  * with an explicit stack. This catches what brackets do not show (`string[][]...[]`).
  */
 export function checkTypeNesting(
-  sourceFile: M.ts.SourceFile,
+  sourceFile: TS.SourceFile,
   locate: (pos: number) => SourceLocation,
 ): void {
-  const stack: [M.ts.Node, number][] = sourceFile.statements.map((s) => [s, 0]);
+  const stack: [TS.Node, number][] = sourceFile.statements.map((s) => [s, 0]);
   while (stack.length > 0) {
     const [node, outer] = stack.pop()!;
     const level = ts.isTypeNode(node) && !isLeaf(node) ? outer + 1 : outer;

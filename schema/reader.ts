@@ -1,17 +1,12 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type * as M from "ts-morph";
-import { Node, Project, SyntaxKind, ts } from "./ts-morph.js";
+import type * as TS from "typescript";
+import { ts } from "./typescript.js";
 import { McpGenError } from "./diagnostics.js";
 import { parseDoc } from "./jsdoc.js";
 import { mergeDeclarations } from "./merge.js";
 import { checkBracketNesting, checkTypeNesting, stackOverflowError } from "./nesting.js";
-import {
-  checkSchemaWithTsc,
-  MINI_LIB,
-  MINI_LIB_PATH,
-  SCHEMA_COMPILER_OPTIONS,
-} from "./tsc-check.js";
+import { checkSchemaWithTsc, schemaProgram } from "./tsc-check.js";
 import type {
   Declaration,
   Doc,
@@ -23,7 +18,9 @@ import type {
   TypeExpr,
 } from "./model.js";
 
-const KEYWORDS: Partial<Record<M.SyntaxKind, KeywordName>> = {
+const SyntaxKind = ts.SyntaxKind;
+
+const KEYWORDS: Partial<Record<TS.SyntaxKind, KeywordName>> = {
   [SyntaxKind.StringKeyword]: "string",
   [SyntaxKind.NumberKeyword]: "number",
   [SyntaxKind.BooleanKeyword]: "boolean",
@@ -65,20 +62,14 @@ export function readSchemaText(file: string, text: string): SchemaModel {
 
 function readChecked(file: string, text: string): SchemaModel {
   checkBracketNesting(file, text);
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    skipLoadingLibFiles: true,
-    compilerOptions: SCHEMA_COMPILER_OPTIONS,
-  });
-  const sourceFile = project.createSourceFile("/schema.ts", text);
-  project.createSourceFile(MINI_LIB_PATH, MINI_LIB);
+  const { program, sourceFile } = schemaProgram(text);
   const reader = new SchemaReader(file, sourceFile);
-  reader.checkSyntax(project);
-  checkTypeNesting(sourceFile.compilerNode, (pos) => reader.position(pos));
+  reader.checkSyntax(program);
+  checkTypeNesting(sourceFile, (pos) => reader.position(pos));
   // Constructs mcp-gen does not support are named as such before tsc would (for a lib
   // generic such as Partial) complain about them in its own words.
   const read = reader.readDeclarations();
-  checkSchemaWithTsc(project, sourceFile, (pos) => reader.position(pos));
+  checkSchemaWithTsc(program, sourceFile, (pos) => reader.position(pos));
   const { declarations, byName } = mergeDeclarations(read);
   checkReferences(declarations, byName);
   return {
@@ -92,21 +83,24 @@ function readChecked(file: string, text: string): SchemaModel {
 class SchemaReader {
   constructor(
     private readonly file: string,
-    private readonly sourceFile: M.SourceFile,
+    private readonly sourceFile: TS.SourceFile,
   ) {}
 
-  // The compiler's cached line map: ts-morph's getLineAndColumnAtPos rescans the text each call.
   position(pos: number): SourceLocation {
-    const { line, character } = ts.getLineAndCharacterOfPosition(this.sourceFile.compilerNode, pos);
+    const { line, character } = ts.getLineAndCharacterOfPosition(this.sourceFile, pos);
     return { file: this.file, line: line + 1, column: character + 1 };
   }
 
-  loc(node: M.Node): SourceLocation {
-    return this.position(node.getStart());
+  loc(node: TS.Node): SourceLocation {
+    return this.position(node.getStart(this.sourceFile));
   }
 
-  unsupported(node: M.Node, what: string): McpGenError {
-    const snippet = node.getText().replace(/\s+/g, " ").slice(0, 60);
+  text(node: TS.Node): string {
+    return node.getText(this.sourceFile);
+  }
+
+  unsupported(node: TS.Node, what: string): McpGenError {
+    const snippet = this.text(node).replace(/\s+/g, " ").slice(0, 60);
     return new McpGenError(
       "unsupported-construct",
       `unsupported construct: ${what} (\`${snippet}\`)`,
@@ -114,9 +108,8 @@ class SchemaReader {
     );
   }
 
-  checkSyntax(project: M.Project): void {
-    const program = project.getProgram().compilerObject;
-    const [first] = program.getSyntacticDiagnostics(this.sourceFile.compilerNode);
+  checkSyntax(program: TS.Program): void {
+    const [first] = program.getSyntacticDiagnostics(this.sourceFile);
     if (!first) return;
     const message = ts.flattenDiagnosticMessageText(first.messageText, " ");
     throw new McpGenError(
@@ -128,71 +121,68 @@ class SchemaReader {
 
   readDeclarations(): Declaration[] {
     const out: Declaration[] = [];
-    for (const statement of this.sourceFile.getStatements()) {
-      if (Node.isInterfaceDeclaration(statement)) {
-        if (statement.getTypeParameters().length > 0)
-          throw this.unsupported(statement, "generic interface");
+    for (const statement of this.sourceFile.statements) {
+      if (ts.isInterfaceDeclaration(statement)) {
+        if (statement.typeParameters) throw this.unsupported(statement, "generic interface");
         out.push({
           kind: "interface",
-          name: compact(statement.getName()),
-          exported: statement.isExported(),
+          name: compact(this.text(statement.name)),
+          exported: isExported(statement),
           doc: this.doc(statement),
-          loc: this.loc(statement.getNameNode()),
-          extends: statement.getExtends().map((h) => this.heritage(h)),
-          members: this.members(statement),
+          loc: this.loc(statement.name),
+          extends: (statement.heritageClauses ?? []).flatMap((c) =>
+            c.types.map((h) => this.heritage(h)),
+          ),
+          members: this.members(statement.members),
         });
-      } else if (Node.isTypeAliasDeclaration(statement)) {
-        if (statement.getTypeParameters().length > 0)
-          throw this.unsupported(statement, "generic type alias");
+      } else if (ts.isTypeAliasDeclaration(statement)) {
+        if (statement.typeParameters) throw this.unsupported(statement, "generic type alias");
         out.push({
           kind: "alias",
-          name: compact(statement.getName()),
-          exported: statement.isExported(),
+          name: compact(this.text(statement.name)),
+          exported: isExported(statement),
           doc: this.doc(statement),
-          loc: this.loc(statement.getNameNode()),
-          type: this.type(statement.getTypeNodeOrThrow()),
+          loc: this.loc(statement.name),
+          type: this.type(statement.type),
         });
-      } else if (Node.isVariableStatement(statement)) {
-        for (const decl of statement.getDeclarations()) {
+      } else if (ts.isVariableStatement(statement)) {
+        for (const decl of statement.declarationList.declarations) {
           out.push({
             kind: "const",
-            name: compact(decl.getName()),
-            exported: statement.isExported(),
+            name: compact(this.text(decl.name)),
+            exported: isExported(statement),
             doc: this.doc(statement),
-            loc: this.loc(decl.getNameNode()),
-            value: this.constValue(decl.getInitializer(), decl),
+            loc: this.loc(decl.name),
+            value: this.constValue(decl.initializer, decl),
           });
         }
-      } else if (!Node.isEmptyStatement(statement)) {
-        throw this.unsupported(statement, `statement of kind ${statement.getKindName()}`);
+      } else if (!ts.isEmptyStatement(statement)) {
+        throw this.unsupported(statement, `statement of kind ${kindName(statement.kind)}`);
       }
     }
     return out;
   }
 
-  doc(node: M.Node): Doc {
-    const docs = Node.isJSDocable(node) ? node.getJsDocs() : [];
+  /** The last JSDoc comment before the node (the parser keeps them on the node as `jsDoc`). */
+  doc(node: TS.Node): Doc {
+    const docs = (node as { jsDoc?: TS.JSDoc[] }).jsDoc ?? [];
     const last = docs[docs.length - 1];
-    return last ? parseDoc(compact(last.getText())) : { text: "", tags: [] };
+    return last ? parseDoc(compact(this.text(last))) : { text: "", tags: [] };
   }
 
-  constValue(init: M.Node | undefined, decl: M.Node): string | number | boolean {
+  constValue(init: TS.Expression | undefined, decl: TS.Node): string | number | boolean {
     let node = init;
-    while (node && (Node.isAsExpression(node) || Node.isParenthesizedExpression(node))) {
-      node = node.getExpression();
+    while (node && (ts.isAsExpression(node) || ts.isParenthesizedExpression(node))) {
+      node = node.expression;
     }
-    if (node && (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)))
-      return compact(node.getLiteralValue());
-    if (node && Node.isNumericLiteral(node)) return node.getLiteralValue();
-    if (node && Node.isTrueLiteral(node)) return true;
-    if (node && Node.isFalseLiteral(node)) return false;
-    if (
-      node &&
-      Node.isPrefixUnaryExpression(node) &&
-      node.getOperatorToken() === SyntaxKind.MinusToken
-    ) {
-      const operand = node.getOperand();
-      if (Node.isNumericLiteral(operand)) return -operand.getLiteralValue();
+    if (node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)))
+      return compact(node.text);
+    if (node && ts.isNumericLiteral(node)) return Number(node.text);
+    if (node?.kind === SyntaxKind.TrueKeyword) return true;
+    if (node?.kind === SyntaxKind.FalseKeyword) return false;
+    if (node && ts.isPrefixUnaryExpression(node) && node.operator === SyntaxKind.MinusToken) {
+      const operand = node.operand;
+      if (ts.isNumericLiteral(operand)) return -Number(operand.text);
     }
     throw this.unsupported(
       init ?? decl,
@@ -200,122 +190,119 @@ class SchemaReader {
     );
   }
 
-  heritage(h: M.ExpressionWithTypeArguments): TypeExpr {
-    const name = compact(h.getExpression().getText());
-    const args = h.getTypeArguments();
+  heritage(h: TS.ExpressionWithTypeArguments): TypeExpr {
+    const name = compact(this.text(h.expression));
+    const args = h.typeArguments ?? [];
     if (name === "Omit") return this.omit(h, args);
-    if (args.length > 0 || !Node.isIdentifier(h.getExpression()))
+    if (args.length > 0 || !ts.isIdentifier(h.expression))
       throw this.unsupported(h, "extends clause other than a name or Omit<...>");
     return { kind: "ref", name, loc: this.loc(h) };
   }
 
-  omit(node: M.Node, args: M.TypeNode[]): TypeExpr {
+  omit(node: TS.Node, args: readonly TS.TypeNode[]): TypeExpr {
     const [base, keys] = args;
     if (!base || !keys || args.length !== 2)
       throw this.unsupported(node, "Omit without exactly two type arguments");
-    const keyTypes = Node.isUnionTypeNode(keys) ? keys.getTypeNodes() : [keys];
+    const keyTypes = ts.isUnionTypeNode(keys) ? keys.types : [keys];
     const names = keyTypes.map((k) => {
-      const literal = Node.isLiteralTypeNode(k) ? k.getLiteral() : undefined;
-      if (!literal || !Node.isStringLiteral(literal))
+      const literal = ts.isLiteralTypeNode(k) ? k.literal : undefined;
+      if (!literal || !ts.isStringLiteral(literal))
         throw this.unsupported(k, "Omit key that is not a string literal");
-      return compact(literal.getLiteralValue());
+      return compact(literal.text);
     });
     return { kind: "omit", base: this.type(base), keys: names, loc: this.loc(node) };
   }
 
-  members(node: M.InterfaceDeclaration | M.TypeLiteralNode): ObjectMembers {
+  members(members: TS.NodeArray<TS.TypeElement>): ObjectMembers {
     const properties: Property[] = [];
     const out: ObjectMembers = { properties };
-    for (const member of node.getMembers()) {
-      if (Node.isPropertySignature(member)) {
-        const nameNode = member.getNameNode();
-        if (!Node.isIdentifier(nameNode) && !Node.isStringLiteral(nameNode)) {
+    for (const member of members) {
+      if (ts.isPropertySignature(member)) {
+        const nameNode = member.name;
+        if (!ts.isIdentifier(nameNode) && !ts.isStringLiteral(nameNode)) {
           throw this.unsupported(member, "computed or numeric property name");
         }
-        const typeNode = member.getTypeNode();
+        const typeNode = member.type;
         if (!typeNode) throw this.unsupported(member, "property without a type annotation");
-        if (member.isReadonly()) throw this.unsupported(member, "readonly property");
+        if (hasModifier(member, SyntaxKind.ReadonlyKeyword))
+          throw this.unsupported(member, "readonly property");
         properties.push({
-          name: compact(
-            Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText(),
-          ),
-          optional: member.hasQuestionToken(),
+          name: compact(ts.isStringLiteral(nameNode) ? nameNode.text : this.text(nameNode)),
+          optional: member.questionToken !== undefined,
           type: this.type(typeNode),
           doc: this.doc(member),
           loc: this.loc(member),
         });
-      } else if (Node.isIndexSignatureDeclaration(member)) {
+      } else if (ts.isIndexSignatureDeclaration(member)) {
         if (out.indexSignature) throw this.unsupported(member, "second index signature");
-        const keyType = member.getKeyTypeNode().getKind();
+        const [key] = member.parameters;
+        const keyType = key?.type?.kind;
         if (keyType !== SyntaxKind.StringKeyword && keyType !== SyntaxKind.NumberKeyword) {
           throw this.unsupported(member, "index signature keyed by other than string or number");
         }
         out.indexSignature = {
-          keyName: compact(member.getKeyName()),
+          keyName: compact(this.text(key!.name)),
           keyType: keyType === SyntaxKind.StringKeyword ? "string" : "number",
-          type: this.type(member.getReturnTypeNodeOrThrow()),
+          type: this.type(member.type),
           doc: this.doc(member),
           loc: this.loc(member),
         };
       } else {
-        throw this.unsupported(member, `${member.getKindName()} member`);
+        throw this.unsupported(member, `${kindName(member.kind)} member`);
       }
     }
     return out;
   }
 
-  type(node: M.TypeNode): TypeExpr {
+  type(node: TS.TypeNode): TypeExpr {
     const loc = this.loc(node);
-    const keyword = KEYWORDS[node.getKind()];
+    const keyword = KEYWORDS[node.kind];
     if (keyword) return { kind: "keyword", name: keyword, loc };
-    if (Node.isParenthesizedTypeNode(node)) return this.type(node.getTypeNode());
-    if (Node.isUnionTypeNode(node))
-      return { kind: "union", members: node.getTypeNodes().map((t) => this.type(t)), loc };
-    if (Node.isIntersectionTypeNode(node)) {
-      return { kind: "intersection", members: node.getTypeNodes().map((t) => this.type(t)), loc };
+    if (ts.isParenthesizedTypeNode(node)) return this.type(node.type);
+    if (ts.isUnionTypeNode(node))
+      return { kind: "union", members: node.types.map((t) => this.type(t)), loc };
+    if (ts.isIntersectionTypeNode(node)) {
+      return { kind: "intersection", members: node.types.map((t) => this.type(t)), loc };
     }
-    if (Node.isArrayTypeNode(node))
-      return { kind: "array", element: this.type(node.getElementTypeNode()), loc };
-    if (Node.isTypeLiteral(node)) return { kind: "object", members: this.members(node), loc };
-    if (Node.isLiteralTypeNode(node)) return this.literal(node);
-    if (Node.isTypeQuery(node)) {
-      const name = node.getExprName();
-      if (!Node.isIdentifier(name) || node.getTypeArguments().length > 0)
+    if (ts.isArrayTypeNode(node))
+      return { kind: "array", element: this.type(node.elementType), loc };
+    if (ts.isTypeLiteralNode(node))
+      return { kind: "object", members: this.members(node.members), loc };
+    if (ts.isLiteralTypeNode(node)) return this.literal(node);
+    if (ts.isTypeQueryNode(node)) {
+      const name = node.exprName;
+      if (!ts.isIdentifier(name) || node.typeArguments)
         throw this.unsupported(node, "typeof of other than a const name");
-      return { kind: "typeof", name: compact(name.getText()), loc };
+      return { kind: "typeof", name: compact(this.text(name)), loc };
     }
-    if (Node.isTypeReference(node)) return this.reference(node);
-    throw this.unsupported(node, describeKind(node.getKind()));
+    if (ts.isTypeReferenceNode(node)) return this.reference(node);
+    throw this.unsupported(node, describeKind(node.kind));
   }
 
-  literal(node: M.LiteralTypeNode): TypeExpr {
+  literal(node: TS.LiteralTypeNode): TypeExpr {
     const loc = this.loc(node);
-    const literal = node.getLiteral();
-    if (Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal)) {
-      return { kind: "literal", value: compact(literal.getLiteralValue()), loc };
+    const literal = node.literal;
+    if (ts.isStringLiteral(literal) || ts.isNoSubstitutionTemplateLiteral(literal)) {
+      return { kind: "literal", value: compact(literal.text), loc };
     }
-    if (Node.isNumericLiteral(literal))
-      return { kind: "literal", value: literal.getLiteralValue(), loc };
-    if (Node.isTrueLiteral(literal)) return { kind: "literal", value: true, loc };
-    if (Node.isFalseLiteral(literal)) return { kind: "literal", value: false, loc };
-    if (literal.getKind() === SyntaxKind.NullKeyword) return { kind: "keyword", name: "null", loc };
-    if (
-      Node.isPrefixUnaryExpression(literal) &&
-      literal.getOperatorToken() === SyntaxKind.MinusToken
-    ) {
-      const operand = literal.getOperand();
-      if (Node.isNumericLiteral(operand))
-        return { kind: "literal", value: -operand.getLiteralValue(), loc };
+    if (ts.isNumericLiteral(literal)) return { kind: "literal", value: Number(literal.text), loc };
+    if (literal.kind === SyntaxKind.TrueKeyword) return { kind: "literal", value: true, loc };
+    if (literal.kind === SyntaxKind.FalseKeyword) return { kind: "literal", value: false, loc };
+    if (literal.kind === SyntaxKind.NullKeyword) return { kind: "keyword", name: "null", loc };
+    if (ts.isPrefixUnaryExpression(literal) && literal.operator === SyntaxKind.MinusToken) {
+      const operand = literal.operand;
+      if (ts.isNumericLiteral(operand))
+        return { kind: "literal", value: -Number(operand.text), loc };
     }
     throw this.unsupported(node, "literal type");
   }
 
-  reference(node: M.TypeReferenceNode): TypeExpr {
+  reference(node: TS.TypeReferenceNode): TypeExpr {
     const loc = this.loc(node);
-    const nameNode = node.getTypeName();
-    if (!Node.isIdentifier(nameNode)) throw this.unsupported(node, "qualified type name");
-    const name = compact(nameNode.getText());
-    const args = node.getTypeArguments();
+    const nameNode = node.typeName;
+    if (!ts.isIdentifier(nameNode)) throw this.unsupported(node, "qualified type name");
+    const name = compact(this.text(nameNode));
+    const args = node.typeArguments ?? [];
     if (args.length === 0) return { kind: "ref", name, loc };
     if (name === "Omit") return this.omit(node, args);
     const [first, second] = args;
@@ -326,6 +313,20 @@ class SchemaReader {
       return { kind: "array", element: this.type(first), loc };
     throw this.unsupported(node, `generic type '${name}<...>'`);
   }
+}
+
+function hasModifier(node: TS.HasModifiers, kind: TS.SyntaxKind): boolean {
+  return node.modifiers?.some((m) => m.kind === kind) ?? false;
+}
+
+const isExported = (node: TS.HasModifiers) => hasModifier(node, SyntaxKind.ExportKeyword);
+
+/** A SyntaxKind's name: its own, not an alias that marks a range (`FirstStatement`). */
+function kindName(kind: TS.SyntaxKind): string {
+  const names = Object.keys(SyntaxKind).filter(
+    (k) => SyntaxKind[k as keyof typeof SyntaxKind] === kind,
+  );
+  return names.find((n) => !/^(First|Last)/.test(n)) ?? names[0] ?? String(kind);
 }
 
 /**
@@ -340,8 +341,8 @@ function compact(text: string): string {
   return /[^\x00-\xff]/.test(text) ? text : Buffer.from(text, "latin1").toString("latin1");
 }
 
-function describeKind(kind: M.SyntaxKind): string {
-  const names: Partial<Record<M.SyntaxKind, string>> = {
+function describeKind(kind: TS.SyntaxKind): string {
+  const names: Partial<Record<TS.SyntaxKind, string>> = {
     [SyntaxKind.TupleType]: "tuple type",
     [SyntaxKind.ConditionalType]: "conditional type",
     [SyntaxKind.MappedType]: "mapped type",
@@ -358,7 +359,7 @@ function describeKind(kind: M.SyntaxKind): string {
     [SyntaxKind.TypePredicate]: "type predicate",
     [SyntaxKind.InferType]: "infer type",
   };
-  return names[kind] ?? SyntaxKind[kind];
+  return names[kind] ?? kindName(kind);
 }
 
 /** Every `ref` and `typeof` must name a declaration of the right kind. */

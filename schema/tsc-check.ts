@@ -1,5 +1,5 @@
-import type * as M from "ts-morph";
-import { ts } from "./ts-morph.js";
+import type * as TS from "typescript";
+import { ts } from "./typescript.js";
 import { McpGenError } from "./diagnostics.js";
 import type { SourceLocation } from "./model.js";
 
@@ -32,26 +32,54 @@ type Omit<T, K extends keyof any> = Pick<T, Exclude<keyof T, K>>;
 `;
 
 /** The compiler options of the schema program: strict, as the spec builds its schema, and only MINI_LIB. */
-export const SCHEMA_COMPILER_OPTIONS: M.ts.CompilerOptions = {
+export const SCHEMA_COMPILER_OPTIONS: TS.CompilerOptions = {
   noLib: true,
   strict: true,
   target: ts.ScriptTarget.ES2022,
 };
 
 export const MINI_LIB_PATH = "/mcp-gen-lib.d.ts";
+const SCHEMA_PATH = "/schema.ts";
+
+/**
+ * The schema's program: schema.ts and MINI_LIB, both in memory, nothing read from disk. Its
+ * source file keeps no parent pointers (the reader walks down from statements only).
+ */
+export function schemaProgram(text: string): { program: TS.Program; sourceFile: TS.SourceFile } {
+  const target = SCHEMA_COMPILER_OPTIONS.target!;
+  const files = new Map([
+    [SCHEMA_PATH, ts.createSourceFile(SCHEMA_PATH, text, target)],
+    [MINI_LIB_PATH, ts.createSourceFile(MINI_LIB_PATH, MINI_LIB, target)],
+  ]);
+  const host: TS.CompilerHost = {
+    getSourceFile: (name) => files.get(name),
+    getDefaultLibFileName: () => MINI_LIB_PATH,
+    writeFile: () => {},
+    getCurrentDirectory: () => "/",
+    getCanonicalFileName: (name) => name,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => "\n",
+    fileExists: (name) => files.has(name),
+    readFile: () => undefined,
+  };
+  const program = ts.createProgram({
+    rootNames: [...files.keys()],
+    options: SCHEMA_COMPILER_OPTIONS,
+    host,
+  });
+  return { program, sourceFile: files.get(SCHEMA_PATH)! };
+}
 
 /**
  * Type-checks the schema file (its own semantic diagnostics only; the reader checked its
  * syntax first) and throws the first error, at tsc's location, with tsc's message.
  */
 export function checkSchemaWithTsc(
-  project: M.Project,
-  sourceFile: M.SourceFile,
+  program: TS.Program,
+  sourceFile: TS.SourceFile,
   locate: (pos: number) => SourceLocation,
 ): void {
-  const program = project.getProgram().compilerObject;
-  const node = sourceFile.compilerNode;
-  const semantic = [...program.getSemanticDiagnostics(node)].filter(
+  const semantic = [...program.getSemanticDiagnostics(sourceFile)].filter(
     (d) => d.category === ts.DiagnosticCategory.Error,
   );
   const first = semantic.sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
