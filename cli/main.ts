@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import nodeModule from "node:module";
+import { enableCompileCache } from "./compile-cache.js";
 
-// Node 22.1+ can keep compiled code on disk (tsc does the same): ts-morph's bundled TypeScript
-// (9 MB) is then compiled once rather than on every run. The rest of the CLI is imported
-// after, so the cache covers it. Node 20 has no such cache; nothing changes there.
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// Compiled code is kept on disk (cli/compile-cache.ts): the TypeScript compiler (9 MB) the
+// schema reader uses is then compiled once rather than on every run. The rest of the CLI is
+// imported after, so the cache covers it.
+enableCompileCache();
 const { run } = await import("./run.js");
 
 // A closed pipe (`mcp-gen inspect | head`) is not an error; any other failure to write
