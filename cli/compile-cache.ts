@@ -1,4 +1,12 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -6,13 +14,14 @@ import { Script } from "node:vm";
 import { crc32 } from "node:zlib";
 
 // Most of a cold `mcp-gen generate` is V8 compiling the TypeScript compiler (9 MB of
-// JavaScript) and the functions of it the run then calls. Node 22.1+ keeps
-// compiled code on disk (module.enableCompileCache); Node 20 has no such switch, so there
-// the CLI keeps V8's code cache of each large CommonJS module itself, as tsc and yarn do:
-// compiled once, after a run (so the functions that run used are in it), read back later.
-// V8 checks the cache against the flags and version that made it and rejects a mismatch;
-// the file name carries a checksum of the source, so an edited module never gets the code
-// of its old text. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
+// JavaScript) and the functions of it the run then calls. Node 22.1+ keeps compiled code on
+// disk (module.enableCompileCache); Node 20 has no such switch, so there the CLI keeps V8's
+// code cache of each large CommonJS module itself, as tsc and yarn do: compiled once, after
+// a run (so the functions that run used are in it), read back later. V8 checks the cache
+// against the flags and version that made it and rejects a mismatch; the cache file's name
+// carries the module's size and modification time, so an edited module never gets the code
+// of its old text (a checksum of 9 MB cost more than the rest). NODE_DISABLE_COMPILE_CACHE=1
+// turns it off, as it does Node's own.
 
 /** Modules smaller than this compile faster than their cache is read and checked. */
 const MIN_SOURCE = 256 * 1024;
@@ -45,7 +54,7 @@ export function enableCompileCache(): void {
   const compile = proto._compile;
   proto._compile = function (this: Compilable, content: string, filename: string) {
     if (content.length < MIN_SOURCE) return compile.call(this, content, filename);
-    const file = join(dir, `${crc32(filename)}-${crc32(content)}-${content.length}.bin`);
+    const file = join(dir, `${crc32(filename)}-${sourceVersion(filename, content)}.bin`);
     const cachedData = readCache(file);
     const script = new Script(Module.wrap(content), { filename, cachedData });
     if (!cachedData || script.cachedDataRejected) toWrite.push({ file, script });
@@ -78,6 +87,12 @@ function requireFor(module: Compilable, Module: ModuleStatics) {
   require.cache = Module._cache;
   require.main = process.mainModule;
   return require;
+}
+
+/** What changes whenever the module's text does: its length, size on disk and modification time. */
+function sourceVersion(filename: string, content: string): string {
+  const { size, mtimeMs, ino } = statSync(filename);
+  return `${content.length}-${size}-${ino}-${Math.round(mtimeMs * 1000)}`;
 }
 
 /**

@@ -163,11 +163,16 @@ class SchemaReader {
     return out;
   }
 
-  /** The last JSDoc comment before the node (the parser keeps them on the node as `jsDoc`). */
+  /**
+   * The last JSDoc comment before the node: of the comments in its leading trivia, those
+   * opening with `/**` (not the empty `/**\/`), as TypeScript picks the JSDoc of a node.
+   */
   doc(node: TS.Node): Doc {
-    const docs = (node as { jsDoc?: TS.JSDoc[] }).jsDoc ?? [];
-    const last = docs[docs.length - 1];
-    return last ? parseDoc(compact(this.text(last))) : { text: "", tags: [] };
+    const text = this.sourceFile.text;
+    const last = (ts.getLeadingCommentRanges(text, node.pos) ?? [])
+      .filter((c) => text.startsWith("/**", c.pos) && text[c.pos + 3] !== "/")
+      .pop();
+    return last ? parseDoc(compact(text.slice(last.pos, last.end))) : { text: "", tags: [] };
   }
 
   constValue(init: TS.Expression | undefined, decl: TS.Node): string | number | boolean {
