@@ -16,6 +16,8 @@ export default tseslint.config(
       "conformance/.work*/**",
       "test/golden/**",
       "bundled-spec/**",
+      "docs/.vitepress/dist/**",
+      "docs/.vitepress/cache/**",
       // Schema fixtures are input data written as the spec writes schema.ts.
       "test/fixtures/*-schema.ts",
     ],

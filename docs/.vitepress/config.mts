@@ -1,0 +1,72 @@
+// The documentation site (VitePress): pages are the Markdown files of docs/; code shown in
+// them is included from files under examples/ (`<<< @/../examples/...`); the API reference
+// under reference/api/ is written by TypeDoc at build time (scripts/docs/api-reference.mjs).
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type DefaultTheme } from "vitepress";
+
+const apiSidebarFile = fileURLToPath(
+  new URL("../reference/api/typedoc-sidebar.json", import.meta.url),
+);
+const apiSidebar: DefaultTheme.SidebarItem[] = existsSync(apiSidebarFile)
+  ? JSON.parse(readFileSync(apiSidebarFile, "utf8"))
+  : [];
+
+export default defineConfig({
+  title: "mcp-gen",
+  description: "Typed MCP servers and clients generated from the Model Context Protocol schema",
+  cleanUrls: true,
+  lastUpdated: false,
+  // Dead internal links fail the build (VitePress's own check); anchors and assets are
+  // checked on the built pages by scripts/docs/check-links.mjs.
+  ignoreDeadLinks: false,
+  srcExclude: ["README.md", "**/node_modules/**"],
+  themeConfig: {
+    nav: [
+      { text: "Guide", link: "/guide/get-started" },
+      { text: "Reference", link: "/reference/cli" },
+      { text: "API", link: "/reference/api/" },
+      { text: "Contributing", link: "/contributing/how-to-test" },
+    ],
+    search: { provider: "local" },
+    outline: [2, 3],
+    sidebar: [
+      {
+        text: "Guide",
+        items: [
+          { text: "Get started", link: "/guide/get-started" },
+          { text: "The generated output and what is yours", link: "/guide/generated-output" },
+          { text: "Troubleshooting", link: "/guide/troubleshooting" },
+        ],
+      },
+      {
+        text: "Reference",
+        items: [
+          { text: "CLI", link: "/reference/cli" },
+          { text: "Config file", link: "/reference/config" },
+          { text: "Validators and schema.json", link: "/schema-json-deviations" },
+          { text: "API (runtime)", link: "/reference/api/", collapsed: true, items: apiSidebar },
+        ],
+      },
+      { text: "Benchmarks", link: "/benchmarks" },
+      {
+        text: "Contributing",
+        items: [
+          { text: "How to test", link: "/contributing/how-to-test" },
+          { text: "Architecture", link: "/contributing/architecture" },
+        ],
+      },
+      {
+        text: "Project",
+        items: [
+          { text: "Roadmap", link: "/project/ROADMAP" },
+          { text: "Versioning", link: "/project/VERSIONING" },
+          { text: "Changelog", link: "/project/CHANGELOG" },
+          { text: "Dependency policy", link: "/project/DEPENDENCY_POLICY" },
+          { text: "Security", link: "/project/SECURITY" },
+          { text: "Contributing", link: "/project/CONTRIBUTING" },
+        ],
+      },
+    ],
+  },
+});
