@@ -103,7 +103,7 @@ function flat(v: Value): string {
   const entries = Object.entries(v as { [key: string]: Value });
   return entries.length === 0
     ? "{}"
-    : `{ ${entries.map(([k, x]) => `${prettierKey(k)}: ${flat(x)}`).join(", ")} }`;
+    : `{ ${entries.map(([k, x]) => `${objectKey(k)}: ${flat(x)}`).join(", ")} }`;
 }
 
 /**
@@ -196,7 +196,7 @@ export class CodeWriter {
       `${prefix}${open}`,
       () => {
         for (const [key, x] of entries)
-          this.value(Array.isArray(v) ? "" : `${prettierKey(key)}: `, x, ",");
+          this.value(Array.isArray(v) ? "" : `${objectKey(key)}: `, x, ",");
       },
       `${close}${suffix}`,
     );
@@ -285,6 +285,15 @@ export function quote(value: string): string {
 /** A property key as prettier prints it (quoteProps "as-needed"): bare when an identifier name, else `quote`d. */
 export function prettierKey(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name);
+}
+
+/**
+ * A key of an object literal: `prettierKey`, except `__proto__`, which is computed. Written
+ * plain or quoted, `{ __proto__: x }` sets the object's prototype and has no such key
+ * (a method or type of that name would be missing from the tables keyed by them).
+ */
+export function objectKey(name: string): string {
+  return name === "__proto__" ? `[${quote(name)}]` : prettierKey(name);
 }
 
 /** A number literal as prettier prints it (`1e+21` is `1e21`). */

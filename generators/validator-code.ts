@@ -1,6 +1,7 @@
 import type { Constraints, Literal, VSchema } from "../schema/validation.js";
 import { constraintChecks } from "./validator-constraints.js";
-import { layout, num, str } from "./validator-layout.js";
+import { num, quote } from "./printer.js";
+import { layout } from "./validator-layout.js";
 import {
   and,
   atom,
@@ -46,11 +47,11 @@ const HERE = '""';
 
 /** `$expected(...)` with its message prefix written here rather than built on every failure. */
 function expectedCall(p: string, expected: string, v: string): string {
-  return `$expected(e, ${p}, ${str(expected)}, ${str(`expected ${expected}, found `)}, ${v});`;
+  return `$expected(e, ${p}, ${quote(expected)}, ${quote(`expected ${expected}, found `)}, ${v});`;
 }
 
 function missingCall(path: string, name: string): string {
-  return `$missing(e, ${path}, ${str(`required property "${name}" is missing`)});`;
+  return `$missing(e, ${path}, ${quote(`required property "${name}" is missing`)});`;
 }
 
 export class ValidatorWriter {
@@ -341,7 +342,7 @@ export class ValidatorWriter {
         return [
           {
             cond: not(this.isExpr(s, v)),
-            action: `$anyOf(e, ${p}, ${v}, d, [${members.join(", ")}], ${str(describeSchema(s))});`,
+            action: `$anyOf(e, ${p}, ${v}, d, [${members.join(", ")}], ${quote(describeSchema(s))});`,
           },
         ];
       }
@@ -352,7 +353,7 @@ export class ValidatorWriter {
         if (s.schema.kind === "array") return this.hoistVa(s, v, p);
         const checks = constraintChecks(s, v, true, this.pattern).map((c) => ({
           cond: not(c.pass),
-          action: `$fail(e, ${p}, ${c.message}, ${str(`${c.keyword} ${c.value}`)});`,
+          action: `$fail(e, ${p}, ${c.message}, ${quote(`${c.keyword} ${c.value}`)});`,
         }));
         return [...this.vaStatements(s.schema, v, p), ...checks];
       }
@@ -399,7 +400,7 @@ export class ValidatorWriter {
     const out = [`if (${NOT_OBJECT}) {`, expectedCall(HERE, "object", "v"), "return;", "}"];
     checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
       const x = `p${i}`;
-      const path = str("/" + pointerEscape(p.name));
+      const path = quote("/" + pointerEscape(p.name));
       const checks = this.vaStatements(p.schema, x, path);
       out.push(`const ${x} = ${read("v", p.name)};`);
       const missing = missingCall(path, p.name);
@@ -443,7 +444,7 @@ export class ValidatorWriter {
     if (maxItems !== undefined) {
       out.push(
         `if (v.length > ${num(maxItems)}) {`,
-        `$fail(e, "", ${str(`must have at most ${maxItems} items, found `)} + v.length, ${str(`maxItems ${maxItems}`)});`,
+        `$fail(e, "", ${quote(`must have at most ${maxItems} items, found `)} + v.length, ${quote(`maxItems ${maxItems}`)});`,
         STOP,
         "}",
       );
@@ -451,7 +452,7 @@ export class ValidatorWriter {
     if (minItems !== undefined) {
       out.push(
         `if (v.length < ${num(minItems)}) {`,
-        `$fail(e, "", ${str(`must have at least ${minItems} items, found `)} + v.length, ${str(`minItems ${minItems}`)});`,
+        `$fail(e, "", ${quote(`must have at least ${minItems} items, found `)} + v.length, ${quote(`minItems ${minItems}`)});`,
         STOP,
         "}",
       );
@@ -463,7 +464,7 @@ export class ValidatorWriter {
   }
 
   private discriminatedVaBody(disc: Discriminant): string[] {
-    const path = str("/" + pointerEscape(disc.property));
+    const path = quote("/" + pointerEscape(disc.property));
     const expected = disc.cases.map((c) => litText(c.value)).join(" | ");
     const out = [
       `if (${NOT_OBJECT}) {`,
@@ -497,7 +498,7 @@ export class ValidatorWriter {
     if (!name) {
       name = `$re$${this.patterns.size + 1}`;
       this.patterns.set(pattern, name);
-      this.constants.push(layout([`const ${name} = new RegExp(${str(pattern)}, "u");`]));
+      this.constants.push(layout([`const ${name} = new RegExp(${quote(pattern)}, "u");`]));
     }
     return name;
   };

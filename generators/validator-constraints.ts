@@ -1,5 +1,5 @@
 import type { Constraints, VSchema } from "../schema/validation.js";
-import { num, str } from "./validator-layout.js";
+import { num, quote } from "./printer.js";
 import { atom, cmp, or, type Expr } from "./validator-expr.js";
 
 // The keyword constraints of a validation schema (minimum, format, pattern, ...) as
@@ -38,7 +38,7 @@ export function constraintChecks(
       keyword,
       value: String(bound),
       pass: ifNumber(cmp(`${v} ${op} ${num(bound)}`)),
-      message: `${str(`must be ${words} ${bound}, found `)} + ${v}`,
+      message: `${quote(`must be ${words} ${bound}, found `)} + ${v}`,
     });
   };
   numeric("minimum", ">=", ">=");
@@ -50,7 +50,7 @@ export function constraintChecks(
       keyword: "multipleOf",
       value: String(c.multipleOf),
       pass: ifNumber(atom(`$multipleOf(${v}, ${num(c.multipleOf)})`)),
-      message: str(`must be a multiple of ${c.multipleOf}`),
+      message: quote(`must be a multiple of ${c.multipleOf}`),
     });
   }
   const format = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
@@ -59,7 +59,7 @@ export function constraintChecks(
       keyword: "format",
       value: c.format!,
       pass: ifString(atom(`${format}(${v})`)),
-      message: `$found(${str(`must be a valid ${c.format}, found `)}, ${v})`,
+      message: `$found(${quote(`must be a valid ${c.format}, found `)}, ${v})`,
     });
   }
   if (c.minLength !== undefined) {
@@ -67,7 +67,7 @@ export function constraintChecks(
       keyword: "minLength",
       value: String(c.minLength),
       pass: ifString(cmp(`$length(${v}) >= ${num(c.minLength)}`)),
-      message: str(`must have at least ${c.minLength} characters`),
+      message: quote(`must have at least ${c.minLength} characters`),
     });
   }
   if (c.maxLength !== undefined) {
@@ -75,7 +75,7 @@ export function constraintChecks(
       keyword: "maxLength",
       value: String(c.maxLength),
       pass: ifString(cmp(`$length(${v}) <= ${num(c.maxLength)}`)),
-      message: str(`must have at most ${c.maxLength} characters`),
+      message: quote(`must have at most ${c.maxLength} characters`),
     });
   }
   if (c.pattern !== undefined) {
@@ -83,7 +83,7 @@ export function constraintChecks(
       keyword: "pattern",
       value: c.pattern,
       pass: ifString(atom(`${patternConstant(c.pattern)}.test(${v})`)),
-      message: str(`must match the pattern ${JSON.stringify(c.pattern)}`),
+      message: quote(`must match the pattern ${JSON.stringify(c.pattern)}`),
     });
   }
   return out;

@@ -1,5 +1,5 @@
 import type { Literal, ObjectProperty, VSchema } from "../schema/validation.js";
-import { num, str } from "./validator-layout.js";
+import { num, quote } from "./printer.js";
 
 // The expressions and statements the validator writer (validator-code.ts) is built from:
 // checks with their top operator (so they print parenthesised as prettier prints them),
@@ -12,7 +12,7 @@ const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 export const INLINE_MAX = 60;
 
 export const lit = (value: Literal): string =>
-  typeof value === "string" ? str(value) : typeof value === "number" ? num(value) : String(value);
+  typeof value === "string" ? quote(value) : typeof value === "number" ? num(value) : String(value);
 export const litText = (value: Literal): string =>
   typeof value === "string" ? JSON.stringify(value) : String(value);
 
@@ -113,13 +113,13 @@ export function typeCheck(t: string, v: string): Expr {
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 function access(name: string): string {
-  return IDENT.test(name) ? `.${name}` : `[${str(name)}]`;
+  return IDENT.test(name) ? `.${name}` : `[${quote(name)}]`;
 }
 
 /** Reads an own property: names Object.prototype also has are checked with hasOwnProperty. */
 export function read(v: string, name: string): string {
   return INHERITED.has(name)
-    ? `$own(${v}, ${str(name)}) ? ${v}${access(name)} : undefined`
+    ? `$own(${v}, ${quote(name)}) ? ${v}${access(name)} : undefined`
     : `${v}${access(name)}`;
 }
 
@@ -127,12 +127,12 @@ export function read(v: string, name: string): string {
 export function skipDeclared(properties: ObjectProperty[]): string[] {
   const out = ["if (!$own(v, k)) continue;"];
   if (properties.length === 0) return out;
-  const test = properties.map((p) => `k === ${str(p.name)}`).join(" || ");
+  const test = properties.map((p) => `k === ${quote(p.name)}`).join(" || ");
   if (test.length <= INLINE_MAX) return [...out, `if (${test}) continue;`];
   return [
     ...out,
     "switch (k) {",
-    ...properties.map((p) => `case ${str(p.name)}:`),
+    ...properties.map((p) => `case ${quote(p.name)}:`),
     "\tcontinue;",
     "}",
   ];

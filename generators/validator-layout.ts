@@ -3,21 +3,7 @@
 // knows the few statement shapes the validator writer emits; test/validators-layout.test.ts
 // checks that prettier leaves every revision's validators.ts unchanged.
 
-export const WIDTH = 100;
-
-/** A string literal as prettier prints it: double quotes unless that needs more escapes. */
-export function str(s: string): string {
-  const json = JSON.stringify(s);
-  const doubles = s.split('"').length - 1;
-  const singles = s.split("'").length - 1;
-  if (doubles <= singles) return json;
-  return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
-}
-
-/** A number literal as prettier prints it (`1e21`, not `1e+21`). */
-export function num(n: number): string {
-  return String(n).replace("e+", "e");
-}
+import { WIDTH } from "./printer.js";
 
 /**
  * Indents lines written without indentation: a line ending in `{` opens a level, a line

@@ -6,7 +6,8 @@ import type { EmittedFile, Generator } from "./plugin.js";
 import { renderTemplate } from "./render.js";
 import { runtimeExports, runtimeFiles } from "./runtime.js";
 import { ValidatorWriter } from "./validator-code.js";
-import { layout, str, WIDTH } from "./validator-layout.js";
+import { objectKey, quote, WIDTH } from "./printer.js";
+import { layout } from "./validator-layout.js";
 
 /** Names of the types that can reach themselves through references (they need a depth guard). */
 export function recursiveTypes(schemas: ReadonlyMap<string, VSchema>): Set<string> {
@@ -198,7 +199,7 @@ function importsFromRuntime(from: string, body: readonly string[]): string {
 
 /** `keyword { a, b } from "m";` on one line, or one name a line, as prettier prints it. */
 function namedList(keyword: string, names: readonly string[], from: string): string {
-  return listOf(`${keyword} {`, names, `} from ${str(from)};`, " ");
+  return listOf(`${keyword} {`, names, `} from ${quote(from)};`, " ");
 }
 
 /**
@@ -244,8 +245,9 @@ function validatorTable(names: string[]): string {
 /** An object literal as prettier prints one written across lines. */
 function objectLiteral(entries: [string, string][], indent = ""): string {
   if (entries.length === 0) return "{}";
-  const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : str(k));
-  return ["{", ...entries.map(([k, v]) => `${indent}  ${key(k)}: ${v},`), `${indent}}`].join("\n");
+  return ["{", ...entries.map(([k, v]) => `${indent}  ${objectKey(k)}: ${v},`), `${indent}}`].join(
+    "\n",
+  );
 }
 
 /**
@@ -268,18 +270,19 @@ function methodDispatch(
   used.forEach(({ direction, methods }, i) => {
     lines.push(
       i === 0
-        ? `if (direction === ${str(direction)}) {`
+        ? `if (direction === ${quote(direction)}) {`
         : i === used.length - 1 && used.length === byDirection.length
           ? "} else {"
-          : `} else if (direction === ${str(direction)}) {`,
+          : `} else if (direction === ${quote(direction)}) {`,
     );
     lines.push("switch (method) {");
     for (const m of methods) {
       const call = `return ${m.validator}(value, options);`;
-      if (envelope === undefined || m.enveloped) lines.push(`case ${str(m.method)}:`, `\t${call}`);
+      if (envelope === undefined || m.enveloped)
+        lines.push(`case ${quote(m.method)}:`, `\t${call}`);
       else
         lines.push(
-          `case ${str(m.method)}: {`,
+          `case ${quote(m.method)}: {`,
           `const envelope = validate${envelope}(value, options);`,
           "if (!envelope.ok) return envelope;",
           call,
@@ -336,7 +339,7 @@ function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loa
   };
   const { envelopes } = protocol;
   const requests = protocol.methods.filter((m) => m.kind === "request");
-  const inputRequired = requests.filter((m) => m.inputRequired).map((m) => str(m.method));
+  const inputRequired = requests.filter((m) => m.inputRequired).map((m) => quote(m.method));
   const resolver = new Resolver(model);
   const dispatch = (kind: "request" | "notification", envelope: string | undefined) =>
     methodDispatch(
