@@ -4,7 +4,7 @@ import { discoverFields, runtimeFacts } from "../schema/runtime-protocol.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import { Resolver } from "../schema/resolve.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { CodeWriter, lineCommentText, prettierKey, quote, str } from "./printer.js";
+import { CodeWriter, lineCommentText, objectKey, prettierKey, quote, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import { runtimeFiles } from "./runtime.js";
@@ -278,7 +278,9 @@ function dispatcherFile(
         : "options: DispatcherOptions = {}";
     w.list(create, [`handlers: ${side.handlers}`, options], "): Dispatcher {");
     w.indented(() => {
-      const args = ["handlers as Handlers", "options as RouterOptions"];
+      // Through unknown: a schema method named like a member of every object (`toString`)
+      // makes the typed handlers and the runtime's table of them incomparable.
+      const args = ["handlers as unknown as Handlers", "options as RouterOptions"];
       if (eras && side.direction === "client->server")
         w.list("return createEraDispatcher(", ["ERAS", ...args], ") as unknown as Dispatcher;");
       else
@@ -365,7 +367,7 @@ function handlersFile(loaded: LoadedRevision): EmittedFile {
           w.line(
             `// TODO: ${lineCommentText(m.method)}: (params${m.params ? `: ${lineCommentText(m.params)}` : ""}, ctx) => ${lineCommentText(m.result ?? "result")}`,
           );
-          w.line(`${prettierKey(m.method)}: notImplemented,`);
+          w.line(`${objectKey(m.method)}: notImplemented,`);
         }
       },
       "};",

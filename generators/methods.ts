@@ -1,7 +1,16 @@
 import type { SchemaModel } from "../schema/model.js";
 import type { ErrorCodeInfo, InputRequestInfo, MethodInfo } from "../schema/protocol.js";
 import type { Generator } from "./plugin.js";
-import { CodeWriter, ident, num, prettierKey, quote, str, type Value } from "./printer.js";
+import {
+  CodeWriter,
+  ident,
+  num,
+  objectKey,
+  prettierKey,
+  quote,
+  str,
+  type Value,
+} from "./printer.js";
 import { runtimeFiles } from "./runtime.js";
 
 // methods.ts is printed laid out as prettier would (CodeWriter.exact says when it is not).
@@ -72,7 +81,7 @@ function methodTable(w: CodeWriter, methods: readonly MethodInfo[]): void {
     () => {
       for (const m of methods) {
         w.block(
-          `${prettierKey(m.method)}: {`,
+          `${objectKey(m.method)}: {`,
           () => {
             w.value("kind: ", m.kind, ",");
             w.value("directions: ", m.directions, ",");
@@ -120,7 +129,7 @@ function typeMap(
   entries: [string, string][],
 ): void {
   w.line();
-  if (doc) w.line(`/** ${doc} */`);
+  if (doc) w.doc(doc);
   w.block(`export interface ${name} {`, () => {
     for (const [method, type] of entries) w.line(`${prettierKey(method)}: ${type};`);
   });
@@ -175,7 +184,7 @@ function inputRequests(
     () => {
       for (const r of requests) {
         w.value(
-          `${prettierKey(r.method)}: `,
+          `${objectKey(r.method)}: `,
           {
             type: r.type,
             result: r.result,
@@ -214,7 +223,7 @@ function errorCodes(w: CodeWriter, errors: readonly ErrorCodeInfo[]): void {
   w.block(
     "export const ERROR_CODES = {",
     () => {
-      for (const e of errors) w.line(`${prettierKey(e.name)}: ${num(e.code)},`);
+      for (const e of errors) w.line(`${objectKey(e.name)}: ${num(e.code)},`);
     },
     "} as const;",
   );
@@ -222,7 +231,7 @@ function errorCodes(w: CodeWriter, errors: readonly ErrorCodeInfo[]): void {
   w.block(
     "export const ERROR_TYPES = {",
     () => {
-      for (const e of errors) w.value(`${prettierKey(e.name)}: `, e.types, ",");
+      for (const e of errors) w.value(`${objectKey(e.name)}: `, e.types, ",");
     },
     "} as const;",
   );

@@ -1,6 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
-import { CodeWriter, prettierKey, type Value } from "./printer.js";
+import { CodeWriter, objectKey, type Value } from "./printer.js";
 import type { EmittedFile } from "./plugin.js";
 
 // protocol.ts: the revision's facts as data for the runtime, and the revision's validators
@@ -29,7 +29,7 @@ export function protocolFile(
     "export const PROTOCOL: ProtocolDescriptor = {",
     () => {
       for (const [key, value] of Object.entries(facts))
-        w.value(`${prettierKey(key)}: `, value as Value, ",");
+        w.value(`${objectKey(key)}: `, value as Value, ",");
       w.line("methods: METHODS,");
       w.line("inputRequests: INPUT_REQUESTS,");
     },

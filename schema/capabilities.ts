@@ -88,7 +88,10 @@ export function gatingCapability(
   const senderIsClient = direction === "client->server";
   const side: Side = (kind === "request") === senderIsClient ? "server" : "client";
   const tree = trees[side];
-  const exception = CAPABILITY_EXCEPTIONS[method];
+  // Own keys only: a method named `constructor` or `__proto__` is not an exception.
+  const exception = Object.hasOwn(CAPABILITY_EXCEPTIONS, method)
+    ? CAPABILITY_EXCEPTIONS[method]
+    : undefined;
   if (exception) {
     const leaf = findPath(tree, exception)?.leaf;
     return leaf ? { side, path: exception, leaf } : undefined;

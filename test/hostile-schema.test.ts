@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,77 +13,70 @@ import {
   cli,
   fakeSpec,
   readFixture,
+  SPEC_DIR,
   tempDir,
   typecheck,
   writeFiles,
   writeGenerated,
 } from "./helpers.js";
+import { hostileDeclarations, hostileSchema, lit, PAYLOADS } from "./support/hostile.js";
 
-// Schema text written by whoever wrote a draft reaches types.ts and methods.ts as method
-// names, literal types, property names, type names, constants and docs. Each payload below
-// tries to end the string or comment around it and run `globalThis.__pwned = 1` at import.
-// Output must compile under the strict flags and run nothing, or generation must fail with
-// one located line and write nothing.
+// Schema text written by whoever wrote a draft (test/support/hostile.ts) reaches every
+// generated file. Output must compile under the strict flags, run nothing at import and keep
+// every string as the schema wrote it, or generation must fail with one located line and
+// write nothing.
 
-const RUN = "globalThis.__pwned = 1;";
-const PAYLOADS = [
-  `*/ ${RUN} /*`,
-  `/* ${RUN}`,
-  `\u2028${RUN} //`,
-  `\u2029${RUN} //`,
-  "`${" + RUN + "}`",
-  `"; ${RUN} "`,
-  `'; ${RUN} '`,
-  `it's "quoted" '' "`,
-  `\\"; ${RUN} //`,
-  `\n${RUN}\n`,
-  `\r${RUN}\r\n//`,
-  "\\u0022 \\x22 \\ end\\",
-];
-// Docs cannot hold `*/` in schema.ts (it would end them there); everything else can.
-const DOC_PAYLOADS = PAYLOADS.map((p) => p.replaceAll("*/", "*\\/").replaceAll("\r", ""));
-
-/** A string literal for schema.ts (TypeScript reads JSON escapes). */
-const lit = (s: string) => JSON.stringify(s);
-
-/** The mini fixture plus, per payload, a request, a notification, literals, keys, constants and docs. */
-function hostileSchema(): string {
-  let schema = readFixture("mini-schema.ts");
-  const requests: string[] = [];
-  const notifications: string[] = [];
-  const extra: string[] = [];
-  PAYLOADS.forEach((p, i) => {
-    const doc = DOC_PAYLOADS[i]!;
-    requests.push(`Hostile${i}Request`);
-    notifications.push(`Hostile${i}Notification`);
-    extra.push(
-      `/** ${doc}\n * @deprecated ${doc} */`,
-      `export interface Hostile${i}Request extends JSONRPCRequest {\n  /** ${doc} */\n  method: ${lit(p)};\n  params?: RequestParams;\n}`,
-      `export interface Hostile${i}Notification extends JSONRPCNotification {\n  method: ${lit(`notifications/${p}`)};\n}`,
-      `/** ${doc} */`,
-      `export interface Hostile${i}Shape {\n  /** ${doc} */\n  ${lit(p)}?: ${lit(p)};\n  ${lit(`k${i}${p}`)}: { ${lit(p)}: ${lit(p)} | "other" }[];\n}`,
-      `export type Hostile${i}Literal = ${lit(p)} | ${lit(`${p}${p}`)};`,
-      `export interface Hostile${i}Omit extends Omit<Hostile${i}Shape, ${lit(p)}> {}`,
-      `export const HOSTILE_${i} = ${lit(p)};`,
-    );
+/** The revisions of a spec folder whose 2025-11-25 (initialize-based) carries the payloads. */
+function hostileLegacySpec(): string {
+  const spec = tempDir("mcp-gen-spec-");
+  const copy = (revision: string, edit: (text: string) => string) => {
+    const dir = join(spec, "schema", revision);
+    mkdirSync(dir, { recursive: true });
+    const text = readFileSync(join(SPEC_DIR, "schema", revision, "schema.ts"), "utf8");
+    writeFileSync(join(dir, "schema.ts"), edit(text));
+  };
+  copy("2026-07-28", (text) => text);
+  copy("2025-11-25", (text) => {
+    const { declarations, requests } = hostileDeclarations(true);
+    const union = "export type ClientRequest =";
+    expect(text).toContain(union);
+    return `${text.replace(union, `${union}\n  | ${requests.join("\n  | ")}`)}\n${declarations}\n`;
   });
-  schema = schema
-    .replace(
-      "export type ClientRequest = PingRequest | CallToolRequest;",
-      `export type ClientRequest = PingRequest | CallToolRequest | ${requests.join(" | ")};`,
-    )
-    .replace(
-      "export type ClientNotification = CancelledNotification;",
-      `export type ClientNotification = CancelledNotification | ${notifications.join(" | ")};`,
-    );
-  return `${schema}\n${extra.join("\n\n")}\n`;
+  return spec;
 }
 
-describe("hostile text in a schema that generates", () => {
+const SETUPS: [string, () => Promise<OutputFile[]>][] = [
+  // A method that is not an identifier cannot name a client function (see below): the client
+  // generator meets the payloads as docs, keys and literals, the others as methods too.
+  [
+    "every generator but the client's, methods hostile",
+    () =>
+      generate(loadRevision(fakeSpec(hostileSchema()), "2030-01-01"), [
+        "types",
+        "methods",
+        "validators",
+        "dispatcher",
+      ]),
+  ],
+  [
+    "every generator, methods plain",
+    () => generate(loadRevision(fakeSpec(hostileSchema(true)), "2030-01-01")),
+  ],
+  [
+    "a legacy revision beside 2026-07-28 (eras, legacy/, the client's legacy-only calls)",
+    async () => {
+      const spec = hostileLegacySpec();
+      return generate(loadRevision(spec, "2026-07-28"), undefined, {
+        legacy: [loadRevision(spec, "2025-11-25")],
+      });
+    },
+  ],
+];
+
+describe.each(SETUPS)("hostile text in a schema that generates: %s", (_, run) => {
   let files: OutputFile[];
   beforeAll(async () => {
-    const spec = fakeSpec(hostileSchema());
-    files = await generate(loadRevision(spec, "2030-01-01"), ["types", "methods"]);
+    files = await run();
   });
 
   it("compiles under --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes", () => {
@@ -94,41 +87,50 @@ describe("hostile text in a schema that generates", () => {
 
   it("runs nothing at import, and every string comes back exactly as the schema wrote it", async () => {
     const dir = writeGenerated(files);
-    const types = (await import(join(dir, "types.js"))) as Record<string, unknown>;
-    const methods = (await import(join(dir, "methods.js"))) as {
+    const modules = files.filter((f) => !f.path.startsWith("runtime/") && f.path.endsWith(".ts"));
+    for (const f of modules) await import(join(dir, f.path.replace(/\.ts$/, ".js")));
+    expect((globalThis as Record<string, unknown>)["__pwned"]).toBeUndefined();
+    const legacy = files.some((f) => f.path.startsWith("legacy/"));
+    const typesAt = legacy ? "legacy/2025-11-25/types.js" : "types.js";
+    const types = (await import(join(dir, typesAt))) as Record<string, unknown>;
+    const methodsAt = legacy ? "legacy/2025-11-25/methods.js" : "methods.js";
+    const { METHODS } = (await import(join(dir, methodsAt))) as {
       METHODS: Record<string, { type: string }>;
     };
-    await import(join(dir, "index.js"));
-    expect((globalThis as Record<string, unknown>)["__pwned"]).toBeUndefined();
+    const hostileMethods = !files.some((f) => f.path === "client.ts");
     PAYLOADS.forEach((p, i) => {
       expect(types[`HOSTILE_${i}`]).toBe(p);
-      expect(methods.METHODS[p]?.type).toBe(`Hostile${i}Request`);
-      expect(methods.METHODS[`notifications/${p}`]?.type).toBe(`Hostile${i}Notification`);
+      const method = hostileMethods ? p : `x/hostile${i}`;
+      // Own keys: `{ "__proto__": ... }` in a literal would set the prototype instead.
+      expect(Object.hasOwn(METHODS, method)).toBe(true);
+      expect(METHODS[method]!.type).toBe(`Hostile${i}Request`);
+      if (!legacy) {
+        const notification = hostileMethods ? `notifications/${p}` : `notifications/hostile${i}`;
+        expect(METHODS[notification]?.type).toBe(`Hostile${i}Notification`);
+      }
     });
   });
 
   it("keeps payloads inside strings and comments: no payload token is code", () => {
-    for (const f of files.filter((f) => f.path === "types.ts" || f.path === "methods.ts")) {
+    // The runtime is the same text for every schema; everything else is printed from it.
+    for (const f of files.filter((f) => !f.path.startsWith("runtime/"))) {
       expect(f.content).not.toMatch(/[\u2028\u2029\r]/);
-      const scanner = ts.createScanner(
-        ts.ScriptTarget.ES2022,
-        true,
-        ts.LanguageVariant.Standard,
-        f.content,
-      );
+      // Parsed, not scanned: a scanner without the parser's context reads a regex literal
+      // as division, and the strings after it inside out.
+      const source = ts.createSourceFile(f.path, f.content, ts.ScriptTarget.ES2022);
       const identifiers = new Set<string>();
-      for (
-        let token = scanner.scan();
-        token !== ts.SyntaxKind.EndOfFileToken;
-        token = scanner.scan()
-      ) {
-        if (token === ts.SyntaxKind.Identifier) identifiers.add(scanner.getTokenText());
-      }
-      expect(identifiers.has("globalThis")).toBe(false);
-      expect(identifiers.has("__pwned")).toBe(false);
+      const visit = (node: ts.Node): void => {
+        if (ts.isIdentifier(node)) identifiers.add(node.text);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      expect(identifiers.has("globalThis"), f.path).toBe(false);
+      expect(identifiers.has("__pwned"), f.path).toBe(false);
     }
   });
+});
 
+describe("types.ts of a hostile schema", () => {
   it("types.ts is printed already laid out, exactly as prettier would lay it out", async () => {
     const spec = fakeSpec(hostileSchema());
     const loaded = loadRevision(spec, "2030-01-01");

@@ -101,7 +101,7 @@ export function createServerDispatcher(
     PROTOCOL,
     MESSAGE_VALIDATORS,
     "client->server",
-    handlers as Handlers,
+    handlers as unknown as Handlers,
     options as RouterOptions,
   ) as unknown as Dispatcher;
 }
@@ -132,7 +132,7 @@ export function createClientDispatcher(
     PROTOCOL,
     MESSAGE_VALIDATORS,
     "server->client",
-    handlers as Handlers,
+    handlers as unknown as Handlers,
     options as RouterOptions,
   ) as unknown as Dispatcher;
 }
