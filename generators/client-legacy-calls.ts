@@ -87,27 +87,21 @@ export function writeLegacyCallMembers(
     const params = c.method.params ? `${T}.${c.method.params}` : "undefined";
     const eras = c.revisions.join(", ");
     if (c.method.kind === "notification") {
-      w.line("/**");
-      w.line(` * Sends \`${c.method.method}\` on the legacy session this client opened`);
-      w.line(` * (MCP ${eras}). Resolves without sending when none is open (the server`);
-      w.line(` * has been told nothing yet) or the server is modern (MCP ${modern} has no such`);
-      w.line(" * notification). Throws when the client did not declare the capability gating it.");
-      w.line(" */");
+      w.docLines([
+        `Sends \`${c.method.method}\` on the legacy session this client opened`,
+        `(MCP ${eras}). Resolves without sending when none is open (the server`,
+        `has been told nothing yet) or the server is modern (MCP ${modern} has no such`,
+        "notification). Throws when the client did not declare the capability gating it.",
+      ]);
       w.list(`${c.fn}(`, [`params${opt}: ${params}`], "): Promise<void>;");
       continue;
     }
-    w.line("/**");
-    w.line(` * \`${c.method.method}\` on a legacy session (MCP ${eras}).`);
-    if (c.method.method === WELL_KNOWN_METHODS.ping) {
-      w.line(
-        ` * MCP ${modern} has no ping: a modern server is sent server/discover, resolving when it answers.`,
-      );
-    } else {
-      w.line(
-        ` * MCP ${modern} has no such request: on a modern server it throws EraUnsupportedError.`,
-      );
-    }
-    w.line(" */");
+    w.docLines([
+      `\`${c.method.method}\` on a legacy session (MCP ${eras}).`,
+      c.method.method === WELL_KNOWN_METHODS.ping
+        ? `MCP ${modern} has no ping: a modern server is sent server/discover, resolving when it answers.`
+        : `MCP ${modern} has no such request: on a modern server it throws EraUnsupportedError.`,
+    ]);
     w.list(
       `${c.fn}(`,
       [`params${opt}: CallParams<${params}>`, "options?: CallOptions"],

@@ -143,6 +143,13 @@ export class CodeWriter {
     return this.line(`/** ${docText(text)} */`);
   }
 
+  /** A `/** ... *\/` comment of several lines, each escaped as `doc` escapes one. */
+  docLines(lines: readonly string[]): this {
+    this.line("/**");
+    for (const text of lines) this.line(` * ${docText(text)}`);
+    return this.line(" */");
+  }
+
   /** `open` on one line, the body indented, `close` on its own line; `open` and `close` joined when the body is empty (`{}`, `[]`). */
   block(open: string, body: () => void, close = "}"): this {
     this.line(open);
