@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     ignores: [
       "**/node_modules/**",
-      "dist/**",
+      "**/dist/**",
       "out/**",
       ".tmp/**",
       "bench/.work-*/**",
@@ -78,7 +78,7 @@ export default tseslint.config(
   },
   {
     // Tests import generated modules at run time, whose types only exist after generation.
-    files: ["test/**", "bench/**", "conformance/**", "scripts/**"],
+    files: ["test/**", "packages/*/test/**", "bench/**", "conformance/**", "scripts/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
 );

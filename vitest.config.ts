@@ -23,7 +23,7 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // One test file per core: vitest's default leaves a core free, which on the 2-core CI

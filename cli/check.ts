@@ -12,6 +12,7 @@ import type { OutputFile } from "../generators/index.js";
 import { firstLineOf, headerParts } from "../generators/headers.js";
 import type { Io } from "./io.js";
 import { EXIT } from "./failure.js";
+import { runtimeProblem } from "./runtime-check.js";
 
 /** A path as the user would write it: relative below the working folder, absolute elsewhere. */
 export function display(path: string): string {
@@ -139,7 +140,14 @@ export function reportCheck(
       MANIFEST,
       `${present(MANIFEST) ? "differs" : "missing"} (the record of the generated files)`,
     ]);
+  const record = options.generatedWith;
+  const runtime =
+    record?.runtime === "package" && record.runtimeVersions !== undefined
+      ? runtimeProblem(outDir, record.runtimeVersions)
+      : undefined;
+  if (runtime !== undefined) io.err(`mcp-gen: ${where}: ${runtime}`);
   if (stale.length === 0) {
+    if (runtime !== undefined) return EXIT.stale;
     io.out(`${where} is up to date with MCP schema ${options.revision}`);
     return EXIT.ok;
   }

@@ -38,8 +38,9 @@ export async function generateCommand(
   const names = revisionNames(s);
   const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names));
   collectAfterReading([loaded, ...legacy]);
-  const files = await generate(loaded, s.generators, { legacy, auth: s.auth });
-  const record = generatedWith([loaded, ...legacy], s.generators, s.auth);
+  const chosen = { legacy, auth: s.auth, runtime: s.runtime };
+  const files = await generate(loaded, s.generators, chosen);
+  const record = generatedWith([loaded, ...legacy], s.generators, chosen);
   return writeOutput(
     s.out,
     files,

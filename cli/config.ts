@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/index.js";
+import { RUNTIME_MODES, type RuntimeMode } from "../generators/runtime.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
 
 export const CONFIG_FILE = "mcp-gen.config.json";
@@ -19,6 +20,11 @@ export interface Config {
   generators?: string[];
   /** Also emit the auth modules: the HTTP server's JWT verifier (needs `jose`) and the HTTP client's OAuth client, auth.ts (needs `oauth4webapi`). */
   auth?: boolean;
+  /**
+   * How generated code reaches the runtime: "package" (default) imports @mcp-gen/runtime, so
+   * runtime fixes arrive with `npm update`; "vendor" copies its sources into the output.
+   */
+  runtime?: RuntimeMode;
 }
 
 const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
@@ -28,6 +34,7 @@ const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
   out: "string",
   generators: "string[]",
   auth: "boolean",
+  runtime: "string",
 };
 
 /**
@@ -133,6 +140,11 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
   if (config.revision !== undefined && config.revisions !== undefined) {
     throw new McpGenError("config", `${path}: set either 'revision' or 'revisions', not both`);
   }
+  if (config.runtime !== undefined && !RUNTIME_MODES.includes(config.runtime))
+    throw new McpGenError(
+      "config",
+      `${path}: 'runtime' is '${config.runtime}'; use ${RUNTIME_MODES.join(" or ")}`,
+    );
   for (const key of ["generators", "revisions"] as const) {
     const problem = config[key] && listProblem(key, config[key]);
     if (problem) throw new McpGenError("config", `${path}: '${key}' ${problem}`);

@@ -74,7 +74,11 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--watch", "regenerate whenever the revision's schema.ts changes, until interrupted")
     .option(
       "--auth",
-      "also emit the auth modules: runtime/auth-jwt.ts, a JWT verifier for the HTTP server (needs jose), and auth.ts, the HTTP client's OAuth client (needs oauth4webapi) (config: auth)",
+      "also emit the auth modules: the HTTP server's JWT verifier (needs jose) and auth.ts, the HTTP client's OAuth client (needs oauth4webapi) (config: auth)",
+    )
+    .option(
+      "--runtime <mode>",
+      "how generated code reaches the runtime: package (imports @mcp-gen/runtime, updated by npm) or vendor (a copy in the output, no dependency) (config: runtime; default package)",
     )
     .addOption(config())
     .exitOverride()

@@ -2,6 +2,7 @@ import { McpGenError } from "../schema/diagnostics.js";
 import { findRevision, SPEC_CLONE_HINT } from "../schema/index.js";
 import { GENERATOR_NAMES, resolveGenerators } from "../generators/index.js";
 import { BUNDLED_SPEC_DIR, hasBundledSpec } from "../generators/package-info.js";
+import { RUNTIME_MODES, type RuntimeMode } from "../generators/runtime.js";
 import { listProblem, loadConfig, type Config, type LoadedConfig } from "./config.js";
 
 export interface CommonOptions {
@@ -15,6 +16,7 @@ export type GenerateOptions = CommonOptions & {
   generators?: string;
   revisions?: string;
   auth?: boolean;
+  runtime?: string;
 };
 
 export interface Settings {
@@ -24,6 +26,7 @@ export interface Settings {
   out: string;
   generators: string[] | undefined;
   auth: boolean;
+  runtime: RuntimeMode;
   /** The config file read, if any, and which settings came from it: errors about them name it. */
   config: LoadedConfig;
   fromConfig: ReadonlySet<keyof Config>;
@@ -41,6 +44,13 @@ export function specOf(options: CommonOptions, config: Config): string {
     "usage",
     `no spec folder: pass --spec DIR or set "spec" in mcp-gen.config.json (a checkout of the MCP specification repository: ${SPEC_CLONE_HINT}; an installed mcp-gen ships the released revisions, a development checkout does not)`,
   );
+}
+
+/** --runtime over the config's (checked when read) over "package". */
+function runtimeMode(flag: string | undefined, config: Config): RuntimeMode {
+  if (flag === undefined) return config.runtime ?? "package";
+  if ((RUNTIME_MODES as readonly string[]).includes(flag)) return flag as RuntimeMode;
+  throw new McpGenError("usage", `--runtime is '${flag}'; use ${RUNTIME_MODES.join(" or ")}`);
 }
 
 /** A comma-separated flag as a list; an empty one (`--generators "$GENS"`, unset) is refused. */
@@ -93,6 +103,7 @@ export function settings(options: GenerateOptions): Settings {
     out: options.out ?? config.out ?? "out",
     generators: pick("generators", generators),
     auth: options.auth ?? config.auth ?? false,
+    runtime: runtimeMode(options.runtime, config),
     config,
     fromConfig,
   };

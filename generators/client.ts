@@ -12,11 +12,11 @@ import {
   uniqueNames,
 } from "./names.js";
 import { legacyCalls, writeLegacyCallMembers } from "./client-legacy-calls.js";
-import { CodeWriter, prettierKey, quote, type Value } from "./printer.js";
+import { CodeWriter, prettierKey, quote, str, type Value } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { eraFiles, missingInOlder } from "./eras.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
-import { runtimeFiles } from "./runtime.js";
+import type { RuntimeImports } from "./runtime.js";
 
 // client.ts: the typed face of the runtime's client engine (one function per request
 // method of each sending side), plus the transports' typed entry points.
@@ -96,6 +96,7 @@ function clientFile(
   loaded: LoadedRevision,
   header: string,
   older: readonly LoadedRevision[],
+  runtime: RuntimeImports,
 ): EmittedFile {
   const facts = runtimeFacts(loaded);
   // Results of older revisions lack the required fields a newer one added without a default.
@@ -125,10 +126,12 @@ function clientFile(
   w.import("./methods.js", "NotificationParamsMap", true);
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
   w.import("./protocol.js", "PROTOCOL");
-  w.import("./runtime/client.js", "createSender");
-  w.import("./runtime/client-errors.js", "DECLINE");
-  w.import("./runtime/transport.js", "CallOptions as RuntimeCallOptions", true);
-  w.import("./runtime/transport.js", "SenderOptions as RuntimeSenderOptions", true);
+  const client = runtime.from("client");
+  const transport = runtime.from("transport");
+  w.import(client, "createSender");
+  w.import(client, "DECLINE");
+  w.import(transport, "CallOptions as RuntimeCallOptions", true);
+  w.import(transport, "SenderOptions as RuntimeSenderOptions", true);
   w.line(
     "// The sending side of MCP: one typed function per request method over the runtime's client",
   );
@@ -136,7 +139,7 @@ function clientFile(
     "// engine, which does the multi round-trip (input_required) dance where the revision has it.",
   );
   w.line();
-  w.line('export { McpError } from "./runtime/errors.js";');
+  w.line(`export { McpError } from ${str(runtime.from("core"))};`);
   const errors = [
     "DECLINE",
     "EraUnsupportedError",
@@ -147,9 +150,9 @@ function clientFile(
     "RoundLimitError",
     "SessionExpiredError",
   ];
-  w.list("export {", errors, '} from "./runtime/client-errors.js";', true);
-  w.line('export { createDirectTransport } from "./runtime/direct-transport.js";');
-  w.line('export type { Transport, TransportRequestOptions } from "./runtime/transport.js";');
+  w.list("export {", errors, `} from ${str(client)};`, true);
+  w.line(`export { createDirectTransport } from ${str(transport)};`);
+  w.line(`export type { Transport, TransportRequestOptions } from ${str(transport)};`);
   w.line();
   w.line("/**");
   w.line(" * Answers one kind of input request (elicitation, sampling, roots) for the server.");
@@ -351,24 +354,26 @@ function clientFile(
 }
 
 /** The same for every schema (the revision reaches it through protocol.ts): SCHEMA_FREE_HEADER. */
-function httpClientFile(): EmittedFile {
+function httpClientFile(runtime: RuntimeImports): EmittedFile {
   const w = new CodeWriter();
+  const transport = runtime.from("transport");
   w.import("./protocol.js", "PROTOCOL");
-  w.import("./runtime/http-client.js", "* as http");
-  w.import("./runtime/http-headers.js", "routingHeaders as runtimeRoutingHeaders");
-  w.import("./runtime/transport.js", "Transport", true);
+  // Aliased: http-client.ts exports its own createHttpTransport and routingHeaders.
+  w.import(transport, "createHttpTransport as runtimeCreateHttpTransport");
+  w.import(transport, "routingHeaders as runtimeRoutingHeaders");
+  w.import(transport, "HttpTransportOptions", true);
+  w.import(transport, "Transport", true);
   w.line("// The client side of Streamable HTTP for this revision, over fetch (any runtime).");
   w.line();
   // Wrapped as prettier wraps it (over 100 columns).
   w.line("export {");
   for (const name of ["HttpTransportError", "TransportError", "type HttpTransportOptions"])
     w.line(`  ${name},`);
-  w.line('} from "./runtime/http-client.js";');
-  w.line('export { AuthorizationError, type HttpAuth } from "./runtime/http-auth.js";');
+  w.line(`} from ${str(transport)};`);
+  w.line(`export { AuthorizationError, type HttpAuth } from ${str(runtime.from("auth"))};`);
   w.line();
-  w.block(
-    "export function createHttpTransport(options: http.HttpTransportOptions): Transport {",
-    () => w.line("return http.createHttpTransport(PROTOCOL, options);"),
+  w.block("export function createHttpTransport(options: HttpTransportOptions): Transport {", () =>
+    w.line("return runtimeCreateHttpTransport(PROTOCOL, options);"),
   );
   w.line();
   w.doc(
@@ -400,28 +405,28 @@ export const clientGenerator: Generator = {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
-      clientFile(loaded, header, ctx.legacy),
-      protocolFile(loaded, header),
-      ...runtimeFiles(["client", "direct-transport"]),
+      clientFile(loaded, header, ctx.legacy, ctx.runtime),
+      protocolFile(loaded, header, ctx.runtime),
+      ...ctx.runtime.files(["core", "client", "transport"]),
       {
         path: "stdio.ts",
         kind: "generated",
-        code: `${SCHEMA_FREE_HEADER}\n\nexport * from "./runtime/stdio.js";\n`,
+        code: `${SCHEMA_FREE_HEADER}\n\nexport * from ${str(ctx.runtime.from("node/stdio"))};\n`,
         nodeOnly: true,
         preformatted: true,
       },
-      ...runtimeFiles(["stdio"]),
+      ...ctx.runtime.files(["node/stdio"]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
-      files.push(httpClientFile(), ...runtimeFiles(["http-client"]), ...eraFiles(ctx));
+      files.push(httpClientFile(ctx.runtime), ...ctx.runtime.files(["auth"]), ...eraFiles(ctx));
       // The OAuth client, on request: it alone depends on a package (oauth4webapi, a peer dependency).
       if (ctx.auth) {
         const code = `${SCHEMA_FREE_HEADER}
 
 // The OAuth 2.1 client for createHttpTransport({ auth }); needs the oauth4webapi package (and
 // jose, for DPoP proofs).
-export * from "./runtime/auth-client.js";
+export * from ${str(ctx.runtime.from("auth/client"))};
 `;
         files.push(
           {
@@ -431,7 +436,7 @@ export * from "./runtime/auth-client.js";
             peerDependency: "oauth4webapi",
             preformatted: true,
           },
-          ...runtimeFiles(["auth-client"]),
+          ...ctx.runtime.files(["auth/client"]),
         );
       }
     }

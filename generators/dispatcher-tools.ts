@@ -1,5 +1,5 @@
 import type { LoadedRevision } from "../schema/index.js";
-import type { CodeWriter } from "./printer.js";
+import { str, type CodeWriter } from "./printer.js";
 
 // defineTools in dispatcher.ts: runtime/tools.ts (tools/list and tools/call from one table,
 // arguments checked against inputSchema) bound to the revision's Tool, handler and context types.
@@ -16,11 +16,14 @@ export function toolsListResult(loaded: LoadedRevision): string | undefined {
 }
 
 /** Writes the typed defineTools into dispatcher.ts (ServerHandlers, RequestContext and Promisable are declared there). */
-export function writeDefineTools(w: CodeWriter, listResult: string): void {
-  w.import("./runtime/tools.js", "* as tools");
+/** `server`: the specifier of the runtime's server entry point. */
+export function writeDefineTools(w: CodeWriter, listResult: string, server: string): void {
+  // Aliased: dispatcher.ts exports its own typed defineTools.
+  w.import(server, "defineTools as runtimeDefineTools");
+  w.import(server, "SchemaValidator", true);
   const pick = 'Required<Pick<ServerHandlers, "tools/list" | "tools/call">>';
   w.line();
-  w.line('export type { SchemaValidator } from "./runtime/tools.js";');
+  w.line(`export type { SchemaValidator } from ${str(server)};`);
   w.line('type ToolsCall = NonNullable<ServerHandlers["tools/call"]>;');
   w.line();
   w.doc(
@@ -62,7 +65,7 @@ export function writeDefineTools(w: CodeWriter, listResult: string): void {
   );
   w.block(
     "export type DefineToolsOptions = {",
-    () => w.line('validate: tools.SchemaValidator | "handler";'),
+    () => w.line('validate: SchemaValidator | "handler";'),
     "} & ({} extends ToolListFields ? { list?: ToolListFields } : { list: ToolListFields });",
   );
   w.line();
@@ -74,7 +77,7 @@ export function writeDefineTools(w: CodeWriter, listResult: string): void {
     ["definitions: readonly ToolDefinition[]", "options: DefineToolsOptions"],
     `): ${pick} {`,
   );
-  w.line(`  return tools.defineTools(definitions, options) as unknown as Required<`);
+  w.line(`  return runtimeDefineTools(definitions, options) as unknown as Required<`);
   w.line('    Pick<ServerHandlers, "tools/list" | "tools/call">');
   w.line("  >;");
   w.line("}");

@@ -7,7 +7,7 @@ import type { EmittedFile, Generator } from "./plugin.js";
 import { CodeWriter, lineCommentText, objectKey, prettierKey, quote, str } from "./printer.js";
 import { protocolFile, schemaType } from "./protocol.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
-import { runtimeFiles } from "./runtime.js";
+import type { RuntimeImports } from "./runtime.js";
 import { eraFiles, missingInOlder } from "./eras.js";
 import { toolsListResult, writeDefineTools } from "./dispatcher-tools.js";
 
@@ -70,6 +70,7 @@ function dispatcherFile(
   loaded: LoadedRevision,
   header: string,
   older: readonly LoadedRevision[],
+  runtime: RuntimeImports,
 ): EmittedFile {
   const env = requireEnvelopes(loaded);
   const facts = runtimeFacts(loaded);
@@ -82,24 +83,27 @@ function dispatcherFile(
   w.import("./types.js", "* as T", true);
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
   w.import("./protocol.js", "PROTOCOL");
-  w.import("./runtime/router.js", "createRouter");
-  w.import("./runtime/router.js", "DispatcherOptions as RouterOptions", true);
-  w.import("./runtime/router.js", "Handlers", true);
-  w.import("./runtime/context.js", "HandleContext", true);
-  w.import("./runtime/context.js", "NotificationContext", true);
-  w.import("./runtime/context.js", "Promisable", true);
-  w.import("./runtime/context.js", "RequestContext as RuntimeRequestContext", true);
-  w.import("./runtime/input-required.js", "* as mrtr");
+  const server = runtime.from("server");
+  w.import(server, "createRouter");
+  w.import(server, "DispatcherOptions as RouterOptions", true);
+  w.import(server, "Handlers", true);
+  w.import(server, "HandleContext", true);
+  w.import(server, "NotificationContext", true);
+  w.import(server, "Promisable", true);
+  w.import(server, "RequestContext as RuntimeRequestContext", true);
+  // Aliased: dispatcher.ts exports its own typed inputRequired and requireClientCapability.
+  w.import(server, "requireClientCapability as runtimeRequireClientCapability");
+  if (mrtr) w.import(server, "inputRequired as runtimeInputRequired");
   // Stateless revisions serve every era through the era router (initialize opens a legacy
   // session, or is answered with the versions spoken when there are no legacy revisions).
   const eras = facts.features.perRequestVersion;
   if (eras) {
     w.import("./eras.js", "ERAS");
-    w.import("./runtime/eras.js", "createEraDispatcher");
+    w.import(server, "createEraDispatcher");
   }
   if (mrtr) {
     w.import("./methods.js", "InputRequestResultMap", true);
-    w.import("./runtime/extensions.js", "ExtensionResult", true);
+    w.import(server, "ExtensionResult", true);
   }
   w.line(
     "// The receiving side of MCP: typed handler interfaces over the runtime's JSON-RPC router,",
@@ -108,8 +112,8 @@ function dispatcherFile(
     "// which enforces the protocol (envelopes, methods, params, results, versions, capabilities).",
   );
   w.line();
-  w.line('export { McpError } from "./runtime/errors.js";');
-  w.line('export { notImplemented } from "./runtime/router.js";');
+  w.line(`export { McpError } from ${str(runtime.from("core"))};`);
+  w.line(`export { notImplemented } from ${str(server)};`);
   w.line("export {");
   w.line("  openRequestState,");
   w.line("  openStateFor,");
@@ -117,7 +121,7 @@ function dispatcherFile(
   w.line("  sealStateFor,");
   w.line("  type RequestStateOptions,");
   w.line("  type StateSecret,");
-  w.line('} from "./runtime/request-state.js";');
+  w.line(`} from ${str(server)};`);
   w.line("export type { NotificationContext, Promisable };");
   if (mrtr) {
     // Extensions answer with their own resultType values (a task handle); see runtime/tasks.ts.
@@ -134,10 +138,10 @@ function dispatcherFile(
         "type TaskStore",
         "type TaskStoreOptions",
       ],
-      '} from "./runtime/tasks.js";',
+      `} from ${str(runtime.from("tasks"))};`,
       true,
     );
-    w.line('export type { ExtensionResult, RouterExtension } from "./runtime/extensions.js";');
+    w.line(`export type { ExtensionResult, RouterExtension } from ${str(server)};`);
   }
   w.line();
   w.doc("The reply to send: a result or an error response.");
@@ -305,7 +309,7 @@ function dispatcherFile(
     "export function requireClientCapability(ctx: RequestContext, capability: CapabilityPath): void {",
     () => {
       w.line(
-        "mrtr.requireClientCapability(PROTOCOL, ctx, capability as string | readonly string[]);",
+        "runtimeRequireClientCapability(PROTOCOL, ctx, capability as string | readonly string[]);",
       );
     },
   );
@@ -324,11 +328,11 @@ function dispatcherFile(
       },
       "): T.InputRequiredResult {",
     );
-    w.line("  return mrtr.inputRequired(PROTOCOL, ctx, input) as T.InputRequiredResult;");
+    w.line("  return runtimeInputRequired(PROTOCOL, ctx, input) as T.InputRequiredResult;");
     w.line("}");
   }
   const listResult = toolsListResult(loaded);
-  if (listResult) writeDefineTools(w, listResult);
+  if (listResult) writeDefineTools(w, listResult, server);
   const code = w.toString(header);
   return { path: "dispatcher.ts", kind: "generated", code, preformatted: w.exact };
 }
@@ -457,45 +461,43 @@ export const dispatcherGenerator: Generator = {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
-      dispatcherFile(loaded, header, ctx.legacy),
+      dispatcherFile(loaded, header, ctx.legacy, ctx.runtime),
       handlersFile(loaded),
-      protocolFile(loaded, header),
-      ...runtimeFiles([
-        "router",
-        "input-required",
-        "request-state",
-        ...(facts.features.mrtr ? ["tasks"] : []),
-        ...(toolsListResult(loaded) ? ["tools"] : []),
+      protocolFile(loaded, header, ctx.runtime),
+      ...ctx.runtime.files([
+        "core",
+        "server",
+        ...(facts.features.mrtr ? (["tasks"] as const) : []),
       ]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
-      files.push(httpServerFile(), ...runtimeFiles(["http-server"]));
-      files.push(...eraFiles(ctx), ...runtimeFiles(["eras"]));
+      files.push(httpServerFile(ctx.runtime), ...ctx.runtime.files(["node/http", "auth"]));
+      files.push(...eraFiles(ctx));
       // The JWT verifier imports jose: only when asked (config `auth`, --auth).
-      if (ctx.auth) files.push(...runtimeFiles(["auth-jwt", "auth-dpop-proof"]));
+      if (ctx.auth) files.push(...ctx.runtime.files(["auth/verify"]));
     }
     return files;
   },
 };
 
 /** The same for every schema (the revision reaches it through protocol.ts): SCHEMA_FREE_HEADER. */
-function httpServerFile(): EmittedFile {
+function httpServerFile(runtime: RuntimeImports): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "PROTOCOL");
-  w.import("./runtime/http-server.js", "* as http");
+  w.import(runtime.from("node/http"), "* as http");
   w.line("// Streamable HTTP on node:http for this revision (Node.js only).");
   w.line();
   w.list(
     "export type {",
     ["HttpHandlerOptions", "MessageHandler", "ServeHttpOptions"],
-    '} from "./runtime/http-server.js";',
+    `} from ${str(runtime.from("node/http"))};`,
     true,
   );
   w.list(
     "export {",
     ["InvalidTokenError", "type Principal", "type ResourceServerOptions"],
-    '} from "./runtime/resource-server.js";',
+    `} from ${str(runtime.from("auth"))};`,
     true,
   );
   w.line();

@@ -5,7 +5,6 @@ import { isStateless } from "../schema/runtime-protocol.js";
 import { Code, CodeWriter, str } from "./printer.js";
 import type { EmittedFile, GeneratorContext } from "./plugin.js";
 import { protocolFile } from "./protocol.js";
-import { runtimeFiles } from "./runtime.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
 import { validatorsGenerator } from "./validators.js";
@@ -103,9 +102,9 @@ export function legacyFiles(
     loaded: legacy,
     header: ctx.headerFor(legacy),
     legacy: [],
-    runtimeDir: "../../runtime",
+    runtime: ctx.runtime.at(2),
   }).filter((f) => ["types.ts", "methods.ts", "validators.ts"].includes(f.path));
-  files.push(protocolFile(legacy, ctx.headerFor(legacy), "../../runtime"));
+  files.push(protocolFile(legacy, ctx.headerFor(legacy), ctx.runtime.at(2)));
   return files.map((f) => ({ ...f, path: `${dir}/${f.path}`, nodeOnly: false }));
 }
 
@@ -114,9 +113,9 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
   w.import("./protocol.js", "PROTOCOL");
-  w.import("./runtime/session.js", "AdaptedEra", true);
-  w.import("./runtime/session.js", "Era", true);
-  w.import("./runtime/session.js", "LegacyEra", true);
+  w.import(ctx.runtime.from("core"), "AdaptedEra", true);
+  w.import(ctx.runtime.from("core"), "Era", true);
+  w.import(ctx.runtime.from("core"), "LegacyEra", true);
   ctx.legacy.forEach((older, i) => {
     const from = `./${olderDir(older)}/protocol.js`;
     w.import(from, `MESSAGE_VALIDATORS as VALIDATORS_${i}`);
@@ -183,9 +182,5 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
 export function eraFiles(ctx: GeneratorContext): EmittedFile[] {
   const wire = (c: GeneratorContext) =>
     [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));
-  return [
-    erasFile(ctx),
-    ...runtimeFiles(["session"]),
-    ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire)),
-  ];
+  return [erasFile(ctx), ...ctx.legacy.flatMap((l) => legacyFiles(ctx, l, wire))];
 }

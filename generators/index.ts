@@ -4,6 +4,7 @@ import { stackOverflowError } from "../schema/nesting.js";
 import { headerFor } from "./headers.js";
 import type { GeneratedWith } from "./manifest.js";
 import type { EmittedFile, Generator, GeneratorContext, OutputFile } from "./plugin.js";
+import { RUNTIME_RANGE, runtimeImports, type RuntimeMode } from "./runtime.js";
 import { formatTypeScript } from "./render.js";
 import { str } from "./printer.js";
 import { typesGenerator } from "./types.js";
@@ -55,19 +56,32 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
 export function generatedWith(
   revisions: readonly LoadedRevision[],
   names: readonly string[] = GENERATOR_NAMES,
-  auth = false,
+  options: GenerateOptions = {},
 ): GeneratedWith {
+  const runtime = options.runtime ?? "package";
   return {
     revisions: revisions.map((r) => r.revision.name),
     generators: resolveGenerators(names).map((g) => g.name),
-    auth,
+    auth: options.auth === true,
+    runtime,
+    ...(runtime === "package" ? { runtimeVersions: RUNTIME_RANGE } : {}),
   };
+}
+
+/** The options of one generation besides the revisions and generators. */
+export interface GenerateOptions {
+  /** Older revisions the output also speaks, newest first. */
+  legacy?: LoadedRevision[];
+  /** Also emit the auth modules (their libraries are peer dependencies). */
+  auth?: boolean;
+  /** How generated code reaches the runtime (default: the package). */
+  runtime?: RuntimeMode;
 }
 
 export async function generate(
   loaded: LoadedRevision,
   names: readonly string[] = GENERATOR_NAMES,
-  options: { legacy?: LoadedRevision[]; auth?: boolean } = {},
+  options: GenerateOptions = {},
 ): Promise<OutputFile[]> {
   const ctx: GeneratorContext = {
     loaded,
@@ -75,6 +89,7 @@ export async function generate(
     legacy: options.legacy ?? [],
     auth: options.auth === true,
     headerFor,
+    runtime: runtimeImports(options.runtime ?? "package"),
   };
   // Files several generators share (protocol.ts, runtime/) are emitted once.
   const byPath = new Map<string, EmittedFile>();

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { OutputFile } from "./plugin.js";
+import type { RuntimeMode } from "./runtime.js";
 
 // The manifest an output folder keeps of its generation: which files mcp-gen wrote (the only
 // ones it ever removes), a hash of each as written (so `--check` can tell a file edited by
@@ -16,6 +17,10 @@ export interface GeneratedWith {
   /** The generators run (after their dependencies were added), in mcp-gen's order. */
   generators: string[];
   auth: boolean;
+  /** How the output reaches the runtime; absent in manifests from before the runtime package ("vendor"). */
+  runtime?: RuntimeMode;
+  /** Package mode: the versions of @mcp-gen/runtime the output works with (`^0.1.0`). */
+  runtimeVersions?: string;
 }
 
 export interface Manifest {
@@ -83,7 +88,13 @@ export function parseManifest(text: string): Manifest | undefined {
   const w = doc["generatedWith"] as Partial<GeneratedWith> | undefined;
   const generatedWith =
     w && isStrings(w.revisions) && isStrings(w.generators) && typeof w.auth === "boolean"
-      ? { revisions: w.revisions, generators: w.generators, auth: w.auth }
+      ? {
+          revisions: w.revisions,
+          generators: w.generators,
+          auth: w.auth,
+          runtime: w.runtime === "package" ? ("package" as const) : ("vendor" as const),
+          ...(typeof w.runtimeVersions === "string" ? { runtimeVersions: w.runtimeVersions } : {}),
+        }
       : undefined;
   return { paths, hashes, generatedWith, text };
 }
@@ -105,5 +116,7 @@ export function optionsDifference(was: GeneratedWith, now: GeneratedWith): strin
   if (was.generators.join(",") !== now.generators.join(","))
     parts.push(`--generators ${was.generators.join(",")}`);
   if (was.auth !== now.auth) parts.push(was.auth ? "--auth" : "no --auth");
+  if ((was.runtime ?? "vendor") !== (now.runtime ?? "vendor"))
+    parts.push(`--runtime ${was.runtime ?? "vendor"}`);
   return parts.length > 0 ? parts.join(", ") : undefined;
 }

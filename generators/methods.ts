@@ -11,7 +11,6 @@ import {
   str,
   type Value,
 } from "./printer.js";
-import { runtimeFiles } from "./runtime.js";
 
 // methods.ts is printed laid out as prettier would (CodeWriter.exact says when it is not).
 // What it prints comes only from printer.ts: method strings and type names from the schema
@@ -40,12 +39,12 @@ export const methodsGenerator: Generator = {
   name: "methods",
   description: "methods.ts: the method table, directions, params/result maps, error codes",
   requires: ["types"],
-  emit({ loaded, header, runtimeDir }) {
+  emit({ loaded, header, runtime: runtimeImports }) {
     const { protocol } = loaded;
     const w = new CodeWriter();
     w.import("./types.js", "* as T", true);
     // One definition of the method table's shape: the runtime's, which reads the table.
-    const runtime = `${runtimeDir ?? "./runtime"}/protocol.js`;
+    const runtime = runtimeImports.from("core");
     w.import(runtime, "MethodDescriptor", true);
     w.list(
       "export type {",
@@ -70,7 +69,7 @@ export const methodsGenerator: Generator = {
     const code = w.toString(`${header}\n${INTRO}`);
     return [
       { path: "methods.ts", kind: "generated", code, preformatted: w.exact },
-      ...runtimeFiles(["protocol"]),
+      ...runtimeImports.files(["core"]),
     ];
   },
 };

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,8 +23,6 @@ const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "ut
 export const VERSION: string = manifest.version;
 /** The published package's name (the command is `mcp-gen` whatever the package is called). */
 export const PACKAGE_NAME: string = manifest.name;
-/** The runtime's TypeScript sources, copied into every output under the generated header. */
-export const RUNTIME_DIR = join(PACKAGE_ROOT, "runtime");
 /**
  * The released revisions' schema.ts files, copied from the spec checkout when the package is
  * packed (scripts/release/bundle-spec.mjs): the spec of an installed mcp-gen when no --spec
@@ -31,3 +30,17 @@ export const RUNTIME_DIR = join(PACKAGE_ROOT, "runtime");
  */
 export const BUNDLED_SPEC_DIR = join(PACKAGE_ROOT, "bundled-spec");
 export const hasBundledSpec = (): boolean => existsSync(join(BUNDLED_SPEC_DIR, "schema"));
+/**
+ * The runtime package generated code imports (packages/runtime in this repository, a
+ * dependency of the published CLI): its folder, found as Node resolves it from here.
+ */
+export const RUNTIME_ROOT = dirname(
+  realpathSync(createRequire(import.meta.url).resolve("@mcp-gen/runtime/package.json")),
+);
+const runtimeManifest = JSON.parse(readFileSync(join(RUNTIME_ROOT, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+};
+export const RUNTIME_PACKAGE: string = runtimeManifest.name;
+/** The version of the runtime installed beside this mcp-gen. */
+export const RUNTIME_VERSION: string = runtimeManifest.version;

@@ -1,4 +1,5 @@
 import type { LoadedRevision } from "../schema/index.js";
+import type { RuntimeImports } from "./runtime.js";
 
 export interface GeneratorContext {
   loaded: LoadedRevision;
@@ -13,8 +14,8 @@ export interface GeneratorContext {
   auth: boolean;
   /** The header of a file generated from `revision`. */
   headerFor(revision: LoadedRevision): string;
-  /** Where the output's runtime/ folder is, relative to the files emitted (default `./runtime`). */
-  runtimeDir?: string;
+  /** How the files emitted import the runtime (the package, or a copy in the output). */
+  runtime: RuntimeImports;
 }
 
 /** A file before formatting. `scaffold` files belong to the user once written: created only when missing. */

@@ -15,7 +15,15 @@ import { generate, generatedWith, type OutputFile } from "./index.js";
 import { namesMethod } from "./kept-files.js";
 import { applyOutput, outputFailure, planOutput } from "./output.js";
 import { dependencySpec } from "./install-source.js";
-import { BUNDLED_SPEC_DIR, PACKAGE_NAME, PACKAGE_ROOT, VERSION } from "./package-info.js";
+import {
+  BUNDLED_SPEC_DIR,
+  PACKAGE_NAME,
+  PACKAGE_ROOT,
+  RUNTIME_PACKAGE,
+  RUNTIME_ROOT,
+  RUNTIME_VERSION,
+  VERSION,
+} from "./package-info.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
 import { makeDirs } from "./make-dirs.js";
 
@@ -137,6 +145,11 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
       { name: PACKAGE_NAME, version: VERSION, root: realpathSync(PACKAGE_ROOT) },
       target,
     ),
+    runtimePackage: RUNTIME_PACKAGE,
+    runtimeSpec: dependencySpec(
+      { name: RUNTIME_PACKAGE, version: RUNTIME_VERSION, root: RUNTIME_ROOT },
+      target,
+    ),
     typescriptVersion: devVersion("typescript"),
     typesNodeVersion: devVersion("@types/node"),
     // defineTools' JSON Schema validator (src/validate.ts): the versions mcp-gen's own tests run.
@@ -173,7 +186,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   const plan = planOutput(
     out,
     generated,
-    generatedWith([loaded, ...legacy], undefined, project.auth),
+    generatedWith([loaded, ...legacy], undefined, { auth: project.auth }),
   );
   writeProjectFiles(dir, target, files);
   result.written.push(...files.map((f) => f.path));

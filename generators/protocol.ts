@@ -2,6 +2,7 @@ import type { LoadedRevision } from "../schema/index.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { CodeWriter, objectKey, type Value } from "./printer.js";
 import type { EmittedFile } from "./plugin.js";
+import type { RuntimeImports } from "./runtime.js";
 
 // protocol.ts: the revision's facts as data for the runtime, and the revision's validators
 // bound to the runtime's MessageValidators interface. Shared by the dispatcher and client.
@@ -14,14 +15,14 @@ export function schemaType(loaded: LoadedRevision, name: string, fallback: strin
 export function protocolFile(
   loaded: LoadedRevision,
   header: string,
-  runtime = "./runtime",
+  runtime: RuntimeImports,
 ): EmittedFile {
   const facts = runtimeFacts(loaded);
   const w = new CodeWriter();
   w.import("./methods.js", "INPUT_REQUESTS");
   w.import("./methods.js", "METHODS");
-  w.import(`${runtime}/protocol.js`, "MessageValidators", true);
-  w.import(`${runtime}/protocol.js`, "ProtocolDescriptor", true);
+  w.import(runtime.from("core"), "MessageValidators", true);
+  w.import(runtime.from("core"), "ProtocolDescriptor", true);
   w.import("./validators.js", "* as V");
   const hasType = (name: string) => loaded.model.byName.has(name);
   w.line("// What the runtime reads about this revision: data, not code.");

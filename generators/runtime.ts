@@ -1,78 +1,173 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
+import type * as TS from "typescript";
+import { ts } from "../schema/typescript.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
-import { RUNTIME_DIR } from "./package-info.js";
+import { PACKAGE_ROOT, RUNTIME_PACKAGE, RUNTIME_ROOT } from "./package-info.js";
 import type { EmittedFile } from "./plugin.js";
 
-// The runtime (router, client engine, request state, transports) is ordinary TypeScript in
-// runtime/, type-checked and unit-tested in this repository. Generation copies the modules
-// an output needs into its runtime/ folder, so generated code keeps zero dependencies and
-// needs no mcp-gen package at run time. Revision facts reach them as data (protocol.ts).
+// Generated code sits on the runtime package (packages/runtime, published as
+// @mcp-gen/runtime): router, client engine, request state, transports. By default it imports
+// the package, so a fix in the runtime reaches every project through `npm update`, with no
+// regeneration. `--runtime vendor` copies the runtime's sources into the output instead
+// (runtime/<folder>/...), for projects that take no dependency at all: the files an output
+// needs are found by following the modules' real imports from the entry points it uses.
 
-/** A runtime module that needs Node.js (kept out of index.ts): it imports a `node:` module. */
-const nodeOnly = (module: string) => /from "node:/.test(source(module));
-/** The packages runtime modules may import, and only the modules listed (their peer dependencies). */
+/** How generated code reaches the runtime: the package (default) or a copy in the output. */
+export type RuntimeMode = "package" | "vendor";
+export const RUNTIME_MODES: readonly RuntimeMode[] = ["package", "vendor"];
+
+/**
+ * The runtime's entry points that generated code imports: subpaths of the package (its
+ * package.json `exports`), each one source module of the runtime.
+ */
+export type RuntimeEntry =
+  | "core"
+  | "server"
+  | "client"
+  | "transport"
+  | "tasks"
+  | "auth"
+  | "auth/verify"
+  | "auth/client"
+  | "node/stdio"
+  | "node/http";
+
+/** The runtime package's exports map: where each entry point's module is. */
+const manifest = JSON.parse(readFileSync(join(RUNTIME_ROOT, "package.json"), "utf8")) as {
+  exports: Record<string, { default: string } | string>;
+};
+
+/**
+ * The versions of the runtime package the generated code works with: the range mcp-gen's own
+ * package depends on. It is a property of this mcp-gen, not of the runtime installed beside
+ * it, so a runtime patch release changes no output (nor its manifest).
+ */
+export const RUNTIME_RANGE: string = runtimeDependency();
+
+function runtimeDependency(): string {
+  const own = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
+  const range = own.dependencies?.[RUNTIME_PACKAGE];
+  if (range === undefined)
+    throw new Error(`internal: mcp-gen does not depend on ${RUNTIME_PACKAGE}`);
+  return range;
+}
+
+/** The source file of an entry point, relative to the package's src/ (`server/index.ts`). */
+function entrySource(entry: RuntimeEntry): string {
+  const target = manifest.exports[`./${entry}`];
+  if (typeof target !== "object") throw new Error(`internal: the runtime exports no ./${entry}`);
+  return target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts");
+}
+
+/** The packages runtime modules may import, and only the modules listed (optional peer dependencies). */
 export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
-  jose: ["auth-jwt", "auth-dpop", "auth-dpop-proof"],
+  jose: ["auth/jwt.ts", "auth/dpop.ts", "auth/dpop-proof.ts"],
   oauth4webapi: [
-    "auth-client",
-    "auth-discovery",
-    "auth-registration",
-    "auth-grant",
-    "auth-dpop",
-    "auth-assertion",
+    "auth/oauth-client.ts",
+    "auth/discovery.ts",
+    "auth/registration.ts",
+    "auth/grant.ts",
+    "auth/dpop.ts",
+    "auth/assertion.ts",
   ],
 };
-const peerOf = (module: string) =>
-  Object.keys(PEER_IMPORTS).find((p) => PEER_IMPORTS[p]!.includes(module));
+
+/** The runtime's sources (its package's src/ folder), which vendor mode copies. */
+export const RUNTIME_SRC = join(RUNTIME_ROOT, "src");
 
 const sources = new Map<string, string>();
 
-function source(module: string): string {
-  let text = sources.get(module);
+/** A runtime source file's text, by its path relative to the package's src/. */
+export function runtimeSource(path: string): string {
+  let text = sources.get(path);
   if (text === undefined) {
-    text = readFileSync(join(RUNTIME_DIR, `${module}.ts`), "utf8");
-    sources.set(module, text);
+    text = readFileSync(join(RUNTIME_SRC, path), "utf8");
+    sources.set(path, text);
   }
   return text;
 }
 
-/** The runtime modules `module` imports (relative imports only: the runtime has no dependencies). */
-function imports(module: string): string[] {
-  return [...source(module).matchAll(/from "\.\/([\w-]+)\.js"/g)].map((m) => m[1]!);
+/** The runtime modules `path` imports or re-exports (relative specifiers, parsed, not matched). */
+function imports(path: string): string[] {
+  const { importedFiles } = ts.preProcessFile(runtimeSource(path), true, true);
+  return importedFiles
+    .map((f) => f.fileName)
+    .filter((spec) => spec.startsWith("."))
+    .map((spec) => posix.join(posix.dirname(path), spec).replace(/\.js$/, ".ts"));
 }
 
-/** `entries` and every runtime module they reach, sorted. */
-export function runtimeClosure(entries: readonly string[]): string[] {
+/** The source files `paths` reach, themselves included, sorted (paths relative to src/). */
+export function sourceClosure(paths: readonly string[]): string[] {
   const seen = new Set<string>();
-  const visit = (module: string) => {
-    if (seen.has(module)) return;
-    seen.add(module);
-    imports(module).forEach(visit);
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    imports(path).forEach(visit);
   };
-  entries.forEach(visit);
+  paths.forEach(visit);
   return [...seen].sort();
 }
 
-/**
- * The files of runtime/ in the output, for the given entry modules. Their text is the same for
- * every schema, so their header names no schema: a spec bump leaves them byte-identical.
- */
-export function runtimeFiles(entries: readonly string[]): EmittedFile[] {
-  return runtimeClosure(entries).map((module) => ({
-    path: `runtime/${module}.ts`,
-    kind: "generated",
-    code: `${SCHEMA_FREE_HEADER}\n${source(module)}`,
-    preformatted: true,
-    ...(nodeOnly(module) ? { nodeOnly: true } : {}),
-    ...(peerOf(module) ? { peerDependency: peerOf(module)! } : {}),
-  }));
+/** The source files the entry points `entries` reach, sorted (paths relative to src/). */
+export function runtimeClosure(entries: readonly RuntimeEntry[]): string[] {
+  return sourceClosure(entries.map(entrySource));
 }
 
-/** The names a runtime module exports: values (functions, constants) and types. */
-export function runtimeExports(module: string): { values: string[]; types: string[] } {
-  const text = source(module);
-  const values = [...text.matchAll(/^export (?:function|const|let) ([\w$]+)/gm)].map((m) => m[1]!);
-  const types = [...text.matchAll(/^export (?:type|interface) ([\w$]+)/gm)].map((m) => m[1]!);
+/** How the files of one output folder import the runtime. */
+export interface RuntimeImports {
+  readonly mode: RuntimeMode;
+  /** The module specifier of `entry` for a file of this folder. */
+  from(entry: RuntimeEntry): string;
+  /** The same, for a file `depth` folders below the output root (legacy/<revision>/: 2). */
+  at(depth: number): RuntimeImports;
+  /**
+   * The files the output needs for `entries`: in vendor mode, the runtime's sources they reach
+   * under runtime/; nothing in package mode. Their text is the same for every schema, so
+   * their header names no schema: a spec bump leaves them byte-identical.
+   */
+  files(entries: readonly RuntimeEntry[]): EmittedFile[];
+}
+
+export function runtimeImports(mode: RuntimeMode, depth = 0): RuntimeImports {
+  const up = depth === 0 ? "./" : "../".repeat(depth);
+  return {
+    mode,
+    from: (entry) =>
+      mode === "package"
+        ? `${RUNTIME_PACKAGE}/${entry}`
+        : `${up}runtime/${entrySource(entry).replace(/\.ts$/, ".js")}`,
+    at: (d) => runtimeImports(mode, d),
+    files: (entries) =>
+      mode === "package"
+        ? []
+        : runtimeClosure(entries).map((path) => ({
+            path: `runtime/${path}`,
+            kind: "generated",
+            code: `${SCHEMA_FREE_HEADER}\n${runtimeSource(path)}`,
+            preformatted: true,
+          })),
+  };
+}
+
+/** The names a runtime source file exports, by declaration: values (functions, constants) and types. */
+export function runtimeExports(path: string): { values: string[]; types: string[] } {
+  const file = ts.createSourceFile(path, runtimeSource(path), ts.ScriptTarget.ES2022);
+  const values: string[] = [];
+  const types: string[] = [];
+  for (const node of file.statements) {
+    const exported = ts
+      .getModifiers(node as TS.HasModifiers)
+      ?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    if (!exported) continue;
+    if (ts.isFunctionDeclaration(node) && node.name) values.push(node.name.text);
+    else if (ts.isVariableStatement(node))
+      for (const d of node.declarationList.declarations)
+        if (ts.isIdentifier(d.name)) values.push(d.name.text);
+    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node))
+      types.push(node.name.text);
+  }
   return { values, types };
 }

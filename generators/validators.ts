@@ -4,7 +4,7 @@ import { Resolver } from "../schema/resolve.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { renderTemplate } from "./render.js";
-import { runtimeExports, runtimeFiles } from "./runtime.js";
+import { runtimeExports, type RuntimeImports } from "./runtime.js";
 import { ValidatorWriter } from "./validator-code.js";
 import { objectKey, quote, WIDTH } from "./printer.js";
 import { layout } from "./validator-layout.js";
@@ -73,7 +73,7 @@ export const validatorsGenerator: Generator = {
   requires: ["types", "methods"],
   description:
     "validators.ts: type guards and JSON-pointer validators for every schema type, message validation",
-  emit({ loaded, header, runtimeDir }) {
+  emit({ loaded, header, runtime }) {
     const { model } = loaded;
     const schemas = buildValidationSchemas(model);
     const writer = new ValidatorWriter(schemas, recursiveTypes(schemas));
@@ -102,7 +102,7 @@ export const validatorsGenerator: Generator = {
       validatorTable(exported),
       renderTemplate("validators-messages.ts.hbs", messagesView(loaded)),
     ];
-    return validatorsFiles(header, body, runtimeDir);
+    return validatorsFiles(header, body, runtime);
   },
 };
 
@@ -116,9 +116,9 @@ export const validatorsGenerator: Generator = {
 export function validatorsFiles(
   header: string,
   body: readonly string[],
-  runtimeDir = "./runtime",
+  runtime: RuntimeImports,
 ): EmittedFile[] {
-  const runtimeImports = importsFromRuntime(`${runtimeDir}/validation.js`, body);
+  const runtimeImports = importsFromRuntime(runtime.from("core"), body);
   const methodsImports = importsFromMethods(body);
   const [head, tail] = renderTemplate("validators.ts.hbs", {
     header,
@@ -132,7 +132,7 @@ export function validatorsFiles(
   const code = parts.join("\n\n");
   return [
     { path: "validators.ts", kind: "generated", code, preformatted: true },
-    ...runtimeFiles(["validation"]),
+    ...runtime.files(["core"]),
   ];
 }
 
@@ -174,7 +174,7 @@ const PUBLIC_TYPES = [
  * (only those, so no output imports a name it does not use), then the public ones.
  */
 function importsFromRuntime(from: string, body: readonly string[]): string {
-  const { values, types } = runtimeExports("validation");
+  const { values, types } = runtimeExports("core/validation.ts");
   // One pass over the text for every exported name (a regex per name would read 8 MB of
   // validators.ts 25 times on a large schema).
   const names = [...values, ...types]

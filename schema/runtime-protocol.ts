@@ -1,4 +1,4 @@
-import type { ProtocolDescriptor } from "../runtime/protocol.js";
+import type { ProtocolDescriptor } from "@mcp-gen/runtime/core";
 import type { LoadedRevision } from "./index.js";
 import type { ProtocolModel } from "./protocol.js";
 import { Resolver } from "./resolve.js";

@@ -1,17 +1,41 @@
 // Type-strips generated TypeScript into ESM JavaScript, as a user's build would: for the
 // benchmarks and the conformance runners, which run the generated code directly.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
-/** Every .ts file of `from` as .js in `to` (with a package.json saying ESM); returns `to`. */
+const RUNTIME = join(dirname(fileURLToPath(import.meta.url)), "..", "packages", "runtime");
+
+/**
+ * Every .ts file of `from` as .js in `to` (with a package.json saying ESM), and `to` set up as
+ * a project that installed the runtime package (node_modules/@mcp-gen/runtime links this
+ * checkout's), so generated code importing it runs from any folder; returns `to`.
+ */
 export function transpileDir(from, to) {
+  transpileTree(from, to);
+  const link = join(to, "node_modules", "@mcp-gen", "runtime");
+  if (!existsSync(link)) {
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(RUNTIME, link, "dir");
+  }
+  return to;
+}
+
+function transpileTree(from, to) {
   mkdirSync(to, { recursive: true });
   writeFileSync(join(to, "package.json"), '{ "type": "module" }\n');
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const file = entry.name;
     if (entry.isDirectory()) {
-      transpileDir(join(from, file), join(to, file));
+      transpileTree(join(from, file), join(to, file));
       continue;
     }
     if (!file.endsWith(".ts")) continue;

@@ -415,47 +415,75 @@ describe("mcp-gen: a bug in mcp-gen is one line too, with the stack only under -
 });
 
 describe("mcp-gen generate end to end (the built CLI)", () => {
-  it("fills the output folder for a real revision, and --check agrees", () => {
-    const out = join(tempDir(), "out");
-    const r = cli(["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out]);
-    expect(r.status, r.stderr).toBe(0);
-    // 39: the runtime closure includes transport-error.ts (the TransportError stdio.ts exports),
-    // server-requests.ts (the server's requests a legacy session answers, and their
-    // cancellation), the client engine's client-input.ts and client-pages.ts, options.ts
-    // (option checks), the router's result-rules.ts and router-types.ts, tools.ts (defineTools) and
-    // client-legacy-calls.ts (ping, setLevel, ... on legacy sessions).
-    expect(r.stdout).toMatch(
-      /MCP schema 2025-06-18 -> .*out\/ \(39 written, 0 unchanged, 0 removed\)/,
+  it.each([
+    // Imports @mcp-gen/runtime: only the files printed from the schema and their re-exports.
+    ["package", [], 9],
+    // And the 42 runtime sources its entry points reach (server, client, transport, stdio).
+    ["vendor", ["--runtime", "vendor"], 51],
+  ] as const)(
+    "fills the output folder for a real revision, and --check agrees (runtime %s)",
+    (mode, flags, count) => {
+      const out = join(tempDir(), "out");
+      const args = ["generate", "--spec", SPEC_DIR, "--revision", "2025-06-18", "--out", out];
+      const r = cli([...args, ...flags]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `MCP schema 2025-06-18 -> .*out/ \\(${count} written, 0 unchanged, 0 removed\\)`,
+        ),
+      );
+      expect(readdirSync(out).sort()).toEqual(
+        [
+          MANIFEST,
+          "client.ts",
+          "dispatcher.ts",
+          "handlers.ts",
+          "index.ts",
+          "methods.ts",
+          "protocol.ts",
+          ...(mode === "vendor" ? ["runtime"] : []),
+          "stdio.ts",
+          "types.ts",
+          "validators.ts",
+        ].sort(),
+      );
+      const manifest = JSON.parse(readFileSync(join(out, MANIFEST), "utf8"));
+      expect(manifest.generatedWith.runtime).toBe(mode);
+      // The manifest lists the runtime/ files too: they are this generation's to remove.
+      if (mode === "vendor")
+        expect(manifest.files).toEqual(
+          expect.arrayContaining(["protocol.ts", "runtime/server/router.ts"]),
+        );
+      else expect(manifest.generatedWith.runtimeVersions).toMatch(/^\^\d+\.\d+\.\d+/);
+      const check = cli([...args, ...flags, "--check"]);
+      expect(check.status, check.stderr).toBe(0);
+      expect(check.stdout).toMatch(/is up to date with MCP schema 2025-06-18/);
+      // The other mode is another output: --check names the option that made this one.
+      const other = cli([
+        ...args,
+        "--runtime",
+        mode === "vendor" ? "package" : "vendor",
+        "--check",
+      ]);
+      expect(other.status).toBe(3);
+      expect(other.stderr).toMatch(new RegExp(`generated with --runtime ${mode}`));
+    },
+  );
+
+  it("refuses an unknown --runtime, and a config 'runtime' that is not a mode", () => {
+    const r = cli(["generate", "--spec", SPEC_DIR, "--runtime", "copy"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^mcp-gen: --runtime is 'copy'; use package or vendor\n$/);
+    const dir = tempDir();
+    writeFileSync(join(dir, "mcp-gen.config.json"), JSON.stringify({ spec: SPEC_DIR, runtime: 1 }));
+    expect(cli([], dir).stderr).toMatch(/'runtime' must be a string/);
+    writeFileSync(
+      join(dir, "mcp-gen.config.json"),
+      JSON.stringify({ spec: SPEC_DIR, runtime: "copy" }),
     );
-    expect(readdirSync(out).sort()).toEqual([
-      MANIFEST,
-      "client.ts",
-      "dispatcher.ts",
-      "handlers.ts",
-      "index.ts",
-      "methods.ts",
-      "protocol.ts",
-      "runtime",
-      "stdio.ts",
-      "types.ts",
-      "validators.ts",
-    ]);
-    // The manifest lists the runtime/ files too: they are this generation's to remove.
-    expect(JSON.parse(readFileSync(join(out, MANIFEST), "utf8")).files).toEqual(
-      expect.arrayContaining(["protocol.ts", expect.stringMatching(/^runtime\/.+\.ts$/)]),
-    );
-    const check = cli([
-      "generate",
-      "--spec",
-      SPEC_DIR,
-      "--revision",
-      "2025-06-18",
-      "--out",
-      out,
-      "--check",
-    ]);
-    expect(check.status, check.stderr).toBe(0);
-    expect(check.stdout).toMatch(/is up to date with MCP schema 2025-06-18/);
+    const bad = cli([], dir);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/mcp-gen.config.json: 'runtime' is 'copy'; use package or vendor/);
   });
 
   it("reads defaults from mcp-gen.config.json, relative to the config file; flags win", () => {
@@ -482,8 +510,19 @@ describe("the auth option", () => {
     const plain = join(tempDir(), "out");
     const withAuth = join(tempDir(), "out");
     expect(
-      (await runHere(["generate", "--spec", SPEC_DIR, "--revision", "2026-07-28", "--out", plain]))
-        .status,
+      (
+        await runHere([
+          "generate",
+          "--spec",
+          SPEC_DIR,
+          "--revision",
+          "2026-07-28",
+          "--out",
+          plain,
+          "--runtime",
+          "vendor",
+        ])
+      ).status,
     ).toBe(0);
     expect(
       (
@@ -496,36 +535,43 @@ describe("the auth option", () => {
           "--out",
           withAuth,
           "--auth",
+          "--runtime",
+          "vendor",
         ])
       ).status,
     ).toBe(0);
     const [a, b] = [snapshotTree(plain), snapshotTree(withAuth)];
     const added = Object.keys(b).filter((f) => !(f in a));
     const client = [
-      "auth-assertion",
-      "auth-client",
-      "auth-discovery",
-      "auth-dpop",
-      "auth-grant",
-      "auth-registration",
-      "auth-store",
-    ].map((m) => `runtime/${m}.ts`);
-    expect(added.sort()).toEqual(
-      ["auth.ts", ...client, "runtime/auth-jwt.ts", "runtime/auth-dpop-proof.ts"].sort(),
-    );
+      "assertion",
+      "discovery",
+      "dpop",
+      "grant",
+      "oauth-client",
+      "registration",
+      "store",
+    ].map((m) => `runtime/auth/${m}.ts`);
+    const verify = ["dpop-proof", "jwt", "verify"].map((m) => `runtime/auth/${m}.ts`);
+    expect(added.sort()).toEqual(["auth.ts", ...client, ...verify].sort());
     for (const file of Object.keys(a).filter((f) => f !== MANIFEST))
       expect(b[file], file).toBe(a[file]);
-    expect(b["runtime/auth-jwt.ts"]).toMatch(/from "jose"/);
-    expect(b["runtime/auth-client.ts"]).toMatch(/from "oauth4webapi"/);
+    expect(b["runtime/auth/jwt.ts"]).toMatch(/from "jose"/);
+    expect(b["runtime/auth/oauth-client.ts"]).toMatch(/from "oauth4webapi"/);
     expect(Object.values(a).some((text) => /from "(jose|oauth4webapi)"/.test(text))).toBe(false);
     // The config key does the same; it must be a boolean.
     const dir = tempDir();
     writeFileSync(
       join(dir, "mcp-gen.config.json"),
-      JSON.stringify({ spec: SPEC_DIR, revision: "2026-07-28", out: "gen", auth: true }),
+      JSON.stringify({
+        spec: SPEC_DIR,
+        revision: "2026-07-28",
+        out: "gen",
+        auth: true,
+        runtime: "vendor",
+      }),
     );
     expect((await runHere([], dir)).status).toBe(0);
-    expect(existsSync(join(dir, "gen", "runtime", "auth-jwt.ts"))).toBe(true);
+    expect(existsSync(join(dir, "gen", "runtime", "auth", "jwt.ts"))).toBe(true);
     writeFileSync(
       join(dir, "mcp-gen.config.json"),
       JSON.stringify({ spec: SPEC_DIR, auth: "yes" }),

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, type OutputFile } from "../generators/index.js";
 import { RESULT_FIELDS_WITH_DEFAULTS } from "../generators/eras.js";
 import { loadRevision } from "../schema/index.js";
-import { MODERN_RESULT_DEFAULTS } from "../runtime/client-versions.js";
+import { MODERN_RESULT_DEFAULTS } from "../packages/runtime/src/client/versions.js";
 import { applyEdits, DRAFT_EDITS, REQUIRED_CAPABILITY_EDITS } from "./fixtures/draft-schema.js";
 import {
   cli,

@@ -18,68 +18,74 @@ describe("generator selection", () => {
     expect(() => resolveGenerators(["nope"])).toThrow(/unknown generator 'nope'/);
   });
 
-  it("--generators dispatcher alone gives output that compiles", async () => {
-    const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), ["dispatcher"]);
-    const paths = files.map((f) => f.path);
-    expect(paths).toEqual(
+  it.each(["package", "vendor"] as const)(
+    "--generators dispatcher alone gives output that compiles (runtime %s)",
+    async (runtime) => {
+      const loaded = loadRevision(SPEC_DIR, "2026-07-28");
+      const files = await generate(loaded, ["dispatcher"], { runtime });
+      const paths = files.map((f) => f.path);
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          "types.ts",
+          "methods.ts",
+          "validators.ts",
+          "dispatcher.ts",
+          "protocol.ts",
+        ]),
+      );
+      expect(paths).not.toContain("client.ts");
+      // Vendored: the server's modules, not the client's.
+      expect(paths.includes("runtime/server/router.ts")).toBe(runtime === "vendor");
+      expect(paths).not.toContain("runtime/client/engine.ts");
+      if (runtime === "package") expect(paths.filter((p) => p.startsWith("runtime/"))).toEqual([]);
+      const dir = tempDir();
+      writeFiles(dir, files);
+      expect(
+        typecheck(files.filter((f) => f.path.endsWith(".ts")).map((f) => join(dir, f.path))),
+      ).toEqual([]);
+    },
+    180_000,
+  );
+
+  it("vendors only the runtime modules an entry point reaches, following real imports", () => {
+    // The router serves extensions and gates their requests as input_required does.
+    const server = runtimeClosure(["server"]);
+    expect(server).toEqual(
       expect.arrayContaining([
-        "types.ts",
-        "methods.ts",
-        "validators.ts",
-        "dispatcher.ts",
-        "protocol.ts",
-        "runtime/router.ts",
+        "core/errors.ts",
+        "core/protocol.ts",
+        "core/validation.ts",
+        "server/extensions.ts",
+        "server/handler-marks.ts",
+        "server/index.ts",
+        "server/router.ts",
       ]),
     );
-    expect(paths).not.toContain("client.ts");
-    expect(paths).not.toContain("runtime/client.ts");
-    const dir = tempDir();
-    writeFiles(dir, files);
-    expect(
-      typecheck(files.filter((f) => f.path.endsWith(".ts")).map((f) => join(dir, f.path))),
-    ).toEqual([]);
-  }, 180_000);
-
-  it("copies only the runtime modules an entry reaches", () => {
-    // The router serves extensions and gates their requests as input_required does.
-    expect(runtimeClosure(["router"])).toEqual([
-      "context",
-      "elicitation-content",
-      "errors",
-      "extensions",
-      "handler-marks",
-      "input-required",
-      "options",
-      "protocol",
-      "result-rules",
-      "router",
-      "router-types",
-      "validation",
-    ]);
-    expect(runtimeClosure(["router"])).not.toContain("tasks");
-    expect(runtimeClosure(["http-client"])).toContain("sse");
-    expect(runtimeClosure(["http-client"])).not.toContain("router");
+    expect(server.filter((p) => !/^(core|server)\//.test(p))).toEqual([]);
+    expect(runtimeClosure(["transport"])).toContain("transport/sse.ts");
+    expect(runtimeClosure(["transport"])).not.toContain("server/router.ts");
+    expect(runtimeClosure(["auth/client"])).toContain("auth/grant.ts");
   });
 });
 
 describe("the OAuth client (auth.ts), on request only", () => {
   it("is not in the default output; with auth it is, outside index.ts, and compiles strictly", async () => {
     const loaded = loadRevision(SPEC_DIR, "2026-07-28");
-    const plain = (await generate(loaded)).map((f) => f.path);
-    expect(plain.filter((p) => p.includes("auth-") || p === "auth.ts")).toEqual([]);
-    expect(plain).toContain("runtime/http-auth.ts"); // the hook itself has no dependency
-    const files = await generate(loaded, undefined, { auth: true });
+    const plain = (await generate(loaded, undefined, { runtime: "vendor" })).map((f) => f.path);
+    expect(plain.filter((p) => p.includes("oauth") || p === "auth.ts")).toEqual([]);
+    expect(plain).toContain("runtime/auth/http-auth.ts"); // the hook itself has no dependency
+    const files = await generate(loaded, undefined, { auth: true, runtime: "vendor" });
     const paths = files.map((f) => f.path);
     expect(paths).toEqual(
       expect.arrayContaining([
         "auth.ts",
-        "runtime/auth-client.ts",
-        "runtime/auth-discovery.ts",
-        "runtime/auth-registration.ts",
-        "runtime/auth-grant.ts",
-        "runtime/auth-dpop.ts",
-        "runtime/auth-assertion.ts",
-        "runtime/auth-store.ts",
+        "runtime/auth/oauth-client.ts",
+        "runtime/auth/discovery.ts",
+        "runtime/auth/registration.ts",
+        "runtime/auth/grant.ts",
+        "runtime/auth/dpop.ts",
+        "runtime/auth/assertion.ts",
+        "runtime/auth/store.ts",
       ]),
     );
     expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/auth/);

@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,8 +27,24 @@ export const SPEC_REVISIONS = readdirSync(join(SPEC_DIR, "schema"))
   .filter((n) => /^\d{4}-\d{2}-\d{2}$/.test(n))
   .sort();
 
+let tempRoot: string | undefined;
+
+/**
+ * A new temporary folder. All of a worker's folders sit in one root whose node_modules links
+ * the runtime package, as a project that installed it has: generated code written there
+ * resolves `@mcp-gen/runtime` (and, through it, the peer libraries) like a user's would.
+ */
 export function tempDir(prefix = "mcp-gen-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  if (tempRoot === undefined) {
+    tempRoot = mkdtempSync(join(tmpdir(), "mcp-gen-tests-"));
+    mkdirSync(join(tempRoot, "node_modules", "@mcp-gen"), { recursive: true });
+    symlinkSync(
+      join(ROOT, "packages", "runtime"),
+      join(tempRoot, "node_modules", "@mcp-gen", "runtime"),
+      "dir",
+    );
+  }
+  return mkdtempSync(join(tempRoot, prefix));
 }
 
 /** A one-revision spec checkout in a temporary folder, for bad-input tests. */

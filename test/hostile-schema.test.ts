@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runtimeImports } from "../generators/runtime.js";
 import ts from "typescript";
 import { generate, headerFor, type OutputFile } from "../generators/index.js";
 import { typesGenerator } from "../generators/types.js";
@@ -140,6 +141,7 @@ describe("types.ts of a hostile schema", () => {
       legacy: [],
       auth: false,
       headerFor,
+      runtime: runtimeImports("package"),
     });
     expect(emitted!.preformatted).toBe(true);
     expect(await prettier.format(emitted!.code, { parser: "babel-ts", printWidth: 100 })).toBe(

@@ -1,5 +1,13 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer as createNetServer } from "node:net";
 import { delimiter, dirname, join, relative, sep } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -10,6 +18,7 @@ import {
   Client as V2Client,
   StreamableHTTPClientTransport as V2HttpTransport,
 } from "@modelcontextprotocol/client";
+import semver from "semver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installSuite, NODE22 } from "../conformance/setup.mjs";
 import { cli, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
@@ -32,16 +41,35 @@ const OTHER_SECRET = "other-secret-0123456789abcdefghijklmnopqrstuvwxy";
 describe("mcp-gen init, from an installed mcp-gen", () => {
   let project: string;
   let authProject: string;
+  /** The packed CLI (with the released schemas) and runtime packages. */
   let tarball: string;
+  let runtimeTarball: string;
   let installedCli: string;
   const children: Any[] = [];
 
   beforeAll(() => {
     tarball = packWithBundledSpec();
+    // The runtime package, packed as the registry would serve it.
+    const packDir = tempDir("mcp-gen-pack-runtime-");
+    const packed = npm(
+      [
+        "pack",
+        "--ignore-scripts",
+        "--pack-destination",
+        packDir,
+        join(ROOT, "packages", "runtime"),
+      ],
+      packDir,
+    );
+    expect(packed.status, packed.output).toBe(0);
+    runtimeTarball = join(
+      packDir,
+      readdirSync(packDir).find((f) => f.endsWith(".tgz"))!,
+    );
     const tool = tempDir("mcp-gen-tool-");
     writeFileSync(join(tool, "package.json"), '{ "name": "tool", "private": true }\n');
     const installed = npm(
-      ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball],
+      ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, runtimeTarball],
       tool,
     );
     expect(installed.status, installed.output).toBe(0);
@@ -70,14 +98,16 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       `file:${relative(project, tarball).split(sep).join("/")}`,
     );
     expect(pkg.devDependencies["mcp-gen"]).toBeUndefined();
-    // Without --auth its only libraries are src/validate.ts's (tool arguments checked against
-    // inputSchema), at mcp-gen's own tested versions; the JWT verifier is not there.
+    // Its libraries: the runtime package (installed the same way, so a fix reaches the project
+    // through npm update) and src/validate.ts's (tool arguments checked against inputSchema),
+    // at mcp-gen's own tested versions; without --auth the JWT verifier's jose is not there.
     const ours = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
     expect(pkg.dependencies).toEqual({
+      "@mcp-gen/runtime": `file:${relative(project, runtimeTarball).split(sep).join("/")}`,
       ajv: `^${ours.ajv}`,
       "ajv-formats": `^${ours["ajv-formats"]}`,
     });
-    expect(existsSync(join(project, "src", "mcp", "runtime", "auth-jwt.ts"))).toBe(false);
+    expect(existsSync(join(project, "src", "mcp", "runtime"))).toBe(false);
     expect(existsSync(join(project, "src", "mcp", "auth.ts"))).toBe(false);
     authProject = join(tempDir(), "my-protected-server");
     const a = spawnSync(
@@ -190,6 +220,71 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       }),
     );
   });
+
+  // The point of the runtime package: a fix released as runtime N+1 reaches the project through
+  // its package manager, with nothing regenerated. N+1 here is this checkout's runtime with the
+  // next patch version and one message changed, packed as the registry would serve it.
+  it("takes a patched runtime release through npm install alone: no regeneration, new behaviour", async () => {
+    const patched = tempDir("mcp-gen-runtime-next-");
+    cpSync(join(ROOT, "packages", "runtime"), patched, {
+      recursive: true,
+      filter: (from) => !from.includes("node_modules"),
+    });
+    const manifest = JSON.parse(readFileSync(join(patched, "package.json"), "utf8"));
+    const next = semver.inc(manifest.version, "patch")!;
+    writeFileSync(join(patched, "package.json"), JSON.stringify({ ...manifest, version: next }));
+    const tools = join(patched, "dist", "server", "tools.js");
+    const code = readFileSync(join(patched, "dist", "server", "tools.js"), "utf8");
+    const message = "`Tool ${params.name} not found`";
+    expect(code).toContain(message);
+    writeFileSync(tools, code.replace(message, `${message.slice(0, -1)} (runtime ${next})\``));
+    const packDir = tempDir("mcp-gen-pack-next-");
+    expect(
+      npm(["pack", "--ignore-scripts", "--pack-destination", packDir, patched], packDir).status,
+    ).toBe(0);
+    const generated = snapshotTree(join(project, "src", "mcp"));
+    const update = npm(
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        join(packDir, readdirSync(packDir)[0]!),
+      ],
+      project,
+    );
+    expect(update.status, update.output).toBe(0);
+    try {
+      const installed = join(project, "node_modules", "@mcp-gen", "runtime", "package.json");
+      expect(JSON.parse(readFileSync(installed, "utf8")).version).toBe(next);
+      // Nothing generated changed, and the output still accepts the runtime it now runs on.
+      expect(snapshotTree(join(project, "src", "mcp"))).toEqual(generated);
+      const check = npm(["run", "check"], project);
+      expect(check.status, check.output).toBe(0);
+      // The server process, started afresh, runs the patched runtime.
+      const { createStdioTransport } = await import(join(project, "dist", "mcp", "stdio.js"));
+      const { createClient } = await import(join(project, "dist", "mcp", "client.js"));
+      const client = createClient({
+        transport: createStdioTransport({
+          command: process.execPath,
+          args: [join(project, "dist", "stdio.js")],
+          cwd: project,
+          stderr: "ignore",
+        }),
+      });
+      await expect(client.callTool({ name: "no-such-tool" })).rejects.toThrow(
+        `Tool no-such-tool not found (runtime ${next})`,
+      );
+      await client.close();
+    } finally {
+      // The tests after this one run on the release under test again.
+      const back = npm(
+        ["install", "--no-audit", "--no-fund", "--prefer-offline", runtimeTarball],
+        project,
+      );
+      expect(back.status, back.output).toBe(0);
+    }
+  }, 300_000);
 
   /** Starts the project's HTTP server; resolves to its URL and what it wrote on stderr so far. */
   const startHttp = (env: NodeJS.ProcessEnv, node = process.execPath) => {
@@ -381,6 +476,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
   it("an --auth project: 401 with a challenge without a token; the generated client authorizes (code flow), steps up on 403 insufficient_scope, refreshes; 401 for another resource's token", async () => {
     const pkg = JSON.parse(readFileSync(join(authProject, "package.json"), "utf8"));
     expect(pkg.dependencies).toEqual({
+      "@mcp-gen/runtime": expect.stringMatching(/^file:.*\.tgz$/),
       ajv: expect.stringMatching(/^\^8\./),
       "ajv-formats": expect.stringMatching(/^\^3\./),
       jose: expect.stringMatching(/^\^6\./),

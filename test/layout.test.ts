@@ -1,4 +1,5 @@
 import * as prettier from "prettier";
+import { runtimeImports } from "../generators/runtime.js";
 import { describe, expect, it } from "vitest";
 import { loadEras } from "../cli/commands.js";
 import { GENERATORS, headerFor } from "../generators/index.js";
@@ -162,7 +163,14 @@ describe("every generated file skips prettier, and prettier would leave it uncha
   it.each(sets.map((s) => [s.join(" + "), s] as const))("%s", async (_, names) => {
     const { loaded, legacy } = loadEras(SPEC_DIR, names);
     // With the auth modules: auth.ts is one of the files.
-    const ctx = { loaded, header: headerFor(loaded), legacy, headerFor, auth: true };
+    const ctx = {
+      loaded,
+      header: headerFor(loaded),
+      legacy,
+      headerFor,
+      auth: true,
+      runtime: runtimeImports("vendor"),
+    };
     const files = GENERATORS.flatMap((g) => g.emit(ctx)).filter(
       (f) => !f.path.startsWith("runtime/"),
     );

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJwtVerifier } from "../runtime/auth-jwt.js";
+import { createJwtVerifier } from "../packages/runtime/src/auth/jwt.js";
 import {
   startTestAuthorizationServer,
   type TestAuthorizationServer,

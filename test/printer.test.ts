@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
+import { runtimeImports } from "../generators/runtime.js";
 import { describe, expect, it } from "vitest";
 import { headerFor } from "../generators/index.js";
 import {
@@ -130,6 +131,7 @@ describe("types.ts is printed already laid out as prettier would", () => {
         legacy: [],
         auth: false,
         headerFor,
+        runtime: runtimeImports("package"),
       });
       expect(file!.preformatted).toBe(true);
       expect(await format(file!.code)).toBe(file!.code);

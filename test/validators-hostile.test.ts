@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { runtimeImports } from "../generators/runtime.js";
 import { describe, expect, it } from "vitest";
 import { generate, type OutputFile } from "../generators/index.js";
 import { buildProtocol } from "../schema/protocol.js";
@@ -139,6 +140,7 @@ describe("nesting", () => {
         legacy: [],
         auth: false,
         headerFor: () => "",
+        runtime: runtimeImports("package"),
       })[0]!.code.length;
     // Up to the nesting limit (200, schema/nesting.ts).
     const [base, at100, at200] = [size(0), size(100), size(200)];
@@ -190,7 +192,7 @@ describe("depth 1,000", () => {
       "export const isDeep = (v: unknown) => $is_Deep(v, 0);",
       "export const validateDeep = (v: unknown) => $result(v, $va_Deep, undefined);",
     ];
-    const files = validatorsFiles("// depth 1,000", body).map((f) => ({
+    const files = validatorsFiles("// depth 1,000", body, runtimeImports("package")).map((f) => ({
       path: f.path,
       content: f.code,
     }));

@@ -5,6 +5,7 @@ import AjvDraft7 from "ajv";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runtimeImports } from "../generators/runtime.js";
 import { generate, headerFor, type OutputFile } from "../generators/index.js";
 import { validatorsGenerator } from "../generators/validators.js";
 import { formatTypeScript } from "../generators/render.js";
@@ -69,6 +70,7 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
       legacy: [],
       auth: false,
       headerFor,
+      runtime: runtimeImports("package"),
     });
     expect(emitted).toMatchObject({ path: "validators.ts", preformatted: true, code });
   });

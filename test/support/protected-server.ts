@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
-import { createJwtVerifier } from "../../runtime/auth-jwt.js";
-import { createHttpHandler } from "../../runtime/http-server.js";
-import type { ProtocolDescriptor } from "../../runtime/protocol.js";
-import type { ResourceServerOptions } from "../../runtime/resource-server.js";
+import { createJwtVerifier } from "../../packages/runtime/src/auth/jwt.js";
+import { createHttpHandler } from "../../packages/runtime/src/transport/http/server.js";
+import type { ProtocolDescriptor } from "../../packages/runtime/src/core/protocol.js";
+import type { ResourceServerOptions } from "../../packages/runtime/src/auth/resource-server.js";
 import type { TestAuthorizationServer } from "./oauth-server.js";
 
 /**

@@ -7,18 +7,17 @@ import type {
   NotificationParamsMap,
 } from "./methods.js";
 import { MESSAGE_VALIDATORS, PROTOCOL } from "./protocol.js";
-import { DECLINE } from "./runtime/client-errors.js";
-import { createSender } from "./runtime/client.js";
+import type * as T from "./types.js";
+import { DECLINE, createSender } from "@mcp-gen/runtime/client";
 import type {
   CallOptions as RuntimeCallOptions,
   SenderOptions as RuntimeSenderOptions,
-} from "./runtime/transport.js";
-import type * as T from "./types.js";
+} from "@mcp-gen/runtime/transport";
 
 // The sending side of MCP: one typed function per request method over the runtime's client
 // engine, which does the multi round-trip (input_required) dance where the revision has it.
 
-export { McpError } from "./runtime/errors.js";
+export { McpError } from "@mcp-gen/runtime/core";
 export {
   DECLINE,
   EraUnsupportedError,
@@ -28,9 +27,9 @@ export {
   RequestTimeoutError,
   RoundLimitError,
   SessionExpiredError,
-} from "./runtime/client-errors.js";
-export { createDirectTransport } from "./runtime/direct-transport.js";
-export type { Transport, TransportRequestOptions } from "./runtime/transport.js";
+} from "@mcp-gen/runtime/client";
+export { createDirectTransport } from "@mcp-gen/runtime/transport";
+export type { Transport, TransportRequestOptions } from "@mcp-gen/runtime/transport";
 
 /**
  * Answers one kind of input request (elicitation, sampling, roots) for the server.

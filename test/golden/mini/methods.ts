@@ -2,10 +2,10 @@
 // The protocol's method table, derived from the schema: who sends what, with which
 // params and which result.
 
-import type { MethodDescriptor } from "./runtime/protocol.js";
 import type * as T from "./types.js";
+import type { MethodDescriptor } from "@mcp-gen/runtime/core";
 
-export type { CapabilityGate, Direction, MethodDescriptor } from "./runtime/protocol.js";
+export type { CapabilityGate, Direction, MethodDescriptor } from "@mcp-gen/runtime/core";
 
 /** The schema's protocol version (LATEST_PROTOCOL_VERSION). */
 export const PROTOCOL_VERSION = "2099-01-01";

@@ -36,8 +36,8 @@ import {
   type ValidateOptions,
   type ValidationResult,
   type Validator,
-} from "./runtime/validation.js";
-export { MAX_DEPTH, MAX_ERRORS, classifyMessage } from "./runtime/validation.js";
+} from "@mcp-gen/runtime/core";
+export { MAX_DEPTH, MAX_ERRORS, classifyMessage } from "@mcp-gen/runtime/core";
 export type {
   MessageInfo,
   MessageKind,
@@ -45,7 +45,7 @@ export type {
   ValidationError,
   ValidationResult,
   Validator,
-} from "./runtime/validation.js";
+} from "@mcp-gen/runtime/core";
 
 // ---- per-type checks -----------------------------------------------------------------
 

@@ -1,0 +1,2 @@
+// @mcp-gen/runtime/tasks: the Tasks extension (io.modelcontextprotocol/tasks) on the server.
+export * from "./server.js";

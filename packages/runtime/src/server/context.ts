@@ -1,0 +1,205 @@
+import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
+import { checkRequestedContent } from "../core/elicitation-content.js";
+import {
+  isObject,
+  own,
+  type MessageValidators,
+  type ProtocolDescriptor,
+} from "../core/protocol.js";
+import { $escape, type ValidationError } from "../core/validation.js";
+
+// The context a request handler gets beside its params. Its types come from the revision
+// (the generated dispatcher binds them); what a revision lacks is simply undefined here.
+
+/** The revision's own types, as the generated dispatcher.ts binds them. */
+export interface ContextTypes {
+  capabilities: object;
+  implementation: object;
+  logLevel: string;
+  progressToken: string | number;
+  requestId: string | number;
+  notification: object;
+  inputResponses: object;
+  /** Input request method -> its result type (multi round-trip). */
+  inputResults: object;
+}
+
+export type Promisable<V> = V | Promise<V>;
+
+/** What a transport knows about the message it hands over. */
+export interface HandleContext<N = object> {
+  /** The authenticated principal, if any: bound into sealed request state and cancellation. */
+  principal?: string;
+  /** Sends a notification related to this request (progress, log) on the same stream. */
+  notify?: (notification: N) => Promisable<void>;
+  /** Fired when the transport gives up on the request (connection closed, timeout). */
+  signal?: AbortSignal;
+  /**
+   * Who may cancel this request with notifications/cancelled: only messages handed over with
+   * the same channel object. stdio is one channel; each Streamable HTTP POST is its own, as
+   * closing the response stream is the cancellation there (2026-07-28 transports/streamable-http,
+   * "Cancellation"). Default: one channel shared by every call without one.
+   */
+  channel?: object;
+}
+
+export interface RequestContext<X extends ContextTypes = ContextTypes> {
+  readonly method: string;
+  readonly id: X["requestId"];
+  readonly principal: string | undefined;
+  /** The request as received: its method and params. */
+  readonly request: { readonly method: string; readonly params: unknown };
+  /** Aborted by notifications/cancelled for this request, or by the transport. */
+  readonly signal: AbortSignal;
+  /** The protocol version this request was made with (revisions that carry it per request). */
+  readonly protocolVersion: string | undefined;
+  /** The client's capabilities, declared with this very request ({} where the revision has none per request). */
+  readonly clientCapabilities: X["capabilities"];
+  readonly clientInfo: X["implementation"] | undefined;
+  /** The level the client asked log messages for, if it asked. */
+  readonly logLevel: X["logLevel"] | undefined;
+  readonly progressToken: X["progressToken"] | undefined;
+  /**
+   * Sends a notification tied to this request; nothing once the request is answered or
+   * cancelled (so for sendProgress and log too).
+   */
+  notify(notification: X["notification"]): Promise<void>;
+  /** Sends notifications/progress for this request (nothing if the request asked for none). */
+  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends notifications/message for this request, if the client asked for this level or a lower
+   * one. A server that logs declares it: the dispatcher's `capabilities: { logging: {} }`
+   * (2026-07-28 server/utilities/logging; legacy sessions always get it).
+   */
+  log(level: X["logLevel"], data: unknown, logger?: string): Promise<void>;
+  /** This round's answers to the input requests of earlier rounds (multi round-trip). */
+  readonly inputResponses: X["inputResponses"];
+  /** The request state the client echoed back, if any. */
+  readonly requestState: string | undefined;
+  /**
+   * The answer at `key`, validated as the result of `method`; undefined if none was sent.
+   * Given the input request that asked (`asked`), an accepted form-mode elicitation's
+   * content is also checked against its `requestedSchema` (servers SHOULD, 2026-07-28
+   * client/elicitation): a wrong answer is refused with invalid params, naming the field.
+   */
+  inputResponse<M extends keyof X["inputResults"] & string>(
+    key: string,
+    method: M,
+    asked?: { readonly params?: unknown },
+  ): X["inputResults"][M] | undefined;
+}
+
+/** What a notification handler gets beside its params. */
+export interface NotificationContext {
+  readonly method: string;
+  readonly principal: string | undefined;
+}
+
+/**
+ * `context` for one request's handler, whose notifications (progress, log) are dropped once
+ * `end()` is called, when the request is answered: progress notifications "MUST only
+ * reference tokens that were provided in an active request" and "MUST stop after completion"
+ * (basic/utilities/progress; a cancelled request's signal already stops them). A handler's
+ * timer or stray promise that fires later sends nothing. So does a task's work after its
+ * CreateTaskResult: the Tasks extension supports neither progress nor log notifications on
+ * tasks (ext-tasks tasks.md, "Task Status Notifications"), and legacy sessions, whose
+ * 2025-11-25 tasks kept the token for the task's life, never get a task here.
+ */
+export function untilAnswered(context: HandleContext): { context: HandleContext; end(): void } {
+  let answered = false;
+  const { notify } = context;
+  return {
+    context: notify ? { ...context, notify: (n) => (answered ? undefined : notify(n)) } : context,
+    end: () => void (answered = true),
+  };
+}
+
+/** Builds the context of one request. */
+export function requestContext(
+  protocol: ProtocolDescriptor,
+  validators: MessageValidators,
+  request: {
+    id: string | number;
+    method: string;
+    params: Record<string, unknown>;
+    meta: Record<string, unknown>;
+  },
+  context: HandleContext,
+  signal: AbortSignal,
+): RequestContext {
+  const { id, method, params, meta } = request;
+  const keys = protocol.requestMeta;
+  const metaValue = (key: string | null) => (key === null ? undefined : own(meta, key));
+  const progressToken = metaValue(keys.progressToken) as string | number | undefined;
+  const logLevel = metaValue(keys.logLevel) as string | undefined;
+  const { progress, log } = protocol.wellKnown;
+  const notify = async (notification: object) => {
+    if (context.notify && !signal.aborted) await context.notify(notification);
+  };
+  const answers = isObject(params["inputResponses"]) ? params["inputResponses"] : {};
+  const version = metaValue(keys.protocolVersion);
+  const capabilities = metaValue(keys.clientCapabilities);
+  return {
+    method,
+    id,
+    principal: context.principal,
+    request: { method, params },
+    signal,
+    protocolVersion: typeof version === "string" ? version : undefined,
+    clientCapabilities: isObject(capabilities) ? capabilities : {},
+    clientInfo: metaValue(keys.clientInfo) as object | undefined,
+    logLevel,
+    progressToken,
+    notify,
+    async sendProgress(value, total, text) {
+      if (progressToken === undefined || progress === null || keys.progressToken === null) return;
+      const p = {
+        progressToken,
+        progress: value,
+        ...(total !== undefined ? { total } : {}),
+        ...(text !== undefined ? { message: text } : {}),
+      };
+      await notify({ jsonrpc: "2.0", method: progress, params: p });
+    },
+    async log(level, data, logger) {
+      const levels = protocol.loggingLevels;
+      if (
+        log === null ||
+        logLevel === undefined ||
+        levels.indexOf(level) < levels.indexOf(logLevel)
+      )
+        return;
+      await notify({
+        jsonrpc: "2.0",
+        method: log,
+        params: { level, data, ...(logger !== undefined ? { logger } : {}) },
+      });
+    },
+    inputResponses: answers,
+    requestState: typeof params["requestState"] === "string" ? params["requestState"] : undefined,
+    inputResponse(key, inputMethod, asked) {
+      if (
+        !Object.prototype.hasOwnProperty.call(answers, key) ||
+        validators.validateInputResult === null
+      )
+        return undefined;
+      const answer = validators.validateInputResult(inputMethod, answers[key]);
+      const refuse = (errors: readonly ValidationError[], under = "") => {
+        const at = `/params/inputResponses/${$escape(key)}${under}`;
+        throw new McpError(
+          JSONRPC_ERRORS.INVALID_PARAMS,
+          `invalid input response "${key}" for ${inputMethod}`,
+          { errors: errors.map((e) => ({ ...e, path: at + e.path })) },
+        );
+      };
+      if (!answer.ok) return refuse(answer.errors);
+      const form = isObject(asked?.params) ? asked.params["requestedSchema"] : undefined;
+      const value = answer.value;
+      if (form !== undefined && isObject(value) && value["action"] === "accept") {
+        const errors = checkRequestedContent(form, value["content"]);
+        if (errors.length > 0) return refuse(errors, "/content");
+      }
+      return value as never;
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// @mcp-gen/runtime/server: the receiving side: the JSON-RPC router a generated dispatcher
+// wraps, request contexts, multi round-trip helpers, sealed request state, tools, and the
+// era dispatcher that serves legacy (initialize-based) sessions beside modern requests.
+export * from "./router.js";
+export * from "./router-types.js";
+export * from "./context.js";
+export * from "./extensions.js";
+export * from "./input-required.js";
+export * from "./request-state.js";
+export * from "./result-rules.js";
+export * from "./tools.js";
+export * from "./era-dispatcher.js";
+export * from "./modern-router.js";
+export * from "./legacy-session.js";

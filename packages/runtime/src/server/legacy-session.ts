@@ -1,0 +1,222 @@
+import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
+import { isObject } from "../core/protocol.js";
+import type { LegacyEra } from "../core/era.js";
+
+// A legacy (initialize-based) session: what the client said at `initialize`, what it set
+// since (log level, subscriptions), and the requests the server sent it and awaits. The
+// 2025-xx revisions keep this state per stdio process or per HTTP session
+// (2025-11-25 basic/lifecycle, basic/transports "Session Management").
+
+export interface SessionOptions {
+  /** How long the server waits for the client's answer to a request it sent (default 5 minutes). */
+  clientRequestTimeoutMs?: number;
+}
+
+let sessionRequestCounter = 0;
+const CANCELLED = "notifications/cancelled";
+/** Given-up request ids remembered per session, so that a late answer is not an error. */
+const MAX_GIVEN_UP = 64;
+
+export class LegacySession {
+  readonly era: LegacyEra;
+  /** The protocol version negotiated at initialize. */
+  readonly version: string;
+  readonly clientCapabilities: Record<string, unknown>;
+  readonly clientInfo: Record<string, unknown> | undefined;
+  /** Set by logging/setLevel. */
+  logLevel: string | undefined = undefined;
+  /** Set by notifications/initialized. */
+  initialized = false;
+  /** Resource URIs the client subscribed to (resources/subscribe). */
+  readonly subscriptions = new Set<string>();
+  /**
+   * Where messages not tied to a request go (list changes, resource updates): stdout for a
+   * stdio session, the standalone GET stream for an HTTP one while it is open.
+   */
+  stream: ((message: object) => unknown) | undefined = undefined;
+  private readonly pending = new Map<
+    string,
+    {
+      resolve: (result: unknown) => void;
+      reject: (error: unknown) => void;
+      /** Tells the client the server gave the request up (notifications/cancelled). */
+      cancel: (reason: string) => void;
+    }
+  >();
+  /** Ids of requests the server gave up: a late answer to one is ignored, not an error. */
+  private readonly givenUp = new Set<string>();
+  /** The stream of each client request being served, by id (see `serving`). */
+  private readonly streams = new Map<string, RequestStream>();
+  private readonly timeoutMs: number;
+  /** Why the session ended, once it has. */
+  private closedWith: string | undefined = undefined;
+
+  constructor(
+    era: LegacyEra,
+    version: string,
+    params: Record<string, unknown>,
+    options: SessionOptions = {},
+  ) {
+    this.era = era;
+    this.version = version;
+    this.clientCapabilities = isObject(params["capabilities"]) ? params["capabilities"] : {};
+    this.clientInfo = isObject(params["clientInfo"]) ? params["clientInfo"] : undefined;
+    this.timeoutMs = options.clientRequestTimeoutMs ?? 300_000;
+  }
+
+  /**
+   * Runs `serve` for `message` (a request, or a batch) with the stream its answer goes on
+   * (`context.notify`, closed when `context.signal` fires) known by request id: what a
+   * request asks the client goes there, and so does its cancellation, also after the client
+   * cancelled the request that asked (when the handler's own notifications are off).
+   */
+  async serving<R>(
+    message: unknown,
+    context: { notify?: (message: object) => unknown; signal?: AbortSignal },
+    serve: () => Promise<R>,
+  ): Promise<R> {
+    const { notify, signal } = context;
+    const stream: RequestStream | undefined = notify && { send: notify, closed: signal };
+    const ids = stream === undefined ? [] : requestIds(message);
+    for (const id of ids) this.streams.set(id, stream!);
+    try {
+      return await serve();
+    } finally {
+      for (const id of ids) if (this.streams.get(id) === stream) this.streams.delete(id);
+    }
+  }
+
+  /**
+   * Sends a request to the client for the client request `servingId` (on its stream, else
+   * with `send`) and resolves with the client's result, validated at this session's revision.
+   * An error answer rejects. So do a timeout, an abort of `signal` (the client cancelled the
+   * request that asked, or its stream closed) and the session's end; then the server gives
+   * its request up and tells the client with notifications/cancelled, as either side may
+   * cancel its own request (2025-11-25 basic/utilities/cancellation; on a timeout the sender
+   * SHOULD, basic/lifecycle "Timeouts"); the SDK clients then abort the handler answering it.
+   */
+  async request(
+    method: string,
+    params: unknown,
+    send: (message: object) => unknown,
+    signal?: AbortSignal,
+    servingId?: string | number,
+  ): Promise<unknown> {
+    // Nothing is asked for a request already cancelled, or on a session that ended.
+    if (signal?.aborted) throw signal.reason ?? new Error("aborted");
+    if (this.closedWith !== undefined)
+      throw new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, this.closedWith);
+    const id = `mcp-gen-${++sessionRequestCounter}`;
+    const own = servingId === undefined ? undefined : this.streams.get(String(servingId));
+    const stream = own?.send ?? send;
+    const cancel = (reason: string) => {
+      this.giveUp(id);
+      const notice = { jsonrpc: "2.0", method: CANCELLED, params: { requestId: id, reason } };
+      // The request's stream if it is still open (HTTP: closed by the client or a timeout),
+      // else the session's (HTTP: the GET stream, if open).
+      const via = own?.closed?.aborted ? this.stream : stream;
+      try {
+        void Promise.resolve(via?.(notice)).catch(() => undefined);
+      } catch {
+        // The stream is gone: the client cannot answer either.
+      }
+    };
+    const answer = new Promise<unknown>((resolve, reject) =>
+      this.pending.set(id, { resolve, reject, cancel }),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () =>
+      this.abandon(
+        id,
+        signal?.reason ?? new Error("aborted"),
+        "the request that asked was cancelled",
+      );
+    try {
+      timer = setTimeout(() => {
+        const error = new McpError(
+          JSONRPC_ERRORS.INTERNAL_ERROR,
+          `the client did not answer ${method} in time`,
+        );
+        this.abandon(id, error, "timed out");
+      }, this.timeoutMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      await stream({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) });
+      const result = await answer;
+      const checked = this.era.validators.validateMethodResult(method, result);
+      if (!checked.ok)
+        throw new McpError(
+          JSONRPC_ERRORS.INTERNAL_ERROR,
+          `the client's ${method} result is invalid`,
+          { errors: checked.errors },
+        );
+      return checked.value;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      this.pending.delete(id);
+    }
+  }
+
+  /** Routes the client's response to the request waiting for it; false when none is. */
+  resolve(message: Record<string, unknown>): boolean {
+    const id = message["id"];
+    if (typeof id !== "string") return false;
+    // A late answer to a request given up is ignored (basic/utilities/cancellation).
+    if (this.givenUp.has(id)) return true;
+    if (!this.pending.has(id)) return false;
+    const error = message["error"];
+    if (isObject(error)) {
+      this.settle(
+        id,
+        undefined,
+        new McpError(Number(error["code"]), String(error["message"] ?? "error"), error["data"]),
+      );
+    } else {
+      this.settle(id, message["result"]);
+    }
+    return true;
+  }
+
+  /** Gives up every request still waiting for the client (the session ended). */
+  close(reason = "the session ended"): void {
+    this.closedWith = reason;
+    for (const id of [...this.pending.keys()])
+      this.abandon(id, new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, reason), reason);
+  }
+
+  /** Fails the request `id` waits on and tells the client it was given up. */
+  private abandon(id: string, error: unknown, reason: string): void {
+    const waiter = this.pending.get(id);
+    if (!waiter) return;
+    waiter.cancel(reason);
+    this.settle(id, undefined, error);
+  }
+
+  private giveUp(id: string): void {
+    this.givenUp.add(id);
+    // Bounded: only answers racing the cancellation are expected.
+    if (this.givenUp.size > MAX_GIVEN_UP) this.givenUp.delete(this.givenUp.values().next().value!);
+  }
+
+  private settle(id: string, result: unknown, error?: unknown): void {
+    const waiter = this.pending.get(id);
+    if (!waiter) return;
+    this.pending.delete(id);
+    if (error !== undefined) waiter.reject(error);
+    else waiter.resolve(result);
+  }
+}
+
+/** Where a client request's answer goes, and the signal of that stream closing. */
+interface RequestStream {
+  readonly send: (message: object) => unknown;
+  readonly closed: AbortSignal | undefined;
+}
+
+/** The ids of the requests in `message` (one, or a batch), as strings. */
+function requestIds(message: unknown): string[] {
+  return (Array.isArray(message) ? message : [message]).flatMap((m) => {
+    const id = isObject(m) && typeof m["method"] === "string" ? m["id"] : undefined;
+    return typeof id === "string" || typeof id === "number" ? [String(id)] : [];
+  });
+}

@@ -1,0 +1,209 @@
+import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
+
+// requestState comes back from the client, so it is attacker-controlled: sealed state is
+// HMAC-SHA256 signed (Web Crypto), expires, and is bound to the principal and to the
+// originating request (its method and a digest of its salient params).
+
+/** One key, or several: the first seals, any of them opens (rotation: put the new key first). */
+export type StateSecret = string | Uint8Array | readonly (string | Uint8Array)[];
+
+export interface RequestStateOptions {
+  /** The HMAC key (at least 16 bytes; use 32 random bytes), kept server-side; a list during key rotation. */
+  secret: StateSecret;
+  /** Whose state it is: state sealed for one principal is refused for another. */
+  principal?: string | undefined;
+  /** The request the state belongs to. `_meta`, `inputResponses` and `requestState` are not part of its digest. */
+  request: { method: string; params?: unknown };
+  /** How long the state stays valid, in milliseconds (default 10 minutes). */
+  ttlMs?: number;
+  /** The current time in milliseconds (default Date.now()). */
+  now?: number;
+  /** Longest token accepted, in characters (default 65,536): larger ones are refused before any crypto work. */
+  maxLength?: number;
+}
+
+const STATE_VERSION = 1;
+const DEFAULT_MAX_LENGTH = 65_536;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+// Web Crypto's types named through the global value, not the DOM lib's `CryptoKey` and
+// `SubtleCrypto`: Node's types alone (no DOM lib) declare `crypto` but not those names.
+type Subtle = NonNullable<typeof globalThis.crypto>["subtle"];
+type HmacKey = Awaited<ReturnType<Subtle["importKey"]>>;
+const hmacKeys = new Map<string, Promise<HmacKey>>();
+
+function subtle(): Subtle {
+  const s = globalThis.crypto?.subtle;
+  if (!s) throw new Error("Web Crypto (crypto.subtle) is not available");
+  return s;
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A copy backed by a plain ArrayBuffer (what Web Crypto takes). */
+function plainBytes(source: Uint8Array): Uint8Array<ArrayBuffer> {
+  const copy = new Uint8Array(new ArrayBuffer(source.length));
+  copy.set(source);
+  return copy;
+}
+
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+  try {
+    const binary = atob(
+      text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4),
+    );
+    const bytes = new Uint8Array(new ArrayBuffer(binary.length));
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    // Only the canonical spelling: other text with the same bytes (unused low bits of the
+    // last character) would let a tampered token through.
+    return base64url(bytes) === text ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function secrets(secret: StateSecret): (string | Uint8Array)[] {
+  const list = typeof secret === "string" || secret instanceof Uint8Array ? [secret] : [...secret];
+  if (list.length === 0) throw new TypeError("the request state secret list is empty");
+  return list;
+}
+
+function hmacKey(secret: string | Uint8Array): Promise<HmacKey> {
+  const bytes = plainBytes(typeof secret === "string" ? encoder.encode(secret) : secret);
+  if (bytes.length < 16) throw new TypeError("the request state secret must be at least 16 bytes");
+  const id = base64url(bytes);
+  let key = hmacKeys.get(id);
+  if (!key) {
+    if (hmacKeys.size >= 16) hmacKeys.clear();
+    key = subtle().importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
+    hmacKeys.set(id, key);
+  }
+  return key;
+}
+
+/** JSON with sorted keys, so equal params digest equally. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+async function requestDigest(request: { method: string; params?: unknown }): Promise<string> {
+  const params =
+    typeof request.params === "object" && request.params !== null
+      ? (request.params as Record<string, unknown>)
+      : {};
+  // The digest covers what the request asks, not the round-trip fields that change each round.
+  const { _meta, inputResponses, requestState, ...salient } = params;
+  const digest = await subtle().digest(
+    "SHA-256",
+    encoder.encode(canonical({ method: request.method, params: salient })),
+  );
+  return base64url(new Uint8Array(digest));
+}
+
+/** Seals `data` (any JSON value) into an opaque, signed requestState string. */
+export async function sealRequestState(
+  data: unknown,
+  options: RequestStateOptions,
+): Promise<string> {
+  const now = options.now ?? Date.now();
+  const payload = {
+    v: STATE_VERSION,
+    exp: now + (options.ttlMs ?? 600_000),
+    sub: options.principal ?? null,
+    req: await requestDigest(options.request),
+    data,
+  };
+  const body = base64url(encoder.encode(JSON.stringify(payload)));
+  const signature = await subtle().sign(
+    "HMAC",
+    await hmacKey(secrets(options.secret)[0]!),
+    encoder.encode(body),
+  );
+  return `${body}.${base64url(new Uint8Array(signature))}`;
+}
+
+/**
+ * Opens sealed request state, or throws an McpError (invalid params) when it was tampered
+ * with, has expired, belongs to another principal or to another request, or is too large.
+ */
+export async function openRequestState(
+  token: string,
+  options: Omit<RequestStateOptions, "ttlMs">,
+): Promise<unknown> {
+  const reject = (reason: string): never => {
+    throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `invalid requestState: ${reason}`);
+  };
+  if (typeof token !== "string") return reject("malformed");
+  if (token.length > (options.maxLength ?? DEFAULT_MAX_LENGTH)) return reject("too large");
+  const [body, signature, extra] = token.split(".");
+  const signatureBytes = signature === undefined ? undefined : fromBase64url(signature);
+  const bodyBytes = body === undefined ? undefined : fromBase64url(body);
+  if (!body || !signatureBytes || !bodyBytes || extra !== undefined) return reject("malformed");
+  let valid = false;
+  for (const secret of secrets(options.secret)) {
+    if (
+      await subtle().verify("HMAC", await hmacKey(secret), signatureBytes, encoder.encode(body))
+    ) {
+      valid = true;
+      break;
+    }
+  }
+  if (!valid) return reject("signature mismatch");
+  let payload: { v?: unknown; exp?: unknown; sub?: unknown; req?: unknown; data?: unknown };
+  try {
+    payload = JSON.parse(decoder.decode(bodyBytes));
+  } catch {
+    return reject("malformed");
+  }
+  if (payload.v !== STATE_VERSION || typeof payload.exp !== "number") return reject("malformed");
+  if ((options.now ?? Date.now()) > payload.exp) return reject("expired");
+  if (payload.sub !== (options.principal ?? null)) return reject("sealed for another principal");
+  if (payload.req !== (await requestDigest(options.request)))
+    return reject("sealed for another request");
+  return payload.data;
+}
+
+/** What sealing for a handler's request needs of its context. */
+export interface StateContext {
+  readonly principal: string | undefined;
+  readonly request: { readonly method: string; readonly params: unknown };
+  readonly requestState: string | undefined;
+}
+
+/** Seals state for the request a handler is answering (its principal and params). */
+export function sealStateFor(
+  ctx: StateContext,
+  data: unknown,
+  options: { secret: StateSecret; ttlMs?: number },
+): Promise<string> {
+  return sealRequestState(data, { ...options, principal: ctx.principal, request: ctx.request });
+}
+
+/** Opens the state this retry echoed back, bound to this request; undefined if there is none. */
+export async function openStateFor(
+  ctx: StateContext,
+  options: { secret: StateSecret; maxLength?: number },
+): Promise<unknown> {
+  if (ctx.requestState === undefined) return undefined;
+  return openRequestState(ctx.requestState, {
+    ...options,
+    principal: ctx.principal,
+    request: ctx.request,
+  });
+}

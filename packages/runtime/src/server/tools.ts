@@ -1,0 +1,161 @@
+import type { Promisable } from "./context.js";
+import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
+import { isObject, own } from "../core/protocol.js";
+
+// Tools served from one table: tools/list answers its definitions and tools/call runs the
+// entry named, so the two cannot drift apart. Arguments are checked against the tool's
+// inputSchema, and structuredContent against its outputSchema, by a JSON Schema validator
+// the server gives (this module has no dependencies, and validating arbitrary schemas is a
+// library's job): "Servers MUST validate all tool inputs" and "MUST provide structured
+// results that conform to" the output schema (2026-07-28 server/tools, "Security
+// Considerations" and "Output Schema"). Method names and shapes are the same in every
+// revision, so the handlers serve modern and legacy sessions alike.
+
+/**
+ * Checks `value` against the JSON Schema `schema`: the problems found, each one readable line
+ * (empty or undefined when it conforms). It may throw for a schema it cannot compile.
+ */
+export type SchemaValidator = (schema: object, value: unknown) => readonly string[] | undefined;
+
+/** What this module reads of a tool definition (it lists the whole definition as given). */
+export interface ToolShape {
+  readonly name: string;
+  readonly inputSchema: object;
+  readonly outputSchema?: object;
+}
+
+/** What this module reads of tools/call params. */
+export interface ToolCallParams {
+  readonly name: string;
+  readonly arguments?: { readonly [key: string]: unknown } | undefined;
+}
+
+/** One tool: its definition, as tools/list lists it, and what tools/call runs for it. */
+export interface ToolDefinition<Tool extends ToolShape, Ctx, Params, Result> {
+  readonly tool: Tool;
+  /** Runs the tool on arguments that conform to its inputSchema (unless validate is "handler"). */
+  readonly call: (args: Record<string, unknown>, ctx: Ctx, params: Params) => Promisable<Result>;
+}
+
+export interface DefineToolsOptions<ListFields extends object = object> {
+  /**
+   * How arguments (and structured results) are checked: a JSON Schema validator (see
+   * SchemaValidator), or "handler": each tool's `call` checks its own arguments and
+   * structuredContent, and nothing is checked for it. Required, so that no server goes
+   * without validation by omission.
+   */
+  readonly validate: SchemaValidator | "handler";
+  /** Put into every tools/list result beside `tools` (ttlMs and cacheScope where required). */
+  readonly list?: ListFields;
+}
+
+/** The tools/list and tools/call handlers of a table of tools (spread them into the handlers). */
+export interface ToolHandlers<Tool, Ctx, Params, Result, ListFields> {
+  readonly "tools/list": (params: unknown, ctx: Ctx) => { tools: Tool[] } & ListFields;
+  readonly "tools/call": (params: Params, ctx: Ctx) => Promise<Result>;
+}
+
+/** Errors quoted in a message at most; the rest are counted. */
+const MAX_QUOTED_ERRORS = 5;
+
+/** The problems `validate` found, quoted in one line, or undefined when there are none. */
+function problems(validate: SchemaValidator, schema: object, value: unknown): string | undefined {
+  const errors = validate(schema, value);
+  if (errors === undefined || errors.length === 0) return undefined;
+  const quoted = errors.slice(0, MAX_QUOTED_ERRORS).join("; ");
+  const more =
+    errors.length > MAX_QUOTED_ERRORS ? ` (and ${errors.length - MAX_QUOTED_ERRORS} more)` : "";
+  return `${quoted}${more}`;
+}
+
+/**
+ * The tools/list and tools/call handlers serving `definitions`. tools/call answers:
+ * - an unknown tool name: JSON-RPC error -32602 `Tool <name> not found` (a protocol error in
+ *   server/tools, "Error Handling"; the v2 SDK server sends the same);
+ * - arguments that do not conform to inputSchema: a tool execution error (`isError: true`,
+ *   `Input validation error: Invalid arguments for tool <name>: ...`), which the model can
+ *   correct (2025-11-25 and 2026-07-28 "Error Handling": input validation errors are tool
+ *   execution errors; 2025-06-18 and earlier called invalid arguments protocol errors, but
+ *   handlers are shared by every era, and both SDK servers answer isError in all of them);
+ * - a complete result whose structuredContent is missing or does not conform to outputSchema:
+ *   an Error thrown to the router, which reports it (onError) and answers it as a tool
+ *   execution error with its message (`Output validation error: ...`), as the SDK servers do;
+ *   the non-conforming content is not sent. isError results, input_required answers and
+ *   extension results (a task handle) are not checked.
+ * Arguments left out are checked as `{}`, as the SDK servers do.
+ */
+export function defineTools<
+  Tool extends ToolShape,
+  Ctx,
+  Params extends ToolCallParams,
+  Result,
+  ListFields extends object = object,
+>(
+  definitions: readonly ToolDefinition<Tool, Ctx, Params, Result>[],
+  options: DefineToolsOptions<ListFields>,
+): ToolHandlers<Tool, Ctx, Params, Result, ListFields> {
+  const { validate } = options ?? {};
+  if (validate !== "handler" && typeof validate !== "function")
+    throw new TypeError(
+      'defineTools needs `validate`: a JSON Schema validator, or "handler" when each tool checks its own arguments',
+    );
+  const byName = new Map<string, ToolDefinition<Tool, Ctx, Params, Result>>();
+  for (const definition of definitions) {
+    const { tool, call } = definition ?? {};
+    if (!isObject(tool) || typeof tool.name !== "string" || tool.name === "")
+      throw new TypeError("defineTools: each entry needs a `tool` with a non-empty name");
+    if (byName.has(tool.name))
+      throw new TypeError(`defineTools: tool "${tool.name}" is defined twice`);
+    // "inputSchema MUST be a valid JSON Schema object (not null)" (2026-07-28 server/tools, "Tool").
+    if (!isObject(tool.inputSchema))
+      throw new TypeError(`defineTools: tool "${tool.name}" needs an inputSchema object`);
+    if (typeof call !== "function")
+      throw new TypeError(`defineTools: tool "${tool.name}" needs a \`call\` function`);
+    byName.set(tool.name, definition);
+  }
+  const tools = [...byName.values()].map((d) => d.tool);
+  const listFields = options.list ?? ({} as ListFields);
+
+  return {
+    "tools/list": () => ({ ...listFields, tools: [...tools] }),
+    "tools/call": async (params, ctx) => {
+      const definition = byName.get(params.name);
+      if (definition === undefined)
+        throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `Tool ${params.name} not found`);
+      const { tool } = definition;
+      const args = params.arguments ?? {};
+      if (validate !== "handler") {
+        const wrong = problems(validate, tool.inputSchema, args);
+        if (wrong !== undefined) {
+          const text = `Input validation error: Invalid arguments for tool ${tool.name}: ${wrong}`;
+          return { content: [{ type: "text", text }], isError: true } as Result;
+        }
+      }
+      const result = await definition.call({ ...args }, ctx, params);
+      if (validate !== "handler" && tool.outputSchema !== undefined)
+        checkOutput(validate, tool as ToolShape & { outputSchema: object }, result);
+      return result;
+    },
+  };
+}
+
+/** Throws when a complete, successful result of `tool` lacks conforming structuredContent. */
+function checkOutput(
+  validate: SchemaValidator,
+  tool: ToolShape & { outputSchema: object },
+  result: unknown,
+): void {
+  if (!isObject(result) || result["isError"] === true) return;
+  // input_required, or an extension's answer (a task handle): not the tool's output yet.
+  const resultType = own(result, "resultType");
+  if (resultType !== undefined && resultType !== "complete") return;
+  if (result["structuredContent"] === undefined)
+    throw new Error(
+      `Output validation error: Tool ${tool.name} has an output schema but no structured content was provided`,
+    );
+  const wrong = problems(validate, tool.outputSchema, result["structuredContent"]);
+  if (wrong !== undefined)
+    throw new Error(
+      `Output validation error: Invalid structured content for tool ${tool.name}: ${wrong}`,
+    );
+}

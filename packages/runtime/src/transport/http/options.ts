@@ -1,0 +1,60 @@
+import type { IncomingMessage } from "node:http";
+import type { ResourceServerOptions } from "../../auth/resource-server.js";
+import type { SessionStore } from "./sessions.js";
+
+// The options of the Streamable HTTP server, and what it needs of a dispatcher: types only,
+// shared by the request handler (server.ts) and its legacy sessions (legacy.ts).
+
+/** What the HTTP server needs of a dispatcher. */
+export interface MessageHandler {
+  handle(
+    message: unknown,
+    context: {
+      principal?: string;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any dispatcher's notification type
+      notify?: (notification: any) => void;
+      signal?: AbortSignal;
+      channel?: object;
+    },
+  ): Promise<unknown>;
+  /** Dual-era dispatchers: the legacy session open on a channel. */
+  session?(channel: object): { readonly version: string } | undefined;
+  endSession?(channel: object): void;
+  attachStream?(channel: object, send: (message: object) => unknown): () => void;
+  /** The params naming what the dispatcher's extension requests act on (checked as `Mcp-Name`). */
+  readonly nameParams?: { readonly [method: string]: string };
+}
+
+export interface HttpHandlerOptions {
+  /** The endpoint path (default "/mcp"). */
+  path?: string;
+  /**
+   * Origins allowed to call (browsers send Origin). Default: only localhost origins, which
+   * protects a local server from DNS rebinding. Requests without Origin are not browsers.
+   */
+  allowedOrigins?: string[] | ((origin: string) => boolean);
+  /**
+   * Host header values (hostname, or hostname:port) allowed. Default: only `localhost`,
+   * `127.0.0.1` and `[::1]` spelled exactly so, the other half of DNS rebinding protection for
+   * a local server; pass a list (or a function) when serving under a real host name.
+   */
+  allowedHosts?: string[] | ((host: string) => boolean);
+  /** Largest request body in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** A request still unanswered after this many ms is answered with an error and aborted (default 60 s). */
+  requestTimeoutMs?: number;
+  /** Where legacy sessions live (default: in memory, see maxSessions and sessionIdleTimeoutMs). */
+  sessionStore?: SessionStore;
+  /** Most legacy sessions kept by the default store; the least recently used goes first (default 10,000). */
+  maxSessions?: number;
+  /** A legacy session unused this long expires in the default store (default 30 minutes). */
+  sessionIdleTimeoutMs?: number;
+  /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
+  authenticate?: (request: IncomingMessage) => string | undefined | Promise<string | undefined>;
+  /**
+   * Serve as an OAuth resource server (resource-server.ts): bearer tokens checked by
+   * `auth.verifyToken`, challenges on 401/403, protected resource metadata. Instead of
+   * `authenticate`: the verified principal is the request's principal.
+   */
+  auth?: ResourceServerOptions;
+}

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEraDispatcher } from "../src/server/era-dispatcher.js";
+import { serveHttp } from "../src/transport/http/server.js";
+import { McpError } from "../src/core/errors.js";
+import { MemorySessionStore } from "../src/transport/http/sessions.js";
+import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, VALIDATORS } from "./fixture.js";
+
+describe("legacy HTTP sessions", () => {
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    const eras = {
+      modern: { protocol: PROTOCOL, validators: VALIDATORS },
+      legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
+    };
+    const dispatcher = createEraDispatcher(eras, {
+      "tools/call": (params: { name: string }) => {
+        if (params.name === "bad") throw new McpError(-32602, "Unknown tool: bad");
+        return { content: [] };
+      },
+    });
+    // The principal is whoever the Authorization header names (a stand-in for token checks).
+    server = await serveHttp(PROTOCOL, dispatcher, {
+      authenticate: (req) => req.headers.authorization,
+    });
+  });
+  afterAll(() => server.close());
+
+  const post = (body: object, headers: Record<string, string>) =>
+    fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+  const open = async (who: string) => {
+    const r = await post(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2098-01-01",
+          capabilities: {},
+          clientInfo: { name: "c", version: "1" },
+        },
+      },
+      { authorization: who },
+    );
+    expect((await r.json()).result.protocolVersion).toBe("2098-01-01");
+    return r.headers.get("mcp-session-id")!;
+  };
+
+  it("a session belongs to the principal that opened it: others get 404 and cannot end it", async () => {
+    const id = await open("alice");
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } };
+    expect((await post(call, { authorization: "mallory", "mcp-session-id": id })).status).toBe(404);
+    expect(
+      (
+        await fetch(server.url, {
+          method: "DELETE",
+          headers: { authorization: "mallory", "mcp-session-id": id },
+        })
+      ).status,
+    ).toBe(404);
+    expect((await post(call, { authorization: "alice", "mcp-session-id": id })).status).toBe(200);
+    expect(
+      (
+        await fetch(server.url, {
+          method: "DELETE",
+          headers: { authorization: "alice", "mcp-session-id": id },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await post(call, { authorization: "alice", "mcp-session-id": id })).status).toBe(404);
+  });
+
+  // 2025-11-25 transports: a request is answered with a JSON body or an SSE stream, and 404 on
+  // a session id means the session is gone (the client MUST initialize again). Errors of the
+  // request itself travel in the body with 200, as the SDKs' servers send them: a 404 for
+  // "method not found" would make clients drop a live session, and a 400 turns the JSON-RPC
+  // error into a transport error whose code the v1 SDK client no longer exposes.
+  it("answers a session's request errors in-band: 200 with the JSON-RPC error, the session kept", async () => {
+    const id = await open("carol");
+    const headers = { authorization: "carol", "mcp-session-id": id };
+    const unknown = await post({ jsonrpc: "2.0", id: 4, method: "prompts/list" }, headers);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toMatchObject({ id: 4, error: { code: -32601 } });
+    const invalid = await post(
+      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "bad" } },
+      headers,
+    );
+    expect(invalid.status).toBe(200);
+    expect(await invalid.json()).toMatchObject({
+      id: 5,
+      error: { code: -32602, message: "Unknown tool: bad" },
+    });
+    const after = await post(
+      { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "x" } },
+      headers,
+    );
+    expect(after.status).toBe(200);
+    expect(await after.json()).toMatchObject({ id: 6, result: { content: [] } });
+  });
+
+  it("refuses a protocol version header other than the session's", async () => {
+    const id = await open("bob");
+    const r = await post(
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+      { authorization: "bob", "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+    );
+    expect(r.status).toBe(400);
+  });
+});
+
+describe("the in-memory session store", () => {
+  it("evicts the least recently used session beyond its bound, telling onEvict", () => {
+    const evicted: object[] = [];
+    const store = new MemorySessionStore({ maxSessions: 2, onEvict: (c) => void evicted.push(c) });
+    const [a, b, c] = [{}, {}, {}];
+    store.add("a", a);
+    store.add("b", b);
+    expect(store.get("a")).toBe(a); // a is now the most recently used
+    store.add("c", c);
+    expect(evicted).toEqual([b]);
+    expect([store.get("a"), store.get("b"), store.get("c")]).toEqual([a, undefined, c]);
+    expect(store.size).toBe(2);
+  });
+
+  it("expires idle sessions", () => {
+    let now = 0;
+    const evicted: object[] = [];
+    const store = new MemorySessionStore({
+      idleTimeoutMs: 100,
+      now: () => now,
+      onEvict: (c) => void evicted.push(c),
+    });
+    const a = {};
+    store.add("a", a);
+    now = 50;
+    expect(store.get("a")).toBe(a);
+    now = 150;
+    expect(store.get("a")).toBe(a); // last used at 50: idle for exactly 100 ms
+    now = 251;
+    expect(store.get("a")).toBeUndefined();
+    expect(evicted).toEqual([a]);
+  });
+
+  it("refuses a bound that is not a positive integer", () => {
+    expect(() => new MemorySessionStore({ maxSessions: 0 })).toThrow(/maxSessions/);
+    expect(() => new MemorySessionStore({ maxSessions: NaN })).toThrow(/maxSessions/);
+  });
+});

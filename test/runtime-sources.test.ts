@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as prettier from "prettier";
+import { describe, expect, it } from "vitest";
+import { PEER_IMPORTS, RUNTIME_SRC, sourceClosure } from "../generators/runtime.js";
+import { STRICT_OPTIONS, typecheck } from "./helpers.js";
+
+// The runtime package's sources are also what `--runtime vendor` copies into outputs as they
+// are (not formatted at generation), so they must already be what prettier prints with the
+// generator's options, and import nothing but each other, Node and their listed library.
+describe("runtime sources", () => {
+  const files = (readdirSync(RUNTIME_SRC, { recursive: true }) as string[])
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => f.split("\\").join("/"))
+    .sort();
+
+  it.each(files)("%s is prettier-formatted", async (file) => {
+    const text = readFileSync(join(RUNTIME_SRC, file), "utf8");
+    expect(await prettier.format(text, { parser: "babel-ts", printWidth: 100 })).toBe(text);
+  });
+
+  // The runtime has no dependencies, except the auth modules PEER_IMPORTS lists (optional peer
+  // dependencies of the package, behind their own entry points): only they may import their library.
+  it.each(files)("%s imports only other runtime modules (or its listed library)", (file) => {
+    const text = readFileSync(join(RUNTIME_SRC, file), "utf8");
+    const libraries = Object.keys(PEER_IMPORTS).filter((p) => PEER_IMPORTS[p]!.includes(file));
+    for (const [, from] of text.matchAll(/from "([^"]+)"/g)) {
+      if (libraries.includes(from!)) continue;
+      expect(from).toMatch(/^(\.\.?\/[\w./-]+\.js|node:[\w/]+)$/);
+    }
+    // A dynamic import (auth/dpop.ts loads jose when a server asks for DPoP) is a library's too.
+    if (/\bimport\(/.test(text.replace(/typeof import\(/g, "")))
+      expect(libraries.length, file).toBeGreaterThan(0);
+  });
+
+  it("the library table names existing modules, and no core module is among them", () => {
+    const listed = Object.values(PEER_IMPORTS).flat();
+    for (const module of listed) expect(files).toContain(module);
+    for (const core of [
+      "transport/http/client.ts",
+      "auth/http-auth.ts",
+      "transport/http/server.ts",
+      "auth/resource-server.ts",
+      "client/engine.ts",
+      "server/router.ts",
+    ])
+      expect(listed).not.toContain(core);
+  });
+
+  // README "What it generates": the output compiles with Node's types and no DOM lib, so the
+  // runtime must not name DOM-only globals (`CryptoKey`, `ReadableStreamReadResult`, ...).
+  // The auth modules are left out: their libraries' own types need the DOM lib.
+  it("modules without a library type-check with Node's types alone (lib ES2022, no DOM)", () => {
+    const peers = new Set(Object.values(PEER_IMPORTS).flat());
+    const plain = files.filter((m) => !sourceClosure([m]).some((reached) => peers.has(reached)));
+    expect(plain).toEqual(
+      expect.arrayContaining([
+        "server/request-state.ts",
+        "transport/sse.ts",
+        "transport/http/client.ts",
+        "server/router.ts",
+      ]),
+    );
+    const errors = typecheck(
+      plain.map((m) => join(RUNTIME_SRC, m)),
+      { ...STRICT_OPTIONS, lib: ["lib.es2022.d.ts"], skipLibCheck: true },
+    );
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
