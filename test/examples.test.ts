@@ -4,7 +4,7 @@
 // 1.32.2, a real peer). The docs' pages include their code from these files
 // (scripts/docs/check-snippets.mjs refuses a page's code that comes from nowhere else).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../generators/index.js";
@@ -37,8 +37,12 @@ describe("examples/hello-server", () => {
     const { dir, sources } = await prepare("hello-server");
     expect(sources.sort()).toEqual(["client.ts", "main.ts", "server.ts"]);
     expect(typecheck(sources.map((f) => join(dir, f)))).toEqual([]);
-    const js = transpileDir(dir, join(dir, "..", "js"));
+    // The checkout's node_modules first (the SDK client, and the runtime package through its
+    // workspace link), so transpileDir finds the runtime there and links nothing of its own.
+    const js = join(dir, "..", "js");
+    mkdirSync(js);
     symlinkSync(join(ROOT, "node_modules"), join(js, "node_modules"), "dir");
+    transpileDir(dir, js);
     const server = spawn(process.execPath, [join(js, "main.js")], {
       env: { ...process.env, PORT: "0" },
     });
