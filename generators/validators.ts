@@ -1,11 +1,10 @@
 import { buildValidationSchemas, type VSchema } from "../schema/validation.js";
-import type { Direction } from "../schema/protocol.js";
-import { Resolver } from "../schema/resolve.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { renderTemplate } from "./render.js";
 import { runtimeExports, type RuntimeImports } from "./runtime.js";
 import { ValidatorWriter } from "./validator-code.js";
+import { messageEntryPoints } from "./validator-messages.js";
 import { objectKey, quote, WIDTH } from "./printer.js";
 import { layout } from "./validator-layout.js";
 
@@ -100,7 +99,7 @@ export const validatorsGenerator: Generator = {
       "// ---- public validators ---------------------------------------------------------------",
       ...exported.map(publicValidators),
       validatorTable(exported),
-      renderTemplate("validators-messages.ts.hbs", messagesView(loaded)),
+      messageEntryPoints(loaded),
     ];
     return validatorsFiles(header, body, runtime);
   },
@@ -248,135 +247,4 @@ function objectLiteral(entries: [string, string][], indent = ""): string {
   return ["{", ...entries.map(([k, v]) => `${indent}  ${objectKey(k)}: ${v},`), `${indent}}`].join(
     "\n",
   );
-}
-
-/**
- * The body of validateRequestMessage / validateNotificationMessage: a `switch` on the method
- * per direction, each case calling its validator directly (a call V8 can inline, where a
- * table lookup made one call site for every method). A type that extends the envelope is
- * checked once; any other is checked after the envelope; an unknown method gets the
- * envelope's errors first, then "unknown method".
- */
-function methodDispatch(
-  byDirection: {
-    direction: Direction;
-    methods: { method: string; validator: string; enveloped: boolean }[];
-  }[],
-  envelope: string | undefined,
-  kind: "request" | "notification",
-): string {
-  const lines = ["const method = $methodOf(value);"];
-  const used = byDirection.filter((d) => d.methods.length > 0);
-  used.forEach(({ direction, methods }, i) => {
-    lines.push(
-      i === 0
-        ? `if (direction === ${quote(direction)}) {`
-        : i === used.length - 1 && used.length === byDirection.length
-          ? "} else {"
-          : `} else if (direction === ${quote(direction)}) {`,
-    );
-    lines.push("switch (method) {");
-    for (const m of methods) {
-      const call = `return ${m.validator}(value, options);`;
-      if (envelope === undefined || m.enveloped)
-        lines.push(`case ${quote(m.method)}:`, `\t${call}`);
-      else
-        lines.push(
-          `case ${quote(m.method)}: {`,
-          `const envelope = validate${envelope}(value, options);`,
-          "if (!envelope.ok) return envelope;",
-          call,
-          "}",
-        );
-    }
-    lines.push("}");
-  });
-  if (used.length > 0) lines.push("}");
-  if (envelope !== undefined)
-    lines.push(
-      `const envelope = validate${envelope}(value, options);`,
-      "if (!envelope.ok) return envelope;",
-    );
-  lines.push(`return $unknownMethod(method, \`\${direction} ${kind}s\`);`);
-  return layout(lines, 1);
-}
-
-/** `const name = new Set<string>([...])`, laid out as prettier prints it. */
-function setOf(name: string, items: string[]): string {
-  return listOf(`const ${name} = new Set<string>([`, items, "]);");
-}
-
-/**
- * `$MethodResult<M>`, the result validateMethodResult gives for method `M`: its result type,
- * or the InputRequiredResult where `M` may answer one; laid out as prettier prints it (a long
- * result type name breaks the union onto lines).
- */
-function methodResultAlias(inputRequiredResult: string | undefined): string {
-  const head = "type $MethodResult<M extends keyof RequestResultMap> =";
-  if (inputRequiredResult === undefined) return `${head} RequestResultMap[M];`;
-  const members = [
-    "RequestResultMap[M]",
-    `(M extends InputRequiredMethod ? T.${inputRequiredResult} : never)`,
-  ];
-  const oneLine = `  ${members.join(" | ")};`;
-  return oneLine.length <= WIDTH
-    ? `${head}\n${oneLine}`
-    : [head, ...members.map((m) => `  | ${m}`)].join("\n") + ";";
-}
-
-function messagesView({ protocol, model }: Parameters<Generator["emit"]>[0]["loaded"]) {
-  const has = (name: string | undefined) =>
-    name !== undefined && model.byName.has(name) ? name : undefined;
-  const directions: Direction[] = ["client->server", "server->client"];
-  const union = (
-    side: "Client" | "Server",
-    kind: "Request" | "Notification",
-    envelope: string | undefined,
-  ) => {
-    const name = `${side}${kind}`;
-    if (!protocol.unions[name]) return "never";
-    return envelope ? `T.${envelope} & T.${name}` : `T.${name}`;
-  };
-  const { envelopes } = protocol;
-  const requests = protocol.methods.filter((m) => m.kind === "request");
-  const inputRequired = requests.filter((m) => m.inputRequired).map((m) => quote(m.method));
-  const resolver = new Resolver(model);
-  const dispatch = (kind: "request" | "notification", envelope: string | undefined) =>
-    methodDispatch(
-      directions.map((direction) => ({
-        direction,
-        methods: protocol.methods
-          .filter((m) => m.kind === kind && m.directions.includes(direction))
-          // A type that extends the envelope (not through Omit) carries all of it: checked once.
-          .map((m) => ({
-            method: m.method,
-            validator: `validate${m.type}`,
-            enveloped:
-              envelope !== undefined &&
-              resolver.ancestors(m.type, { throughOmit: false }).has(envelope),
-          })),
-      })),
-      has(envelope),
-      kind,
-    );
-  return {
-    requestDispatch: dispatch("request", envelopes.request),
-    notificationDispatch: dispatch("notification", envelopes.notification),
-    results: objectLiteral(requests.map((m) => [m.method, `validate${m.result}`])),
-    inputRequired: setOf("$INPUT_REQUIRED", inputRequired),
-    inputResults: objectLiteral(
-      protocol.inputRequests.map((r) => [r.method, `validate${r.result}`]),
-    ),
-    inputRequiredResult: has(protocol.inputRequiredResult) ?? null,
-    methodResult: methodResultAlias(has(protocol.inputRequiredResult)),
-    requestEnvelope: has(envelopes.request) ?? null,
-    notificationEnvelope: has(envelopes.notification) ?? null,
-    resultEnvelope: has(envelopes.resultResponse) ?? null,
-    errorEnvelope: has(envelopes.errorResponse) ?? null,
-    messageType: has("JSONRPCMessage") ? "T.JSONRPCMessage" : "unknown",
-    clientRequest: union("Client", "Request", envelopes.request),
-    serverRequest: union("Server", "Request", envelopes.request),
-    clientNotification: union("Client", "Notification", envelopes.notification),
-    serverNotification: union("Server", "Notification", envelopes.notification),
-  };
 }
