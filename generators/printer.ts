@@ -86,6 +86,37 @@ export class Code {
   constructor(readonly text: string) {}
 }
 
+/**
+ * A statement as an emitter states it; `CodeWriter.statements` decides where it breaks.
+ * A string is printed as it is (one ending in `{` opens a level, one starting with `}`
+ * closes one). `head(args)tail` is a call or a function head: arguments one a line when it
+ * is too long (an array argument still too long, one element a line). `if (test) then`
+ * moves `then` to the next line, one level deeper, when too long. `deeper` is one level
+ * deeper for itself alone (a statement under a `case`).
+ */
+export type Statement =
+  | SimpleStatement
+  | { readonly if: string; readonly then: SimpleStatement }
+  | { readonly deeper: Statement };
+export type SimpleStatement = string | Call;
+export interface Call {
+  readonly head: string;
+  readonly args: readonly Arg[];
+  readonly tail: string;
+}
+
+/** An argument of a call: code, or the elements of an array literal. */
+export type Arg = string | readonly string[];
+
+const argText = (a: Arg) => (typeof a === "string" ? a : `[${a.join(", ")}]`);
+
+/** A statement on one line. */
+function statementText(s: SimpleStatement | { if: string; then: SimpleStatement }): string {
+  if (typeof s === "string") return s;
+  if ("if" in s) return `if (${s.if}) ${statementText(s.then)}`;
+  return `${s.head}(${s.args.map(argText).join(", ")})${s.tail}`;
+}
+
 /** What `CodeWriter.value` prints: JSON data, with `Code` for expressions. */
 export type Value =
   null | boolean | number | string | Code | readonly Value[] | { readonly [key: string]: Value };
@@ -160,6 +191,50 @@ export class CodeWriter {
     if (this.lines.length > before) return this.line(close);
     this.lines.pop();
     return this.line(`${open}${close}`);
+  }
+
+  /** Statements laid out as prettier lays them out (see `Statement`). */
+  statements(stmts: readonly Statement[]): this {
+    for (const s of stmts) {
+      if (typeof s === "string" && s.startsWith("}")) this.depth--;
+      this.statement(s);
+      const opens = typeof s === "string" ? s.endsWith("{") : "head" in s && s.tail.endsWith("{");
+      if (opens) this.depth++;
+    }
+    return this;
+  }
+
+  private statement(s: Statement): void {
+    if (typeof s === "object" && "deeper" in s) {
+      this.indented(() => this.statement(s.deeper));
+      return;
+    }
+    const one = statementText(s);
+    if (typeof s === "string" || 2 * this.depth + one.length <= WIDTH) {
+      this.line(one);
+    } else if ("if" in s) {
+      this.line(`if (${s.if})`);
+      this.indented(() => this.statement(s.then));
+    } else {
+      this.line(`${s.head}(`);
+      this.indented(() => s.args.forEach((a) => this.argument(a)));
+      this.line(`)${s.tail}`);
+    }
+  }
+
+  private argument(a: Arg): void {
+    if (typeof a === "string" || 2 * this.depth + argText(a).length + 1 <= WIDTH) {
+      this.line(`${argText(a)},`);
+      return;
+    }
+    this.line("[");
+    this.indented(() => a.forEach((x) => this.line(`${x},`)));
+    this.line("],");
+  }
+
+  /** The lines written so far, without imports or a final newline. */
+  text(): string {
+    return this.lines.join("\n");
   }
 
   /** `body`'s lines one level deeper. */

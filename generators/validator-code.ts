@@ -1,10 +1,10 @@
 import type { Constraints, Literal, VSchema } from "../schema/validation.js";
 import { constraintChecks } from "./validator-constraints.js";
-import { num, quote } from "./printer.js";
-import { layout } from "./validator-layout.js";
+import { CodeWriter, num, quote, type Call, type Statement } from "./printer.js";
 import {
   and,
-  atom,
+  call,
+  callExpr,
   checkOrder,
   cmp,
   describeSchema,
@@ -19,6 +19,7 @@ import {
   or,
   pointerEscape,
   read,
+  returns,
   skipDeclared,
   TRUE,
   typeCheck,
@@ -46,13 +47,23 @@ import {
 const HERE = '""';
 
 /** `$expected(...)` with its message prefix written here rather than built on every failure. */
-function expectedCall(p: string, expected: string, v: string): string {
-  return `$expected(e, ${p}, ${quote(expected)}, ${quote(`expected ${expected}, found `)}, ${v});`;
+function expectedCall(p: string, expected: string, v: string): Call {
+  return call("$expected", ["e", p, quote(expected), quote(`expected ${expected}, found `), v]);
 }
 
-function missingCall(path: string, name: string): string {
-  return `$missing(e, ${path}, ${quote(`required property "${name}" is missing`)});`;
+function missingCall(path: string, name: string): Call {
+  return call("$missing", ["e", path, quote(`required property "${name}" is missing`)]);
 }
+
+/** A function's text, its statements laid out by the printer. */
+const laidOut = (statements: Statement[]) => new CodeWriter().statements(statements).text();
+
+/** `function name(params): returns {`, its parameters one a line when too long. */
+const functionHead = (name: string, params: string[], returns: string): Call => ({
+  head: `function ${name}`,
+  args: params,
+  tail: `: ${returns} {`,
+});
 
 export class ValidatorWriter {
   /** Hoisted helper functions, laid out, in creation order (deterministic). */
@@ -118,8 +129,8 @@ export class ValidatorWriter {
   /** `$is_<name>(v, d)`, laid out. */
   isFunction(name: string): string {
     const guard = this.recursive.has(name) ? ["if (d > MAX_DEPTH) return false;"] : [];
-    const code = layout([
-      `function $is_${name}(v: any, d: number): boolean {`,
+    const code = laidOut([
+      functionHead(`$is_${name}`, ["v: any", "d: number"], "boolean"),
       ...guard,
       ...this.isBody(this.schemas.get(name)!),
       "}",
@@ -134,16 +145,16 @@ export class ValidatorWriter {
       const { kind, schema, name } = next;
       const head =
         kind === "is"
-          ? `function ${name}(v: any, d: number): boolean {`
-          : `function ${name}(v: any, e: $Errors, d: number): void {`;
+          ? functionHead(name, ["v: any", "d: number"], "boolean")
+          : functionHead(name, ["v: any", "e: $Errors", "d: number"], "void");
       this.descents = 0;
       this.helpers.push(
-        layout([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]),
+        laidOut([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]),
       );
     }
   }
 
-  private isBody(s: VSchema): string[] {
+  private isBody(s: VSchema): Statement[] {
     switch (s.kind) {
       case "object":
         return this.objectIsBody(s);
@@ -153,26 +164,27 @@ export class ValidatorWriter {
         const disc = this.discriminant(s.members);
         if (disc) return this.discriminatedIsBody(disc);
         return [
-          ...s.members.map((m) => `if (${this.isExpr(m, "v").code}) return true;`),
+          ...s.members.map((m) => ({ if: this.isExpr(m, "v").code, then: "return true;" })),
           "return false;",
         ];
       }
       case "allOf":
         return [
-          ...s.members.map((m) => `if (${not(this.isExpr(m, "v")).code}) return false;`),
+          ...s.members.map((m) => ({ if: not(this.isExpr(m, "v")).code, then: "return false;" })),
           "return true;",
         ];
       case "constrained":
         if (s.schema.kind === "array") return this.arrayIsBody(s.schema, s.constraints);
         return [
-          `if (${not(this.isExpr(s.schema, "v")).code}) return false;`,
-          ...constraintChecks(s, "v", false, this.pattern).map(
-            (c) => `if (${not(c.pass).code}) return false;`,
-          ),
+          { if: not(this.isExpr(s.schema, "v")).code, then: "return false;" },
+          ...constraintChecks(s, "v", false, this.pattern).map((c) => ({
+            if: not(c.pass).code,
+            then: "return false;",
+          })),
           "return true;",
         ];
       default:
-        return [`return ${this.isExpr(s, "v").code};`];
+        return [returns(this.isExpr(s, "v"))];
     }
   }
 
@@ -184,7 +196,7 @@ export class ValidatorWriter {
       case "never":
         return FALSE;
       case "ref":
-        return atom(`$is_${s.name}(${v}, d + 1)`);
+        return callExpr(`$is_${s.name}`, [v, "d + 1"]);
       case "types":
         return or(s.types.map((t) => typeCheck(t, v)));
       case "const":
@@ -223,23 +235,22 @@ export class ValidatorWriter {
       this.isHelpers.set(s, name);
       this.pending.push({ kind: "is", schema: s, name });
     }
-    return atom(`${name}(${v}, d)`);
+    return callExpr(name, [v, "d"]);
   }
 
-  private objectIsBody(s: Extract<VSchema, { kind: "object" }>): string[] {
-    const out = [`if (${NOT_OBJECT}) return false;`];
+  private objectIsBody(s: Extract<VSchema, { kind: "object" }>): Statement[] {
+    const out: Statement[] = [`if (${NOT_OBJECT}) return false;`];
     checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
       const x = `p${i}`;
       out.push(`const ${x} = ${read("v", p.name)};`);
       const check = this.isExpr(p.schema, x);
       if (p.required)
-        out.push(
-          check.code === "true"
-            ? `if (${x} === undefined) return false;`
-            : `if (${not(check).code}) return false;`,
-        );
+        out.push({
+          if: check.code === "true" ? `${x} === undefined` : not(check).code,
+          then: "return false;",
+        });
       else if (check.code !== "true")
-        out.push(`if (${and([cmp(`${x} !== undefined`), not(check)]).code}) return false;`);
+        out.push({ if: and([cmp(`${x} !== undefined`), not(check)]).code, then: "return false;" });
     });
     if (s.additional) {
       const check = this.isExpr(s.additional, "x");
@@ -248,7 +259,7 @@ export class ValidatorWriter {
           "for (const k in v) {",
           ...skipDeclared(s.properties),
           "const x = v[k];",
-          `if (${not(check).code}) return false;`,
+          { if: not(check).code, then: "return false;" },
           "}",
         );
       }
@@ -260,8 +271,8 @@ export class ValidatorWriter {
   private arrayIsBody(
     s: Extract<VSchema, { kind: "array" }>,
     constraints: Constraints | undefined,
-  ): string[] {
-    const out = ["if (!Array.isArray(v)) return false;"];
+  ): Statement[] {
+    const out: Statement[] = ["if (!Array.isArray(v)) return false;"];
     if (constraints?.maxItems !== undefined)
       out.push(`if (v.length > ${num(constraints.maxItems)}) return false;`);
     if (constraints?.minItems !== undefined)
@@ -271,18 +282,21 @@ export class ValidatorWriter {
       out.push(
         "for (let i = 0; i < v.length; i++) {",
         "const x = v[i];",
-        `if (${not(check).code}) return false;`,
+        { if: not(check).code, then: "return false;" },
         "}",
       );
     out.push("return true;");
     return out;
   }
 
-  private discriminatedIsBody(disc: Discriminant): string[] {
-    const out = [`if (${NOT_OBJECT}) return false;`, `switch (${read("v", disc.property)}) {`];
+  private discriminatedIsBody(disc: Discriminant): Statement[] {
+    const out: Statement[] = [
+      `if (${NOT_OBJECT}) return false;`,
+      `switch (${read("v", disc.property)}) {`,
+    ];
     for (const c of disc.cases)
-      out.push(`case ${lit(c.value)}:`, `\treturn ${this.isExpr(c.member, "v").code};`);
-    out.push("default:", "\treturn false;", "}");
+      out.push(`case ${lit(c.value)}:`, { deeper: returns(this.isExpr(c.member, "v")) });
+    out.push("default:", { deeper: "return false;" }, "}");
     return out;
   }
 
@@ -292,8 +306,8 @@ export class ValidatorWriter {
   validateFunction(name: string): string {
     const guard = this.recursive.has(name) ? ['if (d > MAX_DEPTH) return $tooDeep(e, "");'] : [];
     this.descents = 0;
-    const code = layout([
-      `function $va_${name}(v: any, e: $Errors, d: number): void {`,
+    const code = laidOut([
+      functionHead(`$va_${name}`, ["v: any", "e: $Errors", "d: number"], "void"),
       ...guard,
       ...this.vaBody(this.schemas.get(name)!),
       "}",
@@ -302,7 +316,7 @@ export class ValidatorWriter {
     return code;
   }
 
-  private vaBody(s: VSchema): string[] {
+  private vaBody(s: VSchema): Statement[] {
     switch (s.kind) {
       case "object":
         return this.objectVaBody(s);
@@ -327,9 +341,9 @@ export class ValidatorWriter {
       case "any":
         return [];
       case "never":
-        return [{ lines: [`$fail(e, ${p}, "no value is allowed here", undefined);`] }];
+        return [{ lines: [call("$fail", ["e", p, '"no value is allowed here"', "undefined"])] }];
       case "ref":
-        return this.descend(`$va_${s.name}(${v}, e, d + 1);`, p);
+        return this.descend(call(`$va_${s.name}`, [v, "e", "d + 1"]), p);
       case "types":
       case "const":
       case "enum":
@@ -342,7 +356,7 @@ export class ValidatorWriter {
         return [
           {
             cond: not(this.isExpr(s, v)),
-            action: `$anyOf(e, ${p}, ${v}, d, [${members.join(", ")}], ${quote(describeSchema(s))});`,
+            action: call("$anyOf", ["e", p, v, "d", members, quote(describeSchema(s))]),
           },
         ];
       }
@@ -353,7 +367,7 @@ export class ValidatorWriter {
         if (s.schema.kind === "array") return this.hoistVa(s, v, p);
         const checks = constraintChecks(s, v, true, this.pattern).map((c) => ({
           cond: not(c.pass),
-          action: `$fail(e, ${p}, ${c.message}, ${quote(`${c.keyword} ${c.value}`)});`,
+          action: call("$fail", ["e", p, c.message, quote(`${c.keyword} ${c.value}`)]),
         }));
         return [...this.vaStatements(s.schema, v, p), ...checks];
       }
@@ -372,23 +386,23 @@ export class ValidatorWriter {
   }
 
   private hoistVa(s: VSchema, v: string, p: string): Stmt[] {
-    return this.descend(`${this.hoistVaFunction(s)}(${v}, e, d);`, p);
+    return this.descend(call(this.hoistVaFunction(s), [v, "e", "d"]), p);
   }
 
   /** Locals named by `descend` in the function being written (`n0`, `n1`...). */
   private descents = 0;
 
   /** A call into a child's collector, whose errors then get the child's path `p` in front. */
-  private descend(call: string, p: string): Stmt[] {
-    if (p === HERE) return [{ lines: [call] }];
+  private descend(collect: Call, p: string): Stmt[] {
+    if (p === HERE) return [{ lines: [collect] }];
     const n = `n${this.descents++}`;
     return [
       {
         lines: [
           `const ${n} = e.length;`,
-          call,
+          collect,
           `if (e.length > ${n}) {`,
-          `$at(e, ${n}, ${p});`,
+          call("$at", ["e", n, p]),
           STOP,
           "}",
         ],
@@ -396,8 +410,13 @@ export class ValidatorWriter {
     ];
   }
 
-  private objectVaBody(s: Extract<VSchema, { kind: "object" }>): string[] {
-    const out = [`if (${NOT_OBJECT}) {`, expectedCall(HERE, "object", "v"), "return;", "}"];
+  private objectVaBody(s: Extract<VSchema, { kind: "object" }>): Statement[] {
+    const out: Statement[] = [
+      `if (${NOT_OBJECT}) {`,
+      expectedCall(HERE, "object", "v"),
+      "return;",
+      "}",
+    ];
     checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
       const x = `p${i}`;
       const path = quote("/" + pointerEscape(p.name));
@@ -438,13 +457,23 @@ export class ValidatorWriter {
   private arrayVaBody(
     s: Extract<VSchema, { kind: "array" }>,
     constraints: Constraints | undefined,
-  ): string[] {
-    const out = ["if (!Array.isArray(v)) {", expectedCall(HERE, "array", "v"), "return;", "}"];
+  ): Statement[] {
+    const out: Statement[] = [
+      "if (!Array.isArray(v)) {",
+      expectedCall(HERE, "array", "v"),
+      "return;",
+      "}",
+    ];
     const { maxItems, minItems } = constraints ?? {};
     if (maxItems !== undefined) {
       out.push(
         `if (v.length > ${num(maxItems)}) {`,
-        `$fail(e, "", ${quote(`must have at most ${maxItems} items, found `)} + v.length, ${quote(`maxItems ${maxItems}`)});`,
+        call("$fail", [
+          "e",
+          '""',
+          `${quote(`must have at most ${maxItems} items, found `)} + v.length`,
+          quote(`maxItems ${maxItems}`),
+        ]),
         STOP,
         "}",
       );
@@ -452,7 +481,12 @@ export class ValidatorWriter {
     if (minItems !== undefined) {
       out.push(
         `if (v.length < ${num(minItems)}) {`,
-        `$fail(e, "", ${quote(`must have at least ${minItems} items, found `)} + v.length, ${quote(`minItems ${minItems}`)});`,
+        call("$fail", [
+          "e",
+          '""',
+          `${quote(`must have at least ${minItems} items, found `)} + v.length`,
+          quote(`minItems ${minItems}`),
+        ]),
         STOP,
         "}",
       );
@@ -463,10 +497,10 @@ export class ValidatorWriter {
     return out;
   }
 
-  private discriminatedVaBody(disc: Discriminant): string[] {
+  private discriminatedVaBody(disc: Discriminant): Statement[] {
     const path = quote("/" + pointerEscape(disc.property));
     const expected = disc.cases.map((c) => litText(c.value)).join(" | ");
-    const out = [
+    const out: Statement[] = [
       `if (${NOT_OBJECT}) {`,
       expectedCall(HERE, "object", "v"),
       "return;",
@@ -477,16 +511,16 @@ export class ValidatorWriter {
     for (const c of disc.cases) {
       out.push(
         `case ${lit(c.value)}:`,
-        ...lines(this.vaStatements(c.member, "v", HERE)).map((l) => `\t${l}`),
-        "\treturn;",
+        ...lines(this.vaStatements(c.member, "v", HERE)).map((l) => ({ deeper: l })),
+        { deeper: "return;" },
       );
     }
     out.push(
       "case undefined:",
-      `\t${missingCall(path, disc.property)}`,
-      "\treturn;",
+      { deeper: missingCall(path, disc.property) },
+      { deeper: "return;" },
       "default:",
-      `\t${expectedCall(path, expected, "t")}`,
+      { deeper: expectedCall(path, expected, "t") },
       "}",
     );
     return out;
@@ -498,7 +532,7 @@ export class ValidatorWriter {
     if (!name) {
       name = `$re$${this.patterns.size + 1}`;
       this.patterns.set(pattern, name);
-      this.constants.push(layout([`const ${name} = new RegExp(${quote(pattern)}, "u");`]));
+      this.constants.push(`const ${name} = new RegExp(${quote(pattern)}, "u");`);
     }
     return name;
   };

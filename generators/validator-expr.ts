@@ -1,5 +1,5 @@
 import type { Literal, ObjectProperty, VSchema } from "../schema/validation.js";
-import { num, quote } from "./printer.js";
+import { num, quote, type Arg, type Call, type Statement } from "./printer.js";
 
 // The expressions and statements the validator writer (validator-code.ts) is built from:
 // checks with their top operator (so they print parenthesised as prettier prints them),
@@ -44,12 +44,32 @@ export function describeSchema(s: VSchema, depth = 0): string {
   }
 }
 
-/** An expression and its top operator, so it is parenthesised exactly as prettier prints it. */
+/**
+ * An expression and its top operator, so it is parenthesised exactly as prettier prints it;
+ * a call keeps its callee and arguments, so a statement returning it can break them.
+ */
 export interface Expr {
   op: "atom" | "cmp" | "and" | "or";
   code: string;
+  call?: { callee: string; args: readonly string[] };
 }
 export const atom = (code: string): Expr => ({ op: "atom", code });
+export const callExpr = (callee: string, args: readonly string[]): Expr => ({
+  op: "atom",
+  code: `${callee}(${args.join(", ")})`,
+  call: { callee, args },
+});
+
+/** `callee(args);` as a statement. */
+export const call = (callee: string, args: readonly Arg[]): Call => ({
+  head: callee,
+  args,
+  tail: ";",
+});
+
+/** `return x;`: a call breaks its arguments when the line is too long. */
+export const returns = (x: Expr): Statement =>
+  x.call ? { head: `return ${x.call.callee}`, args: x.call.args, tail: ";" } : `return ${x.code};`;
 export const cmp = (code: string): Expr => ({ op: "cmp", code });
 export const TRUE = atom("true");
 export const FALSE = atom("false");
@@ -83,8 +103,8 @@ export function not(x: Expr): Expr {
 export const STOP = "if (e.length >= $limit) return;";
 
 /** A statement of the error collector: `if (cond) { action; STOP }`, or lines as they are. */
-export type Stmt = { cond: Expr; action: string } | { lines: string[] };
-export const lines = (stmts: Stmt[]): string[] =>
+export type Stmt = { cond: Expr; action: Statement } | { lines: Statement[] };
+export const lines = (stmts: Stmt[]): Statement[] =>
   stmts.flatMap((s) => ("lines" in s ? s.lines : [`if (${s.cond.code}) {`, s.action, STOP, "}"]));
 
 export interface Discriminant {
@@ -124,7 +144,7 @@ export function read(v: string, name: string): string {
 }
 
 /** In a `for (const k in v)` loop: skip inherited keys and the declared properties. */
-export function skipDeclared(properties: ObjectProperty[]): string[] {
+export function skipDeclared(properties: ObjectProperty[]): Statement[] {
   const out = ["if (!$own(v, k)) continue;"];
   if (properties.length === 0) return out;
   const test = properties.map((p) => `k === ${quote(p.name)}`).join(" || ");
@@ -133,7 +153,7 @@ export function skipDeclared(properties: ObjectProperty[]): string[] {
     ...out,
     "switch (k) {",
     ...properties.map((p) => `case ${quote(p.name)}:`),
-    "\tcontinue;",
+    { deeper: "continue;" },
     "}",
   ];
 }

@@ -5,8 +5,7 @@ import { renderTemplate } from "./render.js";
 import { runtimeExports, type RuntimeImports } from "./runtime.js";
 import { ValidatorWriter } from "./validator-code.js";
 import { messageEntryPoints } from "./validator-messages.js";
-import { objectKey, quote, WIDTH } from "./printer.js";
-import { layout } from "./validator-layout.js";
+import { CodeWriter, objectKey, quote, WIDTH } from "./printer.js";
 
 /** Names of the types that can reach themselves through references (they need a depth guard). */
 export function recursiveTypes(schemas: ReadonlyMap<string, VSchema>): Set<string> {
@@ -108,8 +107,8 @@ export const validatorsGenerator: Generator = {
 /**
  * validators.ts around its generated body (checks, collectors, entry points), with the
  * imports of runtime/validation.ts that body uses, and that runtime module. Laid out as
- * prettier would (generators/validator-layout.ts): formatting the largest output was most of
- * the generation time. The file is built in one join: joining the body, then the template
+ * prettier would (CodeWriter.statements): formatting the largest output was most of the
+ * generation time. The file is built in one join: joining the body, then the template
  * around it, held the 7.8 MB text of a schema of 20 copies of 2026-07-28 three times over.
  */
 export function validatorsFiles(
@@ -214,24 +213,34 @@ function listOf(open: string, items: readonly string[], close: string, pad = "")
 
 /** `isT` and `validateT`: exceptions (throwing getters, proxies) become a failed validation. */
 function publicValidators(name: string): string {
-  return layout([
-    `/** Whether \`value\` is a valid \`${name}\`. */`,
-    `export function is${name}(value: unknown): value is T.${name} {`,
-    "try {",
-    `return $is_${name}(value, 0);`,
-    "} catch {",
-    "return false;",
-    "}",
-    "}",
-    "",
-    `/** Validates \`value\` as a \`${name}\`: the value itself, or JSON-pointer errors. */`,
-    `export function validate${name}(value: unknown, options?: ValidateOptions): ValidationResult<T.${name}> {`,
-    "try {",
-    `if (!options?.firstError && $is_${name}(value, 0)) return $ok(value);`,
-    "} catch {}",
-    `return $result(value, $va_${name}, options);`,
-    "}",
-  ]);
+  return new CodeWriter()
+    .statements([
+      `/** Whether \`value\` is a valid \`${name}\`. */`,
+      {
+        head: `export function is${name}`,
+        args: ["value: unknown"],
+        tail: `: value is T.${name} {`,
+      },
+      "try {",
+      { head: `return $is_${name}`, args: ["value", "0"], tail: ";" },
+      "} catch {",
+      "return false;",
+      "}",
+      "}",
+      "",
+      `/** Validates \`value\` as a \`${name}\`: the value itself, or JSON-pointer errors. */`,
+      {
+        head: `export function validate${name}`,
+        args: ["value: unknown", "options?: ValidateOptions"],
+        tail: `: ValidationResult<T.${name}> {`,
+      },
+      "try {",
+      { if: `!options?.firstError && $is_${name}(value, 0)`, then: "return $ok(value);" },
+      "} catch {}",
+      { head: "return $result", args: ["value", `$va_${name}`, "options"], tail: ";" },
+      "}",
+    ])
+    .text();
 }
 
 function validatorTable(names: string[]): string {

@@ -3,7 +3,8 @@ import { runtimeImports } from "../generators/runtime.js";
 import { describe, expect, it } from "vitest";
 import { loadEras } from "../cli/commands.js";
 import { GENERATORS, headerFor } from "../generators/index.js";
-import { Code, CodeWriter, type Value } from "../generators/printer.js";
+import { Code, CodeWriter, type Statement, type Value } from "../generators/printer.js";
+import { call } from "../generators/validator-expr.js";
 import { SPEC_DIR, SPEC_REVISIONS } from "./helpers.js";
 
 // Generation skips prettier for files the printer lays out itself (CodeWriter.exact): the
@@ -152,6 +153,48 @@ describe("CodeWriter lays out lists, values and unions as prettier does", () => 
     expect(comment.exact).toBe(true);
     expect(new CodeWriter().line(`const x = "${"x".repeat(100)}";`).exact).toBe(false);
     expect(new CodeWriter().line('const x = "é";').exact).toBe(false);
+  });
+});
+
+describe("CodeWriter.statements breaks what the emitter says may break, as prettier does", () => {
+  const long = "aVeryLongNameThatTakesUpMostOfTheLine".repeat(2);
+  const cases: [string, Statement[]][] = [
+    ["a call that fits", [call("$fail", ["e", '"/x"', '"no"'])]],
+    ["a call too long: one argument a line", [call("$fail", ["e", `"/${long}"`, `"${long}"`])]],
+    [
+      "an array argument still too long: one element a line",
+      [call("$anyOf", ["e", '""', "v", "d", [`$va_${long}`, `$va_${long}2`], '"a | b"'])],
+    ],
+    [
+      "a function head too long: one parameter a line, the body indented",
+      [
+        { head: `function $is_${long}`, args: ["v: any", "d: number"], tail: ": boolean {" },
+        "return true;",
+        "}",
+      ],
+    ],
+    [
+      "an if too long: its statement on the next line",
+      [{ if: `!$is_${long}(v, d)`, then: "return false;" }],
+    ],
+    [
+      "an if whose statement is itself too long",
+      [
+        {
+          if: `v !== undefined`,
+          then: call(`return $is_${long}`, ["v", `d + ${long.length}`, "e", long]),
+        },
+      ],
+    ],
+    [
+      "a statement under a case, one level deeper",
+      ["switch (v) {", "case 1:", { deeper: call(`return $is_${long}`, ["v", long]) }, "}"],
+    ],
+  ];
+  it.each(cases)("%s", async (_, statements) => {
+    const w = new CodeWriter().statements(statements);
+    const printed = `${w.text()}\n`;
+    expect(await format(printed)).toBe(printed);
   });
 });
 
