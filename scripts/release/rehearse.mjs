@@ -318,6 +318,30 @@ for (const major of nodes.length > 0 ? nodes : ["20", "22"]) {
   );
 }
 
+// And the contributors' path: `npx mcp-gen init` from this (built) checkout, whose project
+// depends on the checkout itself and reads the spec checkout the config names.
+{
+  const home = join(work, "user-checkout");
+  mkdirSync(home);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const at = (label, args, cwd) =>
+    timed(`checkout: ${label}`, () => run(args[0], args.slice(1), { cwd, env }));
+  const project = join(home, "my-server");
+  const steps = [
+    at("npx mcp-gen init", ["npx", "mcp-gen", "init", project], ROOT),
+    at("npm install", ["npm", "install", "--no-audit", "--no-fund"], project),
+    at("npm run build", ["npm", "run", "build"], project),
+    at("npm run check", ["npm", "run", "check"], project),
+  ];
+  const dependency = JSON.parse(readFileSync(join(project, "package.json"), "utf8"))
+    .devDependencies["@mcp-gen/cli"];
+  if (!/^file:(\.\.\/)+/.test(dependency))
+    fail(`init from the checkout wrote @mcp-gen/cli ${dependency}`);
+  results.push(
+    `checkout: init to a built, checked project ${steps.reduce((sum, s) => sum + s.seconds, 0).toFixed(1)} s`,
+  );
+}
+
 for (const child of children) child.kill();
 for (const line of results) console.log(`rehearse: ${line}`);
 console.log(
