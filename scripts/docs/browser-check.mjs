@@ -110,9 +110,14 @@ try {
     await heading("CLI reference");
     await page.locator(".VPNavBar a", { hasText: "API" }).first().click();
     await page.waitForURL(/\/reference\/api\/?$/);
-    await page.locator(".vp-doc a", { hasText: "router" }).first().click();
-    await page.waitForURL(/\/reference\/api\/router\/?$/);
-    await heading("router");
+    // The API reference names each module by the subpath it is imported from.
+    await page
+      .locator(".vp-doc a", { hasText: /^server$/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/reference\/api\/server\/?$/);
+    await heading("server");
+    await page.locator(".vp-doc a", { hasText: "createRouter" }).first().waitFor();
     await page.locator(".VPSidebar a", { hasText: "Roadmap" }).first().click();
     await page.waitForURL(`${site}/project/ROADMAP`);
     await heading("Roadmap");

@@ -130,9 +130,16 @@ for (const { dir, manifest } of packages) {
   const lint = spawnSync(bin("publint"), ["run", file, "--strict"], { encoding: "utf8" });
   if (lint.status !== 0 || !/All good!/.test(lint.stdout))
     fail(`publint on ${manifest.name}:\n${lint.stdout}${lint.stderr}`);
-  const types = spawnSync(bin("attw"), [file, "--format", "ascii", "--no-color"], {
-    encoding: "utf8",
-  });
+  // ESM only, by design (Node 20.19 and later, which also require() ESM): the esm-only
+  // profile checks every entry point's types for import under node16 and bundlers, and
+  // does not count the CommonJS and node10 resolutions the package does not offer.
+  const types = spawnSync(
+    bin("attw"),
+    [file, "--profile", "esm-only", "--format", "ascii", "--no-color"],
+    {
+      encoding: "utf8",
+    },
+  );
   if (types.status !== 0)
     fail(`are-the-types-wrong on ${manifest.name}:\n${types.stdout}${types.stderr}`);
   console.log(`rehearse: ${manifest.name}: publint and are-the-types-wrong clean`);
@@ -294,25 +301,39 @@ for (const major of nodes.length > 0 ? nodes : ["20", "22"]) {
     HOME: home,
     npm_config_cache: join(home, ".npm"),
   };
-  const cli = packages.find((p) => p.dir === ROOT);
-  cpSync(cli.tarball, join(home, "mcp-gen-cli.tgz"));
+  // Every package's tarball beside the user: the CLI's dependencies on the others (the
+  // runtime) must come from them too, so npx is given them all (-p), the CLI last.
+  const given = [];
+  for (const { manifest, tarball } of [...packages].reverse()) {
+    const file = `${manifest.name.replace(/^@/, "").replace("/", "-")}.tgz`;
+    cpSync(tarball, join(home, file));
+    given.push("-p", `./${file}`);
+  }
   const at = (label, args, cwd) =>
     timed(`tarball: ${label}`, () => run(args[0], args.slice(1), { cwd, env }));
   const project = join(home, "my-server");
   const steps = [
     at(
-      "npx ./mcp-gen-cli.tgz init my-server",
-      ["npx", "--yes", "./mcp-gen-cli.tgz", "init", "my-server"],
+      `npx ${given.join(" ")} mcp-gen init my-server`,
+      ["npx", "--yes", ...given, "mcp-gen", "init", "my-server"],
       home,
     ),
     at("npm install", ["npm", "install", "--no-audit", "--no-fund"], project),
     at("npm run build", ["npm", "run", "build"], project),
     at("npm run check", ["npm", "run", "check"], project),
   ];
-  const dependency = JSON.parse(readFileSync(join(project, "package.json"), "utf8"))
-    .devDependencies["@mcp-gen/cli"];
-  if (dependency !== "file:../mcp-gen-cli.tgz")
-    fail(`init from the tarball wrote @mcp-gen/cli ${dependency}`);
+  // Each of our packages the project names must be its tarball, by a path from the project.
+  const written = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+  for (const [name, spec] of Object.entries({
+    ...written.dependencies,
+    ...written.devDependencies,
+  })) {
+    if (
+      name.startsWith("@mcp-gen/") &&
+      spec !== `file:../${name.replace(/^@/, "").replace("/", "-")}.tgz`
+    )
+      fail(`init from the tarballs wrote ${name} ${spec}`);
+  }
   results.push(
     `tarball: init to a built, checked project ${steps.reduce((sum, s) => sum + s.seconds, 0).toFixed(1)} s`,
   );
