@@ -26,10 +26,18 @@ describe("a modern server slow to start (v2 SDK 2.4.0, legacy refused)", () => {
   let server: HttpServer;
   /** Whether the next request stalls (the server is still starting). */
   let starting = true;
+  /** Ends the stall of the first request: called by the request after it. */
+  let started: (() => void) | undefined;
+  // The first request (the probe) stalls until the client has given up on it and sent the
+  // next one (initialize): the test needs no guess of how long the probe's timeout takes.
   const v2 = v2ModernHandler(async () => {
+    if (started) {
+      started();
+      started = undefined;
+    }
     if (!starting) return;
     starting = false;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise<void>((resolve) => (started = resolve));
   });
 
   beforeAll(async () => {
@@ -43,7 +51,8 @@ describe("a modern server slow to start (v2 SDK 2.4.0, legacy refused)", () => {
   it("the first call fails on initialize; the next probes again and is served as modern", async () => {
     const c = client.createClient({
       transport: httpClient.createHttpTransport({ url }),
-      probeTimeoutMs: 100,
+      // Only the second probe must fit in it: generous, so a loaded machine still answers.
+      probeTimeoutMs: 2_000,
     });
     // The v2 server refuses initialize (HTTP 400 with a JSON-RPC error).
     await expect(c.listTools()).rejects.toThrow(/the server refused initialize/);
