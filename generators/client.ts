@@ -13,8 +13,8 @@ import {
 } from "./names.js";
 import { legacyCalls, writeLegacyCallMembers } from "./client-legacy-calls.js";
 import { CodeWriter, prettierKey, quote, str, type Value } from "./printer.js";
-import { protocolFile, schemaType } from "./protocol.js";
-import { eraFiles, missingInOlder } from "./eras.js";
+import { schemaType } from "./protocol.js";
+import { missingInOlder } from "./eras.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import type { RuntimeImports } from "./runtime.js";
 
@@ -399,15 +399,25 @@ export const clientGenerator: Generator = {
   name: "client",
   description:
     "client.ts: typed request functions with multi round-trip retries; stdio.ts; http-client.ts",
-  requires: ["types", "methods", "validators"],
+  requires: ["types", "methods", "validators", "protocol", "eras"],
   eras: true,
+  runtime({ loaded, auth }) {
+    const { perRequestVersion } = runtimeFacts(loaded).features;
+    return [
+      "core",
+      "client",
+      "transport",
+      "node/stdio",
+      // Stateless Streamable HTTP: http-client.ts, and auth.ts when asked.
+      ...(perRequestVersion ? (["auth"] as const) : []),
+      ...(perRequestVersion && auth ? (["auth/client"] as const) : []),
+    ];
+  },
   emit(ctx) {
     const { loaded, header } = ctx;
     const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
       clientFile(loaded, header, ctx.legacy, ctx.runtime),
-      protocolFile(loaded, header, ctx.runtime),
-      ...ctx.runtime.files(["core", "client", "transport"]),
       {
         path: "stdio.ts",
         kind: "generated",
@@ -415,11 +425,10 @@ export const clientGenerator: Generator = {
         nodeOnly: true,
         preformatted: true,
       },
-      ...ctx.runtime.files(["node/stdio"]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
-      files.push(httpClientFile(ctx.runtime), ...ctx.runtime.files(["auth"]), ...eraFiles(ctx));
+      files.push(httpClientFile(ctx.runtime));
       // The OAuth client, on request: it alone depends on a package (oauth4webapi, a peer dependency).
       if (ctx.auth) {
         const code = `${SCHEMA_FREE_HEADER}
@@ -428,16 +437,13 @@ export const clientGenerator: Generator = {
 // jose, for DPoP proofs).
 export * from ${str(ctx.runtime.from("auth/client"))};
 `;
-        files.push(
-          {
-            path: "auth.ts",
-            kind: "generated",
-            code,
-            peerDependency: "oauth4webapi",
-            preformatted: true,
-          },
-          ...ctx.runtime.files(["auth/client"]),
-        );
+        files.push({
+          path: "auth.ts",
+          kind: "generated",
+          code,
+          peerDependency: "oauth4webapi",
+          preformatted: true,
+        });
       }
     }
     return files;

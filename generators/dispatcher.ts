@@ -5,10 +5,10 @@ import { McpGenError } from "../schema/diagnostics.js";
 import { Resolver } from "../schema/resolve.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { CodeWriter, lineCommentText, objectKey, prettierKey, quote, str } from "./printer.js";
-import { protocolFile, schemaType } from "./protocol.js";
+import { schemaType } from "./protocol.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import type { RuntimeImports } from "./runtime.js";
-import { eraFiles, missingInOlder } from "./eras.js";
+import { missingInOlder } from "./eras.js";
 import { toolsListResult, writeDefineTools } from "./dispatcher-tools.js";
 
 // dispatcher.ts: the typed face of the runtime's router for one revision (handler
@@ -455,28 +455,28 @@ export const dispatcherGenerator: Generator = {
   name: "dispatcher",
   description:
     "dispatcher.ts: typed handler interfaces over the runtime router; handlers.ts skeleton (once); http-server.ts",
-  requires: ["types", "methods", "validators"],
+  requires: ["types", "methods", "validators", "protocol", "eras"],
   eras: true,
+  runtime({ loaded, auth }) {
+    const { features } = runtimeFacts(loaded);
+    return [
+      "core",
+      "server",
+      ...(features.mrtr ? (["tasks"] as const) : []),
+      // Stateless Streamable HTTP: http-server.ts.
+      ...(features.perRequestVersion ? (["node/http", "auth"] as const) : []),
+      // The JWT verifier imports jose: only when asked (config `auth`, --auth).
+      ...(features.perRequestVersion && auth ? (["auth/verify"] as const) : []),
+    ];
+  },
   emit(ctx) {
     const { loaded, header } = ctx;
-    const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
       dispatcherFile(loaded, header, ctx.legacy, ctx.runtime),
       handlersFile(loaded),
-      protocolFile(loaded, header, ctx.runtime),
-      ...ctx.runtime.files([
-        "core",
-        "server",
-        ...(facts.features.mrtr ? (["tasks"] as const) : []),
-      ]),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
-    if (facts.features.perRequestVersion) {
-      files.push(httpServerFile(ctx.runtime), ...ctx.runtime.files(["node/http", "auth"]));
-      files.push(...eraFiles(ctx));
-      // The JWT verifier imports jose: only when asked (config `auth`, --auth).
-      if (ctx.auth) files.push(...ctx.runtime.files(["auth/verify"]));
-    }
+    if (runtimeFacts(loaded).features.perRequestVersion) files.push(httpServerFile(ctx.runtime));
     return files;
   },
 };

@@ -1,9 +1,9 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { Resolver } from "../schema/resolve.js";
 import type { MethodInfo } from "../schema/protocol.js";
-import { isStateless } from "../schema/runtime-protocol.js";
+import { isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
 import { Code, CodeWriter, str } from "./printer.js";
-import type { EmittedFile, GeneratorContext } from "./plugin.js";
+import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
 import { protocolFile } from "./protocol.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
@@ -179,6 +179,18 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
  * eras.ts, the runtime it names and legacy/<revision>/ for each legacy revision: emitted by
  * the dispatcher and the client generators alike (generate() keeps one copy of each file).
  */
+/**
+ * eras.ts and the older revisions' folders, for a revision whose requests carry their
+ * version (stateless Streamable HTTP): the dispatcher and the client both require it.
+ */
+export const erasGenerator: Generator = {
+  name: "eras",
+  description: "eras.ts: the revisions served; legacy/ and modern/: an older revision's files",
+  requires: ["types", "methods", "validators", "protocol"],
+  runtime: () => ["core"],
+  emit: (ctx) => (runtimeFacts(ctx.loaded).features.perRequestVersion ? eraFiles(ctx) : []),
+};
+
 export function eraFiles(ctx: GeneratorContext): EmittedFile[] {
   const wire = (c: GeneratorContext) =>
     [typesGenerator, methodsGenerator, validatorsGenerator].flatMap((g) => g.emit(c));

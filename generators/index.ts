@@ -1,17 +1,19 @@
 import type { LoadedRevision } from "../schema/index.js";
-import { generatedCodeError, McpGenError } from "../schema/diagnostics.js";
+import { McpGenError } from "../schema/diagnostics.js";
 import { stackOverflowError } from "../schema/nesting.js";
 import { headerFor } from "./headers.js";
 import type { GeneratedWith } from "./manifest.js";
 import type { EmittedFile, Generator, GeneratorContext, OutputFile } from "./plugin.js";
 import { RUNTIME_RANGE, runtimeImports, type RuntimeMode } from "./runtime.js";
-import { formatTypeScript } from "./render.js";
 import { str } from "./printer.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
 import { validatorsGenerator } from "./validators.js";
 import { dispatcherGenerator } from "./dispatcher.js";
 import { clientGenerator } from "./client.js";
+import { protocolGenerator } from "./protocol.js";
+import { erasGenerator } from "./eras.js";
+import { checkParses } from "./parse-check.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
 export const GENERATORS: readonly Generator[] = [
@@ -19,6 +21,8 @@ export const GENERATORS: readonly Generator[] = [
   methodsGenerator,
   validatorsGenerator,
   dispatcherGenerator,
+  protocolGenerator,
+  erasGenerator,
   clientGenerator,
 ];
 
@@ -91,21 +95,21 @@ export async function generate(
     headerFor,
     runtime: runtimeImports(options.runtime ?? "package"),
   };
-  // Files several generators share (protocol.ts, runtime/) are emitted once.
-  const byPath = new Map<string, EmittedFile>();
-  let files: EmittedFile[];
+  const chosen = resolveGenerators(names);
+  let emitted: EmittedFile[];
   try {
-    files = resolveGenerators(names).flatMap((g) => g.emit(ctx));
+    emitted = chosen.flatMap((g) => g.emit(ctx));
+    // The runtime modules the chosen generators' files import, emitted once (vendor mode).
+    emitted.push(...ctx.runtime.files([...new Set(chosen.flatMap((g) => g.runtime?.(ctx) ?? []))]));
   } catch (error) {
     throw stackOverflowError(error, loaded.model.file, "generating code");
   }
-  for (const file of files) {
-    const earlier = byPath.get(file.path);
-    if (earlier && earlier.code !== file.code)
-      throw new Error(`internal: two generators emit different ${file.path}`);
-    byPath.set(file.path, file);
+  // A file another generator needs is that generator's (`requires`): never emitted twice.
+  const paths = new Set<string>();
+  for (const { path } of emitted) {
+    if (paths.has(path)) throw new Error(`internal: two generators emit ${path}`);
+    paths.add(path);
   }
-  const emitted = [...byPath.values()];
   const modules = emitted
     .filter(
       (f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"),
@@ -114,16 +118,13 @@ export async function generate(
   const exports = modules.map((m) => `export * from ${str(`./${m}.js`)};`);
   const index = [ctx.header, ...(exports.length > 0 ? ["", ...exports] : []), ""].join("\n");
   emitted.push({ path: "index.ts", kind: "generated", code: index, preformatted: true });
-  return Promise.all(
-    emitted.map(async (f) => ({
-      path: f.path,
-      kind: f.kind,
-      ...(f.handlerMethods ? { handlerMethods: f.handlerMethods } : {}),
-      content: f.preformatted
-        ? f.code
-        : await formatTypeScript(f.code).catch((e: unknown) =>
-            Promise.reject(generatedCodeError(f.path, e)),
-          ),
-    })),
-  );
+  // Every file is printed laid out; one outside the layouts the printer matches prettier on
+  // (`preformatted` false) is still checked to parse, so a printer bug is never written.
+  for (const f of emitted) if (!f.preformatted) checkParses(f.path, f.code);
+  return emitted.map((f) => ({
+    path: f.path,
+    kind: f.kind,
+    ...(f.handlerMethods ? { handlerMethods: f.handlerMethods } : {}),
+    content: f.code,
+  }));
 }

@@ -39,6 +39,7 @@ export const methodsGenerator: Generator = {
   name: "methods",
   description: "methods.ts: the method table, directions, params/result maps, error codes",
   requires: ["types"],
+  runtime: () => ["core"],
   emit({ loaded, header, runtime: runtimeImports }) {
     const { protocol } = loaded;
     const w = new CodeWriter();
@@ -67,10 +68,7 @@ export const methodsGenerator: Generator = {
     w.line("/** The message unions of the schema and their member types. */");
     w.value("export const MESSAGE_UNIONS = ", protocol.unions as Value, " as const;");
     const code = w.toString(`${header}\n${INTRO}`);
-    return [
-      { path: "methods.ts", kind: "generated", code, preformatted: w.exact },
-      ...runtimeImports.files(["core"]),
-    ];
+    return [{ path: "methods.ts", kind: "generated", code, preformatted: w.exact }];
   },
 };
 

@@ -1,5 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
-import type { RuntimeImports } from "./runtime.js";
+import type { EmittedFile } from "./emitted-file.js";
+import type { RuntimeEntry, RuntimeImports } from "./runtime.js";
 
 export interface GeneratorContext {
   loaded: LoadedRevision;
@@ -18,23 +19,7 @@ export interface GeneratorContext {
   runtime: RuntimeImports;
 }
 
-/** A file before formatting. `scaffold` files belong to the user once written: created only when missing. */
-export interface EmittedFile {
-  path: string;
-  code: string;
-  kind: "generated" | "scaffold";
-  /** Node.js-only modules stay out of index.ts, so importing it works in any runtime. */
-  nodeOnly?: boolean;
-  /** A package the file imports (a peer dependency of the output): kept out of index.ts. */
-  peerDependency?: string;
-  /**
-   * A scaffold's request methods, each of which it writes an entry for: a kept copy that names
-   * one nowhere is reported (see kept-files.ts).
-   */
-  handlerMethods?: readonly string[];
-  /** Printed already laid out as prettier would: skips formatting (big files, where prettier dominates generation time). */
-  preformatted?: boolean;
-}
+export type { EmittedFile } from "./emitted-file.js";
 
 /** A file as written: formatted, with what the output plan and the manifest need of it. */
 export interface OutputFile {
@@ -44,13 +29,19 @@ export interface OutputFile {
   handlerMethods?: EmittedFile["handlerMethods"];
 }
 
-/** One output of mcp-gen: model in, files out. */
+/**
+ * One output of mcp-gen: model in, files out. Every file comes from exactly one generator;
+ * a file another needs is that generator's, named in `requires`, and the runtime modules
+ * files import are named in `runtime`, for the run to emit once (generators/index.ts).
+ */
 export interface Generator {
   name: string;
   description: string;
   /** Generators whose files this one's import: selecting it selects them too. */
   requires?: readonly string[];
-  /** Emits eras.ts and legacy/<revision>/ for `GeneratorContext.legacy`: without such a generator, older revisions have no use. */
+  /** Serves the revisions of `GeneratorContext.legacy` (through the eras generator): without such a generator, older revisions have no use. */
   eras?: boolean;
+  /** The runtime's entry points this generator's files import. */
+  runtime?(ctx: GeneratorContext): readonly RuntimeEntry[];
   emit(ctx: GeneratorContext): EmittedFile[];
 }

@@ -1,11 +1,19 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { CodeWriter, objectKey, type Value } from "./printer.js";
-import type { EmittedFile } from "./plugin.js";
+import type { EmittedFile, Generator } from "./plugin.js";
 import type { RuntimeImports } from "./runtime.js";
 
 // protocol.ts: the revision's facts as data for the runtime, and the revision's validators
-// bound to the runtime's MessageValidators interface. Shared by the dispatcher and client.
+// bound to the runtime's MessageValidators interface. The dispatcher and the client require it.
+
+export const protocolGenerator: Generator = {
+  name: "protocol",
+  description: "protocol.ts: the revision's facts for the runtime, and its validators bound to it",
+  requires: ["methods", "validators"],
+  runtime: () => ["core"],
+  emit: ({ loaded, header, runtime }) => [protocolFile(loaded, header, runtime)],
+};
 
 /** A schema type as `T.Name` when the revision declares it, else `fallback`. */
 export function schemaType(loaded: LoadedRevision, name: string, fallback: string): string {

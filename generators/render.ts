@@ -1,18 +1,29 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import Handlebars from "handlebars";
+import type HandlebarsModule from "handlebars";
 import type * as Prettier from "prettier";
 
 import { TEMPLATE_DIR } from "./package-info.js";
 
-const handlebars = Handlebars.create();
-// Formatting helpers only: templates stay free of logic.
-handlebars.registerHelper(
-  "json",
-  (value: unknown) => new Handlebars.SafeString(JSON.stringify(value)),
-);
+// Handlebars renders the mostly-text files of `mcp-gen init` (templates/project/); generated
+// code is printed by CodeWriter (printer.ts). Handlebars is loaded on first use, so
+// `mcp-gen generate` never loads it.
+let handlebars: typeof HandlebarsModule | undefined;
 
-const compiled = new Map<string, Handlebars.TemplateDelegate>();
+function engine(): typeof HandlebarsModule {
+  if (handlebars) return handlebars;
+  const Handlebars = createRequire(import.meta.url)("handlebars") as typeof HandlebarsModule;
+  handlebars = Handlebars.create();
+  // Formatting helpers only: templates stay free of logic.
+  handlebars.registerHelper(
+    "json",
+    (value: unknown) => new Handlebars.SafeString(JSON.stringify(value)),
+  );
+  return handlebars;
+}
+
+const compiled = new Map<string, HandlebarsModule.TemplateDelegate>();
 
 export function templatePath(name: string): string {
   return join(TEMPLATE_DIR, name);
@@ -22,7 +33,7 @@ export function templatePath(name: string): string {
 export function renderTemplate(name: string, view: object): string {
   let template = compiled.get(name);
   if (!template) {
-    template = handlebars.compile(readFileSync(templatePath(name), "utf8"), {
+    template = engine().compile(readFileSync(templatePath(name), "utf8"), {
       noEscape: true,
       strict: true,
     });

@@ -4,7 +4,7 @@ import type * as TS from "typescript";
 import { ts } from "../schema/typescript.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import { PACKAGE_ROOT, RUNTIME_PACKAGE, RUNTIME_ROOT } from "./package-info.js";
-import type { EmittedFile } from "./plugin.js";
+import type { EmittedFile } from "./emitted-file.js";
 
 // Generated code sits on the runtime package (packages/runtime, published as
 // @mcp-gen/runtime): router, client engine, request state, transports. By default it imports

@@ -1,11 +1,10 @@
 import { buildValidationSchemas, type VSchema } from "../schema/validation.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { renderTemplate } from "./render.js";
 import { runtimeExports, type RuntimeImports } from "./runtime.js";
 import { ValidatorWriter } from "./validator-code.js";
 import { messageEntryPoints } from "./validator-messages.js";
-import { CodeWriter, objectKey, quote, WIDTH } from "./printer.js";
+import { CodeWriter, objectKey, quote } from "./printer.js";
 
 /** Names of the types that can reach themselves through references (they need a depth guard). */
 export function recursiveTypes(schemas: ReadonlyMap<string, VSchema>): Set<string> {
@@ -62,13 +61,11 @@ const MESSAGE_ENTRY_POINTS = new Set([
   "validateMessage",
 ]);
 
-/** Where the template's body goes; no template text contains it. */
-const BODY_MARK = "\u0000body\u0000";
-
 /** validators.ts: `isT` / `validateT` for every schema type, and message entry points. */
 export const validatorsGenerator: Generator = {
   name: "validators",
   requires: ["types", "methods"],
+  runtime: () => ["core"],
   description:
     "validators.ts: type guards and JSON-pointer validators for every schema type, message validation",
   emit({ loaded, header, runtime }) {
@@ -106,32 +103,34 @@ export const validatorsGenerator: Generator = {
 
 /**
  * validators.ts around its generated body (checks, collectors, entry points), with the
- * imports of runtime/validation.ts that body uses, and that runtime module. Laid out as
- * prettier would (CodeWriter.statements): formatting the largest output was most of the
- * generation time. The file is built in one join: joining the body, then the template
- * around it, held the 7.8 MB text of a schema of 20 copies of 2026-07-28 three times over.
+ * imports of the runtime that body uses. Laid out as prettier would (CodeWriter.statements):
+ * formatting the largest output was most of the generation time. The file is built in one
+ * join: joining the body, then the head around it, held the 7.8 MB text of a schema of 20
+ * copies of 2026-07-28 three times over.
  */
 export function validatorsFiles(
   header: string,
   body: readonly string[],
   runtime: RuntimeImports,
 ): EmittedFile[] {
-  const runtimeImports = importsFromRuntime(runtime.from("core"), body);
-  const methodsImports = importsFromMethods(body);
-  const [head, tail] = renderTemplate("validators.ts.hbs", {
-    header,
-    body: BODY_MARK,
-    runtimeImports,
-    methodsImports,
-  }).split(BODY_MARK) as [string, string];
+  const w = new CodeWriter();
+  w.line("// Validators for every type of the MCP schema: `isT` (a type guard, no allocation on");
+  w.line("// success) and `validateT` (JSON-pointer errors), with the semantics of the revision's");
+  w.line("// schema.json. They never throw and never mutate or coerce their input.");
+  w.line();
+  w.line("/* eslint-disable */");
+  w.line(`import type * as T from ${quote("./types.js")};`);
+  importsFromMethods(w, body);
+  importsFromRuntime(w, runtime.from("core"), body);
+  w.line();
+  w.line(
+    "// ---- per-type checks -----------------------------------------------------------------",
+  );
   const parts = body.map((b) => b.replace(/\n+$/, ""));
-  parts[0] = `${head}\n${parts[0]}`;
-  parts[parts.length - 1] += tail;
+  parts[0] = `${header}\n${w.text()}\n\n${parts[0]}`;
+  parts[parts.length - 1] += "\n";
   const code = parts.join("\n\n");
-  return [
-    { path: "validators.ts", kind: "generated", code, preformatted: true },
-    ...runtime.files(["core"]),
-  ];
+  return [{ path: "validators.ts", kind: "generated", code, preformatted: true }];
 }
 
 /** The method-table types of methods.ts the message entry points' signatures may name. */
@@ -148,12 +147,12 @@ const METHOD_TYPES = [
  * `input_required`, so no InputRequiredMethod). The entry points are the body's last part:
  * only it is scanned, not the megabytes of checks before it.
  */
-function importsFromMethods(body: readonly string[]): string {
+function importsFromMethods(w: CodeWriter, body: readonly string[]): void {
   const entryPoints = body[body.length - 1] ?? "";
   const used = METHOD_TYPES.filter((name) =>
     new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(entryPoints),
   );
-  return used.length === 0 ? "" : namedList("import type", used, "./methods.js");
+  if (used.length > 0) namedList(w, "import type", used, "./methods.js");
 }
 
 /** What validators.ts re-exports from runtime/validation.ts: its public API beside `isT` / `validateT`. */
@@ -171,7 +170,7 @@ const PUBLIC_TYPES = [
  * The import and re-export lines of validators.ts: the runtime names the generated code uses
  * (only those, so no output imports a name it does not use), then the public ones.
  */
-function importsFromRuntime(from: string, body: readonly string[]): string {
+function importsFromRuntime(w: CodeWriter, from: string, body: readonly string[]): void {
   const { values, types } = runtimeExports("core/validation.ts");
   // One pass over the text for every exported name (a regex per name would read 8 MB of
   // validators.ts 25 times on a large schema).
@@ -188,27 +187,14 @@ function importsFromRuntime(from: string, body: readonly string[]): string {
       .sort()
       .map((t) => `type ${t}`),
   ];
-  return [
-    namedList("import", imported, from),
-    namedList("export", PUBLIC_VALUES, from),
-    namedList("export type", PUBLIC_TYPES, from),
-  ].join("\n");
+  namedList(w, "import", imported, from);
+  namedList(w, "export", PUBLIC_VALUES, from);
+  namedList(w, "export type", PUBLIC_TYPES, from);
 }
 
 /** `keyword { a, b } from "m";` on one line, or one name a line, as prettier prints it. */
-function namedList(keyword: string, names: readonly string[], from: string): string {
-  return listOf(`${keyword} {`, names, `} from ${quote(from)};`, " ");
-}
-
-/**
- * `open` items `close` on one line when it fits the page (with `pad` inside the brackets:
- * prettier spaces braces, not brackets), else one item a line with trailing commas.
- */
-function listOf(open: string, items: readonly string[], close: string, pad = ""): string {
-  const line = `${open}${pad}${items.join(", ")}${pad}${close}`;
-  return line.length <= WIDTH
-    ? line
-    : [open, ...items.map((item) => `  ${item},`), close].join("\n");
+function namedList(w: CodeWriter, keyword: string, names: readonly string[], from: string): void {
+  w.list(`${keyword} {`, names, `} from ${quote(from)};`, true);
 }
 
 /** `isT` and `validateT`: exceptions (throwing getters, proxies) become a failed validation. */
