@@ -8,11 +8,20 @@ import { join } from "node:path";
 
 describe("generator selection", () => {
   it("resolves the generators a chosen one requires", () => {
+    // protocol.ts and eras.ts are files of their own generators, which the dispatcher requires.
     expect(resolveGenerators(["dispatcher"]).map((g) => g.name)).toEqual([
       "types",
       "methods",
       "validators",
       "dispatcher",
+      "protocol",
+      "eras",
+    ]);
+    expect(resolveGenerators(["protocol"]).map((g) => g.name)).toEqual([
+      "types",
+      "methods",
+      "validators",
+      "protocol",
     ]);
     expect(resolveGenerators(["types"]).map((g) => g.name)).toEqual(["types"]);
     expect(() => resolveGenerators(["nope"])).toThrow(/unknown generator 'nope'/);
