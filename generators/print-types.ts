@@ -1,15 +1,13 @@
-import { ident, num, prettierKey, quote } from "./printer.js";
+import { ident, num, prettierKey, quote, WIDTH } from "./printer.js";
 import { renderDoc } from "../schema/jsdoc.js";
 import type { Declaration, ObjectMembers, Property, TypeExpr } from "../schema/model.js";
 
 // Prints the schema model back to TypeScript, already laid out as prettier lays it out
 // (printWidth 100, two-space indent, double quotes): types.ts is the biggest file after the
 // validators, and formatting it dominated generation time. The layout rules below cover
-// the shapes the spec uses; anything else is printed correctly but marked `exact: false`,
-// and the caller then hands the file to prettier. Every name and literal goes through
-// generators/printer.ts, so no schema text reaches the output unescaped.
-
-const WIDTH = 100;
+// the shapes the spec uses; anything else is printed correctly but marked `exact: false`
+// (valid TypeScript, checked to parse, not prettier's layout). Every name and literal goes
+// through generators/printer.ts, so no schema text reaches the output unescaped.
 
 /** Printed declarations, and whether prettier would leave them exactly as they are. */
 export interface PrintedDeclarations {
@@ -39,11 +37,6 @@ export function printDeclarationLines(declarations: readonly Declaration[]): {
     for (const line of p.declaration(d)) lines.push(line);
   }
   return { lines, exact: p.exact };
-}
-
-/** A type on one line, for messages and `mcp-gen diff` (not for generated code). */
-export function printType(t: TypeExpr): string {
-  return new Printer().flat(t, true);
 }
 
 class Printer {

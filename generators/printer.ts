@@ -78,7 +78,7 @@ export function literalUnion(values: readonly string[]): string {
   return values.length === 0 ? "never" : values.map(str).join(" | ");
 }
 
-/** The line width of generated code (prettier's printWidth in render.ts). */
+/** The line width of generated code (prettier's printWidth, which the layouts here match). */
 export const WIDTH = 100;
 
 /** Raw code inside a value printed by `CodeWriter.value` (an identifier, an expression). */
@@ -140,10 +140,10 @@ function flat(v: Value): string {
 /**
  * Generated code, a line at a time, with the imports it needs collected as it goes. Lines
  * are written already indented. Files are printed laid out as prettier lays them out
- * (printWidth WIDTH), so formatting, the slowest step of generation, is skipped; `exact`
- * turns false when a line leaves the cases covered here (a code line wider than WIDTH, or
- * holding non-ASCII text, whose width prettier measures differently), and that file then
- * goes through prettier as before.
+ * (printWidth WIDTH), so generation runs no formatter; `exact` turns false when a line
+ * leaves the cases covered here (a code line wider than WIDTH, or holding non-ASCII text,
+ * whose width prettier measures differently): that file is written as printed, valid but
+ * not prettier's layout, once it is checked to parse (generators/parse-check.ts).
  */
 export class CodeWriter {
   private readonly lines: string[] = [];

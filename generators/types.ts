@@ -3,8 +3,8 @@ import { printDeclarationLines } from "./print-types.js";
 
 /**
  * types.ts: every declaration of the schema, with its docs, as self-contained TypeScript.
- * Printed already laid out as prettier would, so formatting is skipped, unless the schema
- * uses a shape the layout rules do not cover (then prettier lays the file out as before).
+ * Printed already laid out as prettier would; a shape the layout rules do not cover is
+ * printed valid but not in prettier's layout (and checked to parse).
  */
 export const typesGenerator: Generator = {
   name: "types",

@@ -4,7 +4,7 @@ import type { EmittedFile, Generator } from "./plugin.js";
 import { runtimeExports, type RuntimeImports } from "./runtime.js";
 import { ValidatorWriter } from "./validator-code.js";
 import { messageEntryPoints } from "./validator-messages.js";
-import { CodeWriter, objectKey, quote } from "./printer.js";
+import { CodeWriter, docText, objectKey, quote } from "./printer.js";
 
 /** Names of the types that can reach themselves through references (they need a depth guard). */
 export function recursiveTypes(schemas: ReadonlyMap<string, VSchema>): Set<string> {
@@ -201,7 +201,7 @@ function namedList(w: CodeWriter, keyword: string, names: readonly string[], fro
 function publicValidators(name: string): string {
   return new CodeWriter()
     .statements([
-      `/** Whether \`value\` is a valid \`${name}\`. */`,
+      `/** Whether \`value\` is a valid \`${docText(name)}\`. */`,
       {
         head: `export function is${name}`,
         args: ["value: unknown"],
@@ -214,7 +214,7 @@ function publicValidators(name: string): string {
       "}",
       "}",
       "",
-      `/** Validates \`value\` as a \`${name}\`: the value itself, or JSON-pointer errors. */`,
+      `/** Validates \`value\` as a \`${docText(name)}\`: the value itself, or JSON-pointer errors. */`,
       {
         head: `export function validate${name}`,
         args: ["value: unknown", "options?: ValidateOptions"],
