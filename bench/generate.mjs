@@ -3,7 +3,9 @@
 // (`--defaultNumberType integer --required --skipLibCheck`: without --skipLibCheck it
 // type-checks its bundled lib files too and runs about 1.5x slower, byte-identical output).
 // Both run as fresh processes from the same empty folder, so neither picks up this
-// project's tsconfig; a warm-up round of each first (disk cache), then interleaved rounds.
+// project's tsconfig; a warm-up round of each first (disk cache, and mcp-gen's cache of
+// compiled code: cli/compile-cache.ts on Node 20, Node's own on 22, as any earlier run would
+// have filled it), then interleaved rounds.
 // Peak RSS and CPU time (user + system, all threads) come from a probe loaded into each child
 // (process.resourceUsage()): on a machine other work shares, CPU time moves less than wall time.
 // Then the same on Node 22 where the conformance setup installed it; then a scale table: the schema copied 5x and 20x (declarations renamed per copy).
@@ -158,7 +160,7 @@ export function benchGenerate() {
       `generate: cold mcp-gen generate (${REVISION}, all outputs) vs typescript-json-schema ${TJS_FLAGS.join(" ")}`,
     );
     console.log(
-      `  (fresh processes from an empty folder; one warm-up round, then ${ROUNDS} interleaved rounds; load average ${loadAverage()})`,
+      `  (fresh processes from an empty folder; one warm-up round, then ${ROUNDS} interleaved rounds; mcp-gen with its compile cache, filled by the warm-up round; load average ${loadAverage()})`,
     );
     const { ours, theirs } = compare(work, probe, SPEC, ROUNDS, true);
     printComparison(ours, theirs);
