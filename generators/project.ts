@@ -26,6 +26,7 @@ import {
 } from "./package-info.js";
 import { formatTypeScript, renderTemplate } from "./render.js";
 import { makeDirs } from "./make-dirs.js";
+import { lineCommentText } from "./printer.js";
 
 // `mcp-gen init`: a runnable TypeScript MCP server project around the generated code.
 
@@ -168,7 +169,8 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   const unserved = (emitted.find(isSkeleton)?.handlerMethods ?? []).filter(
     (m) => !namesMethod(ours, m),
   );
-  const data = { ...project, unserved: unserved.join(", ") };
+  // Schema method names, in a `//` comment of handlers.ts: escaped as the printer escapes one.
+  const data = { ...project, unserved: lineCommentText(unserved.join(", ")) };
   const result: InitResult = { written: [], kept: [] };
   // Everything is prepared and checked before the first write: a failure (a user-owned
   // file where a generated one goes, say) leaves the folder as it was.
