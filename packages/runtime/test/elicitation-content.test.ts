@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkRequestedContent } from "../src/core/elicitation-content.js";
+import {
+  checkInputAnswer,
+  checkRequestedContent,
+  withContentNumbersDeferred,
+} from "../src/core/elicitation-content.js";
+import type { ValidationResult } from "../src/core/validation.js";
 
 // The restricted schema subset of 2026-07-28 client/elicitation ("Requested Schema").
 const form = (properties: object, required: string[] = []) => ({
@@ -129,5 +134,70 @@ describe("checkRequestedContent", () => {
     expect(messages(form({ "a/b": { type: "string" } }, ["a/b"]), {})).toEqual([
       '/a~1b required field "a/b" is missing',
     ]);
+  });
+});
+
+// schema.json's reading of an ElicitResult (every revision with elicitation): content values
+// `string | integer | boolean | string[]`, a bare `number` read as integer.
+const schemaJsonReading = (method: string, value: unknown): ValidationResult<unknown> => {
+  const content = (value as { content?: Record<string, unknown> }).content ?? {};
+  const errors = Object.entries(content)
+    .filter(([, v]) => typeof v === "number" && !Number.isInteger(v))
+    .map(([k, v]) => ({ path: `/content/${k}`, message: `${method}: found number ${String(v)}` }));
+  return errors.length ? { ok: false, errors } : { ok: true, value };
+};
+
+describe("checkInputAnswer", () => {
+  const asked = {
+    mode: "form",
+    message: "Numbers?",
+    requestedSchema: form({ ratio: { type: "number" }, count: { type: "integer" } }),
+  };
+  const accept = <C extends object>(content: C) => ({ action: "accept", content });
+  const check = (params: unknown, answer: unknown, method = "elicitation/create") =>
+    checkInputAnswer(schemaJsonReading, method, params, answer);
+
+  it("lets the form decide its numeric fields: 1.5 answers `number`, not `integer`", () => {
+    expect(check(asked, accept({ ratio: 1.5, count: 2 }))).toEqual({
+      ok: true,
+      value: accept({ ratio: 1.5, count: 2 }),
+    });
+    expect(check(asked, accept({ ratio: 1.5, count: 1.5 }))).toEqual({
+      ok: false,
+      errors: [{ path: "/content/count", message: "expected an integer" }],
+    });
+  });
+
+  it("keeps schema.json's integer reading where no form says otherwise", () => {
+    // A field the form did not ask for; a form in URL mode; no request at all; another method.
+    expect(check(asked, accept({ ratio: 1, extra: 0.5 })).ok).toBe(false);
+    expect(check({ ...asked, mode: "url" }, accept({ ratio: 1.5 })).ok).toBe(false);
+    expect(check(undefined, accept({ ratio: 1.5 })).ok).toBe(false);
+    expect(check(asked, accept({ ratio: 1.5 }), "sampling/createMessage").ok).toBe(false);
+    // A decline carries no content to check against the form.
+    expect(check(asked, { action: "decline" })).toEqual({ ok: true, value: { action: "decline" } });
+  });
+
+  it("defers fractional content numbers of a request's inputResponses, and nothing else", () => {
+    const message = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "t",
+        inputResponses: { a: accept({ ratio: 1.5, n: 2, s: "x" }), b: { role: "assistant" } },
+      },
+    };
+    expect(withContentNumbersDeferred(message)).toEqual({
+      ...message,
+      params: {
+        ...message.params,
+        inputResponses: { a: accept({ ratio: 0, n: 2, s: "x" }), b: { role: "assistant" } },
+      },
+    });
+    expect(message.params.inputResponses.a.content.ratio).toBe(1.5);
+    const whole = { ...message, params: { inputResponses: { a: accept({ n: 2 }) } } };
+    expect(withContentNumbersDeferred(whole)).toBeUndefined();
+    expect(withContentNumbersDeferred({ method: "tools/call", params: {} })).toBeUndefined();
   });
 });

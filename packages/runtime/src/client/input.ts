@@ -6,7 +6,7 @@ import {
   type ProtocolDescriptor,
 } from "../core/protocol.js";
 import { DECLINE, InputDeclinedError, McpProtocolError } from "./errors.js";
-import { withElicitationDefaults } from "./legacy-client.js";
+import { checkInputAnswer, withElicitationDefaults } from "../core/elicitation-content.js";
 
 // The client's half of a multi round-trip: the input requests of one input_required result,
 // each fulfilled by the handler registered for its method, checked, and gathered at the keys
@@ -55,13 +55,15 @@ export async function fulfilInputRequests(
     entries.map(async ({ key, method, handler, params }) => {
       const answer = await handler(params, { key, method, signal });
       if (answer === DECLINE) return { key, method, answer };
-      const checked = validators.validateInputResult?.(method, answer);
-      if (checked && !checked.ok)
+      // The form's defaults first: what is sent is what is checked.
+      const completed = withElicitationDefaults(method, params, answer);
+      const checked = checkInputAnswer(validators.validateInputResult, method, params, completed);
+      if (!checked.ok)
         throw new McpProtocolError(
           `the ${method} input handler returned an invalid answer for "${key}"`,
           checked.errors,
         );
-      return { key, method, answer: withElicitationDefaults(method, params, answer) };
+      return { key, method, answer: completed };
     }),
   );
   const declined = answers.find((a) => a.answer === DECLINE);

@@ -8,6 +8,7 @@ import {
   McpError,
 } from "../core/errors.js";
 import { isObject, own } from "../core/protocol.js";
+import { checkInputAnswer, withElicitationDefaults } from "../core/elicitation-content.js";
 import type { Era, LegacyEra } from "../core/era.js";
 import type { Transport } from "../transport/transport.js";
 
@@ -207,7 +208,9 @@ export class LegacyClient {
       }
       const result = isObject(answer) ? { ...answer } : answer;
       if (isObject(result)) delete result["resultType"];
-      const checked = era.validators.validateMethodResult(method, result);
+      const completed = withElicitationDefaults(method, request["params"], result);
+      const validate = era.validators.validateMethodResult;
+      const checked = checkInputAnswer(validate, method, request["params"], completed);
       if (!checked.ok)
         return fail(
           JSONRPC_ERRORS.INTERNAL_ERROR,
@@ -215,7 +218,6 @@ export class LegacyClient {
             .map((e) => `${e.path} ${e.message}`)
             .join("; ")}`,
         );
-      const completed = withElicitationDefaults(method, request["params"], result);
       return { jsonrpc: "2.0", id, result: completed as Json };
     } catch (error) {
       const raised = jsonRpcErrorOf(error);
@@ -257,32 +259,4 @@ function refusal(error: unknown, versions: readonly string[]): unknown {
     `the server refused initialize: ${error.message}${speaks}`,
     error.data,
   );
-}
-
-/**
- * Form-mode elicitation (2025-11-25 client/elicitation, "Clients that support defaults SHOULD
- * pre-populate form fields"): fields an accepting answer leaves out take the schema's default.
- * Applied after the handler's own answer is validated: the defaults are the server's values,
- * typed by its requestedSchema (a `number` default such as 95.5 is valid there, while the
- * schema's ElicitResult content allows integers only, following schema.json's conventions).
- */
-export function withElicitationDefaults(method: string, params: unknown, answer: unknown): unknown {
-  if (method !== "elicitation/create") return answer;
-  if (!isObject(params) || !isObject(answer) || answer["action"] !== "accept") return answer;
-  if (params["mode"] !== undefined && params["mode"] !== "form") return answer;
-  const schema = params["requestedSchema"];
-  const properties = isObject(schema) && isObject(schema["properties"]) ? schema["properties"] : {};
-  const content: Json = isObject(answer["content"]) ? { ...answer["content"] } : {};
-  let filled = false;
-  for (const [name, property] of Object.entries(properties)) {
-    if (
-      !isObject(property) ||
-      property["default"] === undefined ||
-      own(content, name) !== undefined
-    )
-      continue;
-    content[name] = property["default"];
-    filled = true;
-  }
-  return filled ? { ...answer, content } : answer;
 }

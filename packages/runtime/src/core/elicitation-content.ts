@@ -1,5 +1,12 @@
-import { isObject } from "./protocol.js";
-import { $escape, $fmtUri, $length, $own, type ValidationError } from "./validation.js";
+import { isObject, own } from "./protocol.js";
+import {
+  $escape,
+  $fmtUri,
+  $length,
+  $own,
+  type ValidationError,
+  type ValidationResult,
+} from "./validation.js";
 
 // Checks what a user entered in a form-mode elicitation against the `requestedSchema` that
 // asked for it: "Servers SHOULD validate received data matches the requested schema"
@@ -37,6 +44,117 @@ export function checkRequestedContent(
     if (problem !== undefined) errors.push({ path: "/" + $escape(name), message: problem });
   }
   return errors;
+}
+
+/** The input request method whose answer a form governs. */
+export const ELICITATION = "elicitation/create";
+
+/** The form (`requestedSchema`) of a form-mode elicitation's params, if they carry one. */
+function formOf(method: string, params: unknown): Json | undefined {
+  if (method !== ELICITATION || !isObject(params)) return undefined;
+  if (params["mode"] !== undefined && params["mode"] !== "form") return undefined;
+  return isObject(params["requestedSchema"]) ? params["requestedSchema"] : undefined;
+}
+
+/**
+ * An answer to an input request, checked as its method's result (`validate`: the revision's
+ * validator) and, for an accepted form-mode elicitation, its content against the form the
+ * server asked for. Both sides call it: the client on what it sends, the server on what it
+ * receives.
+ *
+ * The form decides what a field's number may be: every revision's schema.json types
+ * ElicitResult's content values `string | integer | boolean` (its generator reads a bare
+ * `number` as integer), while schema.ts, and the form, say `number`: 1.5 answers a
+ * `{ type: "number" }` field, not an `{ type: "integer" }` one. So a value of a field the
+ * form types `number` is left to the form's check; everything else (other fields, fields the
+ * form did not ask for, answers with no form) keeps schema.json's reading.
+ * docs/schema-json-deviations.md records this.
+ */
+export function checkInputAnswer(
+  validate: ((method: string, value: unknown) => ValidationResult<unknown>) | null | undefined,
+  method: string,
+  requestParams: unknown,
+  answer: unknown,
+): ValidationResult<unknown> {
+  const form = formOf(method, requestParams);
+  const content = isObject(answer) ? answer["content"] : undefined;
+  if (!form || !isObject(answer) || answer["action"] !== "accept" || !isObject(content))
+    return validate ? validate(method, answer) : { ok: true, value: answer };
+  const properties = isObject(form["properties"]) ? form["properties"] : {};
+  // What schema.json checks: the content with the form's numeric fields standing in as 0
+  // (the form's check says more: "expected an integer").
+  const typed: Json = { ...content };
+  for (const name of Object.keys(content)) {
+    const field = own(properties, name);
+    const type = isObject(field) ? field["type"] : undefined;
+    if ((type === "number" || type === "integer") && typeof content[name] === "number")
+      typed[name] = 0;
+  }
+  const checked = validate ? validate(method, { ...answer, content: typed }) : undefined;
+  if (checked && !checked.ok) return checked;
+  const errors = checkRequestedContent(form, content).map((e) => ({
+    ...e,
+    path: "/content" + e.path,
+  }));
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: answer };
+}
+
+/**
+ * A request whose multi round-trip `inputResponses` hold accepted elicitation content with a
+ * fractional number, those numbers standing in as 0; undefined when it has none. The server
+ * checks the request's shape with it (the form that asked is not known there), and each
+ * answer when its handler reads it (`ctx.inputResponse`): against the form it names, else with
+ * schema.json's integer reading.
+ */
+export function withContentNumbersDeferred(
+  message: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const params = message["params"];
+  const responses = isObject(params) ? params["inputResponses"] : undefined;
+  if (!isObject(responses)) return undefined;
+  let deferred = false;
+  const masked: Json = {};
+  for (const [key, response] of Object.entries(responses)) {
+    masked[key] = response;
+    const content = isObject(response) ? response["content"] : undefined;
+    if (!isObject(response) || response["action"] !== "accept" || !isObject(content)) continue;
+    const numbers = Object.entries(content).filter(
+      ([, v]) => typeof v === "number" && Number.isFinite(v) && !Number.isInteger(v),
+    );
+    if (numbers.length === 0) continue;
+    deferred = true;
+    masked[key] = {
+      ...response,
+      content: { ...content, ...Object.fromEntries(numbers.map(([k]) => [k, 0])) },
+    };
+  }
+  return deferred
+    ? { ...message, params: { ...(params as Json), inputResponses: masked } }
+    : undefined;
+}
+
+/**
+ * Form-mode elicitation (2025-11-25 client/elicitation, "Clients that support defaults SHOULD
+ * pre-populate form fields"): fields an accepting answer leaves out take the form's default.
+ * The answer is checked after (checkInputAnswer), defaults included: what is sent is checked.
+ */
+export function withElicitationDefaults(method: string, params: unknown, answer: unknown): unknown {
+  const form = formOf(method, params);
+  if (!form || !isObject(answer) || answer["action"] !== "accept") return answer;
+  const properties = isObject(form["properties"]) ? form["properties"] : {};
+  const content: Json = isObject(answer["content"]) ? { ...answer["content"] } : {};
+  let filled = false;
+  for (const [name, property] of Object.entries(properties)) {
+    if (
+      !isObject(property) ||
+      property["default"] === undefined ||
+      own(content, name) !== undefined
+    )
+      continue;
+    content[name] = property["default"];
+    filled = true;
+  }
+  return filled ? { ...answer, content } : answer;
 }
 
 /** What is wrong with one field's value, or undefined. */

@@ -1,12 +1,12 @@
 import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
-import { checkRequestedContent } from "../core/elicitation-content.js";
+import { checkInputAnswer } from "../core/elicitation-content.js";
 import {
   isObject,
   own,
   type MessageValidators,
   type ProtocolDescriptor,
 } from "../core/protocol.js";
-import { $escape, type ValidationError } from "../core/validation.js";
+import { $escape } from "../core/validation.js";
 
 // The context a request handler gets beside its params. Its types come from the revision
 // (the generated dispatcher binds them); what a revision lacks is simply undefined here.
@@ -79,8 +79,10 @@ export interface RequestContext<X extends ContextTypes = ContextTypes> {
   /**
    * The answer at `key`, validated as the result of `method`; undefined if none was sent.
    * Given the input request that asked (`asked`), an accepted form-mode elicitation's
-   * content is also checked against its `requestedSchema` (servers SHOULD, 2026-07-28
-   * client/elicitation): a wrong answer is refused with invalid params, naming the field.
+   * content is checked against its `requestedSchema` (servers SHOULD, 2026-07-28
+   * client/elicitation), which decides what its fields may be (a `number` field takes 1.5,
+   * though schema.json types content numbers as integers: checkInputAnswer); a wrong answer
+   * is refused with invalid params, naming the field.
    */
   inputResponse<M extends keyof X["inputResults"] & string>(
     key: string,
@@ -183,23 +185,18 @@ export function requestContext(
         validators.validateInputResult === null
       )
         return undefined;
-      const answer = validators.validateInputResult(inputMethod, answers[key]);
-      const refuse = (errors: readonly ValidationError[], under = "") => {
-        const at = `/params/inputResponses/${$escape(key)}${under}`;
+      // With the request that asked, an accepted form's content is checked against its form.
+      const validate = validators.validateInputResult;
+      const answer = checkInputAnswer(validate, inputMethod, asked?.params, answers[key]);
+      if (!answer.ok) {
+        const at = `/params/inputResponses/${$escape(key)}`;
         throw new McpError(
           JSONRPC_ERRORS.INVALID_PARAMS,
           `invalid input response "${key}" for ${inputMethod}`,
-          { errors: errors.map((e) => ({ ...e, path: at + e.path })) },
+          { errors: answer.errors.map((e) => ({ ...e, path: at + e.path })) },
         );
-      };
-      if (!answer.ok) return refuse(answer.errors);
-      const form = isObject(asked?.params) ? asked.params["requestedSchema"] : undefined;
-      const value = answer.value;
-      if (form !== undefined && isObject(value) && value["action"] === "accept") {
-        const errors = checkRequestedContent(form, value["content"]);
-        if (errors.length > 0) return refuse(errors, "/content");
       }
-      return value as never;
+      return answer.value as never;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
+import { checkInputAnswer } from "../core/elicitation-content.js";
 import { isObject } from "../core/protocol.js";
 import type { LegacyEra } from "../core/era.js";
 
@@ -142,7 +143,9 @@ export class LegacySession {
       signal?.addEventListener("abort", onAbort, { once: true });
       await stream({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) });
       const result = await answer;
-      const checked = this.era.validators.validateMethodResult(method, result);
+      // An accepted form's content is checked against the form this request asked with.
+      const validate = this.era.validators.validateMethodResult;
+      const checked = checkInputAnswer(validate, method, params, result);
       if (!checked.ok)
         throw new McpError(
           JSONRPC_ERRORS.INTERNAL_ERROR,

@@ -6,6 +6,7 @@ import {
   type RequestContext,
 } from "./context.js";
 import { jsonRpcErrorOf, JSONRPC_ERRORS, McpError, withDetail } from "../core/errors.js";
+import { withContentNumbersDeferred } from "../core/elicitation-content.js";
 import { extensionTable, unmarked } from "./extensions.js";
 import { markRaisedByHandler, servedHandlers } from "./handler-marks.js";
 import type { Dispatcher, DispatcherOptions, Handler, Handlers } from "./router-types.js";
@@ -183,9 +184,13 @@ export function createRouter(
       }
     }
     // An extension's request has no schema here: its handler checks its params.
-    const checked = extension
+    let checked = extension
       ? ({ ok: true } as const)
       : validators.validateRequestMessage(message, direction, validation);
+    // Elicitation answers may hold fractional numbers schema.json reads as integers: their
+    // form decides, when the handler reads them (checkInputAnswer). Only a failed check pays.
+    const deferred = checked.ok ? undefined : withContentNumbersDeferred(message);
+    if (deferred) checked = validators.validateRequestMessage(deferred, direction, validation);
     if (!checked.ok) {
       // The message names the first error too: most clients show a user the message alone
       // (the v1 SDK: "MCP error -32602: ..."), not data.errors.

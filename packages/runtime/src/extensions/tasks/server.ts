@@ -3,6 +3,7 @@ import { hasCapability, jsonRpcErrorOf, JSONRPC_ERRORS, McpError } from "../../c
 import { EXTENSION_RESULT, type ExtensionHost } from "../../server/extensions.js";
 import { inputRequired, requireClientCapability } from "../../server/input-required.js";
 import { positiveInteger } from "../../core/options.js";
+import { checkInputAnswer } from "../../core/elicitation-content.js";
 import { $escape } from "../../core/validation.js";
 import { isObject, type ValidationError } from "../../core/protocol.js";
 import { validateCreateTaskResult, type InputRequest, type Task, type TaskStatus } from "./wire.js";
@@ -229,7 +230,7 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
     for (const [key, answer] of Object.entries(responses)) {
       const request = task.pending.get(key);
       if (!request) continue;
-      const checked = validate ? validate(request.method, answer) : { ok: true as const };
+      const checked = checkInputAnswer(validate, request.method, request.params, answer);
       if (!checked.ok) {
         const path = `/params/inputResponses/${$escape(key)}`;
         const errors = checked.errors.map((e: ValidationError) => ({ ...e, path: path + e.path }));
