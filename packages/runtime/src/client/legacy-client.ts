@@ -9,6 +9,9 @@ import {
 } from "../core/errors.js";
 import { isObject, own } from "../core/protocol.js";
 import { checkInputAnswer, withElicitationDefaults } from "../core/elicitation-content.js";
+
+// Moved to core (both sides check elicitation content there); still exported from here.
+export { withElicitationDefaults };
 import type { Era, LegacyEra } from "../core/era.js";
 import type { Transport } from "../transport/transport.js";
 
