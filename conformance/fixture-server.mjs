@@ -2,7 +2,10 @@
 // dispatcher and Streamable HTTP server: ONE dual-era server for both requirement sets (the
 // 2026-07-28 scenarios talk to it statelessly, the 2025-11-25 ones through initialize; its
 // tools ask for input with input_required either way). `startFixtureServer(dir)` takes the
-// folder of generated JavaScript and resolves to { url, close }.
+// folder of generated JavaScript and resolves to { url, close }. The server is the generated
+// web-standard fetch handler (createFetchHandler: Request in, Response out, SSE as a
+// ReadableStream) on node:http through @hono/node-server, so the suite exercises the core
+// every platform runs; `host: "node"` serves the node:http host (serveHttp) instead.
 
 const PNG_1x1 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -11,7 +14,7 @@ const STATE_SECRET = "conformance-fixture-state-secret-0123456789";
 
 export async function startFixtureServer(dir, options = {}) {
   const d = await import(`${dir}/dispatcher.js`);
-  const { serveHttp } = await import(`${dir}/http-server.js`);
+  const { createFetchHandler, serveHttp } = await import(`${dir}/http-server.js`);
   const {
     McpError,
     inputRequired,
@@ -660,5 +663,24 @@ export async function startFixtureServer(dir, options = {}) {
     onError: options.onError ?? (() => undefined),
     extensions: [tasks],
   });
-  return serveHttp(dispatcher, { port: options.port ?? 0 });
+  if (options.host === "node") return serveHttp(dispatcher, { port: options.port ?? 0 });
+  return serveFetch(createFetchHandler(dispatcher), options.port ?? 0);
+}
+
+/** A fetch handler on node:http (127.0.0.1), through Hono's maintained node adapter. */
+async function serveFetch(fetch, port) {
+  const { createAdaptorServer } = await import("@hono/node-server");
+  const server = createAdaptorServer({ fetch });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  return {
+    url: `http://127.0.0.1:${server.address().port}/mcp`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -4,6 +4,7 @@
 // scenario, the scenarios not scored, and a count per requirement set.
 //   --scenario X  just one (repeatable), at each revision that has it
 //   --requirements R  just one requirement set
+//   --host node  serve through the node:http host (serveHttp) instead of the fetch handler
 import { spawn } from "node:child_process";
 import { startFixtureServer } from "./fixture-server.mjs";
 import { generatedJs, installSuite, NODE22, parseChecks, SUITE } from "./setup.mjs";
@@ -15,7 +16,9 @@ const sets = args.flatMap((a, i) => (args[i - 1] === "--requirements" ? [a] : []
 
 installSuite();
 const generated = await generatedJs();
-const server = await startFixtureServer(generated);
+const server = await startFixtureServer(generated, {
+  host: args.includes("--host") ? args[args.indexOf("--host") + 1] : "fetch",
+});
 
 /** Runs the suite (Node 22) without blocking this process, which serves the requests. */
 function suite(extra) {

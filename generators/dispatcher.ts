@@ -464,7 +464,7 @@ export const dispatcherGenerator: Generator = {
       "server",
       ...(features.mrtr ? (["tasks"] as const) : []),
       // Stateless Streamable HTTP: http-server.ts.
-      ...(features.perRequestVersion ? (["node/http", "auth"] as const) : []),
+      ...(features.perRequestVersion ? (["fetch", "node/http", "auth"] as const) : []),
       // The JWT verifier imports jose: only when asked (config `auth`, --auth).
       ...(features.perRequestVersion && auth ? (["auth/verify"] as const) : []),
     ];
@@ -485,12 +485,20 @@ export const dispatcherGenerator: Generator = {
 function httpServerFile(runtime: RuntimeImports): EmittedFile {
   const w = new CodeWriter();
   w.import("./protocol.js", "PROTOCOL");
+  w.import(runtime.from("fetch"), "* as web");
   w.import(runtime.from("node/http"), "* as http");
-  w.line("// Streamable HTTP on node:http for this revision (Node.js only).");
+  w.line("// Streamable HTTP for this revision: a web-standard fetch handler (Workers, Deno, Bun,");
+  w.line("// Next.js, Hono) and the node:http host of the same core (Node.js, Express, Fastify).");
   w.line();
   w.list(
     "export type {",
-    ["HttpHandlerOptions", "MessageHandler", "ServeHttpOptions"],
+    ["CorsOptions", "FetchHandler", "FetchHandlerOptions", "MessageHandler"],
+    `} from ${str(runtime.from("fetch"))};`,
+    true,
+  );
+  w.list(
+    "export type {",
+    ["HttpHandlerOptions", "NodeHttpHandler", "ServeHttpOptions"],
     `} from ${str(runtime.from("node/http"))};`,
     true,
   );
@@ -501,11 +509,24 @@ function httpServerFile(runtime: RuntimeImports): EmittedFile {
     true,
   );
   w.line();
-  w.doc("A node:http request listener serving MCP at `options.path` (default /mcp).");
+  w.doc(
+    "A fetch handler, `(request: Request) => Promise<Response>`, serving MCP at `options.path` (default /mcp).",
+  );
+  w.list(
+    "export function createFetchHandler(",
+    ["dispatcher: web.MessageHandler", "options: web.FetchHandlerOptions = {}"],
+    "): web.FetchHandler {",
+  );
+  w.indented(() => w.line("return web.createFetchHandler(PROTOCOL, dispatcher, options);"));
+  w.line("}");
+  w.line();
+  w.doc(
+    "A node:http request listener `(req, res, parsedBody?)` serving MCP at `options.path` (default /mcp).",
+  );
   w.list(
     "export function createHttpHandler(",
     ["dispatcher: http.MessageHandler", "options: http.HttpHandlerOptions = {}"],
-    ") {",
+    "): http.NodeHttpHandler {",
   );
   w.indented(() => w.line("return http.createHttpHandler(PROTOCOL, dispatcher, options);"));
   w.line("}");

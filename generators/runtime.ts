@@ -31,7 +31,8 @@ export type RuntimeEntry =
   | "auth/verify"
   | "auth/client"
   | "node/stdio"
-  | "node/http";
+  | "node/http"
+  | "fetch";
 
 /** The runtime package's exports map: where each entry point's module is. */
 const manifest = JSON.parse(readFileSync(join(RUNTIME_ROOT, "package.json"), "utf8")) as {

@@ -1,5 +1,5 @@
 // @mcp-gen/runtime/node: the Node.js-only transports: stdio (both sides) and the Streamable
-// HTTP server on node:http.
+// HTTP server on node:http (the node host of the same core the fetch handler uses).
 export * from "./transport/stdio.js";
 export * from "./transport/http/server.js";
 export * from "./transport/http/sessions.js";

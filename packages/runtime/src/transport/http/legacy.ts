@@ -1,35 +1,39 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSONRPC_ERRORS } from "../../core/errors.js";
-import { MemorySessionStore, newSessionId, type SessionStore } from "./sessions.js";
-import { errorBody, openEventStream, readMessage, send, writeEvent } from "./wire.js";
-import type { HttpHandlerOptions, MessageHandler } from "./options.js";
 import type { ResourceServer } from "../../auth/resource-server.js";
+import { answer, type AnswerHost, RequestLifetime } from "./answer.js";
+import {
+  errorBody,
+  EVENT_STREAM_HEADERS,
+  sendJson,
+  type HttpExchange,
+  type ReplySink,
+} from "./exchange.js";
+import type { HttpCoreOptions } from "./options.js";
+import { MemorySessionStore, newSessionId, type SessionStore } from "./sessions.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
 // Management"): `initialize` opens a session named by the Mcp-Session-Id response header;
 // later POSTs, the standalone GET stream and DELETE name it. Modern requests never get here.
 
-/** What the legacy path shares with the rest of the HTTP server. */
-export interface LegacyHttpHost {
-  dispatcher: MessageHandler;
-  options: HttpHandlerOptions;
+/** What the legacy path shares with the rest of the HTTP core. */
+export interface LegacyHttpHost extends AnswerHost {
+  options: HttpCoreOptions<never>;
   limit: number;
+  timeoutMs: number;
   auth: ResourceServer | undefined;
   /** The request's principal, or false after answering 401. */
   principalOf(
-    req: IncomingMessage,
-    res: ServerResponse,
+    exchange: HttpExchange,
+    sink: ReplySink,
   ): Promise<{ principal: string | undefined } | false>;
-  refuse(res: ServerResponse, error: unknown, id?: unknown): void;
-  /** Runs one request and answers it (JSON or SSE); `inBand`: every answer with status 200. */
-  answer(
-    res: ServerResponse,
-    message: Record<string, unknown>,
-    principal: string | undefined,
-    channel: object,
-    inBand: boolean,
-  ): Promise<void>;
-  statusOf(reply: unknown): number;
+  /** Answers a refused request (401/403 with the challenge). */
+  refuse(sink: ReplySink, error: unknown, id?: unknown): void;
+  /** Reads a POST's message, or answers why not and returns undefined. */
+  readMessage(
+    exchange: HttpExchange,
+    sink: ReplySink,
+    lifetime: RequestLifetime,
+  ): Promise<Record<string, unknown> | undefined>;
 }
 
 export function legacySessions(host: LegacyHttpHost) {
@@ -48,7 +52,7 @@ export function legacySessions(host: LegacyHttpHost) {
 
   /** `initialize` from a legacy client: a new session when the dispatcher serves legacy eras. */
   async function initialize(
-    res: ServerResponse,
+    sink: ReplySink,
     message: Record<string, unknown>,
     principal: string | undefined,
   ): Promise<void> {
@@ -64,12 +68,61 @@ export function legacySessions(host: LegacyHttpHost) {
       owners.set(channel, principal);
       headers["mcp-session-id"] = id;
     }
-    send(res, host.statusOf(reply), reply, headers);
+    sendJson(sink, host.statusOf(reply), reply, headers);
+  }
+
+  /** The standalone stream: messages not tied to a request (list changes, resource updates). */
+  function openStandaloneStream(exchange: HttpExchange, sink: ReplySink, channel: object): void {
+    const stream = sink.openStream(EVENT_STREAM_HEADERS);
+    stream.comment("stream open");
+    const detach = dispatcher.attachStream!(channel, (m) => stream.event(m));
+    exchange.onClose(detach);
+  }
+
+  /** A session's POST: a notification or response (202), or a request answered in band. */
+  async function post(
+    exchange: HttpExchange,
+    sink: ReplySink,
+    channel: object,
+    session: { readonly version: string },
+    principal: string | undefined,
+  ): Promise<void> {
+    const lifetime = new RequestLifetime(host.timeoutMs, exchange);
+    try {
+      const message = await host.readMessage(exchange, sink, lifetime);
+      if (!message) return;
+      const refusal = host.auth?.authorize(exchange.authView() as never, message);
+      if (refusal) return host.refuse(sink, refusal, message["id"]);
+      const version = exchange.header("mcp-protocol-version");
+      if (version !== undefined && version !== session.version) {
+        const error = errorBody(
+          JSONRPC_ERRORS.INVALID_REQUEST,
+          `MCP-Protocol-Version ${version} is not this session's ${session.version}`,
+          message["id"],
+        );
+        return sendJson(sink, 400, error);
+      }
+      const caller = { channel, principal };
+      // Notifications, and responses to requests the server sent, are accepted with 202.
+      if (typeof message["method"] !== "string" || message["id"] === undefined) {
+        await dispatcher.handle(message, {
+          channel,
+          ...(principal === undefined ? {} : { principal }),
+        });
+        return sink.send(202, {});
+      }
+      // A session's request errors travel in the body with 200 (2025-11-25 transports: a
+      // request is answered with JSON or SSE; 404 on a session id means the session is gone,
+      // and clients MUST initialize again). The SDK servers answer them so.
+      await answer(host, sink, lifetime, message, caller, true);
+    } finally {
+      lifetime.end();
+    }
   }
 
   /** A request naming a session: its POSTs, GET for the standalone stream, DELETE to end it. */
-  async function serve(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
-    const who = await host.principalOf(req, res);
+  async function serve(exchange: HttpExchange, sink: ReplySink, id: string): Promise<void> {
+    const who = await host.principalOf(exchange, sink);
     if (!who) return;
     const { principal } = who;
     const channel = store.get(id);
@@ -77,50 +130,22 @@ export function legacySessions(host: LegacyHttpHost) {
     // An unknown or expired session: 404, and the client starts a new one (2025-11-25
     // transports). A session opened by another principal is just as unknown to this one.
     if (!channel || !session || owners.get(channel) !== principal)
-      return send(res, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
-    if (req.method === "DELETE") {
+      return sendJson(sink, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
+    if (exchange.method === "DELETE") {
       store.delete(id);
       dispatcher.endSession?.(channel);
-      return send(res, 200);
+      return sink.send(200, {});
     }
-    if (req.method === "GET" && dispatcher.attachStream) {
-      // The standalone stream: messages not tied to a request (list changes, resource updates).
-      openEventStream(res);
-      res.write(": stream open\n\n");
-      const detach = dispatcher.attachStream(channel, (m) => writeEvent(res, m));
-      res.on("close", detach);
-      return;
-    }
-    if (req.method !== "POST") {
+    if (exchange.method === "GET" && dispatcher.attachStream)
+      return openStandaloneStream(exchange, sink, channel);
+    if (exchange.method !== "POST") {
       const error = errorBody(
         JSONRPC_ERRORS.INVALID_REQUEST,
         "Method not allowed: use POST, GET or DELETE",
       );
-      return send(res, 405, error, { allow: "POST, GET, DELETE" });
+      return sendJson(sink, 405, error, { allow: "POST, GET, DELETE" });
     }
-    const message = await readMessage(req, res, host.limit);
-    if (!message) return;
-    const refusal = host.auth?.authorize(req, message);
-    if (refusal) return host.refuse(res, refusal, message["id"]);
-    const version = req.headers["mcp-protocol-version"];
-    if (typeof version === "string" && version !== session.version) {
-      const error = errorBody(
-        JSONRPC_ERRORS.INVALID_REQUEST,
-        `MCP-Protocol-Version ${version} is not this session's ${session.version}`,
-        message["id"],
-      );
-      return send(res, 400, error);
-    }
-    const context = { channel, ...(principal === undefined ? {} : { principal }) };
-    // Notifications, and responses to requests the server sent, are accepted with 202.
-    if (typeof message["method"] !== "string" || message["id"] === undefined) {
-      await dispatcher.handle(message, context);
-      return send(res, 202);
-    }
-    // A session's request errors travel in the body with 200 (2025-11-25 transports: a
-    // request is answered with JSON or SSE; 404 on a session id means the session is gone,
-    // and clients MUST initialize again). The SDK servers answer them so.
-    await host.answer(res, message, principal, channel, true);
+    return post(exchange, sink, channel, session, principal);
   }
 
   return { initialize, serve };

@@ -1,9 +1,9 @@
-import type { IncomingMessage } from "node:http";
 import type { ResourceServerOptions } from "../../auth/resource-server.js";
 import type { SessionStore } from "./sessions.js";
 
 // The options of the Streamable HTTP server, and what it needs of a dispatcher: types only,
-// shared by the request handler (server.ts) and its legacy sessions (legacy.ts).
+// shared by the core (core.ts), its legacy sessions (legacy.ts) and the hosts (fetch.ts for
+// web-standard runtimes, server.ts for node:http).
 
 /** What the HTTP server needs of a dispatcher. */
 export interface MessageHandler {
@@ -25,8 +25,12 @@ export interface MessageHandler {
   readonly nameParams?: { readonly [method: string]: string };
 }
 
-export interface HttpHandlerOptions {
-  /** The endpoint path (default "/mcp"). */
+/** The options of the HTTP core; `R` is the host's request object (Request, IncomingMessage). */
+export interface HttpCoreOptions<R> {
+  /**
+   * The endpoint path (default "/mcp"); requests for other paths get 404. Behind a framework
+   * that strips a mount path (Express `app.use("/mcp", handler)`), the full path counts.
+   */
   path?: string;
   /**
    * Origins allowed to call (browsers send Origin). Default: only localhost origins, which
@@ -50,11 +54,30 @@ export interface HttpHandlerOptions {
   /** A legacy session unused this long expires in the default store (default 30 minutes). */
   sessionIdleTimeoutMs?: number;
   /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
-  authenticate?: (request: IncomingMessage) => string | undefined | Promise<string | undefined>;
+  authenticate?: (request: R) => string | undefined | Promise<string | undefined>;
   /**
    * Serve as an OAuth resource server (resource-server.ts): bearer tokens checked by
    * `auth.verifyToken`, challenges on 401/403, protected resource metadata. Instead of
    * `authenticate`: the verified principal is the request's principal.
    */
   auth?: ResourceServerOptions;
+  /**
+   * Answer browsers' CORS requests (default off: OPTIONS gets 405 and responses carry no
+   * CORS headers). The origins CORS admits are exactly those `allowedOrigins` admits: the
+   * Origin check is unchanged, so one list says who may call.
+   */
+  cors?: boolean | CorsOptions;
+  /** Told about each request the server could not serve (one line's worth); default: console.error. */
+  onError?: (message: string, error?: unknown) => void;
+}
+
+export interface CorsOptions {
+  /** How long browsers may cache a preflight's answer, in seconds (default 600). */
+  maxAgeSeconds?: number;
+  /** Let browsers send cookies and HTTP auth (Access-Control-Allow-Credentials; default false). */
+  credentials?: boolean;
+  /** More request headers to allow than the MCP ones (e.g. a custom auth header). */
+  allowHeaders?: readonly string[];
+  /** More response headers to expose than Mcp-Session-Id and WWW-Authenticate. */
+  exposeHeaders?: readonly string[];
 }

@@ -1,248 +1,147 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { JSONRPC_ERRORS } from "../../core/errors.js";
-import { carriesModernMeta, isObject, type ProtocolDescriptor } from "../../core/protocol.js";
-import { raisedByHandler } from "../../server/handler-marks.js";
-import { checkRoutingHeaders, isLocalHost, isLocalOrigin } from "./headers.js";
-import { toolHeaderCheck } from "./tool-header-check.js";
-import { legacySessions } from "./legacy.js";
-import type { HttpHandlerOptions, MessageHandler } from "./options.js";
-import { errorBody, openEventStream, readMessage, send, writeEvent } from "./wire.js";
-import { AuthChallenge, createResourceServer } from "../../auth/resource-server.js";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { ProtocolDescriptor } from "../../core/protocol.js";
+import { createHttpCore } from "./core.js";
+import { eventText, type BodyRead, type HttpExchange, type ReplySink } from "./exchange.js";
+import type { HttpCoreOptions, MessageHandler } from "./options.js";
 
-// The server side of Streamable HTTP (Node.js, node:http): one endpoint; a request gets a
-// JSON body, or an SSE stream when the handler sends related messages before its answer.
-// Modern (2026-07-28) requests are stateless: any number of instances can serve them behind
-// a plain load balancer. A dual-era dispatcher also serves legacy clients: `initialize`
-// opens a session (Mcp-Session-Id), whose later POSTs and DELETE name it.
+// The node:http host of the Streamable HTTP core (core.ts): a `(req, res)` listener for
+// node:http, Express, Fastify (hijacked reply) and anything else built on node:http, and
+// `serveHttp`, which starts a server. It reads req and writes res directly, so serving on
+// Node costs no Request/Response conversion.
 
-export type { HttpHandlerOptions, MessageHandler } from "./options.js";
+export type { CorsOptions, MessageHandler } from "./options.js";
 
-const TIMED_OUT = Symbol("timed out");
-const INITIALIZE = "initialize";
+/** The options of the node:http handler; `authenticate` gets the IncomingMessage. */
+export type HttpHandlerOptions = HttpCoreOptions<IncomingMessage>;
 
-const allow = (
-  rule: string[] | ((value: string) => boolean) | undefined,
-  value: string,
-  fallback: (value: string) => boolean,
-  alt?: string,
-) =>
-  typeof rule === "function"
-    ? rule(value)
-    : rule
-      ? rule.includes(value) || (alt !== undefined && rule.includes(alt))
-      : fallback(value);
+/**
+ * A node:http request listener. `parsedBody`: the body a framework already parsed (Fastify's
+ * `request.body`); Express's `req.body` is found without it. A function there is Express's
+ * `next`, and is ignored.
+ */
+export type NodeHttpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody?: unknown,
+) => Promise<void>;
 
-/** A node:http request listener serving MCP at `options.path`. */
+/** A node:http request listener serving MCP at `options.path` (default /mcp). */
 export function createHttpHandler(
   protocol: ProtocolDescriptor,
   dispatcher: MessageHandler,
   options: HttpHandlerOptions = {},
-) {
-  const path = options.path ?? "/mcp";
-  if (options.auth && options.authenticate) throw new Error("pass either auth or authenticate");
-  const auth = options.auth && createResourceServer(options.auth, path);
-  const authenticate = auth?.authenticate ?? options.authenticate;
-  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const checkToolHeaders = toolHeaderCheck(protocol, dispatcher);
-  // Extension requests acting on a named thing carry it in Mcp-Name too (ext-tasks tasks.md,
-  // "Streamable HTTP: Routing Headers": the taskId of tasks/get, tasks/update, tasks/cancel).
-  const routing = dispatcher.nameParams
-    ? {
-        ...protocol,
-        http: {
-          ...protocol.http,
-          nameParams: { ...dispatcher.nameParams, ...protocol.http.nameParams },
-        },
-      }
-    : protocol;
-  const timeoutMs = options.requestTimeoutMs ?? 60_000;
-  // The revision's own 400 codes (unsupported version, missing client capability, header
-  // mismatch) wherever they come from; JSON-RPC's malformed-request codes only when the
-  // router raised them (a handler's -32602 is answered in the body, see raisedByHandler).
-  const badRequest = new Set<number>(protocol.http.badRequestCodes);
-  const malformed = new Set<number>([
-    JSONRPC_ERRORS.PARSE_ERROR,
-    JSONRPC_ERRORS.INVALID_REQUEST,
-    JSONRPC_ERRORS.INVALID_PARAMS,
-  ]);
-  const legacy = legacySessions({
-    dispatcher,
-    options,
-    limit,
-    auth,
-    principalOf,
-    refuse,
-    answer,
-    statusOf,
-  });
-
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      const url = new URL(req.url ?? "/", "http://localhost");
-      if (url.pathname !== path) {
-        if (auth?.serveMetadata(url.pathname, req, res)) return;
-        return send(res, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Not found"));
-      }
-      const host = req.headers.host;
-      if (
-        host === undefined ||
-        !allow(options.allowedHosts, host, isLocalHost, host.replace(/:\d+$/, ""))
-      ) {
-        return send(res, 403, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Host not allowed"));
-      }
-      const origin = req.headers.origin;
-      if (origin !== undefined && !allow(options.allowedOrigins, origin, isLocalOrigin)) {
-        return send(res, 403, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Origin not allowed"));
-      }
-      const sessionId = req.headers["mcp-session-id"];
-      if (typeof sessionId === "string") return await legacy.serve(req, res, sessionId);
-      if (req.method !== "POST") {
-        const error = errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Method not allowed: use POST");
-        return send(res, 405, error, { allow: "POST" });
-      }
-      const who = await principalOf(req, res);
-      if (!who) return;
-      const { principal } = who;
-      const message = await readMessage(req, res, limit);
-      if (!message) return;
-      const refusal = auth?.authorize(req, message);
-      if (refusal) return refuse(res, refusal, message["id"]);
-      if (
-        message["method"] === INITIALIZE &&
-        message["id"] !== undefined &&
-        !carriesModernMeta(protocol, message)
-      ) {
-        return await legacy.initialize(res, message, principal);
-      }
-      if (typeof message["method"] !== "string") {
-        const error = errorBody(
-          JSONRPC_ERRORS.INVALID_REQUEST,
-          "Invalid request: expected a request or notification",
-        );
-        return send(res, 400, error);
-      }
-      const mismatch = protocol.errorCodes.headerMismatch;
-      if (mismatch !== null) {
-        // Repeated headers count as one value, joined as HTTP joins them.
-        const header = (name: string) => {
-          const value = req.headers[name.toLowerCase()];
-          return Array.isArray(value) ? value.join(",") : value;
-        };
-        const problem =
-          checkRoutingHeaders(routing, header, message) ??
-          (await checkToolHeaders(message, principal, header));
-        if (problem) {
-          return send(res, 400, errorBody(mismatch, `Header mismatch: ${problem}`, message["id"]));
-        }
-      }
-      // Each POST is its own channel: a notification in another POST cancels nothing here.
-      const channel = {};
-      if (message["id"] === undefined) {
-        await dispatcher.handle(message, {
-          channel,
-          ...(principal === undefined ? {} : { principal }),
-        });
-        return send(res, 202);
-      }
-      await answer(res, message, principal, channel, false);
-    } catch {
-      send(res, 500, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error"));
-    }
-  };
-
-  /** The request's principal (`authenticate`), or false after answering 401. */
-  async function principalOf(
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<{ principal: string | undefined } | false> {
-    try {
-      return { principal: await authenticate?.(req) };
-    } catch (error) {
-      refuse(res, error);
-      return false;
-    }
-  }
-
-  /** Answers a refused request: an AuthChallenge with its status and challenge, else 401. */
-  function refuse(res: ServerResponse, error: unknown, id?: unknown) {
-    const challenge = error instanceof AuthChallenge ? error : undefined;
-    const body = errorBody(
-      JSONRPC_ERRORS.INVALID_REQUEST,
-      challenge?.message ?? "Unauthorized",
-      id,
+): NodeHttpHandler {
+  const core = createHttpCore(protocol, dispatcher, options);
+  return (req, res, parsedBody) =>
+    core(
+      nodeExchange(req, res, typeof parsedBody === "function" ? undefined : parsedBody),
+      nodeSink(res),
     );
-    send(res, challenge?.status ?? 401, body, challenge?.headers);
-  }
+}
 
-  function statusOf(reply: unknown): number {
-    const error = isObject(reply) ? reply["error"] : undefined;
-    const code = isObject(error) ? error["code"] : undefined;
-    if (typeof code !== "number") return 200;
-    if (code === JSONRPC_ERRORS.METHOD_NOT_FOUND) return 404;
-    if (badRequest.has(code)) return 400;
-    return malformed.has(code) && !raisedByHandler(reply) ? 400 : 200;
-  }
+/** Express's mount-stripped request: `originalUrl` keeps the full path. */
+type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknown };
 
-  /**
-   * Runs one request: JSON if it answers before notifying, SSE otherwise. `inBand` (legacy
-   * sessions): errors are sent with 200 too, never mapped to an HTTP status.
-   */
-  async function answer(
-    res: ServerResponse,
-    message: Record<string, unknown>,
-    principal: string | undefined,
-    channel: object,
-    inBand: boolean,
-  ): Promise<void> {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // The reply does not wait for a handler that ignores its signal.
-    const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort(new Error("request timed out"));
-        resolve(TIMED_OUT);
-      }, timeoutMs);
-    });
-    // Closing the response stream is the cancellation on Streamable HTTP.
-    const onClose = () => {
-      if (!res.writableEnded) controller.abort(new Error("client went away"));
+/** A path needing no normalisation (no dots, escapes or backslashes): taken as it is. */
+const PLAIN_PATH = /^\/[\w\-/]*$/;
+
+export function pathnameOf(url: string): string {
+  const query = url.search(/[?#]/);
+  const raw = query === -1 ? url : url.slice(0, query);
+  return PLAIN_PATH.test(raw) ? raw : new URL(url, "http://localhost").pathname;
+}
+
+function nodeExchange(
+  req: FrameworkRequest,
+  res: ServerResponse,
+  parsedBody: unknown,
+): HttpExchange<IncomingMessage> {
+  const url = typeof req.originalUrl === "string" ? req.originalUrl : (req.url ?? "/");
+  return {
+    native: req,
+    method: req.method ?? "GET",
+    pathname: pathnameOf(url),
+    header(name) {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(",") : value;
+    },
+    body: (limit, signal) => nodeBody(req, parsedBody, limit, signal),
+    onClose(listener) {
+      const onClose = () => {
+        if (!res.writableEnded) listener();
+      };
+      res.on("close", onClose);
+      return () => res.off("close", onClose);
+    },
+    authView: () => req,
+  };
+}
+
+/**
+ * The body of a node:http request: read from the stream while nobody has; else what a
+ * framework parsed (`parsedBody`, Express's `req.body`); else it is lost ("consumed").
+ */
+function nodeBody(
+  req: FrameworkRequest,
+  parsedBody: unknown,
+  limit: number,
+  signal: AbortSignal,
+): Promise<BodyRead> | BodyRead {
+  const unread = !req.readableDidRead && !req.readableEnded && !req.destroyed;
+  if (unread) return readStream(req, limit, signal);
+  const parsed = parsedBody !== undefined ? parsedBody : req.body;
+  if (parsed === undefined) return { kind: "consumed" };
+  if (typeof parsed === "string") return { kind: "text", text: parsed };
+  if (parsed instanceof Uint8Array)
+    return { kind: "text", text: Buffer.from(parsed).toString("utf8") };
+  return { kind: "parsed", value: parsed };
+}
+
+function readStream(req: IncomingMessage, limit: number, signal: AbortSignal): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limit) return resolve({ kind: "too-large" });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (read: BodyRead) => {
+      req.off("data", onData).off("end", onEnd).off("error", onStop).off("close", onStop);
+      signal.removeEventListener("abort", onStop);
+      // Drop what is left: the answer does not wait for it.
+      if (read.kind !== "text") req.resume();
+      resolve(read);
     };
-    res.on("close", onClose);
-    let streaming = false;
-    const event = (payload: unknown) => writeEvent(res, payload);
-    const notify = (notification: unknown) => {
-      if (res.writableEnded || controller.signal.aborted) return;
-      if (!streaming) {
-        streaming = true;
-        openEventStream(res);
-      }
-      event(notification);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) finish({ kind: "too-large" });
+      else chunks.push(chunk);
     };
-    try {
-      const handled = dispatcher.handle(message, {
-        notify,
-        signal: controller.signal,
-        channel,
-        ...(principal === undefined ? {} : { principal }),
+    const onEnd = () =>
+      finish({
+        kind: "text",
+        text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"),
       });
-      const reply = await Promise.race([handled, timedOut]);
-      if (reply === TIMED_OUT) {
-        const timeout = errorBody(
-          JSONRPC_ERRORS.INTERNAL_ERROR,
-          "Request timed out",
-          message["id"],
-        );
-        if (streaming) return void (event(timeout), res.end());
-        return send(res, inBand ? 200 : 504, timeout);
-      }
-      if (!isObject(reply)) return void res.end();
-      if (streaming) return void (event(reply), res.end());
-      send(res, inBand ? 200 : statusOf(reply), reply);
-    } finally {
-      clearTimeout(timer);
-      res.off("close", onClose);
-    }
-  }
+    const onStop = () => finish({ kind: "aborted" });
+    if (signal.aborted) return onStop();
+    req.on("data", onData).on("end", onEnd).on("error", onStop).on("close", onStop);
+    signal.addEventListener("abort", onStop, { once: true });
+  });
+}
+
+function nodeSink(res: ServerResponse): ReplySink {
+  return {
+    send(status, headers, body) {
+      if (res.headersSent) return void res.end();
+      res.writeHead(status, headers).end(body);
+    },
+    openStream(headers) {
+      if (!res.headersSent) res.writeHead(200, { ...headers, connection: "keep-alive" });
+      return {
+        event: (message) => res.write(eventText(message)),
+        comment: (text) => void res.write(`: ${text}\n\n`),
+        end: () => void res.end(),
+      };
+    },
+  };
 }
 
 export interface ServeHttpOptions extends HttpHandlerOptions {
@@ -259,6 +158,9 @@ export async function serveHttp(
   options: ServeHttpOptions = {},
 ): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const handler = createHttpHandler(protocol, dispatcher, options);
+  // Loaded here, not at the top: the module then loads where node:http is missing (a Worker
+  // importing the generated http-server.ts for its fetch handler).
+  const { createServer } = await import("node:http");
   const server = createServer((req, res) => void handler(req, res));
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

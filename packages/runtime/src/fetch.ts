@@ -1,0 +1,6 @@
+// @mcp-gen/runtime/fetch: the Streamable HTTP server as a web-standard fetch handler,
+// `(request: Request) => Promise<Response>`, for Cloudflare Workers, Deno, Bun, Next.js
+// route handlers and Hono (both eras; legacy sessions need one process to hold them).
+export * from "./transport/http/fetch.js";
+export type { CorsOptions, HttpCoreOptions, MessageHandler } from "./transport/http/options.js";
+export * from "./transport/http/sessions.js";
