@@ -17,6 +17,7 @@ import type { HttpCoreOptions, MessageHandler } from "./options.js";
 /** The options of the fetch handler; `authenticate` gets the Request. */
 export type FetchHandlerOptions = HttpCoreOptions<Request>;
 
+/** A web-standard request handler: what Workers' `fetch`, Deno.serve and Bun.serve call. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** A fetch handler serving MCP at `options.path` (default /mcp). */

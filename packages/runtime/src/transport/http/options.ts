@@ -71,6 +71,7 @@ export interface HttpCoreOptions<R> {
   onError?: (message: string, error?: unknown) => void;
 }
 
+/** How the server answers browsers' CORS requests (see HttpCoreOptions.cors). */
 export interface CorsOptions {
   /** How long browsers may cache a preflight's answer, in seconds (default 600). */
   maxAgeSeconds?: number;
