@@ -36,6 +36,7 @@ export default defineConfig({
         items: [
           { text: "Get started", link: "/guide/get-started" },
           { text: "The generated output and what is yours", link: "/guide/generated-output" },
+          { text: "Deployment", link: "/guide/deployment" },
           { text: "Troubleshooting", link: "/guide/troubleshooting" },
         ],
       },
