@@ -7,6 +7,9 @@
 //   mcp-gen      the generated dual-era serveHttp (dir: the transpiled output of mcp-gen
 //                generate for 2026-07-28 + 2025-11-25 .. 2025-03-26): one server, both eras;
 //                legacy sessions are sessionful (Mcp-Session-Id minted on initialize).
+//   baseline     the same, generated and served by mcp-gen at an earlier commit (dir).
+//   bare         node:http alone: reads and parses the body, answers a canned tools/call
+//                result; what no MCP server on this Node can beat.
 //   sdk          the v2 SDK 2.4.0's createMcpHandler(factory) as its docs mount it on node:http
 //                (toNodeHandler from @modelcontextprotocol/node): one handler, both eras; its
 //                default `legacy: "stateless"` answers every 2025 request with a fresh instance
@@ -120,7 +123,25 @@ function sdkSessions() {
 }
 
 const [kind, dir] = process.argv.slice(2);
-const starts = { "mcp-gen": () => mcpGen(dir), sdk, "sdk-sessions": sdkSessions };
+function bare() {
+  const result = { content: [{ type: "text", text: "hi" }] };
+  return listen(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+  });
+}
+
+const starts = {
+  "mcp-gen": () => mcpGen(dir),
+  baseline: () => mcpGen(dir),
+  sdk,
+  "sdk-sessions": sdkSessions,
+  bare,
+};
 if (!starts[kind]) {
   console.error(`usage: http-servers.mjs ${Object.keys(starts).join("|")} [dir]`);
   process.exit(2);

@@ -1,66 +1,99 @@
-// tools/call requests/s through Streamable HTTP, both eras, in one run: mcp-gen's generated
-// dual-era serveHttp beside the v2 TypeScript SDK 2.4.0 serving both eras (bench/http-servers.mjs
-// says how each is wired). Every server runs in its own child process; this process is the
-// load: CONCURRENCY requests in flight over keep-alive node:http connections for SAMPLE_MS per
-// sample, rounds interleaved (a warm-up round first, not recorded), medians with min/max.
-//   modern: stateless POSTs carrying the 2026-07-28 per-request _meta and routing headers;
+// tools/call requests/s through Streamable HTTP, in one run: this checkout's generated dual-era
+// server on the node:http host (serveHttp), the same server generated and served by mcp-gen at
+// an earlier commit (BENCH_HTTP_BASELINE, default aba262f: the node:http handler before the
+// web-standard core), the v2 TypeScript SDK 2.4.0, and a bare node:http server that parses the
+// body and answers a canned result (the limit of any server on this Node). bench/http-servers.mjs
+// says how each is wired. Every server runs in its own child process; this process is the
+// load: N requests in flight (N = each of BENCH_HTTP_CONNECTIONS, default 1,16,64) over
+// keep-alive node:http connections for SAMPLE_MS per sample, rounds interleaved (a warm-up
+// round first, not recorded), medians with min/max.
+//   modern: stateless POSTs carrying the 2026-07-28 per-request _meta and routing headers,
+//           validated in full by mcp-gen (envelope, params, result);
 //   legacy: each in-flight lane opens a 2025-11-25 session (initialize, notifications/initialized,
 //           untimed), then POSTs tools/call with Mcp-Session-Id (when the server minted one) and
-//           MCP-Protocol-Version; DELETE after the sample.
+//           MCP-Protocol-Version; DELETE after the sample (16 lanes; the bare server has none).
 // Every reply is checked (status, id, the echoed text; JSON or SSE accepted): one wrong reply
 // fails the benchmark. Server CPU time per request (from the child's process.cpuUsage) is
 // printed too: on a shared machine it is steadier than requests/s, and it excludes the load
-// generator. BENCH_ROUNDS (default 5), BENCH_HTTP_MS (sample length, default 2000),
-// BENCH_HTTP_CONCURRENCY (default 32), BENCH_HTTP_PROFILE=<dir> (--cpu-prof every server into dir).
+// generator. BENCH_ROUNDS (default 3), BENCH_HTTP_MS (sample length, default 5000),
+// BENCH_HTTP_PROFILE=<dir> (--cpu-prof every server into dir).
 import { fork, spawnSync } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
 import { cpus, loadavg } from "node:os";
-import { rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, SPEC, median, transpileDir, workDir } from "./common.mjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const SAMPLE_MS = Number(process.env.BENCH_HTTP_MS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_HTTP_CONCURRENCY ?? 32);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SAMPLE_MS = Number(process.env.BENCH_HTTP_MS ?? 5000);
+const CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? "1,16,64").split(",").map(Number);
+const LEGACY_LANES = 16;
 const PROFILE = process.env.BENCH_HTTP_PROFILE;
+const BASELINE_REF = process.env.BENCH_HTTP_BASELINE ?? "aba262f";
 const MODERN = "2026-07-28";
 const LEGACY = "2025-11-25";
 
 const SERVERS = {
-  "mcp-gen": "mcp-gen serveHttp (dual-era)",
+  "mcp-gen": "mcp-gen node bridge (this tree)",
+  baseline: `mcp-gen at ${BASELINE_REF}`,
   sdk: "SDK createMcpHandler (default)",
   "sdk-sessions": "SDK sessionful composition",
+  bare: "bare node:http (parse, canned)",
 };
-const BASELINE = "sdk";
+/** Who serves which era (the bare server has no sessions; the SDK's default mints none). */
+const ERA_SERVERS = {
+  modern: ["mcp-gen", "baseline", "sdk", "bare"],
+  legacy: ["mcp-gen", "baseline", "sdk-sessions"],
+};
 
 // ---- the servers ------------------------------------------------------------------------
 
-function generate(work) {
-  const out = join(work, "ts");
-  const revisions = `${MODERN},${LEGACY},2025-06-18,2025-03-26`;
+const REVISIONS = `${MODERN},${LEGACY},2025-06-18,2025-03-26`;
+
+/** Generates the dual-era output with the mcp-gen of `checkout` and type-strips it into `out`. */
+function generateWith(checkout, out, transpile) {
+  const ts = `${out}-ts`;
   const r = spawnSync(
     process.execPath,
     [
-      join(ROOT, "dist/cli/main.js"),
+      join(checkout, "dist/cli/main.js"),
       "generate",
       "--spec",
       SPEC,
       "--revisions",
-      revisions,
+      REVISIONS,
       "--out",
-      out,
+      ts,
     ],
     { encoding: "utf8" },
   );
   if (r.status !== 0) throw new Error(r.stderr);
-  return transpileDir(out, join(work, "js"));
+  return transpile(ts, out);
+}
+
+/**
+ * The baseline commit built, once, in bench/.work-baseline-<ref> (git archive, npm ci, build):
+ * its own CLI generates the baseline's output and its own runtime package serves it.
+ */
+async function baselineCheckout() {
+  const dir = join(ROOT, "bench", `.work-baseline-${BASELINE_REF}`);
+  if (existsSync(join(dir, "dist/cli/main.js"))) return dir;
+  mkdirSync(dir, { recursive: true });
+  const run = (command, args, options = {}) => {
+    const r = spawnSync(command, args, { cwd: dir, stdio: "inherit", ...options });
+    if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} failed in ${dir}`);
+  };
+  run("bash", ["-c", `git -C "${ROOT}" archive ${BASELINE_REF} | tar -x`]);
+  run("npm", ["ci", "--no-audit", "--no-fund", "--ignore-scripts"]);
+  run("npm", ["run", "build"]);
+  return dir;
 }
 
 async function start(kind, dir) {
   const execArgv = PROFILE
     ? ["--cpu-prof", "--cpu-prof-dir", PROFILE, "--cpu-prof-name", `${kind}.cpuprofile`]
     : [];
-  const child = fork(join(ROOT, "bench/http-servers.mjs"), [kind, dir], { execArgv });
+  const child = fork(join(ROOT, "bench/http-servers.mjs"), [kind, dir ?? ""], { execArgv });
   const { url } = await new Promise((resolve, reject) => {
     child.once("message", resolve);
     child.once("exit", (code) =>
@@ -165,10 +198,10 @@ async function openLane(url, era) {
 let nextId = 1;
 
 /** Requests/s of one server in one era, and the server CPU microseconds per request. */
-async function sample(server, era) {
-  agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+async function sample(server, era, connections) {
+  agent = new Agent({ keepAlive: true, maxSockets: connections });
   const lanes = await Promise.all(
-    Array.from({ length: CONCURRENCY }, () => openLane(server.url, era)),
+    Array.from({ length: connections }, () => openLane(server.url, era)),
   );
   const before = await server.stats();
   let requests = 0;
@@ -215,77 +248,95 @@ async function sample(server, era) {
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const spread = (xs) => `[${fmt(Math.min(...xs))} .. ${fmt(Math.max(...xs))}]`;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+
+/** Every (era, connections) measured: modern at each level, legacy at LEGACY_LANES. */
+const SETTINGS = [
+  ...CONNECTIONS.map((connections) => ({ era: "modern", connections })),
+  { era: "legacy", connections: LEGACY_LANES },
+];
+const key = (setting, kind) => `${setting.era} ${setting.connections} ${kind}`;
+
+async function measure(servers) {
+  const results = new Map();
+  for (let round = -1; round < ROUNDS; round++) {
+    for (const setting of SETTINGS) {
+      const serving = servers.filter((s) => ERA_SERVERS[setting.era].includes(s.kind));
+      // Rotate who goes first, so no server always follows the same neighbour.
+      const order = serving.map((_, i) => serving[(i + Math.max(round, 0)) % serving.length]);
+      for (const server of order) {
+        const measured = await sample(server, setting.era, setting.connections);
+        if (round < 0) continue;
+        const k = key(setting, server.kind);
+        results.set(k, [...(results.get(k) ?? []), measured]);
+      }
+    }
+  }
+  return results;
+}
+
+function report(servers, results, loadBefore, finalStats) {
+  console.log(
+    `\nhttp (tools/call through Streamable HTTP, each server in its own process, the load from one process`,
+  );
+  console.log(
+    `over keep-alive connections; ${SAMPLE_MS} ms samples, median [min .. max] of ${ROUNDS} interleaved rounds)`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores; load average (1/5/15 min) ${loadBefore} before, ${load()} after`,
+  );
+  const med = (setting, kind, field) =>
+    median(results.get(key(setting, kind)).map((r) => r[field]));
+  for (const setting of SETTINGS) {
+    const era =
+      setting.era === "modern"
+        ? `modern (${MODERN}: stateless POSTs, per-request _meta)`
+        : `legacy (${LEGACY}: a session per connection)`;
+    console.log(`  ${era}, ${setting.connections} connection(s)`);
+    console.log(
+      `    ${"server".padEnd(36)} ${"requests/s".padStart(10)} ${"min .. max".padStart(19)}  server CPU/request`,
+    );
+    for (const server of servers.filter((s) => ERA_SERVERS[setting.era].includes(s.kind))) {
+      const runs = results.get(key(setting, server.kind));
+      console.log(
+        `    ${SERVERS[server.kind].padEnd(36)} ${fmt(med(setting, server.kind, "rps")).padStart(10)} ${spread(runs.map((r) => r.rps)).padStart(19)} ${`${med(setting, server.kind, "cpuPerRequest").toFixed(0)} µs`.padStart(19)}`,
+      );
+    }
+    const ratio = (other) => {
+      const rps = med(setting, "mcp-gen", "rps") / med(setting, other, "rps");
+      const cpu = med(setting, other, "cpuPerRequest") / med(setting, "mcp-gen", "cpuPerRequest");
+      return `${rps.toFixed(2)}x (CPU ${cpu.toFixed(2)}x)`;
+    };
+    const others = ERA_SERVERS[setting.era].filter((k) => k !== "mcp-gen");
+    console.log(`    mcp-gen / ${others.map((k) => `${k} ${ratio(k)}`).join(", ")}`);
+  }
+  console.log(
+    `  RSS after the run: ${servers.map((s, i) => `${s.kind} ${mb(finalStats[i].rss)}`).join(", ")}`,
+  );
+  console.log(
+    `  ratios: requests/s of mcp-gen over the other (CPU: the other's CPU per request over mcp-gen's). Goals: >= 0.9x ${BASELINE_REF}, >= 5x the SDK; stretch: >= 0.6x bare at 16 and 64`,
+  );
+}
 
 export async function benchHttp() {
   const work = workDir("mcp-gen-bench-http-");
   const servers = [];
   try {
-    const dir = generate(work);
-    for (const kind of Object.keys(SERVERS)) servers.push(await start(kind, dir));
-    const load = () =>
-      loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ");
+    const here = generateWith(ROOT, join(work, "js"), transpileDir);
+    const checkout = await baselineCheckout();
+    const { transpileDir: transpileThere } = await import(
+      join(checkout, "scripts/transpile-generated.mjs")
+    );
+    const there = generateWith(checkout, join(work, "baseline-js"), transpileThere);
+    const dirs = { "mcp-gen": here, baseline: there };
+    for (const kind of Object.keys(SERVERS)) servers.push(await start(kind, dirs[kind]));
     const loadBefore = load();
-    const eras = ["modern", "legacy"];
-    const results = new Map(eras.flatMap((era) => servers.map((s) => [`${era} ${s.kind}`, []])));
-    for (let round = -1; round < ROUNDS; round++) {
-      for (const era of eras) {
-        // Rotate who goes first, so no server always follows the same neighbour.
-        const order = servers.map((_, i) => servers[(i + Math.max(round, 0)) % servers.length]);
-        for (const server of order) {
-          const measured = await sample(server, era);
-          if (round >= 0) results.get(`${era} ${server.kind}`).push(measured);
-        }
-      }
-    }
+    const results = await measure(servers);
     const finalStats = await Promise.all(servers.map((s) => s.stats()));
-
-    console.log(
-      `\nhttp (tools/call through Streamable HTTP, each server in its own process; ${CONCURRENCY} requests in flight`,
-    );
-    console.log(
-      `over keep-alive connections from one load process; ${SAMPLE_MS} ms samples, median [min .. max] of ${ROUNDS} interleaved rounds)`,
-    );
-    console.log(
-      `machine: ${cpus().length} cores; load average (1/5/15 min) ${loadBefore} before, ${load()} after`,
-    );
-    for (const era of eras) {
-      const title =
-        era === "modern"
-          ? `modern (${MODERN}: stateless POSTs, per-request _meta)`
-          : `legacy (${LEGACY}: one session per lane, tools/call with Mcp-Session-Id where minted)`;
-      console.log(`  ${title}`);
-      console.log(
-        `    ${"server".padEnd(32)} ${"requests/s".padStart(10)} ${"min .. max".padStart(19)}  ratio  server CPU/request  ratio`,
-      );
-      const base = results.get(`${era} ${BASELINE}`);
-      const baseRps = median(base.map((r) => r.rps));
-      const baseCpu = median(base.map((r) => r.cpuPerRequest));
-      for (const server of servers) {
-        const runs = results.get(`${era} ${server.kind}`);
-        const rps = median(runs.map((r) => r.rps));
-        const cpu = median(runs.map((r) => r.cpuPerRequest));
-        console.log(
-          `    ${SERVERS[server.kind].padEnd(32)} ${fmt(rps).padStart(10)} ${spread(runs.map((r) => r.rps)).padStart(19)} ${(rps / baseRps).toFixed(2).padStart(5)}x ${`${cpu.toFixed(0)} µs`.padStart(19)} ${(baseCpu / cpu).toFixed(2).padStart(5)}x`,
-        );
-      }
-    }
-    const med = (era, kind, field) => median(results.get(`${era} ${kind}`).map((r) => r[field]));
-    for (const sdk of servers.filter((s) => s.kind !== "mcp-gen")) {
-      const ratios = eras.map((era) => {
-        const rps = med(era, "mcp-gen", "rps") / med(era, sdk.kind, "rps");
-        const cpu = med(era, sdk.kind, "cpuPerRequest") / med(era, "mcp-gen", "cpuPerRequest");
-        return `${era} ${rps.toFixed(2)}x (CPU ${cpu.toFixed(2)}x)`;
-      });
-      console.log(`  mcp-gen / ${SERVERS[sdk.kind]}: ${ratios.join(", ")}`);
-    }
-    console.log(
-      `  RSS after the run: ${servers.map((s, i) => `${SERVERS[s.kind]} ${mb(finalStats[i].rss)}`).join(", ")}`,
-    );
-    console.log(
-      `  table ratios are to "${SERVERS[BASELINE]}"; CPU ratio: the SDK's CPU per request / mcp-gen's. Goal: mcp-gen >= 2x on both eras`,
-    );
+    report(servers, results, loadBefore, finalStats);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     agent?.destroy();
