@@ -10,7 +10,7 @@ import {
 import { generate, generatedWith, type OutputFile } from "../generators/index.js";
 import type { GeneratedWith } from "../generators/manifest.js";
 import { applyOutput, planOutput } from "../generators/output.js";
-import { keptFileLines } from "../generators/kept-files.js";
+import { handlersFileLines, isHandlersSkeleton, keptFileLines } from "../generators/kept-files.js";
 import { display, reportCheck, rerunCommand } from "./check.js";
 import type { Io } from "./io.js";
 import { loadConfig } from "./config.js";
@@ -39,19 +39,27 @@ export async function generateCommand(
   const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names));
   collectAfterReading([loaded, ...legacy]);
   const chosen = { legacy, auth: s.auth, runtime: s.runtime };
-  const files = await generate(loaded, s.generators, chosen);
+  const emitted = await generate(loaded, s.generators, chosen);
   const record = generatedWith([loaded, ...legacy], s.generators, chosen);
-  return writeOutput(
+  // Handlers kept outside the output folder (the config's `handlers`, as in init projects):
+  // that file stands in for the skeleton, which is then not written into the output.
+  const skeleton = s.handlers ? emitted.find(isHandlersSkeleton) : undefined;
+  const files = skeleton ? emitted.filter((f) => f !== skeleton) : emitted;
+  const check = options.check === true;
+  const code = writeOutput(
     s.out,
     files,
     {
       revision: record.revisions.join(" + "),
-      check: options.check === true,
+      check,
       rerun: rerunCommand(options),
       generatedWith: record,
     },
     io,
   );
+  if (skeleton && !check)
+    for (const line of handlersFileLines(s.handlers!, display(s.handlers!), skeleton)) io.err(line);
+  return code;
 }
 
 /**

@@ -25,6 +25,12 @@ export interface Config {
    * runtime fixes arrive with `npm update`; "vendor" copies its sources into the output.
    */
   runtime?: RuntimeMode;
+  /**
+   * The file holding the server's handlers when it is kept outside `out` (an `init` project's
+   * src/handlers.ts): generate then writes no handlers.ts skeleton into `out`, and checks this
+   * file for request methods it has no handler for.
+   */
+  handlers?: string;
 }
 
 const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
@@ -35,6 +41,7 @@ const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
   generators: "string[]",
   auth: "boolean",
   runtime: "string",
+  handlers: "string",
 };
 
 /**
@@ -156,8 +163,11 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
         `${path}: '${key}' is empty; name a folder, or "." for the config's own`,
       );
   }
+  if (config.handlers !== undefined && config.handlers.trim() === "")
+    throw new McpGenError("config", `${path}: 'handlers' is empty; name a file, or leave it out`);
   const base = dirname(path);
   if (config.spec) config.spec = resolve(base, config.spec);
   if (config.out) config.out = resolve(base, config.out);
+  if (config.handlers) config.handlers = resolve(base, config.handlers);
   return config;
 }

@@ -27,6 +27,8 @@ export interface Settings {
   generators: string[] | undefined;
   auth: boolean;
   runtime: RuntimeMode;
+  /** The config's `handlers` file (absolute), when the handlers live outside `out`. */
+  handlers: string | undefined;
   /** The config file read, if any, and which settings came from it: errors about them name it. */
   config: LoadedConfig;
   fromConfig: ReadonlySet<keyof Config>;
@@ -104,6 +106,7 @@ export function settings(options: GenerateOptions): Settings {
     generators: pick("generators", generators),
     auth: options.auth ?? config.auth ?? false,
     runtime: runtimeMode(options.runtime, config),
+    handlers: config.handlers,
     config,
     fromConfig,
   };

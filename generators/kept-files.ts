@@ -18,6 +18,11 @@ export interface KeptFileFindings {
   removedImports: { file: string; specifier: string }[];
 }
 
+/** The dispatcher generator's handlers.ts, written once when missing (a scaffold: the user's). */
+export function isHandlersSkeleton(file: OutputFile): boolean {
+  return file.kind === "scaffold" && file.path === "handlers.ts";
+}
+
 /** `import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`: the relative ones. */
 const RELATIVE_IMPORT = /\b(?:from|import)\s*\(?\s*(["'])(\.{1,2}\/[^"'\n]*)\1/g;
 
@@ -124,4 +129,22 @@ export function keptFileLines(findings: KeptFileFindings, cap = 10): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * The notes on a handlers file the config keeps outside the output folder (`handlers`), which
+ * stands in for the skeleton's handlers.ts: the request methods the skeleton has an entry for
+ * that the file never names, or one warning when there is no such file to read. `name` is the
+ * path as the user wrote it.
+ */
+export function handlersFileLines(path: string, name: string, skeleton: OutputFile): string[] {
+  const text = readText(path);
+  if (text === undefined)
+    return [
+      `mcp-gen: warning: ${name} (the config's 'handlers') cannot be read; generate writes no handlers.ts skeleton while 'handlers' is set`,
+    ];
+  const unhandled = (skeleton.handlerMethods ?? [])
+    .filter((method) => !namesMethod(text, method))
+    .map((method) => ({ file: name, method }));
+  return keptFileLines({ unhandled, removedImports: [] });
 }

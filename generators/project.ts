@@ -11,8 +11,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { McpGenError } from "../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
-import { generate, generatedWith, type OutputFile } from "./index.js";
-import { namesMethod } from "./kept-files.js";
+import { generate, generatedWith } from "./index.js";
+import { isHandlersSkeleton, namesMethod } from "./kept-files.js";
 import { applyOutput, outputFailure, planOutput } from "./output.js";
 import { dependencySpec } from "./install-source.js";
 import {
@@ -77,7 +77,7 @@ const PROJECT_FILES: [template: string, path: string][] = [
   ["mcp-gen.config.json.hbs", "mcp-gen.config.json"],
   ["gitignore.hbs", ".gitignore"],
   ["README.md.hbs", "README.md"],
-  ["handlers.ts.hbs", "src/mcp/handlers.ts"],
+  ["handlers.ts.hbs", "src/handlers.ts"],
   ["server.ts.hbs", "src/server.ts"],
   ["request-state.ts.hbs", "src/request-state.ts"],
   ["validate.ts.hbs", "src/validate.ts"],
@@ -164,9 +164,8 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   // skeleton is left out; what it has an entry for and the project's does not serve is named
   // in a comment, so that generate notes only methods a later spec bump adds.
   const emitted = await generate(loaded, undefined, { legacy, auth: project.auth });
-  const isSkeleton = (f: OutputFile) => f.kind === "scaffold" && f.path === "handlers.ts";
   const ours = renderTemplate("project/handlers.ts.hbs", { ...project, unserved: "" });
-  const unserved = (emitted.find(isSkeleton)?.handlerMethods ?? []).filter(
+  const unserved = (emitted.find(isHandlersSkeleton)?.handlerMethods ?? []).filter(
     (m) => !namesMethod(ours, m),
   );
   // Schema method names, in a `//` comment of handlers.ts: escaped as the printer escapes one.
@@ -184,7 +183,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     files.push({ path, text: path.endsWith(".ts") ? await formatTypeScript(text) : text });
   }
   const out = join(target, "src", "mcp");
-  const generated = emitted.filter((f) => !isSkeleton(f));
+  const generated = emitted.filter((f) => !isHandlersSkeleton(f));
   const plan = planOutput(
     out,
     generated,

@@ -484,6 +484,49 @@ describe("mcp-gen generate end to end (the built CLI)", () => {
     expect(bad.stderr).toMatch(/mcp-gen.config.json: 'runtime' is 'copy'; use package or vendor/);
   });
 
+  it("a config 'handlers' file outside the output stands in for the handlers.ts skeleton", () => {
+    const dir = tempDir();
+    const config = {
+      spec: SPEC_DIR,
+      revision: "2025-06-18",
+      out: "gen",
+      generators: ["dispatcher"],
+    };
+    const writeConfig = (extra: object) =>
+      writeFileSync(join(dir, "mcp-gen.config.json"), JSON.stringify({ ...config, ...extra }));
+    // Without the key the skeleton is the output's (written once, when missing).
+    writeConfig({});
+    expect(cli([], dir).status).toBe(0);
+    const skeleton = readFileSync(join(dir, "gen", "handlers.ts"), "utf8");
+    expect(skeleton).toMatch(/"tools\/call"/);
+    rmSync(join(dir, "gen", "handlers.ts"));
+    // With it and no such file yet: one warning, and no skeleton in the output.
+    writeConfig({ handlers: "src/handlers.ts" });
+    const missing = cli([], dir);
+    expect(missing.status, missing.stderr).toBe(0);
+    expect(existsSync(join(dir, "gen", "handlers.ts"))).toBe(false);
+    expect(existsSync(join(dir, "gen", "dispatcher.ts"))).toBe(true);
+    expect(missing.stderr).toBe(
+      "mcp-gen: warning: src/handlers.ts (the config's 'handlers') cannot be read; generate writes no handlers.ts skeleton while 'handlers' is set\n",
+    );
+    // The file names every method but tools/call: that one alone is noted.
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "src", "handlers.ts"), skeleton.replaceAll("tools/call", "x"));
+    const noted = cli([], dir);
+    expect(noted.status, noted.stderr).toBe(0);
+    expect(noted.stderr).toBe(
+      "mcp-gen: note: src/handlers.ts has no handler for tools/call (answered: method not found)\n",
+    );
+    // --check holds the output without the skeleton up to date, and reports only staleness.
+    const check = cli(["generate", "--check"], dir);
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stderr).toBe("");
+    writeConfig({ handlers: " " });
+    const empty = cli([], dir);
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toMatch(/'handlers' is empty; name a file, or leave it out\n$/);
+  }, 180_000);
+
   it("reads defaults from mcp-gen.config.json, relative to the config file; flags win", () => {
     const dir = tempDir();
     writeFileSync(

@@ -698,7 +698,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
 
   it("regenerating after a revision change rewrites only generated files", () => {
     const userFiles = [
-      "src/mcp/handlers.ts",
+      "src/handlers.ts",
       "src/server.ts",
       "src/request-state.ts",
       "src/validate.ts",

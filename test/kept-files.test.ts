@@ -1,9 +1,14 @@
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyOutput, planOutput } from "../generators/output.js";
 import type { OutputFile } from "../generators/index.js";
-import { keptFileLines, namesMethod } from "../generators/kept-files.js";
+import {
+  handlersFileLines,
+  isHandlersSkeleton,
+  keptFileLines,
+  namesMethod,
+} from "../generators/kept-files.js";
 import { writeOutput, type Io } from "../cli/commands.js";
 import { initProject } from "../generators/project.js";
 import { generatedFiles, SPEC_DIR, tempDir } from "./helpers.js";
@@ -140,7 +145,11 @@ describe("methods a kept handlers.ts does not name", () => {
   it("an init project's handlers.ts names what it leaves unserved, so its first generate notes nothing", async () => {
     const dir = join(tempDir(), "server");
     await initProject(dir, { spec: SPEC_DIR, revision: "2026-07-28", modernOnly: true });
-    const theirs = readFileSync(join(dir, "src/mcp/handlers.ts"), "utf8");
+    // The project's handlers live outside the generated folder; its config says where.
+    expect(existsSync(join(dir, "src/mcp/handlers.ts"))).toBe(false);
+    const config = JSON.parse(readFileSync(join(dir, "mcp-gen.config.json"), "utf8"));
+    expect(config.handlers).toBe("src/handlers.ts");
+    const theirs = readFileSync(join(dir, "src/handlers.ts"), "utf8");
     const files = await realFiles("2026-07-28");
     const methods = files.find((f) => f.path === "handlers.ts")!.handlerMethods!;
     // The tools are served by the defineTools table spread into the handlers (its comment names
@@ -153,10 +162,16 @@ describe("methods a kept handlers.ts does not name", () => {
     );
     expect(unserved.length).toBeGreaterThan(0);
     expect(theirs).toContain(`// ${unserved.join(", ")}.\n`);
-    expect(planOutput(join(dir, "src/mcp"), files).keptFindings).toEqual({
-      unhandled: [],
-      removedImports: [],
-    });
+    const skeleton = files.find(isHandlersSkeleton)!;
+    expect(handlersFileLines(join(dir, "src/handlers.ts"), "src/handlers.ts", skeleton)).toEqual(
+      [],
+    );
+    // What a method the file does not name would get: a note naming the file as configured.
+    const fewer = theirs.replace(`"${unserved[0]}"`, "").replaceAll(unserved[0]!, "");
+    writeFileSync(join(dir, "src/handlers.ts"), fewer);
+    expect(handlersFileLines(join(dir, "src/handlers.ts"), "src/handlers.ts", skeleton)).toEqual([
+      `mcp-gen: note: src/handlers.ts has no handler for ${unserved[0]} (answered: method not found)`,
+    ]);
   });
 });
 
