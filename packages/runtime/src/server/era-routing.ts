@@ -1,0 +1,64 @@
+import type { HandleContext } from "./context.js";
+import { isObject } from "../core/protocol.js";
+import type { Dispatcher, DispatcherOptions, Reply } from "./router-types.js";
+import { channelOf, type LegacySessionTable, type ReportError } from "./legacy-session-table.js";
+
+// Which era serves a message: a channel with a legacy session open goes to that session
+// (the client's answers to the server's requests, and its requests, at the negotiated
+// revision); an initialize opens one; anything else is a modern request, served statelessly.
+
+/** What routing a message to its era takes. */
+export interface EraRouting {
+  /** The router of every stateless revision. */
+  readonly modern: Dispatcher;
+  readonly sessions: LegacySessionTable;
+  /** Whether a message is a legacy client's initialize. */
+  readonly isInitialize: (message: unknown) => message is Record<string, unknown>;
+  /** The answer to an initialize (see isInitialize). */
+  readonly initialize: (message: Record<string, unknown>, context: HandleContext) => Reply;
+  readonly reportError: ReportError;
+}
+
+/** The error hook of `onError`, which must not break the reply when it fails. */
+export function errorReporter(onError: DispatcherOptions["onError"]): ReportError {
+  return (error, method) => {
+    try {
+      onError?.(error, { method, id: undefined });
+    } catch {
+      // A failing error hook must not break the reply.
+    }
+  };
+}
+
+/** Whether `message` is a response (to a request the server sent), not a request. */
+function isResponse(message: unknown): message is Record<string, unknown> {
+  return (
+    isObject(message) &&
+    message["method"] === undefined &&
+    ("result" in message || "error" in message)
+  );
+}
+
+/** The reply to `message`, from the era that serves it. */
+export async function routeByEra(
+  message: unknown,
+  context: HandleContext,
+  routing: EraRouting,
+): Promise<Reply> {
+  const open = routing.sessions.get(channelOf(context));
+  if (open) {
+    // A response to a request the server sent on this session.
+    if (isResponse(message)) {
+      if (!open.session.resolve(message))
+        routing.reportError(
+          new Error(`a response with unknown id ${JSON.stringify(message["id"])}`),
+          "",
+        );
+      return undefined;
+    }
+    if (routing.isInitialize(message)) return routing.initialize(message, context);
+    return open.session.serving(message, context, () => open.router.handle(message, context));
+  }
+  if (routing.isInitialize(message)) return routing.initialize(message, context);
+  return routing.modern.handle(message, context);
+}

@@ -1,0 +1,161 @@
+import { requestContext, type HandleContext } from "./context.js";
+import { jsonRpcErrorOf } from "../core/errors.js";
+import { adaptResult } from "./modern-router.js";
+import { isObject, own, type ProtocolDescriptor } from "../core/protocol.js";
+import type { Era } from "../core/era.js";
+import type { RouterExtension } from "./extensions.js";
+import type { Handler } from "./router-types.js";
+import type { LegacySession } from "./legacy-session.js";
+
+// A legacy request served by a handler written against the modern revision: the handler
+// gets a modern context built from the session, and an input_required answer is fulfilled
+// by asking the client on the session, then calling the handler again with the answers, as
+// a modern client would retry.
+
+/** What serving a legacy request with a modern handler takes. */
+export interface LegacyBridge {
+  /** The revision the handlers are written against. */
+  readonly modern: Era;
+  /** The extensions the dispatcher serves (a legacy client cannot read their results). */
+  readonly extensions: readonly RouterExtension[] | undefined;
+  /** Rounds of input_required a legacy request may take. */
+  readonly maxRounds: number;
+}
+
+/** The context the legacy router gives a request handler. */
+interface LegacyRequestContext {
+  id: string | number;
+  signal: AbortSignal;
+  notify(n: object): Promise<void>;
+  principal: string | undefined;
+}
+
+/**
+ * The session's capabilities as a modern handler sees them: without the extensions the
+ * dispatcher serves, whose results (a task handle, say) a legacy client could not read.
+ */
+export function legacyCapabilities(
+  session: LegacySession,
+  extensions: readonly RouterExtension[] | undefined,
+): Record<string, unknown> {
+  const declared = session.clientCapabilities["extensions"];
+  if (!extensions?.length || !isObject(declared)) return session.clientCapabilities;
+  const kept = { ...declared };
+  for (const extension of extensions) delete kept[extension.id];
+  return { ...session.clientCapabilities, extensions: kept };
+}
+
+/**
+ * The modern per-request `_meta` a legacy request stands for: the session's version,
+ * capabilities, client info and log level, and the request's own progress token (`given`
+ * is the request's legacy `_meta`).
+ */
+export function modernMetaFor(
+  modern: ProtocolDescriptor,
+  session: LegacySession,
+  given: Record<string, unknown>,
+  extensions: readonly RouterExtension[] | undefined,
+): Record<string, unknown> {
+  const keys = modern.requestMeta;
+  const meta: Record<string, unknown> = {};
+  if (keys.protocolVersion !== null) meta[keys.protocolVersion] = session.version;
+  if (keys.clientCapabilities !== null)
+    meta[keys.clientCapabilities] = legacyCapabilities(session, extensions);
+  if (keys.clientInfo !== null && session.clientInfo) meta[keys.clientInfo] = session.clientInfo;
+  // Legacy clients get log messages until they set a level (logging/setLevel); modern ones
+  // ask per request.
+  const level = session.logLevel ?? modern.loggingLevels[0];
+  if (keys.logLevel !== null && level !== undefined) meta[keys.logLevel] = level;
+  const legacyKey = session.era.protocol.requestMeta.progressToken;
+  const token = legacyKey === null ? undefined : own(given, legacyKey);
+  if (keys.progressToken !== null && token !== undefined) meta[keys.progressToken] = token;
+  return meta;
+}
+
+/**
+ * A handler's refusal for a client capability the session's client did not declare, where
+ * the legacy revision has no code for it (MISSING_REQUIRED_CLIENT_CAPABILITY is stateless
+ * revisions'), is the server failing to serve the request on this session: a plain error,
+ * which the router answers as the v2 SDK's legacy shim does (a tool execution error for
+ * tools/call, server/tools "Error Handling"; -32603 otherwise). Other errors pass as they are.
+ */
+export function forLegacy(
+  modern: ProtocolDescriptor,
+  session: LegacySession,
+  error: unknown,
+): unknown {
+  const code = modern.errorCodes.missingClientCapability;
+  const legacyHasIt = session.era.protocol.errorCodes.missingClientCapability !== null;
+  const raised = jsonRpcErrorOf(error);
+  return raised && code !== null && raised.code === code && !legacyHasIt
+    ? new Error(raised.message)
+    : error;
+}
+
+/** Asks the client on the session for each of an input_required result's input requests. */
+async function askClient(
+  session: LegacySession,
+  inputRequests: unknown,
+  legacyCtx: LegacyRequestContext,
+): Promise<Record<string, unknown>> {
+  const requests = isObject(inputRequests) ? inputRequests : {};
+  const answers = await Promise.all(
+    Object.entries(requests).map(async ([key, request]) => {
+      const r = isObject(request) ? request : {};
+      return [
+        key,
+        await session.request(
+          String(r["method"]),
+          r["params"],
+          (m) => legacyCtx.notify(m),
+          legacyCtx.signal,
+          legacyCtx.id,
+        ),
+      ] as const;
+    }),
+  );
+  return Object.fromEntries(answers);
+}
+
+/** `handler` (a modern one) serving `method`'s legacy requests on `session`. */
+export function servedOnSession(
+  bridge: LegacyBridge,
+  session: LegacySession,
+  method: string,
+  handler: Handler,
+): Handler {
+  const { protocol: mp, validators: mv } = bridge.modern;
+  const { maxRounds } = bridge;
+  return async (params: Record<string, unknown>, legacyCtx: LegacyRequestContext) => {
+    const given = isObject(params["_meta"]) ? params["_meta"] : {};
+    const meta = modernMetaFor(mp, session, given, bridge.extensions);
+    const context: HandleContext = {
+      notify: (n: object) => legacyCtx.notify(n),
+      ...(legacyCtx.principal !== undefined ? { principal: legacyCtx.principal } : {}),
+    };
+    let retry: Record<string, unknown> = { ...params, _meta: { ...given, ...meta } };
+    for (let round = 0; round < maxRounds; round++) {
+      const request = {
+        id: legacyCtx.id,
+        method,
+        params: retry,
+        meta: retry["_meta"] as Record<string, unknown>,
+      };
+      const ctx = requestContext(mp, mv, request, context, legacyCtx.signal);
+      let result: unknown;
+      try {
+        result = await handler(retry, ctx);
+      } catch (error) {
+        throw forLegacy(mp, session, error);
+      }
+      if (!isObject(result) || result["resultType"] !== "input_required")
+        return adaptResult(session.era, method, result);
+      const inputResponses = await askClient(session, result["inputRequests"], legacyCtx);
+      retry = { ...params, _meta: { ...given, ...meta }, inputResponses };
+      if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
+    }
+    // A failure of the server, not of the request: for tools/call the router sends it as a
+    // tool execution error (isError), as the SDK's legacy shim does; else -32603.
+    throw new Error(`${method} still asked for input after ${maxRounds} rounds`);
+  };
+}
