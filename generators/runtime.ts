@@ -68,6 +68,8 @@ export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   jose: ["auth/jwt.ts", "auth/dpop.ts", "auth/dpop-proof.ts"],
   oauth4webapi: [
     "auth/oauth-client.ts",
+    "auth/oauth-tokens.ts",
+    "auth/oauth-challenge.ts",
     "auth/discovery.ts",
     "auth/registration.ts",
     "auth/grant.ts",

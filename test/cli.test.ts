@@ -588,7 +588,9 @@ describe("the auth option", () => {
       "discovery",
       "dpop",
       "grant",
+      "oauth-challenge",
       "oauth-client",
+      "oauth-tokens",
       "registration",
       "store",
     ].map((m) => `runtime/auth/${m}.ts`);
@@ -597,7 +599,7 @@ describe("the auth option", () => {
     for (const file of Object.keys(a).filter((f) => f !== MANIFEST))
       expect(b[file], file).toBe(a[file]);
     expect(b["runtime/auth/jwt.ts"]).toMatch(/from "jose"/);
-    expect(b["runtime/auth/oauth-client.ts"]).toMatch(/from "oauth4webapi"/);
+    expect(b["runtime/auth/grant.ts"]).toMatch(/from "oauth4webapi"/);
     expect(Object.values(a).some((text) => /from "(jose|oauth4webapi)"/.test(text))).toBe(false);
     // The config key does the same; it must be a boolean.
     const dir = tempDir();
