@@ -1,0 +1,111 @@
+import {
+  requestContext,
+  untilAnswered,
+  type HandleContext,
+  type RequestContext,
+} from "./context.js";
+import { jsonRpcErrorOf, JSONRPC_ERRORS } from "../core/errors.js";
+import { errorResponse } from "./error-response.js";
+import { markRaisedByHandler } from "./handler-marks.js";
+import { requireClientCapability } from "./input-required.js";
+import { requestRoute, type RequestRoute } from "./method-routes.js";
+import { isObject } from "../core/protocol.js";
+import { invalidRequestReply, unsupportedVersionReply } from "./request-checks.js";
+import { checkResult } from "./result-check.js";
+import { toolExecutionError } from "./result-rules.js";
+import { report, type RouterState } from "./router-state.js";
+
+/**
+ * Answers a request (a valid JSON-RPC request envelope): refused before any handler runs
+ * (unknown method, unsupported version, invalid params), or its handler's checked result or
+ * error. A cancelled request gets no response (undefined).
+ */
+export async function handleRequest(
+  state: RouterState,
+  message: Record<string, unknown>,
+  context: HandleContext,
+): Promise<Record<string, unknown> | undefined> {
+  const id = message["id"] as string | number;
+  const method = message["method"] as string;
+  const route = requestRoute(state, method);
+  if (!route) {
+    return errorResponse(
+      state.protocol,
+      id,
+      JSONRPC_ERRORS.METHOD_NOT_FOUND,
+      `Method not found: ${method}`,
+    );
+  }
+  const params = isObject(message["params"]) ? message["params"] : {};
+  const meta = isObject(params["_meta"]) ? params["_meta"] : {};
+  const refusal =
+    unsupportedVersionReply(state, id, meta) ??
+    // An extension's request has no schema here: its handler checks its params.
+    (route.extension ? undefined : invalidRequestReply(state, message, id, method));
+  if (refusal) return refusal;
+  return runHandler(state, route, { id, method, params, meta }, context);
+}
+
+interface ReceivedRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  readonly meta: Record<string, unknown>;
+}
+
+/** Calls the route's handler, cancellable while it runs, and answers with what it gives. */
+async function runHandler(
+  state: RouterState,
+  route: RequestRoute,
+  { id, method, params, meta }: ReceivedRequest,
+  context: HandleContext,
+): Promise<Record<string, unknown> | undefined> {
+  const { protocol } = state;
+  if (context.signal?.aborted) return undefined;
+  const controller = new AbortController();
+  const onTransportAbort = () => controller.abort(context.signal?.reason);
+  context.signal?.addEventListener("abort", onTransportAbort, { once: true });
+  const stopTracking = state.inFlight.track(context, id, controller);
+  // Its notifications (progress, log) end when it is answered (context.ts, untilAnswered).
+  const scope = untilAnswered(context);
+  const ctx: RequestContext = requestContext(
+    protocol,
+    state.validators,
+    { id, method, params, meta },
+    scope.context,
+    controller.signal,
+  );
+  let result: unknown;
+  try {
+    // An extension's requests need the request to declare the extension (e.g. ext-tasks
+    // tasks.md, "Protocol Errors": -32021 for non-declaring clients).
+    if (route.extension) requireClientCapability(protocol, ctx, ["extensions", route.extension.id]);
+    result = await route.handler(params, ctx);
+  } catch (error) {
+    if (controller.signal.aborted) return undefined;
+    // Read once and never throwing: whatever a handler throws (a revoked Proxy, a throwing
+    // getter) is answered here, not by the catch-all of the dispatcher.
+    const raised = jsonRpcErrorOf(error);
+    if (raised)
+      return markRaisedByHandler(
+        errorResponse(protocol, id, raised.code, raised.message, raised.data),
+      );
+    report(state, error, method, id);
+    // A tool's own failure is a tool execution error, sent in the result (server/tools,
+    // "Error Handling"); any other method's is a generic internal error.
+    if (method !== protocol.wellKnown.toolsCall)
+      return errorResponse(protocol, id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+    result = toolExecutionError(error);
+  } finally {
+    scope.end();
+    stopTracking();
+    context.signal?.removeEventListener("abort", onTransportAbort);
+  }
+  // A cancelled request gets no response.
+  if (controller.signal.aborted) return undefined;
+  const mayAskInput = route.entry?.inputRequired ?? false;
+  const sent = checkResult(state, method, result, { id, mayAskInput, ctx });
+  return sent
+    ? { jsonrpc: "2.0", id, result: sent }
+    : errorResponse(protocol, id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+}
