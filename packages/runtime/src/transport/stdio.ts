@@ -1,41 +1,20 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { serverRequests } from "./server-requests.js";
-import { describeCause, TransportError } from "./transport-error.js";
-import type { ServerRequestHandler, Transport, TransportRequestOptions } from "./transport.js";
+import { StdioCalls } from "./stdio-calls.js";
+import { shutDown, watchServerProcess, writeLine } from "./stdio-process.js";
+import { TransportError } from "./transport-error.js";
+import type { Transport, TransportRequestOptions } from "./transport.js";
 
 export { TransportError, type TransportErrorKind } from "./transport-error.js";
 
 // MCP over stdio (Node.js): newline-delimited JSON, one message per line. A client
 // transport that spawns the server process, and a loop that serves a dispatcher. Lines are
 // bounded (default 16 MiB): a longer one is dropped, never buffered without end. A server that
-// cannot start or exits fails the calls in flight with a TransportError.
+// cannot start or exits fails the calls in flight with a TransportError. The client's steps
+// are in sibling files: stdio-calls.ts (the calls in flight and where each line the server
+// writes goes) and stdio-process.ts (writing to the process, its exit, its shutdown).
 
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-/** Notifications about a call in flight (stdio has no per-request stream to tell them apart). */
-const LOG_MESSAGE = "notifications/message";
-const CALL_NOTIFICATIONS = new Set(["notifications/progress", LOG_MESSAGE]);
-/** How much of a piped stderr is kept for the error of an exit, and how long its end is awaited. */
-const STDERR_TAIL_BYTES = 2048;
-const STDERR_WAIT_MS = 200;
-/**
- * How long a write the server refused (EPIPE) waits for the process's exit: a server that
- * stopped reading has usually exited (a start-up failure), and its exit code and stderr say
- * what went wrong where EPIPE says nothing.
- */
-const EXIT_WAIT_MS = 1000;
-/** How long close() waits for the server to exit after closing its input, then after SIGTERM. */
-const SHUTDOWN_WAIT_MS = 2000;
-/** How much of the last line on stdout that was not JSON an exit's error quotes. */
-const NOISE_CHARS = 200;
-
-/** Settles when `promise` does or `ms` have passed, whichever comes first; never rejects. */
-async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  await Promise.race([promise.catch(() => undefined), waited]);
-  clearTimeout(timer);
-}
 
 /** Calls `onLine` for each line of `input`, dropping (and reporting) lines over `limit` bytes. */
 export function readLines(
@@ -94,12 +73,6 @@ export interface StdioTransportOptions {
   maxLineBytes?: number;
 }
 
-interface Pending {
-  resolve: (response: object) => void;
-  reject: (error: unknown) => void;
-  onNotification: ((notification: Record<string, unknown>) => void) | undefined;
-}
-
 /** Spawns `command` and talks MCP to it over its stdin and stdout. */
 export function createStdioTransport(
   options: StdioTransportOptions,
@@ -109,159 +82,42 @@ export function createStdioTransport(
     env: options.env ?? process.env,
     stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
   });
-  const pending = new Map<string, Pending>();
   let closed: Error | undefined;
-  let noise: string | undefined;
   let onFailed: () => void = () => undefined;
   const failed = new Promise<void>((resolve) => (onFailed = resolve));
-  // Legacy sessions: the server's own requests (elicitation, sampling, roots, ping), and the
-  // ones being answered, which the server may cancel.
-  let answerServer: ServerRequestHandler | undefined;
-  const answering = serverRequests();
-  let sessionListener: ((notification: Record<string, unknown>) => void) | undefined;
-
+  const write = (message: unknown) => writeLine(child.stdin!, message, () => closed, failed);
+  const calls = new StdioCalls(options, write);
   const fail = (error: Error) => {
     closed ??= error;
-    for (const p of pending.values()) p.reject(closed);
-    pending.clear();
-    answering.abandonAll(closed);
+    calls.failAll(closed);
     onFailed();
-  };
-  // The tail of a piped stderr: what a crashing server said last.
-  let stderrTail = Buffer.alloc(0);
-  const stderrEnded = new Promise<void>((resolve) => {
-    if (!child.stderr) return resolve();
-    child.stderr.on("data", (chunk: Buffer) => {
-      const joined = Buffer.concat([stderrTail, chunk]);
-      stderrTail = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
-    });
-    child.stderr.on("close", resolve).on("error", () => resolve());
-  });
-  child.on("error", (error) => {
-    const message = `could not start the server ${options.command}: ${describeCause(error)}`;
-    fail(new TransportError("unreachable", message, { cause: error }));
-  });
-  child.on("exit", async (code, signal) => {
-    // The last of stderr and stdout may still be in the pipes: wait for their ends, briefly.
-    await atMost(Promise.all([stderrEnded, stdoutEnded]), STDERR_WAIT_MS);
-    // What it printed that was not a message: a usage text or a banner, when the command
-    // started something other than an MCP server.
-    const printed = noise ? `; its last line on stdout that was not JSON: ${noise}` : "";
-    const message = `the server process exited (${signal ?? `code ${code}`})${printed}`;
-    let stderr = stderrTail.toString("utf8").trimEnd();
-    // A tail cut at the bound starts mid-line: it starts at the next whole line.
-    if (stderrTail.length === STDERR_TAIL_BYTES && stderr.includes("\n"))
-      stderr = stderr.slice(stderr.indexOf("\n") + 1);
-    fail(new TransportError("exited", message, stderr ? { stderr } : {}));
-  });
-  // A write to a server that stopped reading (EPIPE) fails in its callback; the exit follows
-  // (write waits for it).
-  child.stdin!.on("error", () => undefined);
-
-  const onLine = (line: string) => {
-    if (line.trim() === "") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      // Not a message: servers may print other lines; nothing to answer. The last is kept for
-      // the error of an exit.
-      noise = JSON.stringify(line.length > NOISE_CHARS ? `${line.slice(0, NOISE_CHARS)}...` : line);
-      return;
-    }
-    if (typeof parsed !== "object" || parsed === null) return;
-    const message = parsed as Record<string, unknown> & { method?: unknown; id?: unknown };
-    if (("result" in message || "error" in message) && message.id !== undefined) {
-      const key = JSON.stringify(message.id);
-      const p = pending.get(key);
-      pending.delete(key);
-      p?.resolve(message);
-    } else if (typeof message.method === "string" && message.id !== undefined) {
-      answering.answer(message, answerServer, write);
-    } else if (typeof message.method === "string" && message.id === undefined) {
-      // A cancellation of a request being answered stops it; the notification still goes on.
-      answering.cancel(message);
-      // stdio has no per-request stream: a notification goes to every request in flight
-      // (the client matches progress by token) and to the transport's listener; but a log
-      // message, which names no request, goes to the calls only when one runs: with several,
-      // each would show the others' messages as its own.
-      const claimed =
-        CALL_NOTIFICATIONS.has(message.method) &&
-        (message.method === LOG_MESSAGE ? pending.size === 1 : pending.size > 0);
-      if (claimed || !CALL_NOTIFICATIONS.has(message.method))
-        for (const p of pending.values()) p.onNotification?.(message);
-      options.onNotification?.(message);
-      // What no call claims (all but progress and log messages while calls run) is the session's.
-      if (!claimed) sessionListener?.(message);
-    }
   };
   const stdoutEnded = readLines(
     child.stdout!,
     options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-    onLine,
+    (line) => calls.receive(line),
     () => undefined,
   );
-
-  const write = (message: unknown) =>
-    new Promise<void>((resolve, reject) => {
-      if (closed) return reject(closed);
-      child.stdin!.write(`${JSON.stringify(message)}\n`, (error) => {
-        if (!error) return resolve();
-        void atMost(failed, EXIT_WAIT_MS).then(() => {
-          const message = `the server stopped reading: ${describeCause(error)}`;
-          reject(closed ?? new TransportError("dropped", message, { cause: error }));
-        });
-      });
-    });
+  watchServerProcess(child, options.command, stdoutEnded, () => calls.noise, fail);
 
   return {
     process: child,
     // The process is the session: nothing to carry on messages, nothing to end but the process.
     legacy: {
-      reset: () => answering.abandonAll(new Error("a new session began")),
+      reset: () => calls.answering.abandonAll(new Error("a new session began")),
       begin: () => undefined,
       listen: async () => undefined,
-      end: async () => answering.abandonAll(new Error("the session ended")),
-      onServerRequest: (handler) => void (answerServer = handler),
-      onNotification: (listener) => void (sessionListener = listener),
+      end: async () => calls.answering.abandonAll(new Error("the session ended")),
+      onServerRequest: (handler) => void (calls.handler = handler),
+      onNotification: (listener) => void (calls.sessionListener = listener),
     },
     request(message, requestOptions: TransportRequestOptions = {}) {
-      return new Promise<object>((resolve, reject) => {
-        const key = JSON.stringify((message as { id: unknown }).id);
-        const signal = requestOptions.signal;
-        if (signal?.aborted) return reject(signal.reason);
-        const onAbort = () => {
-          pending.delete(key);
-          reject(signal!.reason);
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
-        const settle = () => signal?.removeEventListener("abort", onAbort);
-        pending.set(key, {
-          resolve: (r) => (settle(), resolve(r)),
-          reject: (e) => (settle(), reject(e)),
-          onNotification: requestOptions.onNotification,
-        });
-        write(message).catch((error) => {
-          pending.delete(key);
-          reject(error);
-        });
-      });
+      return calls.call(message, requestOptions);
     },
     notify: (message) => write(message),
     async close() {
       fail(new TransportError("closed", "the transport was closed"));
-      child.stdin!.end();
-      if (child.exitCode === null && child.signalCode === null) {
-        // Closing its input asks the server to exit; one that does not is terminated, and one
-        // that ignores SIGTERM killed (2026-07-28 basic/transports/stdio, "Shutdown"), or
-        // close() would wait for it forever.
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        const term = setTimeout(() => child.kill("SIGTERM"), SHUTDOWN_WAIT_MS);
-        const kill = setTimeout(() => child.kill("SIGKILL"), 2 * SHUTDOWN_WAIT_MS);
-        await exited;
-        clearTimeout(term);
-        clearTimeout(kill);
-      }
+      await shutDown(child);
     },
   };
 }
