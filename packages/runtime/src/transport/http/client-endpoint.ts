@@ -18,14 +18,19 @@ export interface LegacySessionIds {
   version: string | undefined;
 }
 
+/** Redirects followed within the server's origin before a request gives up. */
+export const MAX_REDIRECTS = 5;
+
 /**
  * `fetchImpl`, failing as a TransportError where fetch rejects with a TypeError because no
  * response came (refused, reset, DNS). An abort keeps its reason (the caller's, or the closing's).
+ * Redirects are followed only within the server's origin (see followRedirects).
  */
 export function guardedFetch(fetchImpl: typeof fetch, url: string | URL): typeof fetch {
   return async (input, init) => {
     try {
-      return await fetchImpl(input, init);
+      if (typeof input !== "string" && !(input instanceof URL)) return await fetchImpl(input, init);
+      return await followRedirects(fetchImpl, input, init ?? {});
     } catch (error) {
       if (init?.signal?.aborted) throw init.signal.reason;
       if (!(error instanceof TypeError)) throw error;
@@ -33,6 +38,53 @@ export function guardedFetch(fetchImpl: typeof fetch, url: string | URL): typeof
       throw new TransportError("unreachable", message, { cause: error });
     }
   };
+}
+
+/**
+ * One request, following redirects by hand: fetch's own following would send the body (a
+ * tool call's arguments) and headers such as DPoP to whatever origin the server names, and
+ * take that origin's answer as the server's. Only 307 and 308 keep a POST a POST; anything
+ * else that moves a request, or leaves the origin, is refused with a TransportError naming
+ * where it led.
+ */
+async function followRedirects(
+  fetchImpl: typeof fetch,
+  input: string | URL,
+  init: RequestInit,
+): Promise<Response> {
+  const start = new URL(input);
+  let target = start;
+  for (let hops = 0; ; hops++) {
+    // The caller's own input first, as given (a custom fetch may expect a string).
+    const response = await fetchImpl(hops === 0 ? input : target.href, {
+      ...init,
+      redirect: "manual",
+    });
+    // A browser's fetch hides where a manual redirect leads: nothing to check, so nothing followed.
+    if (response.type === "opaqueredirect")
+      throw new TransportError(
+        "unreachable",
+        `${shownUrl(target)} answered with a redirect, which MCP requests do not follow here: use the URL it redirects to`,
+      );
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const next = new URL(location, target);
+    const why =
+      next.origin !== start.origin
+        ? `to another origin (${next.origin})`
+        : (init.method ?? "GET") !== "GET" && response.status !== 307 && response.status !== 308
+          ? `with HTTP ${response.status}, which turns a ${init.method} into a GET`
+          : hops >= MAX_REDIRECTS
+            ? `more than ${MAX_REDIRECTS} times`
+            : undefined;
+    if (why !== undefined)
+      throw new TransportError(
+        "unreachable",
+        `${shownUrl(start)} redirected ${why}; MCP requests follow redirects only within the server's origin: use the URL it redirects to`,
+      );
+    target = next;
+  }
 }
 
 export class HttpEndpoint {
