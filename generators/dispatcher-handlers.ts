@@ -74,16 +74,17 @@ export function writeCreateDispatcher(
       : "options: DispatcherOptions = {}";
   w.list(create, [`handlers: ${side.handlers}`, options], "): Dispatcher {");
   w.indented(() => {
-    // Through unknown: a schema method named like a member of every object (`toString`)
-    // makes the typed handlers and the runtime's table of them incomparable.
-    const args = ["handlers as unknown as Handlers", "options as RouterOptions"];
+    // No casts: the runtime takes any table of handlers keyed by its own methods (HandlerTable,
+    // so `toString` is one more method), and its Answer type parameter is inferred from the
+    // Dispatcher returned here (the runtime builds only this revision's envelopes).
+    const args = ["handlers", "options as RouterOptions"];
     if (plan.eras && side.direction === "client->server")
-      w.list("return createEraDispatcher(", ["ERAS", ...args], ") as unknown as Dispatcher;");
+      w.list("return createEraDispatcher(", ["ERAS", ...args], ");");
     else
       w.list(
         "return createRouter(",
         ["PROTOCOL", "MESSAGE_VALIDATORS", str(side.direction), ...args],
-        ") as unknown as Dispatcher;",
+        ");",
       );
   });
   w.line("}");

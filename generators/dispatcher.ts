@@ -55,7 +55,6 @@ function writeImports(w: CodeWriter, plan: DispatcherPlan): void {
   w.import("./protocol.js", "PROTOCOL");
   w.import(server, "createRouter");
   w.import(server, "DispatcherOptions as RouterOptions", true);
-  w.import(server, "Handlers", true);
   w.import(server, "HandleContext", true);
   w.import(server, "NotificationContext", true);
   w.import(server, "Promisable", true);

@@ -16,6 +16,7 @@ import {
   type Handlers,
   type Reply,
 } from "./router.js";
+import type { HandlerTable } from "./router-types.js";
 import type { AdaptedEra, Era, LegacyEra } from "../core/era.js";
 import { LegacySession, type SessionOptions } from "./legacy-session.js";
 
@@ -44,7 +45,8 @@ export interface EraDispatcherOptions extends DispatcherOptions, SessionOptions 
   maxLegacyRounds?: number;
 }
 
-export interface EraDispatcher extends Dispatcher {
+/** `Answer`: what `handle` resolves to, as the caller types it (see Dispatcher). */
+export interface EraDispatcher<Answer = Reply> extends Dispatcher<Answer> {
   /** The legacy session open on `channel`, if any. */
   session(channel: object): LegacySession | undefined;
   /** Ends the legacy session on `channel` (requests it awaits fail). */
@@ -73,11 +75,11 @@ const DEFAULT_CHANNEL = {};
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 type Handler = (params: any, ctx: any) => unknown;
 
-export function createEraDispatcher(
+export function createEraDispatcher<Table extends HandlerTable<Table> = Handlers, Answer = Reply>(
   eras: Eras,
-  allHandlers: Handlers,
+  allHandlers: Table,
   options: EraDispatcherOptions = {},
-): EraDispatcher {
+): EraDispatcher<Answer> {
   const handlers = servedHandlers(allHandlers);
   const modernEras = [eras.modern, ...(eras.previous ?? [])];
   const modernVersions =
@@ -398,5 +400,5 @@ export function createEraDispatcher(
       return dispatcher.handle(message, context);
     },
   };
-  return dispatcher;
+  return dispatcher as EraDispatcher<Answer>;
 }

@@ -9,7 +9,14 @@ import { jsonRpcErrorOf, JSONRPC_ERRORS, McpError, withDetail } from "../core/er
 import { withContentNumbersDeferred } from "../core/elicitation-content.js";
 import { extensionTable, unmarked } from "./extensions.js";
 import { markRaisedByHandler, servedHandlers } from "./handler-marks.js";
-import type { Dispatcher, DispatcherOptions, Handler, Handlers } from "./router-types.js";
+import type {
+  Dispatcher,
+  DispatcherOptions,
+  Handler,
+  HandlerTable,
+  Handlers,
+  Reply,
+} from "./router-types.js";
 import { requireClientCapability } from "./input-required.js";
 import {
   capabilitiesOf,
@@ -37,13 +44,13 @@ const DEFAULT_CHANNEL = {};
 const DEFAULT_MAX_BATCH_LENGTH = 100;
 
 /** Routes what one side receives (`direction`) to `handlers`. */
-export function createRouter(
+export function createRouter<Table extends HandlerTable<Table> = Handlers, Answer = Reply>(
   protocol: ProtocolDescriptor,
   validators: MessageValidators,
   direction: Direction,
-  allHandlers: Handlers,
+  allHandlers: Table,
   options: DispatcherOptions = {},
-): Dispatcher {
+): Dispatcher<Answer> {
   const handlers = servedHandlers(allHandlers);
   const validateResults = options.validateResults ?? true;
   const validation = { firstError: options.allErrors !== true };
@@ -373,7 +380,7 @@ export function createRouter(
       return dispatcher.handle(message, context);
     },
   };
-  return dispatcher;
+  return dispatcher as Dispatcher<Answer>;
 }
 
 /** Validation errors outside `/params` mean the envelope itself is wrong. */
