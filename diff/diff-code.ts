@@ -1,7 +1,7 @@
 import type { LoadedRevision } from "../schema/index.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { InputRequestInfo, MethodInfo, Side } from "../schema/protocol.js";
-import { receivingSides } from "../generators/dispatcher.js";
+import { receivingSides } from "../generators/dispatcher-plan.js";
 import { senderSides } from "../generators/client.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 

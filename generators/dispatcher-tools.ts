@@ -77,8 +77,8 @@ export function writeDefineTools(w: CodeWriter, listResult: string, server: stri
     ["definitions: readonly ToolDefinition[]", "options: DefineToolsOptions"],
     `): ${pick} {`,
   );
-  w.line(`  return runtimeDefineTools(definitions, options) as unknown as Required<`);
-  w.line('    Pick<ServerHandlers, "tools/list" | "tools/call">');
-  w.line("  >;");
+  // Typed by inference: runtimeDefineTools's Tool, Ctx, Params, Result and ListFields are
+  // the revision's (ToolDefinition, DefineToolsOptions), checked against the return type.
+  w.line("  return runtimeDefineTools(definitions, options);");
   w.line("}");
 }

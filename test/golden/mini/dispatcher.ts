@@ -7,7 +7,6 @@ import {
   requireClientCapability as runtimeRequireClientCapability,
   type DispatcherOptions as RouterOptions,
   type HandleContext,
-  type Handlers,
   type NotificationContext,
   type Promisable,
   type RequestContext as RuntimeRequestContext,
@@ -99,9 +98,9 @@ export function createServerDispatcher(
     PROTOCOL,
     MESSAGE_VALIDATORS,
     "client->server",
-    handlers as unknown as Handlers,
+    handlers,
     options as RouterOptions,
-  ) as unknown as Dispatcher;
+  );
 }
 
 /** Handlers for what the client receives: one entry per request method, optional ones per notification. */
@@ -130,9 +129,9 @@ export function createClientDispatcher(
     PROTOCOL,
     MESSAGE_VALIDATORS,
     "server->client",
-    handlers as unknown as Handlers,
+    handlers,
     options as RouterOptions,
-  ) as unknown as Dispatcher;
+  );
 }
 
 /** A client capability as a path into ClientCapabilities: "elicitation" or ["sampling", "tools"]. */

@@ -5,6 +5,7 @@ import {
   type DispatcherOptions,
   type Handlers,
 } from "./router.js";
+import type { HandlerTable, Reply } from "./router-types.js";
 import type { AdaptedEra, Era, LegacyEra } from "../core/era.js";
 import type { LegacySession, SessionOptions } from "./legacy-session.js";
 import { LegacySessionTable } from "./legacy-session-table.js";
@@ -41,7 +42,8 @@ export interface EraDispatcherOptions extends DispatcherOptions, SessionOptions 
   maxLegacyRounds?: number;
 }
 
-export interface EraDispatcher extends Dispatcher {
+/** `Answer`: what `handle` resolves to, as the caller types it (see Dispatcher). */
+export interface EraDispatcher<Answer = Reply> extends Dispatcher<Answer> {
   /** The legacy session open on `channel`, if any. */
   session(channel: object): LegacySession | undefined;
   /** Ends the legacy session on `channel` (requests it awaits fail). */
@@ -63,11 +65,11 @@ export interface EraDispatcher extends Dispatcher {
 const versionsOf = (eras: readonly Era[]): string[] =>
   eras.flatMap((e) => e.protocol.protocolVersion ?? []);
 
-export function createEraDispatcher(
+export function createEraDispatcher<Table extends HandlerTable<Table> = Handlers, Answer = Reply>(
   eras: Eras,
-  allHandlers: Handlers,
+  allHandlers: Table,
   options: EraDispatcherOptions = {},
-): EraDispatcher {
+): EraDispatcher<Answer> {
   const handlers = servedHandlers(allHandlers);
   const modernEras = [eras.modern, ...(eras.previous ?? [])];
   const modernVersions = options.supportedVersions ?? versionsOf(modernEras);
@@ -130,5 +132,5 @@ export function createEraDispatcher(
       return dispatcher.handle(message, context);
     },
   };
-  return dispatcher;
+  return dispatcher as EraDispatcher<Answer>;
 }

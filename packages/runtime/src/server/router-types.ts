@@ -50,11 +50,17 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
 /** The reply to send: a result or an error response (or several, for a batch). */
 export type Reply = Record<string, unknown> | Record<string, unknown>[] | undefined;
 
-export interface Dispatcher {
+/**
+ * `Answer`: what `handle` resolves to, as the caller types it. A generated dispatcher names its
+ * revision's envelopes (`ResponseMessage | undefined`, arrays too where the revision batches),
+ * inferred from the Dispatcher it returns: the router builds only envelopes of the protocol
+ * and validators it is given, so the caller that binds them knows their type. Untyped by default.
+ */
+export interface Dispatcher<Answer = Reply> {
   /** Handles one decoded message; resolves to the response to send, or nothing for a notification. */
-  handle(message: unknown, context?: HandleContext): Promise<Reply>;
+  handle(message: unknown, context?: HandleContext): Promise<Answer>;
   /** The same from raw text: unparsable text gets a parse error. */
-  handleText(text: string, context?: HandleContext): Promise<Reply>;
+  handleText(text: string, context?: HandleContext): Promise<Answer>;
   /** The params naming what the extensions' requests act on (Streamable HTTP `Mcp-Name`). */
   readonly nameParams?: { readonly [method: string]: string };
 }
@@ -63,3 +69,12 @@ export interface Dispatcher {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 export type Handler = (params: any, ctx: any) => unknown;
 export type Handlers = { readonly [method: string]: Handler | undefined };
+
+/**
+ * A table of handlers as the caller types it (a generated dispatcher's `ServerHandlers`): a
+ * function per method. Mapped over the table's own keys rather than asking for an index
+ * signature, which an interface lacks, and which a cast cannot bridge once a method is named
+ * like a member of every object (`toString`): cast to Handlers, that method would be compared
+ * with Object's. Here it is one more key, compared with Handler.
+ */
+export type HandlerTable<Table> = { readonly [Method in keyof Table]?: Handler | undefined };

@@ -2,7 +2,13 @@ import type { HandleContext } from "./context.js";
 import { JSONRPC_ERRORS } from "../core/errors.js";
 import { errorResponse, requestIdOf } from "./error-response.js";
 import { handleNotification } from "./notification-dispatch.js";
-import type { Dispatcher, DispatcherOptions, Handlers, Reply } from "./router-types.js";
+import type {
+  Dispatcher,
+  DispatcherOptions,
+  HandlerTable,
+  Handlers,
+  Reply,
+} from "./router-types.js";
 import type { Direction, MessageValidators, ProtocolDescriptor } from "../core/protocol.js";
 import { handleRequest } from "./request-dispatch.js";
 import { checkResult } from "./result-check.js";
@@ -17,13 +23,13 @@ export { notImplemented, raisedByHandler, servedHandlers } from "./handler-marks
 export type { Dispatcher, DispatcherOptions, Handlers, Reply } from "./router-types.js";
 
 /** Routes what one side receives (`direction`) to `handlers`. */
-export function createRouter(
+export function createRouter<Table extends HandlerTable<Table> = Handlers, Answer = Reply>(
   protocol: ProtocolDescriptor,
   validators: MessageValidators,
   direction: Direction,
-  allHandlers: Handlers,
+  allHandlers: Table,
   options: DispatcherOptions = {},
-): Dispatcher {
+): Dispatcher<Answer> {
   const state = routerState(protocol, validators, direction, allHandlers, options);
   for (const extension of state.extensions.byId.values()) {
     extension.attach({
@@ -58,7 +64,7 @@ export function createRouter(
       return dispatcher.handle(message, context);
     },
   };
-  return dispatcher;
+  return dispatcher as Dispatcher<Answer>;
 }
 
 /** Answers a JSON-RPC batch: its messages at once, their replies together (none: undefined). */
