@@ -194,6 +194,7 @@ function writeSenderFactory(
       "options as RuntimeSenderOptions",
       ...(ctx.eras && s.direction === "client->server" ? ["ERAS"] : []),
     ];
-    w.list("return createSender(", args, `) as unknown as ${s.name};`);
+    // The interface above declares exactly the functions `shape` names: createSender's contract.
+    w.list(`return createSender<${s.name}>(`, args, ");");
   });
 }
