@@ -2,7 +2,7 @@ import type { LoadedRevision } from "../schema/index.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { InputRequestInfo, MethodInfo, Side } from "../schema/protocol.js";
 import { receivingSides } from "../generators/dispatcher-plan.js";
-import { senderSides } from "../generators/client.js";
+import { senderSides } from "../generators/client-senders.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 
 // What a method added or removed means for generated code and the user's handlers.ts: the

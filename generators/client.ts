@@ -1,72 +1,20 @@
 import type { LoadedRevision } from "../schema/index.js";
 import type { Direction, MethodInfo } from "../schema/protocol.js";
-import { paramsAllOptional, Resolver } from "../schema/resolve.js";
+import { Resolver } from "../schema/resolve.js";
 import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { requestMetaProperties } from "../schema/conventions.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import {
-  notificationFunctionName,
-  RESERVED_CLIENT_MEMBERS,
-  requestFunctionName,
-  uniqueNames,
-} from "./names.js";
-import { legacyCalls, writeLegacyCallMembers } from "./client-legacy-calls.js";
-import { CodeWriter, prettierKey, quote, str, type Value } from "./printer.js";
-import { schemaType } from "./protocol.js";
+import { writeClientOptionTypes } from "./client-options.js";
+import { senderSides, writeSenderSide, type SenderContext } from "./client-senders.js";
+import { CodeWriter, quote, str } from "./printer.js";
 import { missingInOlder } from "./eras.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import type { RuntimeImports } from "./runtime.js";
 
 // client.ts: the typed face of the runtime's client engine (one function per request
-// method of each sending side), plus the transports' typed entry points.
-
-const SENDERS: { name: string; side: string; direction: Direction }[] = [
-  { name: "Client", side: "client", direction: "client->server" },
-  { name: "ServerRequester", side: "server", direction: "server->client" },
-];
-
-/** A list method: its params take a `cursor` and its result gives a `nextCursor`. */
-function isPaginated(r: Resolver, m: MethodInfo): boolean {
-  // Inline params (`Type["params"]`) name no declaration: not a list method.
-  if (!m.params || !m.result || m.params.includes("[")) return false;
-  return (
-    r.propertyOf(m.params, "cursor") !== undefined &&
-    r.propertyOf(m.result, "nextCursor") !== undefined
-  );
-}
-
-/** The sides that send requests in this revision: interface name, methods and function names (`mcp-gen diff` names them too). */
-export function senderSides(loaded: LoadedRevision) {
-  const r = new Resolver(loaded.model);
-  return SENDERS.map((s) => {
-    const requests = loaded.protocol.methods.filter(
-      (m) => m.kind === "request" && m.directions.includes(s.direction),
-    );
-    const notifications = loaded.protocol.methods.filter(
-      (m) => m.kind === "notification" && m.directions.includes(s.direction),
-    );
-    return {
-      ...s,
-      requests,
-      notifications,
-      functions: uniqueNames(
-        requests.map((m) => m.method),
-        requestFunctionName,
-      ),
-      notificationFunctions: uniqueNames(
-        notifications.map((m) => m.method),
-        notificationFunctionName,
-      ),
-      paginated: requests.filter((m) => isPaginated(r, m)).map((m) => m.method),
-      optional: new Set(
-        requests
-          .filter((m) => m.paramsOptional || paramsAllOptional(r, m.params))
-          .map((m) => m.method),
-      ),
-    };
-  }).filter((s) => s.requests.length > 0);
-}
+// method of each sending side), plus the transports' typed entry points. The option types it
+// declares are written by client-options.ts, each sending side by client-senders.ts.
 
 /** Request `_meta` roles the client fills on every request (clientInfo: from its options). */
 const ALWAYS_FILLED = ["protocolVersion", "clientCapabilities", "clientInfo"] as const;
@@ -118,6 +66,23 @@ function clientFile(
   // Stateless revisions speak every era the output was generated for (eras.ts).
   const eras = facts.features.perRequestVersion;
   const w = new CodeWriter();
+  writeClientHead(w, runtime, eras);
+  const { wellKnown } = facts;
+  writeClientOptionTypes(w, loaded, { notification, clientInfoRequired, mrtr, wellKnown });
+  if (missing.size > 0) {
+    w.line();
+    w.doc(
+      "A result as every revision this client speaks answers it: fields `K`, which an older revision lacks and have no default, may be missing.",
+    );
+    w.line("export type OlderEraResult<R, K extends keyof R> = Omit<R, K> & Partial<Pick<R, K>>;");
+  }
+  const ctx: SenderContext = { loaded, older, mrtr, eras, resultOf };
+  for (const s of senderSides(loaded)) writeSenderSide(w, ctx, s);
+  return { path: "client.ts", kind: "generated", code: w.toString(header), preformatted: w.exact };
+}
+
+/** The imports, the file's comment and what client.ts re-exports from the runtime. */
+function writeClientHead(w: CodeWriter, runtime: RuntimeImports, eras: boolean): void {
   if (eras) w.import("./eras.js", "ERAS");
   w.import("./types.js", "* as T", true);
   w.import("./methods.js", "InputRequestMethod", true);
@@ -154,203 +119,6 @@ function clientFile(
   w.line(`export { createDirectTransport } from ${str(transport)};`);
   w.line(`export type { Transport, TransportRequestOptions } from ${str(transport)};`);
   w.line();
-  w.line("/**");
-  w.line(" * Answers one kind of input request (elicitation, sampling, roots) for the server.");
-  w.line(" * `signal`: the call's on modern servers; on legacy sessions the server request's,");
-  w.line(" * aborted when the server cancels it (no response is sent then) or the session ends.");
-  w.line(" */");
-  w.line("export type InputHandler<M extends InputRequestMethod> = (");
-  w.line("  params: InputRequestParamsMap[M],");
-  w.line("  context: { key: string; method: M; signal: AbortSignal | undefined },");
-  w.line(
-    ") => InputRequestResultMap[M] | typeof DECLINE | Promise<InputRequestResultMap[M] | typeof DECLINE>;",
-  );
-  w.line();
-  w.line("export type InputHandlers = { [M in InputRequestMethod]?: InputHandler<M> };");
-  w.line();
-  w.doc("Params as a caller writes them: the client adds the protocol's `_meta` fields.");
-  w.line("export type CallParams<P> = P extends object");
-  // Laid out as prettier lays out each of the two (the longer mapped type breaks first).
-  if (mrtr) {
-    w.line("  ? {");
-    w.line(
-      '      [K in keyof P as K extends "_meta" | "inputResponses" | "requestState" ? never : K]: P[K];',
-    );
-    w.line("    } & { _meta?: { [key: string]: unknown } }");
-  } else {
-    w.line('  ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & {');
-    w.line("      _meta?: { [key: string]: unknown };");
-    w.line("    }");
-  }
-  w.line("  : P;");
-  w.line();
-  if (mrtr) {
-    w.doc(
-      "Params of a `manual: true` call: the caller may answer an input_required result itself.",
-    );
-    w.line("export type ManualCallParams<P> = P extends object");
-    w.line('  ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & {');
-    w.line("      _meta?: { [key: string]: unknown };");
-    w.line("    }");
-    w.line("  : P;");
-    w.line();
-  }
-  const paramsOf = (method: string | null) =>
-    method !== null && loaded.protocol.methods.some((m) => m.method === method && m.params)
-      ? `NotificationParamsMap[${quote(method)}]`
-      : "never";
-  w.line("export interface CallOptions extends Omit<");
-  w.line("  RuntimeCallOptions,");
-  w.line('  "onProgress" | "onLog" | "logLevel" | "onNotification"');
-  w.block("> {", () => {
-    w.doc("Progress of this call (a progress token is sent when given).");
-    w.line(`onProgress?: (params: ${paramsOf(facts.wellKnown.progress)}) => void;`);
-    w.doc("Log messages about this call.");
-    w.line(`onLog?: (params: ${paramsOf(facts.wellKnown.log)}) => void;`);
-    w.doc("Ask for log messages of this level and above.");
-    w.line(`logLevel?: ${schemaType(loaded, "LoggingLevel", "string")};`);
-    w.doc("Any other notification about this call.");
-    w.line(`onNotification?: (notification: ${notification}) => void;`);
-  });
-  w.line();
-  w.doc(
-    "`manual: true` hands an input_required answer to the caller instead of fulfilling it; the caller retries with `inputResponses` and `requestState`.",
-  );
-  w.block("export interface ManualCallOptions extends CallOptions {", () =>
-    w.line("manual: true;"),
-  );
-  w.line();
-  w.line("export interface SenderOptions extends Omit<");
-  w.line("  RuntimeSenderOptions,");
-  w.line('  "clientInfo" | "capabilities" | "inputHandlers" | "onNotification"');
-  w.block("> {", () => {
-    w.doc(
-      "Legacy sessions: the server's notifications that no call receives (list_changed, resources/updated, ...).",
-    );
-    w.line(`onNotification?: (notification: ${notification}) => void;`);
-    if (clientInfoRequired)
-      w.doc("Required: this revision's requests must carry the client's info in `_meta`.");
-    w.line(
-      `clientInfo${clientInfoRequired ? "" : "?"}: ${schemaType(loaded, "Implementation", "object")};`,
-    );
-    // Capabilities the schema requires cannot be implied by input handlers: the caller declares them.
-    const capabilities = new Resolver(loaded.model).objectOf("ClientCapabilities");
-    const capabilitiesRequired =
-      capabilities !== undefined && [...capabilities.properties.values()].some((p) => !p.optional);
-    w.doc(
-      `Declared capabilities, merged with those the registered input handlers imply${capabilitiesRequired ? " (required: ClientCapabilities has required fields)" : ""}.`,
-    );
-    w.line(
-      `capabilities${capabilitiesRequired ? "" : "?"}: ${schemaType(loaded, "ClientCapabilities", "object")};`,
-    );
-    w.doc("Fulfil the server's input requests (multi round-trip).");
-    w.line("inputHandlers?: InputHandlers;");
-  });
-  if (missing.size > 0) {
-    w.line();
-    w.doc(
-      "A result as every revision this client speaks answers it: fields `K`, which an older revision lacks and have no default, may be missing.",
-    );
-    w.line("export type OlderEraResult<R, K extends keyof R> = Omit<R, K> & Partial<Pick<R, K>>;");
-  }
-  for (const s of senderSides(loaded)) {
-    const params = (m: MethodInfo) => (m.params ? `T.${m.params}` : "undefined");
-    const result = (m: MethodInfo) => resultOf(m, s.direction);
-    const taken = new Set([
-      ...s.functions.values(),
-      ...s.notificationFunctions.values(),
-      ...RESERVED_CLIENT_MEMBERS,
-    ]);
-    const legacy =
-      eras && s.direction === "client->server" ? legacyCalls(loaded, older, taken) : [];
-    w.line();
-    w.doc(`What a ${s.side} sends (${s.direction}): one typed function per request method.`);
-    w.block(`export interface ${s.name} {`, () => {
-      for (const m of s.requests) {
-        const fn = s.functions.get(m.method)!;
-        const opt = s.optional.has(m.method) ? "?" : "";
-        w.doc(`\`${m.method}\`${m.deprecated !== undefined ? " (deprecated)" : ""}`);
-        const callParams = `params${opt}: CallParams<${params(m)}>`;
-        w.list(`${fn}(`, [callParams, "options?: CallOptions"], `): Promise<${result(m)}>;`);
-        if (m.inputRequired && mrtr) {
-          const manualParams = `params${opt}: ManualCallParams<${params(m)}>`;
-          w.list(
-            `${fn}(`,
-            [manualParams, "options: ManualCallOptions"],
-            `): Promise<${result(m)} | T.InputRequiredResult>;`,
-          );
-        }
-        if (s.paginated.includes(m.method)) {
-          w.doc(`Every page of \`${m.method}\`, following nextCursor.`);
-          w.list(
-            `${fn}Pages(`,
-            [`params?: CallParams<${params(m)}>`, "options?: CallOptions"],
-            `): AsyncGenerator<${result(m)}, void, undefined>;`,
-          );
-        }
-      }
-      for (const m of s.notifications) {
-        w.doc(`Sends \`${m.method}\`.`);
-        w.list(
-          `${s.notificationFunctions.get(m.method)!}(`,
-          [`params${m.paramsOptional || !m.params ? "?" : ""}: ${params(m)}`],
-          "): Promise<void>;",
-        );
-      }
-      writeLegacyCallMembers(w, legacy, loaded.revision.name);
-      w.doc("Any request of this side by method name.");
-      const map = `${s.name}RequestMap`;
-      w.list(
-        `request<M extends keyof ${map}>(`,
-        ["method: M", `params: CallParams<${map}[M][0]>`, "options?: CallOptions"],
-        `): Promise<${map}[M][1]>;`,
-      );
-      if (eras && s.direction === "client->server") {
-        w.doc(
-          'The era of the server: "modern" (per-request `_meta`) or "legacy" (initialize-based), probed once per transport.',
-        );
-        w.line('era(): Promise<"modern" | "legacy">;');
-      }
-      w.line("close(): Promise<void>;");
-    });
-    w.line();
-    w.doc(`Params and result of each request a ${s.side} sends.`);
-    w.block(`export interface ${s.name}RequestMap {`, () => {
-      for (const m of s.requests) {
-        w.list(
-          `${prettierKey(m.method)}: [`,
-          [m.paramsOptional && m.params ? `${params(m)} | undefined` : params(m), result(m)],
-          "];",
-        );
-      }
-    });
-    w.line();
-    const shape: Record<string, Value> = {
-      functions: Object.fromEntries(s.functions),
-      notifications: Object.fromEntries(s.notificationFunctions),
-      paginated: s.paginated,
-    };
-    if (legacy.length > 0) {
-      const named = (kind: string) =>
-        Object.fromEntries(
-          legacy.filter((c) => c.method.kind === kind).map((c) => [c.method.method, c.fn]),
-        );
-      shape["legacy"] = { functions: named("request"), notifications: named("notification") };
-    }
-    w.doc(`A typed client for what a ${s.side} sends.`);
-    w.block(`export function create${s.name}(options: SenderOptions): ${s.name} {`, () => {
-      w.value("const shape = ", shape as Value, ";");
-      const args = [
-        "PROTOCOL",
-        "MESSAGE_VALIDATORS",
-        "shape",
-        "options as RuntimeSenderOptions",
-        ...(eras && s.direction === "client->server" ? ["ERAS"] : []),
-      ];
-      w.list("return createSender(", args, `) as unknown as ${s.name};`);
-    });
-  }
-  return { path: "client.ts", kind: "generated", code: w.toString(header), preformatted: w.exact };
 }
 
 /** The same for every schema (the revision reaches it through protocol.ts): SCHEMA_FREE_HEADER. */

@@ -58,9 +58,9 @@ describe("the generated client's OAuth client against the resource server and an
       store,
       insecureLoopback: true,
     });
-    client = createSender(PROTOCOL, VALIDATORS, shape, {
+    client = createSender<Client>(PROTOCOL, VALIDATORS, shape, {
       transport: createHttpTransport(PROTOCOL, { url: server.url, auth }),
-    }) as unknown as Client;
+    });
   });
 
   it("completes the authorization code flow on the first 401 and calls the tool", async () => {

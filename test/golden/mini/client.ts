@@ -115,12 +115,7 @@ export function createClient(options: SenderOptions): Client {
     notifications: { "notifications/cancelled": "notifyCancelled" },
     paginated: [],
   };
-  return createSender(
-    PROTOCOL,
-    MESSAGE_VALIDATORS,
-    shape,
-    options as RuntimeSenderOptions,
-  ) as unknown as Client;
+  return createSender<Client>(PROTOCOL, MESSAGE_VALIDATORS, shape, options as RuntimeSenderOptions);
 }
 
 /** What a server sends (server->client): one typed function per request method. */
@@ -155,10 +150,10 @@ export function createServerRequester(options: SenderOptions): ServerRequester {
     },
     paginated: [],
   };
-  return createSender(
+  return createSender<ServerRequester>(
     PROTOCOL,
     MESSAGE_VALIDATORS,
     shape,
     options as RuntimeSenderOptions,
-  ) as unknown as ServerRequester;
+  );
 }
