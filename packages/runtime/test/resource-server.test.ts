@@ -152,22 +152,35 @@ describe("bearer challenges", () => {
     expect(seen.every((p) => p === `${as.issuer} alice`)).toBe(true);
   });
 
-  it("the JWT verifier requires a typ header when told to", async () => {
-    const jwt = await token();
-    const strict = createJwtVerifier({
-      jwksUrl: as.jwksUri,
-      issuer: as.issuer,
-      resource,
-      typ: "JWT",
-    });
-    await expect(strict(jwt)).rejects.toThrow(InvalidTokenError);
-    const rfc9068 = createJwtVerifier({
-      jwksUrl: as.jwksUri,
-      issuer: as.issuer,
-      resource,
-      typ: "at+jwt",
-    });
-    expect((await rfc9068(jwt)).scopes).toEqual(["mcp:tools"]);
+  it("the JWT verifier takes only access tokens typed at+jwt unless told otherwise (RFC 9068 section 4)", async () => {
+    const verifier = (typ?: string | readonly string[] | false) =>
+      createJwtVerifier({
+        jwksUrl: as.jwksUri,
+        issuer: as.issuer,
+        resource,
+        ...(typ === undefined ? {} : { typ }),
+      });
+    const typed = (typ: string | null) => as.mintToken({ aud: resource, scope: "mcp:tools", typ });
+    const strict = verifier();
+    for (const typ of ["logout+jwt", "dpop+jwt", "JWT", "application/jwt", null]) {
+      await expect(strict(await typed(typ)), String(typ)).rejects.toThrow(
+        "The token's typ is not accepted: an access token is typed at+jwt",
+      );
+    }
+    // The media type's prefix and case do not matter (RFC 7515 section 4.1.9).
+    for (const typ of ["at+jwt", "application/at+jwt", "AT+JWT"])
+      expect((await strict(await typed(typ))).scopes, typ).toEqual(["mcp:tools"]);
+    // Through the server: the same 401 invalid_token.
+    const r = await post(call("echo"), bearer(await typed("logout+jwt")));
+    expect(r.status).toBe(401);
+    expect(challenge(r)).toMatchObject({ error: "invalid_token" });
+    // Relaxed for authorization servers that type their access tokens plain JWT.
+    const relaxed = verifier(["at+jwt", "JWT"]);
+    expect((await relaxed(await typed("JWT"))).subject).toBe("alice");
+    await expect(relaxed(await typed("dpop+jwt"))).rejects.toThrow(/typ is not accepted/);
+    await expect(relaxed(await typed(null))).rejects.toThrow(/typ is not accepted/);
+    expect((await verifier(false)(await typed(null))).subject).toBe("alice");
+    expect(() => verifier([])).toThrow(/typ/);
   });
 
   it("accepts a token that expired within the clock tolerance", async () => {
