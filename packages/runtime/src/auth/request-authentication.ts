@@ -54,6 +54,7 @@ export interface AuthenticationSettings {
   readonly challengeScopes: readonly string[];
   readonly satisfies: ScopeSatisfies;
   readonly challenges: ChallengeSettings;
+  readonly principalKey: (principal: Principal) => string;
 }
 
 /** A request's verified principal, and the scheme its token came in (refusals use it). */
@@ -101,7 +102,12 @@ export async function authenticateRequest(
   // Even a server without DPoP refuses a bound token as a bearer one: whoever presents it
   // without the key is not who it was issued to.
   await checkTokenBinding(
-    { resource: options.resource, dpop: options.dpop, challenges },
+    {
+      resource: options.resource,
+      dpop: options.dpop,
+      challenges,
+      principalKey: settings.principalKey,
+    },
     request,
     scheme,
     token,

@@ -41,12 +41,18 @@ export interface DPoPProofCheck {
   /** This server's resource identifier: the `htu` clients sign (without query or fragment). */
   url: string;
   accessToken: string;
+  /**
+   * The principal key (`principalKey`) of the token's principal, which the resource server
+   * passes: replay caches count proofs per principal with it.
+   */
+  principal?: string;
 }
 
 /** DPoP-bound access tokens (RFC 9449 section 7), beside bearer tokens. */
 export interface DPoPOptions {
   /**
-   * Checks a proof (signature, `typ`, `alg`, `htm`, `htu`, `iat`, `ath`, replay) and answers
+   * Checks a proof (signature, `typ`, `alg`, `htm`, `htu`, `iat`, `ath`, replay: see
+   * createDPoPProofVerifier's limits) and answers
    * its key's JWK SHA-256 thumbprint; throws InvalidDPoPProofError to refuse it.
    * runtime/auth-dpop-proof.ts has one (jose).
    */

@@ -61,6 +61,7 @@ export function createResourceServer(
     challengeScopes,
     satisfies,
     challenges,
+    principalKey,
   };
   const principals = new WeakMap<IncomingMessage, Authentication>();
 
