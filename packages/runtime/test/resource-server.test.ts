@@ -211,10 +211,25 @@ describe("bearer challenges", () => {
     const strong = bearer(await token("mcp:tools mcp:profile mcp:list"));
     expect((await post(call("whoami"), strong)).status).toBe(200);
     expect((await post(request("tools/list", 2), strong)).status).toBe(200);
-    // A token without the scope every request needs is refused before its body is read.
-    const none = await post(call("echo"), bearer(await token("mcp:profile")));
-    expect(none.status).toBe(403);
-    expect(challenge(none)).toMatchObject({ error: "insufficient_scope", scope: "mcp:tools" });
+  });
+
+  it("names the base scopes with the method's and the tool's when a token lacks the base ones, so one step-up is enough", async () => {
+    const profileOnly = bearer(await token("mcp:profile"));
+    const cases: [unknown, string][] = [
+      [call("whoami", 3), "mcp:tools mcp:profile"],
+      [request("tools/list", 4), "mcp:tools mcp:list"],
+      [call("echo", 5), "mcp:tools"],
+    ];
+    for (const [message, scope] of cases) {
+      const r = await post(message, profileOnly);
+      expect(r.status, scope).toBe(403);
+      expect(challenge(r), scope).toMatchObject({ error: "insufficient_scope", scope });
+    }
+    // One step-up with the scopes named is enough.
+    const stepped = bearer(await token("mcp:profile mcp:tools"));
+    expect((await post(call("whoami", 6), stepped)).status).toBe(200);
+    // Unauthenticated requests are still refused before their body is read.
+    expect((await post(call("whoami"), {})).status).toBe(401);
   });
 });
 
@@ -249,8 +264,19 @@ describe("legacy sessions under a resource server", () => {
     expect(challenge(await post(call("echo", 3), { ...expired, ...session })).error).toBe(
       "invalid_token",
     );
-    // Per-tool scopes hold inside a session too.
+    // Per-tool scopes hold inside a session too; a token lacking the base scopes is told
+    // every scope its POST needs, and its GET and DELETE (no message) the base ones.
     expect((await post(call("whoami", 4), { ...alice, ...session })).status).toBe(403);
+    const weak = { ...bearer(await token("mcp:profile")), ...session };
+    expect(challenge(await post(call("whoami", 4), weak)).scope).toBe("mcp:tools mcp:profile");
+    for (const method of ["GET", "DELETE"]) {
+      const r = await fetch(server.url, { method, headers: weak });
+      expect(r.status, method).toBe(403);
+      expect(challenge(r), method).toMatchObject({
+        error: "insufficient_scope",
+        scope: "mcp:tools",
+      });
+    }
     const used = await post(call("echo", 5), { ...alice, ...session });
     expect((await used.json()).result.content[0].text).toBe(`${as.issuer} alice`);
     // A fresh token of the same principal (a refresh) keeps the session.
@@ -319,6 +345,25 @@ describe("resource server options", () => {
     const refusal = await leaky.authenticate(fakeRequest("s3cr3t-t0k3n")).catch((e) => e);
     expect(refusal.status).toBe(401);
     expect(JSON.stringify([refusal.message, refusal.headers])).not.toContain("s3cr3t-t0k3n");
+  });
+
+  it("refuses a token without the required scopes at authentication, or, deferred, at authorization naming the message's scopes too", async () => {
+    const rs = createResourceServer({
+      ...base,
+      requiredScopes: ["mcp:tools"],
+      toolScopes: { write: ["files:write"] },
+    });
+    const req = () => ({ headers: { authorization: "Bearer abc" } }) as any;
+    await expect(rs.authenticate(req())).rejects.toMatchObject({
+      status: 403,
+      headers: { "www-authenticate": expect.stringContaining('scope="mcp:tools",') },
+    });
+    const deferred = req();
+    expect(await rs.authenticate(deferred, { deferScopeCheck: true })).toBe("s");
+    expect(rs.authorize(deferred, call("write"))).toMatchObject({
+      status: 403,
+      headers: { "www-authenticate": expect.stringContaining('scope="mcp:tools files:write",') },
+    });
   });
 
   it("lets a scope hierarchy satisfy a narrower scope", async () => {

@@ -29,6 +29,7 @@ export {
   AuthChallenge,
   InvalidDPoPProofError,
   InvalidTokenError,
+  type AuthenticateOptions,
   type DPoPOptions,
   type DPoPProofCheck,
   type Principal,
@@ -68,8 +69,8 @@ export function createResourceServer(
   return {
     metadataUrl: metadata.url,
 
-    async authenticate(request) {
-      const authenticated = await authenticateRequest(authentication, request);
+    async authenticate(request, { deferScopeCheck = false } = {}) {
+      const authenticated = await authenticateRequest(authentication, request, !deferScopeCheck);
       principals.set(request, authenticated);
       return principalKey(authenticated.principal);
     },
