@@ -594,7 +594,9 @@ describe("the auth option", () => {
       "registration",
       "store",
     ].map((m) => `runtime/auth/${m}.ts`);
-    const verify = ["dpop-proof", "jwt", "verify"].map((m) => `runtime/auth/${m}.ts`);
+    const verify = ["dpop-proof", "dpop-replay", "jwt", "verify"].map(
+      (m) => `runtime/auth/${m}.ts`,
+    );
     expect(added.sort()).toEqual(["auth.ts", ...client, ...verify].sort());
     for (const file of Object.keys(a).filter((f) => f !== MANIFEST))
       expect(b[file], file).toBe(a[file]);

@@ -34,6 +34,8 @@ export interface MintOptions {
   foreignKey?: boolean;
   /** More claims (e.g. `cnf` for a DPoP-bound token). */
   claims?: Record<string, unknown>;
+  /** The `typ` header (default "at+jwt", RFC 9068); null for none. */
+  typ?: string | null;
 }
 
 /** One request the server received (form or query parameters), for tests to assert on. */
@@ -132,7 +134,7 @@ export async function startTestAuthorizationServer(
     const jwt = new SignJWT(claims)
       .setProtectedHeader({
         alg: "ES256",
-        typ: "at+jwt",
+        ...(m.typ === null ? {} : { typ: m.typ ?? "at+jwt" }),
         kid: m.foreignKey ? "foreign-key" : jwk.kid!,
       })
       .setIssuer(m.iss ?? issuer)

@@ -22,6 +22,29 @@ describe("runtime request state", () => {
     await expect(openRequestState(huge, { secret: NEW, request })).rejects.toThrow(/too large/);
   });
 
+  it("binds state to non-finite numbers not at all: sealing refuses them, opening refuses a request holding them", async () => {
+    // JSON.stringify writes Infinity as null, so a digest built on it would let state sealed
+    // for {n: null} open for {n: 1e400} (which JSON.parse reads as Infinity).
+    const withNull = { method: "tools/call", params: { name: "pay", arguments: { n: null } } };
+    const withHuge = JSON.parse(
+      '{"method":"tools/call","params":{"name":"pay","arguments":{"n":1e400}}}',
+    );
+    expect(withHuge.params.arguments.n).toBe(Infinity);
+    const sealed = await sealRequestState({ ok: true }, { secret: NEW, request: withNull });
+    expect(await openRequestState(sealed, { secret: NEW, request: withNull })).toEqual({
+      ok: true,
+    });
+    await expect(openRequestState(sealed, { secret: NEW, request: withHuge })).rejects.toThrow(
+      /invalid requestState: .*non-finite number at \/params\/arguments\/n/,
+    );
+    for (const n of [Infinity, -Infinity, NaN]) {
+      const request = { method: "tools/call", params: { name: "pay", arguments: [1, { n }] } };
+      await expect(sealRequestState({}, { secret: NEW, request })).rejects.toThrow(
+        /cannot seal requestState: .*non-finite number at \/params\/arguments\/1\/n/,
+      );
+    }
+  });
+
   it("refuses an empty key list", async () => {
     await expect(sealRequestState(1, { secret: [], request })).rejects.toThrow(/empty/);
   });

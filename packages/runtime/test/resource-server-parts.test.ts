@@ -135,6 +135,7 @@ describe("DPoP binding (dpop-binding.ts)", () => {
     resource: RESOURCE,
     dpop: { verifyProof },
     challenges: withDPoP,
+    principalKey: (p) => `principal ${p.subject}`,
   });
   const refusal = async (promise: Promise<void>) => {
     const error = await promise.then(
@@ -181,10 +182,12 @@ describe("DPoP binding (dpop-binding.ts)", () => {
       });
     expect(verifyProof).not.toHaveBeenCalled();
     await checkTokenBinding(settings(verifyProof), request({ dpop: "p" }), "DPoP", TOKEN, bound);
+    // The principal key goes with it: the replay cache counts proofs per principal.
     expect(verifyProof).toHaveBeenCalledWith("p", {
       method: "POST",
       url: RESOURCE,
       accessToken: TOKEN,
+      principal: "principal alice",
     });
     // A proof by another key, or for an unbound token.
     for (const other of [principal([], { cnf: { jkt: "other" } }), principal([])])

@@ -152,22 +152,35 @@ describe("bearer challenges", () => {
     expect(seen.every((p) => p === `${as.issuer} alice`)).toBe(true);
   });
 
-  it("the JWT verifier requires a typ header when told to", async () => {
-    const jwt = await token();
-    const strict = createJwtVerifier({
-      jwksUrl: as.jwksUri,
-      issuer: as.issuer,
-      resource,
-      typ: "JWT",
-    });
-    await expect(strict(jwt)).rejects.toThrow(InvalidTokenError);
-    const rfc9068 = createJwtVerifier({
-      jwksUrl: as.jwksUri,
-      issuer: as.issuer,
-      resource,
-      typ: "at+jwt",
-    });
-    expect((await rfc9068(jwt)).scopes).toEqual(["mcp:tools"]);
+  it("the JWT verifier takes only access tokens typed at+jwt unless told otherwise (RFC 9068 section 4)", async () => {
+    const verifier = (typ?: string | readonly string[] | false) =>
+      createJwtVerifier({
+        jwksUrl: as.jwksUri,
+        issuer: as.issuer,
+        resource,
+        ...(typ === undefined ? {} : { typ }),
+      });
+    const typed = (typ: string | null) => as.mintToken({ aud: resource, scope: "mcp:tools", typ });
+    const strict = verifier();
+    for (const typ of ["logout+jwt", "dpop+jwt", "JWT", "application/jwt", null]) {
+      await expect(strict(await typed(typ)), String(typ)).rejects.toThrow(
+        "The token's typ is not accepted: an access token is typed at+jwt",
+      );
+    }
+    // The media type's prefix and case do not matter (RFC 7515 section 4.1.9).
+    for (const typ of ["at+jwt", "application/at+jwt", "AT+JWT"])
+      expect((await strict(await typed(typ))).scopes, typ).toEqual(["mcp:tools"]);
+    // Through the server: the same 401 invalid_token.
+    const r = await post(call("echo"), bearer(await typed("logout+jwt")));
+    expect(r.status).toBe(401);
+    expect(challenge(r)).toMatchObject({ error: "invalid_token" });
+    // Relaxed for authorization servers that type their access tokens plain JWT.
+    const relaxed = verifier(["at+jwt", "JWT"]);
+    expect((await relaxed(await typed("JWT"))).subject).toBe("alice");
+    await expect(relaxed(await typed("dpop+jwt"))).rejects.toThrow(/typ is not accepted/);
+    await expect(relaxed(await typed(null))).rejects.toThrow(/typ is not accepted/);
+    expect((await verifier(false)(await typed(null))).subject).toBe("alice");
+    expect(() => verifier([])).toThrow(/typ/);
   });
 
   it("accepts a token that expired within the clock tolerance", async () => {
@@ -198,10 +211,25 @@ describe("bearer challenges", () => {
     const strong = bearer(await token("mcp:tools mcp:profile mcp:list"));
     expect((await post(call("whoami"), strong)).status).toBe(200);
     expect((await post(request("tools/list", 2), strong)).status).toBe(200);
-    // A token without the scope every request needs is refused before its body is read.
-    const none = await post(call("echo"), bearer(await token("mcp:profile")));
-    expect(none.status).toBe(403);
-    expect(challenge(none)).toMatchObject({ error: "insufficient_scope", scope: "mcp:tools" });
+  });
+
+  it("names the base scopes with the method's and the tool's when a token lacks the base ones, so one step-up is enough", async () => {
+    const profileOnly = bearer(await token("mcp:profile"));
+    const cases: [unknown, string][] = [
+      [call("whoami", 3), "mcp:tools mcp:profile"],
+      [request("tools/list", 4), "mcp:tools mcp:list"],
+      [call("echo", 5), "mcp:tools"],
+    ];
+    for (const [message, scope] of cases) {
+      const r = await post(message, profileOnly);
+      expect(r.status, scope).toBe(403);
+      expect(challenge(r), scope).toMatchObject({ error: "insufficient_scope", scope });
+    }
+    // One step-up with the scopes named is enough.
+    const stepped = bearer(await token("mcp:profile mcp:tools"));
+    expect((await post(call("whoami", 6), stepped)).status).toBe(200);
+    // Unauthenticated requests are still refused before their body is read.
+    expect((await post(call("whoami"), {})).status).toBe(401);
   });
 });
 
@@ -236,8 +264,19 @@ describe("legacy sessions under a resource server", () => {
     expect(challenge(await post(call("echo", 3), { ...expired, ...session })).error).toBe(
       "invalid_token",
     );
-    // Per-tool scopes hold inside a session too.
+    // Per-tool scopes hold inside a session too; a token lacking the base scopes is told
+    // every scope its POST needs, and its GET and DELETE (no message) the base ones.
     expect((await post(call("whoami", 4), { ...alice, ...session })).status).toBe(403);
+    const weak = { ...bearer(await token("mcp:profile")), ...session };
+    expect(challenge(await post(call("whoami", 4), weak)).scope).toBe("mcp:tools mcp:profile");
+    for (const method of ["GET", "DELETE"]) {
+      const r = await fetch(server.url, { method, headers: weak });
+      expect(r.status, method).toBe(403);
+      expect(challenge(r), method).toMatchObject({
+        error: "insufficient_scope",
+        scope: "mcp:tools",
+      });
+    }
     const used = await post(call("echo", 5), { ...alice, ...session });
     expect((await used.json()).result.content[0].text).toBe(`${as.issuer} alice`);
     // A fresh token of the same principal (a refresh) keeps the session.
@@ -306,6 +345,25 @@ describe("resource server options", () => {
     const refusal = await leaky.authenticate(fakeRequest("s3cr3t-t0k3n")).catch((e) => e);
     expect(refusal.status).toBe(401);
     expect(JSON.stringify([refusal.message, refusal.headers])).not.toContain("s3cr3t-t0k3n");
+  });
+
+  it("refuses a token without the required scopes at authentication, or, deferred, at authorization naming the message's scopes too", async () => {
+    const rs = createResourceServer({
+      ...base,
+      requiredScopes: ["mcp:tools"],
+      toolScopes: { write: ["files:write"] },
+    });
+    const req = () => ({ headers: { authorization: "Bearer abc" } }) as any;
+    await expect(rs.authenticate(req())).rejects.toMatchObject({
+      status: 403,
+      headers: { "www-authenticate": expect.stringContaining('scope="mcp:tools",') },
+    });
+    const deferred = req();
+    expect(await rs.authenticate(deferred, { deferScopeCheck: true })).toBe("s");
+    expect(rs.authorize(deferred, call("write"))).toMatchObject({
+      status: 403,
+      headers: { "www-authenticate": expect.stringContaining('scope="mcp:tools files:write",') },
+    });
   });
 
   it("lets a scope hierarchy satisfy a narrower scope", async () => {

@@ -29,6 +29,8 @@ export interface TokenBindingSettings {
   /** The DPoP options; set whenever a request may use the DPoP scheme. */
   readonly dpop: DPoPOptions | undefined;
   readonly challenges: ChallengeSettings;
+  /** The principal's key, passed with each proof: replay caches count proofs per principal. */
+  readonly principalKey: (principal: Principal) => string;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function checkTokenBinding(
       method: request.method ?? "",
       url: settings.resource,
       accessToken: token,
+      principal: settings.principalKey(principal),
     });
   } catch (error) {
     const said = error instanceof InvalidDPoPProofError ? error.message : "";

@@ -1,4 +1,5 @@
 import { calculateJwkThumbprint, decodeProtectedHeader, errors, importJWK, jwtVerify } from "jose";
+import { createReplayCache, type ReplayRefusal } from "./dpop-replay.js";
 import {
   canonicalResource,
   InvalidDPoPProofError,
@@ -16,8 +17,21 @@ export interface DPoPProofVerifierOptions {
   maxAgeSeconds?: number;
   /** Seconds of clock skew allowed on `iat` (default 30). */
   clockToleranceSeconds?: number;
-  /** Proofs remembered against replay (`jti`), at most (default 10,000; the oldest go first). */
+  /**
+   * Proofs remembered against replay (their key and `jti`), in all (default 100,000). Each is
+   * kept only while its `iat` could still be accepted (maxAgeSeconds plus twice
+   * clockToleranceSeconds: 360 s by default). When the cache is full, new proofs are refused
+   * (401 `invalid_dpop_proof`) until old ones age out, never let through by forgetting
+   * others: size it for the proofs all clients send in that window.
+   */
   replayCacheSize?: number;
+  /**
+   * Proofs remembered per principal (the resource server's principal key; a proof checked
+   * without one counts against its key's thumbprint), at most (default 2,000, about 5
+   * requests a second over the 360 s window). A principal over it gets its new proofs
+   * refused until its old ones age out, so one principal cannot fill the cache for others.
+   */
+  replayCacheSizePerPrincipal?: number;
 }
 
 export const DPOP_ALGORITHMS = [
@@ -53,6 +67,20 @@ async function sha256(text: string): Promise<string> {
   return Buffer.from(digest).toString("base64url");
 }
 
+/** A limit of the options: a positive integer, else one clear error. */
+function limit(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`${name} must be a positive integer, not ${value}`);
+  return value;
+}
+
+const REPLAY_REFUSALS: Record<ReplayRefusal, string> = {
+  replayed: "The DPoP proof was already used",
+  "bucket full": "Too many recent DPoP proofs for this principal: try again later",
+  full: "Too many recent DPoP proofs: try again later",
+};
+
 /** Checks one proof against the request it came with; answers its key's thumbprint. */
 export function createDPoPProofVerifier(
   options: DPoPProofVerifierOptions = {},
@@ -60,19 +88,13 @@ export function createDPoPProofVerifier(
   const algorithms = [...(options.algorithms ?? DPOP_ALGORITHMS)];
   const maxAge = options.maxAgeSeconds ?? 300;
   const tolerance = options.clockToleranceSeconds ?? 30;
-  const capacity = options.replayCacheSize ?? 10_000;
-  // jti -> when the proof stops being acceptable anyway (epoch seconds).
-  const seen = new Map<string, number>();
-
-  function replayed(key: string, now: number): boolean {
-    for (const [k, until] of seen) {
-      if (until >= now && seen.size < capacity) break;
-      seen.delete(k); // expired, or the cache is full (oldest first)
-    }
-    if (seen.has(key)) return true;
-    seen.set(key, now + maxAge + tolerance);
-    return false;
-  }
+  const replays = createReplayCache({
+    size: limit("replayCacheSize", options.replayCacheSize, 100_000),
+    sizePerBucket: limit("replayCacheSizePerPrincipal", options.replayCacheSizePerPrincipal, 2_000),
+    // A proof first seen now may carry an iat up to `tolerance` ahead, and is acceptable
+    // until iat + maxAge + tolerance.
+    windowSeconds: maxAge + 2 * tolerance,
+  });
 
   return async (proof, expected) => {
     if (proof.length > MAX_PROOF_LENGTH)
@@ -115,8 +137,12 @@ export function createDPoPProofVerifier(
     if (ath !== (await sha256(expected.accessToken)))
       throw new InvalidDPoPProofError("The DPoP proof's ath does not match the access token");
     const thumbprint = await calculateJwkThumbprint(jwk, "sha256");
-    if (replayed(`${thumbprint} ${jti}`, Math.floor(Date.now() / 1000)))
-      throw new InvalidDPoPProofError("The DPoP proof was already used");
+    const refusal = replays.record(
+      expected.principal === undefined ? `key ${thumbprint}` : `principal ${expected.principal}`,
+      `${thumbprint} ${jti}`,
+      Math.floor(Date.now() / 1000),
+    );
+    if (refusal) throw new InvalidDPoPProofError(REPLAY_REFUSALS[refusal]);
     return thumbprint;
   };
 }

@@ -17,8 +17,15 @@ export interface JwtVerifierOptions {
   clockToleranceSeconds?: number;
   /** Accepted signature algorithms (default: the asymmetric ones, never `none` or HMAC). */
   algorithms?: readonly string[];
-  /** Require this `typ` header, e.g. "at+jwt" (RFC 9068); default any (Keycloak and Auth0 send "JWT"). */
-  typ?: string;
+  /**
+   * The `typ` headers accepted (default "at+jwt": RFC 9068 section 4 has resource servers
+   * check it, so that an ID token, a logout token or a DPoP proof signed by the same keys is
+   * never taken for an access token). Compared as media types: `application/at+jwt` and
+   * `AT+JWT` are `at+jwt`. Some authorization servers type their access tokens plain `JWT`
+   * (Keycloak; Auth0 unless the API's token profile is RFC 9068): pass `["at+jwt", "JWT"]`
+   * to take those too, or `false` to check no `typ` at all (nor require one).
+   */
+  typ?: string | readonly string[] | false;
   /** Another key source instead of jwksUrl's (jose's createLocalJWKSet, tests). */
   keys?: JWTVerifyGetKey;
 }
@@ -34,6 +41,25 @@ const ASYMMETRIC = [
   "ES384",
   "ES512",
 ];
+
+/** A `typ` as a media type, to compare (RFC 7515 section 4.1.9: `application/` may be left out). */
+const mediaType = (typ: string) => {
+  const lower = typ.toLowerCase();
+  return lower.includes("/") ? lower : `application/${lower}`;
+};
+
+/** The check of the `typ` header `option` asks for: undefined when there is none. */
+function typCheck(option: JwtVerifierOptions["typ"]) {
+  if (option === false) return undefined;
+  const accepted = typeof option === "string" ? [option] : [...(option ?? ["at+jwt"])];
+  if (accepted.length === 0)
+    throw new TypeError("typ must name at least one type, or be false to check none");
+  const types = new Set(accepted.map(mediaType));
+  const refusal = `The token's typ is not accepted: an access token is typed ${accepted.join(" or ")}`;
+  return (typ: unknown) => {
+    if (typeof typ !== "string" || !types.has(mediaType(typ))) throw new InvalidTokenError(refusal);
+  };
+}
 
 /** The granted scopes: `scope` (RFC 9068, space-separated) or `scp` (a list, or a string). */
 function scopesOf(payload: JWTPayload): string[] {
@@ -57,7 +83,8 @@ function describe(error: unknown): string {
 
 /**
  * `verifyToken` for resource-server options: checks the signature against the JWKS, the
- * issuer, expiry and not-before (with clock tolerance), and that `aud` names `resource`;
+ * `typ` (at+jwt by default), the issuer, expiry and not-before (with clock tolerance), and
+ * that `aud` names `resource`;
  * answers the principal with its scopes. Refusals are InvalidTokenError (401).
  */
 export function createJwtVerifier(
@@ -70,15 +97,20 @@ export function createJwtVerifier(
     algorithms: [...(options.algorithms ?? ASYMMETRIC)],
     clockTolerance: options.clockToleranceSeconds ?? 30,
     requiredClaims: ["exp", "sub", "aud"],
-    ...(options.typ !== undefined ? { typ: options.typ } : {}),
   };
+  const checkTyp = typCheck(options.typ);
   return async (token) => {
     let payload: JWTPayload;
+    let typ: unknown;
     try {
-      ({ payload } = await jwtVerify(token, keys, verifyOptions));
+      ({
+        payload,
+        protectedHeader: { typ },
+      } = await jwtVerify(token, keys, verifyOptions));
     } catch (error) {
       throw new InvalidTokenError(describe(error));
     }
+    checkTyp?.(typ);
     // The audience is checked here rather than by jose so that the resource identifier's
     // spelling (host case, a trailing slash) does not matter (2026-07-28 authorization,
     // Canonical Server URI).

@@ -17,7 +17,8 @@ import {
 
 // Authenticating one request: its credential read, its token verified by the hook, bound to
 // the request's DPoP key if it is bound at all, checked for this resource and for the scopes
-// every request needs. Each refusal is thrown as the AuthChallenge that answers it.
+// every request needs (unless the caller checks those later, with the message's: see
+// ResourceServer.authenticate). Each refusal is thrown as the AuthChallenge that answers it.
 
 /** RFC 6750 section 2.1 (and RFC 9449 section 7.1): a credential's scheme and b64token. */
 const CREDENTIAL = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -54,6 +55,7 @@ export interface AuthenticationSettings {
   readonly challengeScopes: readonly string[];
   readonly satisfies: ScopeSatisfies;
   readonly challenges: ChallengeSettings;
+  readonly principalKey: (principal: Principal) => string;
 }
 
 /** A request's verified principal, and the scheme its token came in (refusals use it). */
@@ -62,10 +64,14 @@ export interface Authentication {
   readonly scheme: Scheme;
 }
 
-/** Authenticates `request`; throws AuthChallenge (400, 401, or 403 for missing required scopes). */
+/**
+ * Authenticates `request`; throws AuthChallenge (400, 401, or 403 for missing required scopes
+ * unless `checkRequiredScopes` is false: the caller then checks them with the message's).
+ */
 export async function authenticateRequest(
   settings: AuthenticationSettings,
   request: IncomingMessage,
+  checkRequiredScopes = true,
 ): Promise<Authentication> {
   const { options, challenges, satisfies } = settings;
   const credential = readCredential(request.headers.authorization, settings.acceptsDPoP);
@@ -101,7 +107,12 @@ export async function authenticateRequest(
   // Even a server without DPoP refuses a bound token as a bearer one: whoever presents it
   // without the key is not who it was issued to.
   await checkTokenBinding(
-    { resource: options.resource, dpop: options.dpop, challenges },
+    {
+      resource: options.resource,
+      dpop: options.dpop,
+      challenges,
+      principalKey: settings.principalKey,
+    },
     request,
     scheme,
     token,
@@ -117,13 +128,15 @@ export async function authenticateRequest(
       scheme,
     );
   }
-  const refusal = insufficientScope(
-    challenges,
-    satisfies,
-    principal,
-    scheme,
-    settings.requiredScopes,
-  );
-  if (refusal) throw refusal;
+  if (checkRequiredScopes) {
+    const refusal = insufficientScope(
+      challenges,
+      satisfies,
+      principal,
+      scheme,
+      settings.requiredScopes,
+    );
+    if (refusal) throw refusal;
+  }
   return { principal, scheme };
 }

@@ -41,12 +41,18 @@ export interface DPoPProofCheck {
   /** This server's resource identifier: the `htu` clients sign (without query or fragment). */
   url: string;
   accessToken: string;
+  /**
+   * The principal key (`principalKey`) of the token's principal, which the resource server
+   * passes: replay caches count proofs per principal with it.
+   */
+  principal?: string;
 }
 
 /** DPoP-bound access tokens (RFC 9449 section 7), beside bearer tokens. */
 export interface DPoPOptions {
   /**
-   * Checks a proof (signature, `typ`, `alg`, `htm`, `htu`, `iat`, `ath`, replay) and answers
+   * Checks a proof (signature, `typ`, `alg`, `htm`, `htu`, `iat`, `ath`, replay: see
+   * createDPoPProofVerifier's limits) and answers
    * its key's JWK SHA-256 thumbprint; throws InvalidDPoPProofError to refuse it.
    * runtime/auth-dpop-proof.ts has one (jose).
    */
@@ -96,12 +102,30 @@ export class AuthChallenge extends Error {
   }
 }
 
+/** How `ResourceServer.authenticate` treats one request. */
+export interface AuthenticateOptions {
+  /**
+   * Leave the required-scope check to `authorize` (default false): for a request whose
+   * message is read after authentication, so that the 403 names every scope it needs.
+   */
+  deferScopeCheck?: boolean;
+}
+
 export interface ResourceServer {
   /** The absolute URL of the metadata document, as named in challenges. */
   readonly metadataUrl: string;
-  /** The request's principal key; throws AuthChallenge (401, or 403 for missing required scopes). */
-  authenticate(request: IncomingMessage): Promise<string>;
-  /** The refusal (403) when the request's token lacks a scope `message` needs. */
+  /**
+   * The request's principal key; throws AuthChallenge: 400 or 401, or 403 when the token lacks
+   * the required scopes. With `deferScopeCheck`, that 403 is left to `authorize`, which the
+   * caller must then call once the request's message is read: its challenge names the
+   * required scopes with the method's and the tool's, all the operation needs, so a client
+   * steps up once (2026-07-28 authorization, Scope Challenge Handling).
+   */
+  authenticate(request: IncomingMessage, options?: AuthenticateOptions): Promise<string>;
+  /**
+   * The refusal (403) when the request's token lacks a scope `message` needs (the required
+   * ones, its method's, its tool's), naming all of them; undefined when it has them.
+   */
   authorize(request: IncomingMessage, message: Record<string, unknown>): AuthChallenge | undefined;
   /** Serves the metadata document when `pathname` is one of its well-known paths. */
   serveMetadata(pathname: string, request: IncomingMessage, response: ServerResponse): boolean;

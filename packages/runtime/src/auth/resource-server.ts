@@ -29,6 +29,7 @@ export {
   AuthChallenge,
   InvalidDPoPProofError,
   InvalidTokenError,
+  type AuthenticateOptions,
   type DPoPOptions,
   type DPoPProofCheck,
   type Principal,
@@ -61,14 +62,15 @@ export function createResourceServer(
     challengeScopes,
     satisfies,
     challenges,
+    principalKey,
   };
   const principals = new WeakMap<IncomingMessage, Authentication>();
 
   return {
     metadataUrl: metadata.url,
 
-    async authenticate(request) {
-      const authenticated = await authenticateRequest(authentication, request);
+    async authenticate(request, { deferScopeCheck = false } = {}) {
+      const authenticated = await authenticateRequest(authentication, request, !deferScopeCheck);
       principals.set(request, authenticated);
       return principalKey(authenticated.principal);
     },

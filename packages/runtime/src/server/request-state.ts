@@ -12,7 +12,11 @@ export interface RequestStateOptions {
   secret: StateSecret;
   /** Whose state it is: state sealed for one principal is refused for another. */
   principal?: string | undefined;
-  /** The request the state belongs to. `_meta`, `inputResponses` and `requestState` are not part of its digest. */
+  /**
+   * The request the state belongs to. `_meta`, `inputResponses` and `requestState` are not
+   * part of its digest. Its params may hold no non-finite number (JSON has none: `1e400`
+   * parses as Infinity): sealing for such a request, or opening for one, is refused.
+   */
   request: { method: string; params?: unknown };
   /** How long the state stays valid, in milliseconds (default 10 minutes). */
   ttlMs?: number;
@@ -89,15 +93,34 @@ function hmacKey(secret: string | Uint8Array): Promise<HmacKey> {
   return key;
 }
 
-/** JSON with sorted keys, so equal params digest equally. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+/** A value the digest cannot represent faithfully, and where it is (a JSON pointer). */
+class Undigestible extends Error {
+  constructor(pointer: string) {
+    super(`non-finite number at ${pointer}`);
+  }
+}
+
+const pointerStep = (key: string | number) =>
+  `/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+
+/**
+ * JSON with sorted keys, so equal params digest equally. A non-finite number throws
+ * Undigestible: JSON.stringify writes it as `null`, so `{n: 1e400}` (which JSON.parse reads
+ * as Infinity) would digest like `{n: null}` and open state sealed for the other.
+ */
+function canonical(value: unknown, pointer = ""): string {
+  if (typeof value === "number" && !Number.isFinite(value)) throw new Undigestible(pointer);
+  if (Array.isArray(value))
+    return `[${value.map((v, i) => canonical(v, pointer + pointerStep(i))).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record)
       .filter((k) => record[k] !== undefined)
       .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(",")}}`;
+    const members = keys.map(
+      (k) => `${JSON.stringify(k)}:${canonical(record[k], pointer + pointerStep(k))}`,
+    );
+    return `{${members.join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -116,7 +139,10 @@ async function requestDigest(request: { method: string; params?: unknown }): Pro
   return base64url(new Uint8Array(digest));
 }
 
-/** Seals `data` (any JSON value) into an opaque, signed requestState string. */
+/**
+ * Seals `data` (any JSON value) into an opaque, signed requestState string. Throws an
+ * McpError (invalid params) when the request's params hold a non-finite number.
+ */
 export async function sealRequestState(
   data: unknown,
   options: RequestStateOptions,
@@ -126,7 +152,14 @@ export async function sealRequestState(
     v: STATE_VERSION,
     exp: now + (options.ttlMs ?? 600_000),
     sub: options.principal ?? null,
-    req: await requestDigest(options.request),
+    req: await requestDigest(options.request).catch((error: unknown) => {
+      // The params come from the client: refusing them is an invalid-params answer.
+      if (!(error instanceof Undigestible)) throw error;
+      throw new McpError(
+        JSONRPC_ERRORS.INVALID_PARAMS,
+        `cannot seal requestState: the request holds a ${error.message}, which JSON cannot carry`,
+      );
+    }),
     data,
   };
   const body = base64url(encoder.encode(JSON.stringify(payload)));
@@ -140,7 +173,8 @@ export async function sealRequestState(
 
 /**
  * Opens sealed request state, or throws an McpError (invalid params) when it was tampered
- * with, has expired, belongs to another principal or to another request, or is too large.
+ * with, has expired, belongs to another principal or to another request, or is too large,
+ * or when the request's params hold a non-finite number.
  */
 export async function openRequestState(
   token: string,
@@ -174,8 +208,14 @@ export async function openRequestState(
   if (payload.v !== STATE_VERSION || typeof payload.exp !== "number") return reject("malformed");
   if ((options.now ?? Date.now()) > payload.exp) return reject("expired");
   if (payload.sub !== (options.principal ?? null)) return reject("sealed for another principal");
-  if (payload.req !== (await requestDigest(options.request)))
-    return reject("sealed for another request");
+  let digest: string;
+  try {
+    digest = await requestDigest(options.request);
+  } catch (error) {
+    if (!(error instanceof Undigestible)) throw error;
+    return reject(`the request holds a ${error.message}`);
+  }
+  if (payload.req !== digest) return reject("sealed for another request");
   return payload.data;
 }
 

@@ -31,9 +31,15 @@ export function createHttpCore<R>(
   const path = options.path ?? "/mcp";
   if (options.auth && options.authenticate) throw new Error("pass either auth or authenticate");
   const auth = options.auth && createResourceServer(options.auth, path);
+  // A POST's scopes are checked once its message is read (auth.authorize, on every POST
+  // path that serves one), so that a 403 names the required scopes with the method's and the
+  // tool's: one challenge with every scope the operation needs (2026-07-28 authorization,
+  // Scope Challenge Handling). GET and DELETE carry no message: checked here.
   const authenticate = (exchange: HttpExchange) =>
     auth
-      ? auth.authenticate(exchange.authView() as never)
+      ? auth.authenticate(exchange.authView() as never, {
+          deferScopeCheck: exchange.method === "POST",
+        })
       : options.authenticate?.(exchange.native as R);
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
