@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Files that take far longer than any other (measured: init.test.ts 47-64 s of one worker
@@ -16,23 +16,67 @@ class LongestFirst extends BaseSequencer {
       const i = LONGEST.findIndex((name) => file.moduleId.endsWith(`/${name}`));
       return i === -1 ? LONGEST.length : i;
     };
-    // Array.prototype.sort is stable: the other files keep vitest's order.
+    // Array.prototype.sort is stable: the other files keep vitest's order, which keeps each
+    // project's files together (install, interop, unit). A worker is reused only for a file of
+    // the project it last ran, so that order costs one new worker per project, not one per file.
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
 }
 
+/**
+ * The projects, by what a test file runs, not by its name (`npm run test:<project>` runs one):
+ * - install: npm itself (pack, install, init of a project and its own npm install).
+ * - interop: other programs as peers: the v1 and v2 MCP SDKs, server and client processes
+ *   (stdio, the examples and deployment recipes, two server instances), frameworks.
+ * - unit: everything else, in-process: the runtime, the reader, generators, printer,
+ *   validators, diff, the CLI (run in-process, or the built CLI run once to its exit status),
+ *   and generated code against itself, over memory or HTTP on loopback within the test.
+ * A new file is a unit test until it is listed here.
+ */
+const INSTALL = ["test/init.test.ts"];
+const INTEROP = [
+  "test/client-cancellation.test.ts",
+  "test/client-era-probe.test.ts",
+  "test/client-eras.test.ts",
+  "test/client-legacy-calls.test.ts",
+  "test/client.test.ts",
+  "test/dual-era.test.ts",
+  "test/elicitation-form.test.ts",
+  "test/examples.test.ts",
+  "test/frameworks.test.ts",
+  "test/multi-instance.test.ts",
+  "test/request-lifetime.test.ts",
+  "test/sdk-interop.test.ts",
+  "test/spec-bump.test.ts",
+  "test/tools-interop.test.ts",
+  // The stdio client transport, against node processes playing servers.
+  "packages/runtime/test/stdio.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // One test file per core: vitest's default leaves a core free, which on the 2-core CI
     // machine halves the suite's throughput (measured: 317 s with one worker, 237 s with two).
+    // The projects share these workers: they run at once, as one suite.
     maxWorkers: Math.max(2, availableParallelism()),
     // Test files share their worker's module cache: each file otherwise re-imports ts-morph,
     // TypeScript and prettier (about a minute of the suite's CPU time on 2 cores). Files
-    // restore what they change (environment, working directory).
+    // restore what they change (environment, working directory, fake timers).
     isolate: false,
     sequence: { sequencer: LongestFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...INSTALL, ...INTEROP],
+        },
+      },
+      { extends: true, test: { name: "interop", include: INTEROP } },
+      { extends: true, test: { name: "install", include: INSTALL } },
+    ],
   },
 });

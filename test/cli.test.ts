@@ -13,6 +13,7 @@ import { basename, dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawn } from "node:child_process";
 import { runHere } from "./support/run-here.js";
+import { whenSeen } from "./support/wait.js";
 import { MANIFEST } from "../generators/output.js";
 import {
   cli,
@@ -791,10 +792,10 @@ describe("mcp-gen generate --watch", () => {
     let stderr = "";
     child.stdout.on("data", (b) => (stdout += b));
     child.stderr.on("data", (b) => (stderr += b));
-    const until = async (what: () => boolean) => {
-      for (let i = 0; i < 400 && !what(); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(what()).toBe(true);
-    };
+    // Checked on each chunk the watcher prints: it prints a line after each run (the summary
+    // once the files are written, or the error).
+    const until = (what: () => boolean) =>
+      whenSeen([child.stdout, child.stderr], what, `the watcher: ${what.toString()}`);
     try {
       await until(() => stdout.includes("watching"));
       expect(readFileSync(join(out, "types.ts"), "utf8")).not.toMatch(/AddedLater/);

@@ -16,9 +16,10 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { v1Server } from "./fixtures/v1-server.mjs";
 import { fixture, tempDir } from "./helpers.js";
+import { whenSeen } from "./support/wait.js";
 import {
   importDualEraClient,
   LEGACY,
@@ -325,6 +326,8 @@ describe("against the v2 SDK 2.4.0", () => {
 });
 
 describe("era detection", () => {
+  afterEach(() => void vi.useRealTimers());
+
   it("re-probes when the cached era stops holding (a modern server replaced by a legacy one)", async () => {
     const seen: Seen = [];
     const modern = createMcpHandler(() => v2Server(), { legacy: "reject" });
@@ -381,13 +384,27 @@ for await (const line of createInterface({ input: process.stdin })) {
     const transport = stdio.createStdioTransport({
       command: process.execPath,
       args: [script],
-      stderr: "ignore",
+      stderr: "pipe",
     });
+    let said = "";
+    transport.process.stderr.on("data", (chunk: Buffer) => (said += chunk));
     const c = client.createClient({ transport, probeTimeoutMs: 300 });
     try {
-      const started = Date.now();
-      expect((await c.listTools()).tools).toHaveLength(1);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      // The probe's timeout is a fake timer: its 300 ms pass once the server has ignored the
+      // probe (it names on stderr what it ignores), and not a millisecond sooner.
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      const ignored = whenSeen(
+        [transport.process.stderr],
+        () => said.includes("server/discover"),
+        "the server ignoring the probe",
+      );
+      let settled = false;
+      const listed = c.listTools().finally(() => (settled = true));
+      await ignored;
+      await vi.advanceTimersByTimeAsync(299);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await listed).tools).toHaveLength(1);
       expect(await c.era()).toBe("legacy");
       // The version the server chose among those offered (2025-06-18), answered from initialize.
       expect((await c.discover()).supportedVersions).toEqual(["2025-06-18"]);

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, generatedFiles, writeGenerated } from "./helpers.js";
+import { within } from "./support/wait.js";
 
 type Any = any;
 
@@ -140,19 +141,22 @@ function mrtrScenarios(
       const before = notices();
       const c = client.createClient({ transport });
       const controller = new AbortController();
-      const pending = c.callTool({ name: "slow" }, { signal: controller.signal });
-      // Abort once the server has the call (a first fetch on a busy machine can take > 50 ms).
-      const arrived = () => log?.requests.some((m: Any) => m.params?.name === "slow") ?? true;
-      for (let i = 0; i < 100 && !arrived(); i++) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 50));
+      // Abort once the server has the call: its handler says so (a log message) when it runs.
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const pending = c.callTool(
+        { name: "slow", arguments: { announce: true } },
+        { signal: controller.signal, logLevel: "info", onLog: () => started() },
+      );
+      await within(running, "the server starting the call");
       controller.abort(new Error("user gave up"));
       await expect(pending).rejects.toThrow("user gave up");
-      // The server's handler saw its signal fire for that request.
-      let cancelled: number[] = [];
-      for (let i = 0; i < 50 && cancelled.length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        cancelled = JSON.parse((await c.callTool({ name: "cancelled" })).content[0].text);
-      }
+      // The server's handler saw its signal fire for that request (asked once it has).
+      const seen: Any = await within(
+        c.callTool({ name: "cancelled", arguments: { wait: true } }),
+        "the server's handler seeing the cancellation",
+      );
+      const cancelled = JSON.parse(seen.content[0].text);
       expect(cancelled).toHaveLength(1);
       // 2026-07-28 basic/patterns/cancellation: on Streamable HTTP no notifications/cancelled is expected.
       if (log) expect(notices() - before).toBe(transport.closesStreamOnAbort ? 0 : 1);

@@ -436,17 +436,20 @@ describe("dispatcher 2026-07-28", () => {
     it("notifications/cancelled aborts the handler's signal and the request gets no response", async () => {
       let signal: AbortSignal | undefined;
       let release!: () => void;
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
       const server = d.createServerDispatcher({
         "tools/call": (_p: Any, ctx: Any) =>
           new Promise((resolve) => {
             signal = ctx.signal;
             release = () => resolve({ content: [] });
+            started();
           }),
       });
       const pending = server.handle(request("tools/call", { name: "slow" }, 77), {
         principal: "p",
       });
-      await new Promise((r) => setTimeout(r, 5));
+      await running;
       // Another principal cannot cancel it.
       await server.handle(
         { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 77 } },

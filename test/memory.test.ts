@@ -1,10 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { constants, PerformanceObserver } from "node:perf_hooks";
+import { constants, performance, PerformanceObserver } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { collectAfterReading, LARGE_SCHEMA_BYTES } from "../cli/memory.js";
 import type { LoadedRevision } from "../schema/index.js";
 import { tempDir } from "./helpers.js";
+import { within } from "./support/wait.js";
 
 /** A loaded revision whose schema.ts has `bytes` bytes (only the path is read). */
 function revisionOf(bytes: number): LoadedRevision {
@@ -13,19 +14,31 @@ function revisionOf(bytes: number): LoadedRevision {
   return { revision: { schemaTs: file } } as unknown as LoadedRevision;
 }
 
-/** The number of major GCs V8 reports while `run` runs (entries arrive asynchronously). */
+let marks = 0;
+
+/**
+ * The number of major GCs V8 reports while `run` runs. Their entries arrive asynchronously
+ * (Node queues each on the event loop once the GC ends); a mark queued behind them, on the next
+ * turn, arrives after them all, so the count is complete when the mark is seen.
+ */
 async function majorGcsDuring(run: () => void): Promise<number> {
   let majors = 0;
+  const end = `memory.test ${++marks}`;
+  let ended!: () => void;
+  const allSeen = new Promise<void>((resolve) => (ended = resolve));
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
-      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+      if (entry.entryType === "gc" && kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+      if (entry.entryType === "mark" && entry.name === end) ended();
     }
   });
-  observer.observe({ entryTypes: ["gc"] });
+  observer.observe({ entryTypes: ["gc", "mark"] });
   run();
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  setImmediate(() => performance.mark(end));
+  await within(allSeen, "the GC entries");
   observer.disconnect();
+  performance.clearMarks(end);
   return majors;
 }
 

@@ -11,6 +11,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -20,30 +21,42 @@ import {
   StreamableHTTPClientTransport as V2HttpTransport,
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
 import { SPEC_DIR, writeGenerated } from "./helpers.js";
+import { whenSeen, within } from "./support/wait.js";
 
 type Any = any;
 let script: string;
 /** The generated client and its transports (the same output as the server). */
 let generated: { client: Any; stdio: Any; httpClient: Any };
 let http: { url: string; close(): Promise<void> };
-/** Its HTTP requests time out after 300 ms. */
+/** Its HTTP requests time out after 300 ms (of fake time: the tests let them pass once asked). */
 let impatient: { url: string; close(): Promise<void> };
 
 /** The server's handlers, a module beside the generated files (the stdio script imports it too). */
 const HANDLERS = `import { inputRequired } from "./dispatcher.js";
+let progressHandled = () => undefined;
 export const handlers = {
   "tools/call": async (params, ctx) => {
+    if (params.name === "handled") return (progressHandled(), { content: [] });
     if (params.name === "late") {
+      const handled = new Promise((resolve) => (progressHandled = resolve));
       await ctx.sendProgress(1);
       // The SDK clients handle a notification a tick after reading it, and drop the token once
-      // the response is read: a progress in the same read as the answer would be "unknown".
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      // Fires after the answer: must not reach the client.
-      setTimeout(() => void ctx.sendProgress(2), 20);
+      // the response is read: a progress in the same read as the answer would be "unknown". So
+      // the answer waits for the client to say it handled progress 1 (it calls "handled").
+      await handled;
+      // Fires after the answer: must not reach the client. Then the server says on stderr that
+      // it tried, so the client knows when anything it sent has been sent.
+      setTimeout(
+        () =>
+          void Promise.resolve(ctx.sendProgress(2))
+            .catch(() => undefined)
+            .finally(() => process.stderr.write("late progress tried\\n")),
+        20,
+      );
       return { content: [{ type: "text", text: "answered" }] };
     }
     if (ctx.inputResponse("who", "elicitation/create")) return { content: [{ type: "text", text: "thanks" }] };
@@ -86,18 +99,45 @@ serveStdio(createServerDispatcher(handlers, { serverInfo: { name: "lifetime", ve
     { requestTimeoutMs: 300 },
   );
 });
+afterEach(() => void vi.useRealTimers());
 afterAll(async () => {
   await http?.close();
   await impatient?.close();
 });
 
-const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Calls "late" on an SDK client over stdio (its transport's stderr piped): the progress it saw,
+ * once the server has tried its late progress and a ping after it has come back (anything the
+ * server sent before that has been read and handled by then).
+ */
+async function lateProgress(
+  client: Any,
+  stderr: Readable,
+  call: (onprogress: (p: { progress: number }) => void) => Promise<Any>,
+): Promise<{ result: Any; progress: number[] }> {
+  let said = "";
+  stderr.on("data", (chunk: Buffer) => (said += chunk));
+  const tried = whenSeen([stderr], () => said.includes("late progress tried"), "the late progress");
+  const progress: number[] = [];
+  const result = await within(
+    call((p) => {
+      progress.push(p.progress);
+      void client.callTool({ name: "handled", arguments: {} });
+    }),
+    "the call of late",
+  );
+  await tried;
+  await client.ping();
+  return { result, progress };
+}
 
 /** An elicitation handler that never answers, and records the abort of its request. */
 function waitingElicitation() {
   const aborted: unknown[] = [];
   let asked!: () => void;
   const askedOnce = new Promise<void>((r) => (asked = r));
+  let abortSeen!: () => void;
+  const abortedOnce = new Promise<void>((r) => (abortSeen = r));
   // The v1 SDK hands the handler `extra.signal`, the v2 SDK `ctx.mcpReq.signal`.
   const handler = (
     _request: unknown,
@@ -107,9 +147,11 @@ function waitingElicitation() {
       asked();
       // Without a signal (a client that passes none) nothing is recorded: the test fails.
       const signal = extra.signal ?? extra.mcpReq?.signal;
-      signal?.addEventListener("abort", () => aborted.push(signal.reason));
+      signal?.addEventListener("abort", () => (aborted.push(signal.reason), abortSeen()));
     });
-  return { aborted, askedOnce, handler };
+  /** Resolves once the handler's signal aborted. */
+  const abortedSoon = () => within(abortedOnce, "the elicitation handler's abort");
+  return { aborted, askedOnce, abortedSoon, handler };
 }
 
 /** Calls the tool that asks, cancels the call once the elicitation arrived, waits for the server's cancellation. */
@@ -125,7 +167,7 @@ async function cancelWhileAsked(
   await elicitation.askedOnce;
   controller.abort("the user gave up");
   await expect(call).rejects.toThrow();
-  for (let i = 0; i < 100 && elicitation.aborted.length === 0; i++) await tick(10);
+  await elicitation.abortedSoon();
 }
 
 describe("the v1 SDK client 1.32.2 over stdio (2025-11-25 session)", () => {
@@ -133,16 +175,19 @@ describe("the v1 SDK client 1.32.2 over stdio (2025-11-25 session)", () => {
     const client = new V1Client({ name: "v1", version: "1.0.0" });
     const errors: Error[] = [];
     client.onerror = (e) => void errors.push(e);
-    await client.connect(
-      new V1StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }),
-    );
+    const transport = new V1StdioTransport({
+      command: process.execPath,
+      args: [script],
+      stderr: "pipe",
+    });
+    await client.connect(transport);
     try {
-      const progress: number[] = [];
-      const result = await client.callTool({ name: "late", arguments: {} }, undefined, {
-        onprogress: (p) => void progress.push(p.progress),
-      });
+      const { result, progress } = await lateProgress(
+        client,
+        transport.stderr as Readable,
+        (onprogress) => client.callTool({ name: "late", arguments: {} }, undefined, { onprogress }),
+      );
       expect(result.content).toEqual([{ type: "text", text: "answered" }]);
-      await tick(80);
       expect(progress).toEqual([1]);
       expect(errors.map((e) => e.message)).toEqual([]);
     } finally {
@@ -179,10 +224,13 @@ describe("the v1 SDK client 1.32.2 over Streamable HTTP (2025-11-25 session)", (
     client.setRequestHandler(ElicitRequestSchema, elicitation.handler as Any);
     await client.connect(new V1HttpTransport(new URL(impatient.url)));
     try {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
       const call = client.callTool({ name: "ask", arguments: {} });
       await elicitation.askedOnce;
-      await expect(call).rejects.toThrow("Request timed out");
-      for (let i = 0; i < 100 && elicitation.aborted.length === 0; i++) await tick(10);
+      const timedOut = expect(call).rejects.toThrow("Request timed out");
+      await vi.advanceTimersByTimeAsync(300);
+      await timedOut;
+      await elicitation.abortedSoon();
       expect(elicitation.aborted).toEqual(["the request that asked was cancelled"]);
     } finally {
       await client.close();
@@ -195,16 +243,16 @@ describe("the v2 SDK client 2.4.0 (2025-11-25 session)", () => {
     const client = new V2Client({ name: "v2", version: "1.0.0" });
     const errors: Error[] = [];
     client.onerror = (e: Error) => void errors.push(e);
-    await client.connect(
-      new V2StdioTransport({ command: process.execPath, args: [script], stderr: "ignore" }),
-    );
+    const transport = new V2StdioTransport({
+      command: process.execPath,
+      args: [script],
+      stderr: "pipe",
+    });
+    await client.connect(transport);
     try {
-      const progress: number[] = [];
-      await client.callTool(
-        { name: "late", arguments: {} },
-        { onprogress: (p: Any) => void progress.push(p.progress) },
+      const { progress } = await lateProgress(client, transport.stderr as Readable, (onprogress) =>
+        client.callTool({ name: "late", arguments: {} }, { onprogress }),
       );
-      await tick(80);
       expect(progress).toEqual([1]);
       expect(errors.map((e) => e.message)).toEqual([]);
     } finally {
@@ -265,10 +313,13 @@ describe("the generated client (2025-11-25 session)", () => {
       elicitation,
     );
     try {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
       const call = client.callTool({ name: "ask", arguments: {} });
       await elicitation.askedOnce;
-      await expect(call).rejects.toThrow();
-      for (let i = 0; i < 100 && elicitation.aborted.length === 0; i++) await tick(10);
+      const timedOut = expect(call).rejects.toThrow();
+      await vi.advanceTimersByTimeAsync(300);
+      await timedOut;
+      await elicitation.abortedSoon();
       expect(elicitation.aborted.map((r) => (r as Error).message)).toEqual([
         "the request that asked was cancelled",
       ]);
@@ -303,8 +354,11 @@ describe("a stdio server whose client closes its input while the server awaits a
     });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
-    for (let i = 0; i < 300 && !lines.some((m) => m.method === "elicitation/create"); i++)
-      await tick(10);
+    await whenSeen(
+      [child.stdout],
+      () => lines.some((m) => m.method === "elicitation/create"),
+      "the server asking",
+    );
     const asked = lines.find((m) => m.method === "elicitation/create");
     expect(asked).toBeDefined();
     const closedAt = Date.now();

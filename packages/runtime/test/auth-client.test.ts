@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createOAuthClient,
   headlessRedirect,
@@ -12,6 +12,7 @@ import { RequestTimeoutError } from "../src/client/errors.js";
 import { createHttpTransport } from "../src/transport/http/client.js";
 import type { Transport } from "../src/transport/transport.js";
 import { startFake, type Fake, type FakeOptions } from "./auth-fixture.js";
+import { within } from "../../../test/support/wait.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 // The OAuth client (runtime/auth-client.ts) through the HTTP transport's auth hook, against a
@@ -19,7 +20,10 @@ import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 const REDIRECT = "http://localhost:9/callback";
 let fake: Fake | undefined;
-afterEach(async () => fake?.close());
+afterEach(async () => {
+  vi.useRealTimers();
+  await fake?.close();
+});
 
 async function setup(options: FakeOptions = {}, client: Partial<OAuthClientOptions> = {}) {
   fake = await startFake(options);
@@ -306,10 +310,16 @@ describe("the OAuth client", () => {
 
   it("pauses the request's timeout while the user is at the authorization server", async () => {
     fake = await startFake({});
+    // The request's timeout and the user's 400 ms at the authorization server run on fake
+    // timers: the test lets the 400 ms pass once the user is there.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const headless = headlessRedirect(REDIRECT);
+    let atServer!: () => void;
+    const userAway = () => new Promise<void>((resolve) => (atServer = resolve));
     const slow = {
       redirectUri: REDIRECT,
       authorize: async (url: URL) => (
+        atServer(),
         await new Promise((r) => setTimeout(r, 400)),
         headless.authorize(url)
       ),
@@ -326,7 +336,11 @@ describe("the OAuth client", () => {
         url: fake!.url,
         auth: createOAuthClient({ serverUrl: fake!.url, redirect: slow, insecureLoopback: true }),
       });
-    expect((await sender(transport()).listTools()).token).toMatch(/^tok-/);
+    let away = userAway();
+    const paused = sender(transport()).listTools();
+    await within(away, "the user reaching the authorization server");
+    await vi.advanceTimersByTimeAsync(400);
+    expect((await paused).token).toMatch(/^tok-/);
     // The same, with the pause taken away: the 400 ms at the authorization server time it out.
     const unpaused = transport();
     const blind: Transport = {
@@ -334,6 +348,10 @@ describe("the OAuth client", () => {
       request: (message, options = {}) =>
         unpaused.request(message, { ...options, onAuthorizing: () => undefined }),
     };
-    await expect(sender(blind).listTools()).rejects.toBeInstanceOf(RequestTimeoutError);
+    away = userAway();
+    const timedOut = expect(sender(blind).listTools()).rejects.toBeInstanceOf(RequestTimeoutError);
+    await within(away, "the user reaching the authorization server");
+    await vi.advanceTimersByTimeAsync(400);
+    await timedOut;
   });
 });

@@ -1,8 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSender } from "../src/client/engine.js";
 import { RequestTimeoutError } from "../src/client/errors.js";
 import type { Transport } from "../src/transport/transport.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
+
+// The engine's timeouts run on fake timers where a test waits for one: time passes when the
+// test says so, not while it sleeps.
+afterEach(() => void vi.useRealTimers());
+const fakeTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
 
 const shape = {
   functions: { "tools/call": "callTool", "tools/list": "listTools" },
@@ -34,26 +39,36 @@ describe("runtime client engine", () => {
   });
 
   it("times out a request the server never answers, and cancels it", async () => {
+    fakeTimers();
     const sent: object[] = [];
     const client = createSender(PROTOCOL, VALIDATORS, shape, {
       transport: silentTransport(sent),
       requestTimeoutMs: 50,
     }) as any;
-    await expect(client.callTool({ name: "x" })).rejects.toBeInstanceOf(RequestTimeoutError);
+    const timedOut = expect(client.callTool({ name: "x" })).rejects.toBeInstanceOf(
+      RequestTimeoutError,
+    );
+    await vi.advanceTimersByTimeAsync(50);
+    await timedOut;
     expect(sent[1]).toMatchObject({ method: "notifications/cancelled", params: { requestId: 1 } });
   });
 
   it("a per-call timeout wins, but never beyond the maximum", async () => {
+    fakeTimers();
     const client = createSender(PROTOCOL, VALIDATORS, shape, {
       transport: silentTransport([]),
       requestTimeoutMs: 60_000,
       maxRequestTimeoutMs: 80,
     }) as any;
-    const started = Date.now();
-    await expect(client.listTools({}, { timeoutMs: 10_000 })).rejects.toBeInstanceOf(
-      RequestTimeoutError,
-    );
-    expect(Date.now() - started).toBeLessThan(5_000);
+    let settled = false;
+    const timedOut = expect(
+      client.listTools({}, { timeoutMs: 10_000 }).finally(() => (settled = true)),
+    ).rejects.toBeInstanceOf(RequestTimeoutError);
+    await vi.advanceTimersByTimeAsync(79);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled).toBe(true);
+    await timedOut;
   });
 
   it("sends the protocol _meta and keeps the caller's", async () => {
@@ -188,15 +203,21 @@ describe("runtime client engine: bounds and long-lived requests", () => {
     await expect(client.listTools({}, { timeoutMs: 3_000_000_000 })).rejects.toThrow(
       /timeoutMs must be at most 2147483647/,
     );
-    // The largest value holds: the call is still waiting when the caller gives up.
+    // The largest value holds: the call is still waiting, a moment before it would time out,
+    // when the caller gives up. (The fake timers fire a longer delay at once, as Node does.)
+    fakeTimers();
     const controller = new AbortController();
+    let settled = false;
     const pending = client.listTools({}, { timeoutMs: 2_147_483_647, signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 50));
+    pending.catch(() => undefined).finally(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(2_147_483_646);
+    expect(settled).toBe(false);
     controller.abort(new Error("gave up"));
     await expect(pending).rejects.toThrow("gave up");
   });
 
   it("subscriptions/listen has no timeout unless the call names one; its signal ends it", async () => {
+    fakeTimers();
     const sent: object[] = [];
     const client = createSender(PROTOCOL, VALIDATORS, listShape, {
       transport: silentTransport(sent),
@@ -210,15 +231,19 @@ describe("runtime client engine: bounds and long-lived requests", () => {
       { signal: controller.signal },
     );
     listen.catch(() => undefined).finally(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 150));
+    // An hour, where the client's own timeout (20 ms, at most 30) would have ended any other call.
+    await vi.advanceTimersByTimeAsync(3_600_000);
     expect(settled).toBe(false);
     controller.abort(new Error("done listening"));
     await expect(listen).rejects.toThrow("done listening");
     // A timeout the call names still bounds it, and other methods keep the client's.
-    await expect(client.listen({ notifications: {} }, { timeoutMs: 20 })).rejects.toBeInstanceOf(
-      RequestTimeoutError,
-    );
-    await expect(client.listTools()).rejects.toBeInstanceOf(RequestTimeoutError);
+    const named = expect(
+      client.listen({ notifications: {} }, { timeoutMs: 20 }),
+    ).rejects.toBeInstanceOf(RequestTimeoutError);
+    const other = expect(client.listTools()).rejects.toBeInstanceOf(RequestTimeoutError);
+    await vi.advanceTimersByTimeAsync(20);
+    await named;
+    await other;
   });
 
   it("manual mode sends the caller's inputResponses and requestState; the automatic mode drops them", async () => {
@@ -299,16 +324,28 @@ describe("runtime client engine: bounds and long-lived requests", () => {
   });
 
   it("aborting over a transport that closes the stream sends no notifications/cancelled (modern HTTP)", async () => {
+    fakeTimers();
     for (const closesStreamOnAbort of [true, false]) {
       const sent: any[] = [];
-      const transport = { ...silentTransport(sent), closesStreamOnAbort };
+      let requested!: () => void;
+      const inFlight = new Promise<void>((resolve) => (requested = resolve));
+      const silent = silentTransport(sent);
+      const transport = {
+        ...silent,
+        request: (...args: Parameters<Transport["request"]>) => (
+          requested(),
+          silent.request(...args)
+        ),
+        closesStreamOnAbort,
+      };
       const client = createSender(PROTOCOL, VALIDATORS, shape, { transport }) as any;
       const controller = new AbortController();
       const pending = client.callTool({ name: "x" }, { signal: controller.signal });
-      await new Promise((r) => setTimeout(r, 10));
+      await inFlight;
       controller.abort(new Error("stop"));
       await expect(pending).rejects.toThrow("stop");
-      await new Promise((r) => setTimeout(r, 10));
+      // Whatever the engine would still send after the abort, on a timer or a promise.
+      await vi.advanceTimersByTimeAsync(1_000);
       const cancels = sent.filter((m) => m.method === "notifications/cancelled");
       expect(cancels).toEqual(
         closesStreamOnAbort

@@ -10,6 +10,7 @@ import {
   HttpTransportError,
   TransportError,
 } from "../src/transport/http/client.js";
+import { within } from "../../../test/support/wait.js";
 import { PROTOCOL } from "./fixture.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: any) => void;
@@ -50,15 +51,16 @@ async function openSession(url: string) {
 }
 
 const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x" } });
-const primed = (res: ServerResponse) => {
+const primed = (res: ServerResponse, then?: () => void) => {
   res.writeHead(200, { "content-type": "text/event-stream" });
-  res.write("id: e1\nretry: 50\ndata: \n\n");
+  res.write("id: e1\nretry: 50\ndata: \n\n", then);
 };
 
 describe("HTTP client transport: a dropped response stream", () => {
   it("is resumed with Last-Event-ID, as a closed one is", async () => {
     const server = await legacyServer((req, res) => {
-      if (req.method === "POST") return (primed(res), setTimeout(() => res.destroy(), 20));
+      // The connection drops once the priming event is on its way.
+      if (req.method === "POST") return primed(res, () => res.destroy());
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end(
         `id: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { ok: true } })}\n\n`,
@@ -81,9 +83,7 @@ describe("HTTP client transport: a dropped response stream", () => {
   });
 
   it("fails with TransportError (dropped) when it cannot be resumed, after the resumption limit", async () => {
-    const server = await legacyServer(
-      (_req, res) => (primed(res), setTimeout(() => res.destroy(), 5)),
-    );
+    const server = await legacyServer((_req, res) => primed(res, () => res.destroy()));
     try {
       const transport = await openSession(server.url);
       const error = await transport.request(call(2)).catch((e) => e);
@@ -113,12 +113,15 @@ describe("HTTP client transport: an unreachable server", () => {
   });
 
   it("an aborted request still fails with the caller's reason", async () => {
-    const server = await legacyServer(() => undefined); // never answers
+    let arrived!: () => void;
+    const atServer = new Promise<void>((resolve) => (arrived = resolve));
+    const server = await legacyServer(() => arrived()); // never answers
     try {
       const transport = createHttpTransport(PROTOCOL, { url: server.url });
       const controller = new AbortController();
       const pending = transport.request(call(1), { signal: controller.signal });
-      setTimeout(() => controller.abort(new Error("mine")), 20);
+      await within(atServer, "the request reaching the server");
+      controller.abort(new Error("mine"));
       await expect(pending).rejects.toThrow("mine");
     } finally {
       server.stop();
@@ -128,11 +131,14 @@ describe("HTTP client transport: an unreachable server", () => {
 
 describe("HTTP client transport: close()", () => {
   it("rejects the calls in flight with TransportError (closed), and refuses later ones", async () => {
-    const server = await legacyServer((_req, res) => primed(res)); // a stream that never answers
+    let arrived!: () => void;
+    const atServer = new Promise<void>((resolve) => (arrived = resolve));
+    // A stream that never answers.
+    const server = await legacyServer((_req, res) => primed(res, arrived));
     try {
       const transport = await openSession(server.url);
       const inFlight = transport.request(call(2)).catch((e) => e);
-      await new Promise((r) => setTimeout(r, 30));
+      await within(atServer, "the call's stream opening");
       await transport.close!();
       const error = await inFlight;
       expect(error).toBeInstanceOf(TransportError);

@@ -1,24 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { routingHeaders } from "../src/transport/http/headers.js";
 import { serveHttp } from "../src/transport/http/server.js";
 import { JSONRPC_ERRORS, McpError } from "../src/core/errors.js";
 import { createRouter } from "../src/server/router.js";
+import { within } from "../../../test/support/wait.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 let server: { url: string; close(): Promise<void> };
+
+/** tools/call handlers under way, by tool name: each answers when the test releases it. */
+const held = new Map<string, () => void>();
+let arrived = (_name: string) => undefined as void;
+/** Resolves once a tools/call for `name` reached its handler. */
+const arrival = (name: string) =>
+  new Promise<void>((resolve) => (arrived = (n) => void (n === name && resolve())));
 
 beforeAll(async () => {
   const router = createRouter(PROTOCOL, VALIDATORS, "client->server", {
     // Ignores its signal on purpose: the transport must answer anyway.
     "tools/call": (params: any) =>
-      new Promise((resolve) =>
-        setTimeout(
-          () => resolve({ content: [], name: params.name }),
-          params.name === "stuck" ? 3_000 : 200,
-        ),
-      ),
+      new Promise((resolve) => {
+        held.set(params.name, () => resolve({ content: [], name: params.name }));
+        arrived(params.name);
+      }),
   });
   server = await serveHttp(PROTOCOL, router, { requestTimeoutMs: 400 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  for (const release of held.values()) release();
+  held.clear();
 });
 afterAll(() => server.close());
 
@@ -36,21 +47,33 @@ const post = (message: any, headers: Record<string, string> = {}) =>
 
 describe("runtime Streamable HTTP server", () => {
   it("answers a request whose handler ignores the timeout, when the timeout fires", async () => {
-    const started = Date.now();
-    const response = await post(request("tools/call", 1, { name: "stuck" }));
+    // The request's clock is a fake timer: the handler is never released, and 400 ms pass
+    // when the test says so.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const stuck = arrival("stuck");
+    let answered = false;
+    const pending = post(request("tools/call", 1, { name: "stuck" })).finally(
+      () => (answered = true),
+    );
+    await within(stuck, "the call reaching its handler");
+    await vi.advanceTimersByTimeAsync(399);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const response = await pending;
     expect(response.status).toBe(504);
     expect(await response.json()).toMatchObject({
       id: 1,
       error: { code: -32603, message: "Request timed out" },
     });
-    expect(Date.now() - started).toBeLessThan(2_500);
   });
 
   it("never lets one client's notifications/cancelled abort another client's request", async () => {
+    const running = arrival("victim");
     const victim = post(request("tools/call", 1, { name: "victim" }));
-    await new Promise((r) => setTimeout(r, 50));
+    await within(running, "the victim's call reaching its handler");
     const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
     expect((await post(cancel)).status).toBe(202);
+    held.get("victim")!();
     const response = await victim;
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ id: 1, result: { name: "victim" } });

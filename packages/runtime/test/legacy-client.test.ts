@@ -88,8 +88,10 @@ describe("Streamable HTTP legacy session", () => {
       if (req.method === "POST") {
         // A priming event, then the stream closes without the response.
         res.writeHead(200, { "content-type": "text/event-stream" });
-        res.write("id: e-1\nretry: 150\ndata: \n\n");
-        return setTimeout(() => ((closedAt = Date.now()), res.end()), 20);
+        return res.write("id: e-1\nretry: 150\ndata: \n\n", () => {
+          closedAt = Date.now();
+          res.end();
+        });
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end(

@@ -80,17 +80,20 @@ describe("modern eras: older stateless revisions served per request", () => {
   it("cancels a request in flight at the older revision by a cancellation that names no version, calling the cancel handler once", async () => {
     let cancels = 0;
     let seen: AbortSignal | undefined;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     const router = createModernRouter(MODERN, [PREVIOUS], {
       "tools/call": (_p: unknown, ctx: any) =>
         new Promise((resolve) => {
           seen = ctx.signal;
+          started();
           ctx.signal.addEventListener("abort", () => resolve({ content: [] }));
         }),
       "notifications/cancelled": () => void cancels++,
     });
     const channel = {};
     const pending = router.handle(at(OLD, "tools/call", {}, 7), { channel });
-    await new Promise((r) => setTimeout(r, 10));
+    await running;
     await router.handle(
       { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } },
       { channel },

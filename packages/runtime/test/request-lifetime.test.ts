@@ -1,9 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { inputRequired } from "../src/server/input-required.js";
 import { createRouter } from "../src/server/router.js";
 import type { AdaptedEra } from "../src/core/era.js";
 import { createTaskStore, TASKS_EXTENSION } from "../src/extensions/tasks/server.js";
+import { within } from "../../../test/support/wait.js";
 import { LEGACY_PROTOCOL, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 // What a request's handler can still do once the request is over. Its notifications stop
@@ -14,7 +15,13 @@ import { LEGACY_PROTOCOL, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 type Json = Record<string, any>;
 const MODERN = { protocol: PROTOCOL, validators: VALIDATORS };
 const LEGACY: AdaptedEra = { protocol: LEGACY_PROTOCOL, validators: VALIDATORS, adapters: {} };
-const tick = (ms = 15) => new Promise((r) => setTimeout(r, ms));
+// Handlers' timers and the session's request timeout run on fake timers: a test lets time
+// pass (and the promises it wakes settle) with `tick`, instead of sleeping.
+beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }));
+afterEach(() => void vi.useRealTimers());
+const tick = (ms = 15) => vi.advanceTimersByTimeAsync(ms);
+/** A handler's own wait (on the fake clock). */
+const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const withToken = (token: string | number, extra: Json = {}) => ({
   name: "x",
   _meta: { v: "2099-01-01", caps: {}, progressToken: token },
@@ -42,6 +49,7 @@ describe("a handler's notifications end with its request", () => {
     });
     expect(reply).toMatchObject({ id: 1, result: { content: [] } });
     await tick();
+    expect(vi.getTimerCount()).toBe(0); // the late notification was sent, and dropped
     expect(progressOf(sent)).toEqual([1]);
   });
 
@@ -83,6 +91,7 @@ describe("a handler's notifications end with its request", () => {
     release();
     expect(await pending).toBeUndefined();
     await tick();
+    expect(vi.getTimerCount()).toBe(0); // the late notification was sent, and dropped
     expect(progressOf(sent)).toEqual([1]);
   });
 
@@ -114,6 +123,7 @@ describe("a handler's notifications end with its request", () => {
       result: { content: [] },
     });
     await tick();
+    expect(vi.getTimerCount()).toBe(0);
     expect(sent.filter((m) => m["method"] === "notifications/progress")).toEqual([
       {
         jsonrpc: "2.0",
@@ -134,9 +144,9 @@ describe("a handler's notifications end with its request", () => {
       {
         "tools/call": (_p: unknown, ctx: any) =>
           store.run(ctx, async () => {
-            await tick(1);
+            await later(1);
             await ctx.sendProgress(1);
-            await tick(1);
+            await later(1);
             await ctx.sendProgress(2);
             finished();
             return { content: [] };
@@ -148,7 +158,9 @@ describe("a handler's notifications end with its request", () => {
     const notify = (n: object) => void sent.push(n);
     // Without the extension the work runs inside the request: its progress goes out.
     let done = nextRun();
-    await router.handle(request("tools/call", 1, withToken("sync")), { notify });
+    const handled = router.handle(request("tools/call", 1, withToken("sync")), { notify });
+    await tick(2);
+    await handled;
     await done;
     expect(progressOf(sent)).toEqual([1, 2]);
     sent.length = 0;
@@ -164,6 +176,7 @@ describe("a handler's notifications end with its request", () => {
     expect(await router.handle(request("tools/call", 2, asTask), { notify })).toMatchObject({
       result: { resultType: "task" },
     });
+    await tick(2);
     await done;
     expect(sent).toEqual([]);
   });
@@ -188,7 +201,12 @@ function askingSession(options: { clientRequestTimeoutMs?: number } = {}) {
   );
   const channel = {};
   const sent: Json[] = [];
-  const notify = (n: object) => void sent.push(n);
+  let onAsk!: (request: Json) => void;
+  const askedOnce = new Promise<Json>((resolve) => (onAsk = resolve));
+  const notify = (n: Json) => {
+    sent.push(n);
+    if (n["method"] === "elicitation/create") onAsk(n);
+  };
   const context = { channel, notify };
   const ready = dispatcher.handle(
     {
@@ -199,14 +217,7 @@ function askingSession(options: { clientRequestTimeoutMs?: number } = {}) {
     },
     context,
   );
-  const asked = async () => {
-    for (let i = 0; i < 100; i++) {
-      const request = sent.find((m) => m["method"] === "elicitation/create");
-      if (request) return request;
-      await tick(2);
-    }
-    throw new Error("the server asked nothing");
-  };
+  const asked = () => within(askedOnce, "the server asking the client");
   const cancellations = () =>
     sent.filter((m) => m["method"] === "notifications/cancelled").map((m) => m["params"]);
   return { dispatcher, channel, sent, errors, context, ready, asked, cancellations };
@@ -264,11 +275,18 @@ describe("a legacy session gives up what it asked the client when the request th
   it("when the client does not answer in time: the server's request is cancelled", async () => {
     const s = askingSession({ clientRequestTimeoutMs: 30 });
     await s.ready;
-    const reply = await s.dispatcher.handle(
+    let settled = false;
+    const call = s.dispatcher.handle(
       { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "x" } },
       s.context,
     );
-    expect(reply).toMatchObject({
+    void call.finally(() => (settled = true));
+    await s.asked();
+    await tick(29);
+    expect(settled).toBe(false);
+    await tick(1);
+    expect(settled).toBe(true);
+    expect(await call).toMatchObject({
       id: 6,
       error: { code: -32603, message: "the client did not answer elicitation/create in time" },
     });

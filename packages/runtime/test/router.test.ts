@@ -1,6 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRouter, notImplemented, servedHandlers } from "../src/server/router.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
+
+afterEach(() => void vi.useRealTimers());
 
 const server = (handlers: Record<string, (params: any, ctx: any) => unknown>) =>
   createRouter(PROTOCOL, VALIDATORS, "client->server", handlers);
@@ -82,8 +84,10 @@ describe("runtime router", () => {
   });
 
   it("cancels a request only from the channel that sent it", async () => {
+    // The handler finishes on its own after 300 ms of fake time, unless cancelled first.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
+    let running = new Promise<void>((resolve) => (started = resolve));
     const router = server({
       "tools/call": (_p, ctx) =>
         new Promise((resolve) => {
@@ -100,15 +104,18 @@ describe("runtime router", () => {
       { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } },
       { channel: {} },
     );
+    await vi.advanceTimersByTimeAsync(300);
     expect(await reply).toMatchObject({ result: { content: [{ text: "finished" }] } });
 
+    running = new Promise<void>((resolve) => (started = resolve));
     const again = router.handle(request("tools/call", 2, { name: "slow" }), { channel: mine });
-    await new Promise((r) => setTimeout(r, 20));
+    await running;
     await router.handle(
       { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } },
       { channel: mine },
     );
-    // A cancelled request gets no response.
+    // A cancelled request gets no response, then or when its handler would have finished.
+    await vi.advanceTimersByTimeAsync(300);
     expect(await again).toBeUndefined();
   });
 

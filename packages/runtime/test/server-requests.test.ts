@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { serverRequests } from "../src/transport/server-requests.js";
 import type { ServerRequestHandler } from "../src/transport/transport.js";
 
@@ -17,7 +17,11 @@ const cancel = (requestId: unknown, reason?: string): Json => ({
   method: "notifications/cancelled",
   params: reason === undefined ? { requestId } : { requestId, reason },
 });
-const tick = () => new Promise((r) => setTimeout(r, 10));
+// Answers settle on promises, not timers: `tick` lets them (fake time passing, nothing slept),
+// so that an answer that should not be sent would have been by then.
+beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }));
+afterEach(() => void vi.useRealTimers());
+const tick = () => vi.advanceTimersByTimeAsync(10);
 
 /** A handler whose answers the test releases by hand, and the signals it was given. */
 function heldHandler() {

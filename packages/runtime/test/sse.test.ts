@@ -65,12 +65,18 @@ describe("runtime SSE reader", () => {
 
   it("reports a body that fails mid-stream (a dropped connection) as SseReadError, after the events before it", async () => {
     const reset = new TypeError("terminated");
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode("id: e1\ndata: 1\n\ndata: 2"));
-        setTimeout(() => controller.error(reset), 5);
+    // The connection drops when the reader asks for more than the first chunk.
+    const chunks = [new TextEncoder().encode("id: e1\ndata: 1\n\ndata: 2")];
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          const chunk = chunks.shift();
+          if (chunk) controller.enqueue(chunk);
+          else controller.error(reset);
+        },
       },
-    });
+      { highWaterMark: 0 },
+    );
     const seen: string[] = [];
     const reading = (async () => {
       for await (const event of readSseEvents(body, 100)) seen.push(`${event.id}:${event.data}`);

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { PassThrough, Writable } from "node:stream";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRouter } from "../src/server/router.js";
 import {
   createStdioTransport,
@@ -8,7 +8,10 @@ import {
   serveStdio,
   TransportError,
 } from "../src/transport/stdio.js";
+import { within } from "../../../test/support/wait.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
+
+afterEach(() => void vi.useRealTimers());
 
 describe("runtime stdio line reader", () => {
   it("drops a line over the limit without buffering it, and goes on with the next", async () => {
@@ -61,10 +64,15 @@ describe("runtime stdio client transport: a server that fails", () => {
   it("that stops reading and exits (a start-up failure) is exited with its stderr, not the EPIPE of the write", async () => {
     // Such a server closes its input before the first message arrives: the write fails with EPIPE
     // before the exit is seen. What the host needs is the exit code and what the server said.
-    const script = `require("fs").closeSync(0); process.stderr.write("Error: API_KEY is not set\\n"); setTimeout(() => process.exit(1), 300);`;
+    // This one exits once told (SIGUSR2), after the test saw the write fail.
+    const script = `require("fs").closeSync(0); process.on("SIGUSR2", () => process.exit(1)); setInterval(() => {}, 1000); process.stderr.write("Error: API_KEY is not set\\n");`;
     const transport = server(script);
     await once(transport.process.stderr!, "data"); // its input is closed by now
-    const error = await transport.request(call).catch((e) => e);
+    const refused = once(transport.process.stdin!, "error");
+    const failed = transport.request(call).catch((e) => e);
+    await within(refused, "the write failing");
+    transport.process.kill("SIGUSR2");
+    const error = await failed;
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ kind: "exited", stderr: "Error: API_KEY is not set" });
     expect(error.message).toMatch(/^the server process exited \(code 1\)\n[^]*API_KEY is not set$/);
@@ -73,13 +81,27 @@ describe("runtime stdio client transport: a server that fails", () => {
 
   it("that stops reading but keeps running is dropped, once the wait for its exit is over", async () => {
     const transport = server(
-      `require("fs").closeSync(0); process.stderr.write("closed\\n"); setTimeout(() => {}, 1500);`,
+      `require("fs").closeSync(0); process.stderr.write("closed\\n"); setInterval(() => {}, 1000);`,
     );
-    await once(transport.process.stderr!, "data");
-    const error = await transport.request(call).catch((e) => e);
+    const child = transport.process;
+    await once(child.stderr!, "data");
+    // The wait for its exit (1 s) and close()'s wait before SIGTERM (2 s) run on fake timers.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const refused = once(child.stdin!, "error"); // emitted after the write's callback
+    let settled = false;
+    const failed = transport.request(call).catch((e) => e);
+    void failed.finally(() => (settled = true));
+    await within(refused, "the write failing");
+    await vi.advanceTimersByTimeAsync(999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await failed;
     expect(error).toMatchObject({ name: "TransportError", kind: "dropped" });
     expect(error.message).toMatch(/^the server stopped reading: .*EPIPE/);
-    await transport.close!();
+    const closed = transport.close!();
+    await vi.advanceTimersByTimeAsync(2000);
+    await closed;
+    expect(child.signalCode).toBe("SIGTERM");
   });
 
   it("that is not an MCP server (a usage text on stdout, then exit) is exited quoting its last line that was not JSON", async () => {
@@ -108,14 +130,25 @@ describe("runtime stdio client transport: a server that fails", () => {
       `process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\\n")); setInterval(() => {}, 1000); process.stdout.write("ready\\n");`,
     );
     await once(transport.process.stdout!, "data"); // its SIGTERM handler is in place
+    const child = transport.process;
     const terms: string[] = [];
-    transport.process.stderr!.on("data", (chunk) => terms.push(String(chunk).trim()));
-    const started = Date.now();
-    await transport.close!();
-    expect(transport.process.signalCode).toBe("SIGKILL");
+    child.stderr!.on("data", (chunk) => terms.push(String(chunk).trim()));
+    // close()'s two waits run on fake timers: the test lets each 2 s pass, and checks that
+    // nothing was sent before.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const closed = transport.close!();
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(child.killed).toBe(false); // no signal yet: its input was closed, it may still exit
+    const termed = once(child.stderr!, "data");
+    await vi.advanceTimersByTimeAsync(1);
+    await within(termed, "the server reporting SIGTERM");
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(child.exitCode === null && child.signalCode === null).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    await closed;
+    expect(child.signalCode).toBe("SIGKILL");
     expect(terms).toEqual(["ignoring SIGTERM"]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
-  }, 15_000);
+  });
 
   it("close() rejects the calls in flight with TransportError (closed), and refuses later ones", async () => {
     const transport = server(

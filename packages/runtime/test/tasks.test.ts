@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { EXTENSION_RESULT } from "../src/server/extensions.js";
 import { routingHeaders } from "../src/transport/http/headers.js";
@@ -16,6 +16,12 @@ import { LEGACY_PROTOCOL, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 // The tasks extension (ext-tasks specification/draft/tasks.md) through the router, as a
 // client sees it: tools/call answered with a task handle, tasks/get, tasks/update, tasks/cancel.
+
+// A task's work runs on after its request, on promises. The tests poll tasks/get as a client
+// would, with fake time passing between polls (and the work's promises settling), not sleeps.
+beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }));
+afterEach(() => void vi.useRealTimers());
+const pause = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 const WITH_TASKS = { extensions: { [TASKS_EXTENSION]: {} }, elicitation: {} };
 const meta = (caps: object) => ({ _meta: { v: "2099-01-01", caps } });
@@ -83,7 +89,7 @@ function setup(
       const task = await get(taskId);
       if (task.status === status || ["completed", "failed", "cancelled"].includes(task.status))
         return task;
-      await new Promise((r) => setTimeout(r, 5));
+      await pause(5);
     }
     throw new Error(`task ${taskId} did not settle`);
   };
@@ -231,7 +237,7 @@ describe("runtime tasks extension", () => {
           error: { code: -32603, message: "Internal error" },
         });
       }
-      await new Promise((r) => setTimeout(r, 10));
+      await pause(10);
       expect(unhandled).toEqual([]);
       expect(s.errors).toHaveLength(2);
     } finally {
@@ -258,7 +264,7 @@ describe("runtime tasks extension", () => {
     );
     const created = ((await router.handle(request("tools/call", 1, meta(WITH_TASKS)))) as any)
       .result;
-    await new Promise((r) => setTimeout(r, 10));
+    await pause(10);
     const task = (
       (await router.handle(
         request("tasks/get", 2, { ...meta(WITH_TASKS), taskId: created.taskId }),
