@@ -1,26 +1,31 @@
-import type { Constraints, Literal, VSchema } from "../schema/validation.js";
+import type { Literal, VSchema } from "../schema/validation.js";
 import { constraintChecks } from "./validator-constraints.js";
-import { CodeWriter, num, quote, type Call, type Statement } from "./printer.js";
+import { CodeWriter, quote, type Call, type Statement } from "./printer.js";
+import {
+  arrayCheckBody,
+  arrayCollectorBody,
+  discriminatedCheckBody,
+  discriminatedCollectorBody,
+  expectedCall,
+  HERE,
+  objectCheckBody,
+  objectCollectorBody,
+  type BodyWriter,
+} from "./validator-bodies.js";
 import {
   and,
   call,
   callExpr,
-  checkOrder,
   cmp,
   describeSchema,
   FALSE,
   INLINE_MAX,
   lines,
   lit,
-  litText,
   STOP,
   not,
-  NOT_OBJECT,
   or,
-  pointerEscape,
-  read,
   returns,
-  skipDeclared,
   TRUE,
   typeCheck,
   type Discriminant,
@@ -43,18 +48,6 @@ import {
 // (a `$` in that place), so no schema type name can produce a helper's name. Each schema
 // node gets at most one helper of each kind, so output grows linearly with nesting.
 
-/** The path expression of a collector's own value: paths are relative to it. */
-const HERE = '""';
-
-/** `$expected(...)` with its message prefix written here rather than built on every failure. */
-function expectedCall(p: string, expected: string, v: string): Call {
-  return call("$expected", ["e", p, quote(expected), quote(`expected ${expected}, found `), v]);
-}
-
-function missingCall(path: string, name: string): Call {
-  return call("$missing", ["e", path, quote(`required property "${name}" is missing`)]);
-}
-
 /** A function's text, its statements laid out by the printer. */
 const laidOut = (statements: Statement[]) => new CodeWriter().statements(statements).text();
 
@@ -65,7 +58,7 @@ const functionHead = (name: string, params: string[], returns: string): Call => 
   tail: `: ${returns} {`,
 });
 
-export class ValidatorWriter {
+export class ValidatorWriter implements BodyWriter {
   /** Hoisted helper functions, laid out, in creation order (deterministic). */
   readonly helpers: string[] = [];
   /** Module-level constants (compiled patterns). */
@@ -83,6 +76,11 @@ export class ValidatorWriter {
   ) {}
 
   /** The object schema behind refs, if the schema is (an alias of) an object. */
+  /** A schema type by name (BodyWriter). */
+  schemaNamed(name: string): VSchema | undefined {
+    return this.schemas.get(name);
+  }
+
   private objectOf(
     s: VSchema,
     seen = new Set<string>(),
@@ -157,12 +155,12 @@ export class ValidatorWriter {
   private isBody(s: VSchema): Statement[] {
     switch (s.kind) {
       case "object":
-        return this.objectIsBody(s);
+        return objectCheckBody(this, s);
       case "array":
-        return this.arrayIsBody(s, undefined);
+        return arrayCheckBody(this, s, undefined);
       case "anyOf": {
         const disc = this.discriminant(s.members);
-        if (disc) return this.discriminatedIsBody(disc);
+        if (disc) return discriminatedCheckBody(this, disc);
         return [
           ...s.members.map((m) => ({ if: this.isExpr(m, "v").code, then: "return true;" })),
           "return false;",
@@ -174,7 +172,7 @@ export class ValidatorWriter {
           "return true;",
         ];
       case "constrained":
-        if (s.schema.kind === "array") return this.arrayIsBody(s.schema, s.constraints);
+        if (s.schema.kind === "array") return arrayCheckBody(this, s.schema, s.constraints);
         return [
           { if: not(this.isExpr(s.schema, "v")).code, then: "return false;" },
           ...constraintChecks(s, "v", false, this.pattern).map((c) => ({
@@ -238,68 +236,6 @@ export class ValidatorWriter {
     return callExpr(name, [v, "d"]);
   }
 
-  private objectIsBody(s: Extract<VSchema, { kind: "object" }>): Statement[] {
-    const out: Statement[] = [`if (${NOT_OBJECT}) return false;`];
-    checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
-      const x = `p${i}`;
-      out.push(`const ${x} = ${read("v", p.name)};`);
-      const check = this.isExpr(p.schema, x);
-      if (p.required)
-        out.push({
-          if: check.code === "true" ? `${x} === undefined` : not(check).code,
-          then: "return false;",
-        });
-      else if (check.code !== "true")
-        out.push({ if: and([cmp(`${x} !== undefined`), not(check)]).code, then: "return false;" });
-    });
-    if (s.additional) {
-      const check = this.isExpr(s.additional, "x");
-      if (check.code !== "true") {
-        out.push(
-          "for (const k in v) {",
-          ...skipDeclared(s.properties),
-          "const x = v[k];",
-          { if: not(check).code, then: "return false;" },
-          "}",
-        );
-      }
-    }
-    out.push("return true;");
-    return out;
-  }
-
-  private arrayIsBody(
-    s: Extract<VSchema, { kind: "array" }>,
-    constraints: Constraints | undefined,
-  ): Statement[] {
-    const out: Statement[] = ["if (!Array.isArray(v)) return false;"];
-    if (constraints?.maxItems !== undefined)
-      out.push(`if (v.length > ${num(constraints.maxItems)}) return false;`);
-    if (constraints?.minItems !== undefined)
-      out.push(`if (v.length < ${num(constraints.minItems)}) return false;`);
-    const check = this.isExpr(s.items, "x");
-    if (check.code !== "true")
-      out.push(
-        "for (let i = 0; i < v.length; i++) {",
-        "const x = v[i];",
-        { if: not(check).code, then: "return false;" },
-        "}",
-      );
-    out.push("return true;");
-    return out;
-  }
-
-  private discriminatedIsBody(disc: Discriminant): Statement[] {
-    const out: Statement[] = [
-      `if (${NOT_OBJECT}) return false;`,
-      `switch (${read("v", disc.property)}) {`,
-    ];
-    for (const c of disc.cases)
-      out.push(`case ${lit(c.value)}:`, { deeper: returns(this.isExpr(c.member, "v")) });
-    out.push("default:", { deeper: "return false;" }, "}");
-    return out;
-  }
-
   // ---- the error collector -----------------------------------------------------------
 
   /** `$va_<name>(v, e, d)`, laid out: pushes errors for `v`, their paths relative to `v`. */
@@ -319,15 +255,15 @@ export class ValidatorWriter {
   private vaBody(s: VSchema): Statement[] {
     switch (s.kind) {
       case "object":
-        return this.objectVaBody(s);
+        return objectCollectorBody(this, s);
       case "array":
-        return this.arrayVaBody(s, undefined);
+        return arrayCollectorBody(this, s, undefined);
       case "constrained":
-        if (s.schema.kind === "array") return this.arrayVaBody(s.schema, s.constraints);
+        if (s.schema.kind === "array") return arrayCollectorBody(this, s.schema, s.constraints);
         return lines(this.vaStatements(s, "v", HERE));
       case "anyOf": {
         const disc = this.discriminant(s.members);
-        if (disc) return this.discriminatedVaBody(disc);
+        if (disc) return discriminatedCollectorBody(this, disc);
         return lines(this.vaStatements(s, "v", HERE));
       }
       default:
@@ -408,122 +344,6 @@ export class ValidatorWriter {
         ],
       },
     ];
-  }
-
-  private objectVaBody(s: Extract<VSchema, { kind: "object" }>): Statement[] {
-    const out: Statement[] = [
-      `if (${NOT_OBJECT}) {`,
-      expectedCall(HERE, "object", "v"),
-      "return;",
-      "}",
-    ];
-    checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
-      const x = `p${i}`;
-      const path = quote("/" + pointerEscape(p.name));
-      const checks = this.vaStatements(p.schema, x, path);
-      out.push(`const ${x} = ${read("v", p.name)};`);
-      const missing = missingCall(path, p.name);
-      const single = checks.length === 1 && "cond" in checks[0]! ? checks[0] : undefined;
-      if (p.required) {
-        out.push(`if (${x} === undefined) {`, missing, STOP);
-        if (single) out.push(`} else if (${single.cond.code}) {`, single.action, STOP, "}");
-        else if (checks.length > 0) out.push("} else {", ...lines(checks), "}");
-        else out.push("}");
-      } else if (single) {
-        out.push(
-          ...lines([
-            { cond: and([cmp(`${x} !== undefined`), single.cond]), action: single.action },
-          ]),
-        );
-      } else if (checks.length > 0) {
-        out.push(`if (${x} !== undefined) {`, ...lines(checks), "}");
-      }
-    });
-    if (s.additional) {
-      const checks = this.vaStatements(s.additional, "x", '"/" + $escape(k)');
-      if (checks.length > 0) {
-        out.push(
-          "for (const k in v) {",
-          ...skipDeclared(s.properties),
-          "const x = v[k];",
-          ...lines(checks),
-          "}",
-        );
-      }
-    }
-    return out;
-  }
-
-  private arrayVaBody(
-    s: Extract<VSchema, { kind: "array" }>,
-    constraints: Constraints | undefined,
-  ): Statement[] {
-    const out: Statement[] = [
-      "if (!Array.isArray(v)) {",
-      expectedCall(HERE, "array", "v"),
-      "return;",
-      "}",
-    ];
-    const { maxItems, minItems } = constraints ?? {};
-    if (maxItems !== undefined) {
-      out.push(
-        `if (v.length > ${num(maxItems)}) {`,
-        call("$fail", [
-          "e",
-          '""',
-          `${quote(`must have at most ${maxItems} items, found `)} + v.length`,
-          quote(`maxItems ${maxItems}`),
-        ]),
-        STOP,
-        "}",
-      );
-    }
-    if (minItems !== undefined) {
-      out.push(
-        `if (v.length < ${num(minItems)}) {`,
-        call("$fail", [
-          "e",
-          '""',
-          `${quote(`must have at least ${minItems} items, found `)} + v.length`,
-          quote(`minItems ${minItems}`),
-        ]),
-        STOP,
-        "}",
-      );
-    }
-    const checks = this.vaStatements(s.items, "x", '"/" + i');
-    if (checks.length > 0)
-      out.push("for (let i = 0; i < v.length; i++) {", "const x = v[i];", ...lines(checks), "}");
-    return out;
-  }
-
-  private discriminatedVaBody(disc: Discriminant): Statement[] {
-    const path = quote("/" + pointerEscape(disc.property));
-    const expected = disc.cases.map((c) => litText(c.value)).join(" | ");
-    const out: Statement[] = [
-      `if (${NOT_OBJECT}) {`,
-      expectedCall(HERE, "object", "v"),
-      "return;",
-      "}",
-      `const t = ${read("v", disc.property)};`,
-      "switch (t) {",
-    ];
-    for (const c of disc.cases) {
-      out.push(
-        `case ${lit(c.value)}:`,
-        ...lines(this.vaStatements(c.member, "v", HERE)).map((l) => ({ deeper: l })),
-        { deeper: "return;" },
-      );
-    }
-    out.push(
-      "case undefined:",
-      { deeper: missingCall(path, disc.property) },
-      { deeper: "return;" },
-      "default:",
-      { deeper: expectedCall(path, expected, "t") },
-      "}",
-    );
-    return out;
   }
 
   /** Patterns are compiled once, at module load, not on every call: the constant's name. */
