@@ -77,6 +77,21 @@ export default tseslint.config(
     },
   },
   {
+    // The house rules of size (CONTRIBUTING.md): a file a reader can hold, a function that
+    // does one thing. Comments and blank lines do not count against a file.
+    files: [
+      "packages/*/src/**/*.ts",
+      "generators/**/*.ts",
+      "schema/**/*.ts",
+      "cli/**/*.ts",
+      "diff/**/*.ts",
+    ],
+    rules: {
+      "max-lines": ["error", { max: 400, skipBlankLines: true, skipComments: true }],
+      "max-lines-per-function": ["error", { max: 150 }],
+    },
+  },
+  {
     // Tests import generated modules at run time, whose types only exist after generation.
     files: [
       "test/**",
