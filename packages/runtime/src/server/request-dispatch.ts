@@ -7,7 +7,7 @@ import {
 import { jsonRpcErrorOf, JSONRPC_ERRORS } from "../core/errors.js";
 import { errorResponse } from "./error-response.js";
 import { markRaisedByHandler } from "./handler-marks.js";
-import { requireClientCapability } from "./input-required.js";
+import { requireClientCapability } from "./client-capabilities.js";
 import { requestRoute, type RequestRoute } from "./method-routes.js";
 import { isObject } from "../core/protocol.js";
 import { invalidRequestReply, unsupportedVersionReply } from "./request-checks.js";
