@@ -4,6 +4,7 @@ import { adaptResult } from "./modern-router.js";
 import { isObject, own, type ProtocolDescriptor } from "../core/protocol.js";
 import type { Era } from "../core/era.js";
 import type { RouterExtension } from "./extensions.js";
+import { resultTypeProblem } from "./result-check.js";
 import type { Handler } from "./router-types.js";
 import type { LegacySession } from "./legacy-session.js";
 
@@ -117,6 +118,18 @@ async function askClient(
   return Object.fromEntries(answers);
 }
 
+/**
+ * Throws for a modern handler's result that the modern router would not send either (as
+ * result-check.ts refuses it): a resultType the modern revision does not define, which would
+ * otherwise go out as a complete result once resultType is dropped.
+ */
+function refuseUnsendable(modern: ProtocolDescriptor, method: string, result: unknown): void {
+  if (!isObject(result)) return;
+  const mayAskInput = own(modern.methods, method)?.inputRequired ?? false;
+  const problem = resultTypeProblem(modern, method, result["resultType"], mayAskInput);
+  if (problem) throw new TypeError(problem);
+}
+
 /** `handler` (a modern one) serving `method`'s legacy requests on `session`. */
 export function servedOnSession(
   bridge: LegacyBridge,
@@ -145,6 +158,7 @@ export function servedOnSession(
       let result: unknown;
       try {
         result = await handler(retry, ctx);
+        refuseUnsendable(mp, method, result);
       } catch (error) {
         throw forLegacy(mp, session, error);
       }
