@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AdaptedEra } from "../src/core/era.js";
 import type { ProtocolDescriptor } from "../src/core/protocol.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
+import { inputRequired } from "../src/server/input-required.js";
 import { createRouter } from "../src/server/router.js";
 import { defineTools } from "../src/server/tools.js";
 import { validate } from "../../../test/support/ajv-validate.js";
@@ -126,5 +127,62 @@ describe("a resultType the revision does not define", () => {
       },
     });
     expect(errors).toHaveLength(2);
+  });
+});
+
+describe("input requests of an input_required result a handler writes itself", () => {
+  it("are checked against the client's capabilities, answered as inputRequired() answers", async () => {
+    const router = routerFor([]);
+    const helper = createRouter(ROOTS, VALIDATORS, "client->server", {
+      "tools/call": (_p: unknown, ctx: Any) =>
+        inputRequired(ROOTS, ctx, { inputRequests: { r: rootsRequest } }),
+    });
+    const expected = {
+      jsonrpc: "2.0",
+      id: 1,
+      error: {
+        code: -32021,
+        message: "this request needs the client capability roots",
+        data: { requiredCapabilities: { roots: {} } },
+      },
+    };
+    expect(await helper.handle(call("roots"))).toEqual(expected);
+    expect(await router.handle(call("roots"))).toEqual(expected);
+    expect(await router.handle(call("roots", { roots: {} }))).toMatchObject({
+      result: { resultType: "input_required", inputRequests: { r: rootsRequest } },
+    });
+  });
+
+  it("are never sent to a legacy session's client that did not declare the capability", async () => {
+    const asked: unknown[] = [];
+    const dispatcher = createEraDispatcher(
+      { modern: { protocol: ROOTS, validators: VALIDATORS }, legacy: [LEGACY] },
+      tools as Any,
+    );
+    const channel = {};
+    const notify = async (message: object) => {
+      asked.push(message);
+      throw new Error("the client cannot answer in this test");
+    };
+    await dispatcher.handle(
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2098-01-01", capabilities: {} },
+      },
+      { channel },
+    );
+    const reply = await dispatcher.handle(
+      { ...call("roots"), params: { name: "weather", arguments: { mode: "roots" } } },
+      { channel, notify },
+    );
+    expect(asked).toEqual([]);
+    expect(reply).toMatchObject({
+      result: {
+        content: [{ text: "this request needs the client capability roots" }],
+        isError: true,
+      },
+    });
   });
 });
