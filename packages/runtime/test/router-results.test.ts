@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AdaptedEra } from "../src/core/era.js";
-import type { ProtocolDescriptor } from "../src/core/protocol.js";
+import type { MessageValidators, ProtocolDescriptor } from "../src/core/protocol.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { inputRequired } from "../src/server/input-required.js";
+import { jsonForm } from "../src/server/json-form.js";
 import { createRouter } from "../src/server/router.js";
 import { defineTools } from "../src/server/tools.js";
 import { validate } from "../../../test/support/ajv-validate.js";
@@ -67,8 +68,8 @@ const call = (mode: string, caps: object = {}, v = "2099-01-01") => ({
   ...request("tools/call", 1, { name: "weather", arguments: { mode } }),
   params: { name: "weather", arguments: { mode }, _meta: { v, caps } },
 });
-const routerFor = (errors: unknown[]) =>
-  createRouter(ROOTS, VALIDATORS, "client->server", tools as Any, {
+const routerFor = (errors: unknown[], validators: MessageValidators = VALIDATORS) =>
+  createRouter(ROOTS, validators, "client->server", tools as Any, {
     onError: (e) => errors.push(e),
   });
 const INTERNAL = { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } };
@@ -184,5 +185,115 @@ describe("input requests of an input_required result a handler writes itself", (
         isError: true,
       },
     });
+  });
+});
+
+describe("structuredContent is checked as it is sent", () => {
+  it("an inherited or non-enumerable property is not there (JSON.stringify drops it)", async () => {
+    const errors: unknown[] = [];
+    const router = routerFor(errors);
+    for (const mode of ["inherited", "hidden"])
+      expect(await router.handle(call(mode))).toMatchObject({
+        result: {
+          content: [
+            {
+              text: "Output validation error: Invalid structured content for tool weather: / must have required property 'celsius'",
+            },
+          ],
+          isError: true,
+        },
+      });
+    expect(errors).toHaveLength(2);
+  });
+
+  it("a value with a JSON form (a Date) is checked, and sent, in that form", async () => {
+    const reply: Any = await routerFor([]).handle(call("date"));
+    expect(reply.result.structuredContent).toEqual({ celsius: 21, at: new Date(0).toJSON() });
+  });
+});
+
+describe("a result is checked as it is sent", () => {
+  // Validators that need a tools/call result's `content`, as the revision's schema does.
+  const needsContent: MessageValidators = {
+    ...VALIDATORS,
+    validateMethodResult: (method, value: Any) =>
+      method !== "tools/call" || value.content !== undefined
+        ? { ok: true, value }
+        : { ok: false, errors: [{ path: "", message: 'required property "content" is missing' }] },
+  };
+  const serve = (result: () => unknown, errors: unknown[] = []) =>
+    createRouter(
+      PROTOCOL,
+      needsContent,
+      "client->server",
+      { "tools/call": result },
+      {
+        onError: (e) => errors.push(e),
+      },
+    );
+
+  it("refuses a result whose required property is inherited, which the client would not get", async () => {
+    const errors: unknown[] = [];
+    // resultType its own: the router has no reason to copy the result to fill it in.
+    const result = () => Object.assign(Object.create({ content: [] }), { resultType: "complete" });
+    const reply = await serve(result, errors).handle(call("x"));
+    expect(reply).toEqual(INTERNAL);
+    expect(errors.map(String)).toEqual([
+      'McpError: invalid tools/call result: /: required property "content" is missing',
+    ]);
+  });
+
+  it("refuses a result that has no JSON form (a cycle, a BigInt), answering rather than failing to send", async () => {
+    const cyclic: Any = { content: [] };
+    cyclic.self = cyclic;
+    for (const result of [cyclic, { content: [], n: 1n }]) {
+      const errors: unknown[] = [];
+      const reply = await serve(() => result, errors).handle(call("x"));
+      expect(reply).toEqual(INTERNAL);
+      expect(String(errors[0])).toMatch(
+        /^TypeError: the tools\/call result cannot be sent as JSON/,
+      );
+    }
+  });
+
+  it("sends what a JSON round trip would, and plain data as it is (not copied)", async () => {
+    const data = { content: [{ type: "text", text: "t" }], structuredContent: { n: 1 } };
+    const plain: Any = await serve(() => data).handle(call("x"));
+    expect(plain.result.structuredContent).toBe(data.structuredContent);
+    expect(plain.result.content).toBe(data.content);
+    const holey: unknown[] = [1, NaN, undefined];
+    holey[4] = 2; // index 3 is a hole
+    const odd = { content: holey, gone: undefined, at: new Date(0) };
+    const sent: Any = await serve(() => odd).handle(call("x"));
+    expect(sent.result).toStrictEqual({
+      content: [1, null, null, null, 2],
+      at: "1970-01-01T00:00:00.000Z",
+      resultType: "complete",
+    });
+  });
+});
+
+describe("jsonForm", () => {
+  it("keeps plain data as it is, and takes the round trip for the rest, never overflowing the stack", () => {
+    const bare = Object.assign(Object.create(null), { a: [1, "b", true, null, { c: -0 }] });
+    expect(jsonForm(bare)).toEqual({ ok: true, value: bare });
+    expect((jsonForm(bare) as Any).value).toBe(bare);
+    const dated = Object.assign([1], { toJSON: () => "one" });
+    expect(jsonForm({ dated })).toEqual({ ok: true, value: { dated: "one" } });
+    // Deeper than the walk goes: the round trip, which gives equal data.
+    let deep: unknown = 1;
+    for (let i = 0; i < 100; i++) deep = [deep];
+    expect(jsonForm(deep)).toEqual({ ok: true, value: deep });
+    expect((jsonForm(deep) as Any).value).not.toBe(deep);
+    let hostile: unknown = {};
+    for (let i = 0; i < 100_000; i++) hostile = { a: hostile };
+    expect(jsonForm(hostile)).toMatchObject({ ok: false });
+    const throwing = {
+      get a() {
+        throw new Error("unreadable");
+      },
+    };
+    expect(jsonForm(throwing)).toEqual({ ok: false, problem: "unreadable" });
+    expect(jsonForm(() => 1)).toEqual({ ok: false, problem: "JSON.stringify skips function" });
   });
 });

@@ -1,6 +1,7 @@
 import type { RequestContext } from "./context.js";
 import { JSONRPC_ERRORS, McpError, withDetail } from "../core/errors.js";
 import { unmarked, type RouterExtension } from "./extensions.js";
+import { jsonForm } from "./json-form.js";
 import { isObject, type ProtocolDescriptor } from "../core/protocol.js";
 import { capCompletion } from "./result-rules.js";
 import { report, type RouterState } from "./router-state.js";
@@ -35,10 +36,10 @@ export function resultTypeProblem(
 }
 
 /**
- * A handler's result made ready to send (resultType filled in, server info added to a
- * response's `_meta`, checked against the method's result type, or by the extension that
- * built it), or undefined (reported) when it may not be sent. `request` is the one it answers;
- * an extension checking a result it keeps (a task's) gives none.
+ * A handler's result made ready to send (in its JSON form, resultType filled in, server info
+ * added to a response's `_meta`, checked against the method's result type, or by the
+ * extension that built it), or undefined (reported) when it may not be sent. `request` is
+ * the one it answers; an extension checking a result it keeps (a task's) gives none.
  */
 export function checkResult(
   state: RouterState,
@@ -57,7 +58,12 @@ export function checkResult(
   // An extension's requests are answered with what the extension built.
   const validate =
     owner !== undefined || (state.validateResults && !extensions.requests.has(method));
-  let result = owner ? unmarked(raw) : raw;
+  let result: Record<string, unknown> = owner ? unmarked(raw) : raw;
+  if (validate) {
+    const sent = inJsonForm(method, result);
+    if (sent instanceof Error) return refuse(sent);
+    result = sent;
+  }
   if (method === protocol.wellKnown.complete) result = capCompletion(result);
   if (protocol.resultType && !owner) {
     const problem = resultTypeProblem(
@@ -86,6 +92,17 @@ export function checkResult(
       ),
     );
   return result;
+}
+
+/** `result` as the client gets it, which is what is checked (see json-form.ts). */
+function inJsonForm(
+  method: string,
+  result: Record<string, unknown>,
+): Record<string, unknown> | Error {
+  const sent = jsonForm(result);
+  if (sent.ok && isObject(sent.value)) return sent.value;
+  const why = sent.ok ? "its JSON form is not an object" : sent.problem;
+  return new TypeError(`the ${method} result cannot be sent as JSON: ${why}`);
 }
 
 /** What is wrong with `result` by the method's result type, or by the extension that built it. */
