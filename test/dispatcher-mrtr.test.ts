@@ -158,6 +158,31 @@ describe("multi round-trip on the server side", () => {
     });
   });
 
+  it("refuses the same for an input_required result the handler writes itself", async () => {
+    const server = d.createServerDispatcher({
+      "tools/call": () => ({
+        resultType: "input_required",
+        inputRequests: { where: { method: "roots/list" } },
+      }),
+    });
+    const reply = await server.handle(
+      request("tools/call", { name: "files", ...caps({ elicitation: {} }) }),
+    );
+    expect(reply.error).toEqual({
+      code: -32021,
+      message: "this request needs the client capability roots",
+      data: { requiredCapabilities: { roots: {} } },
+    });
+    expect(v.validateMissingRequiredClientCapabilityError(reply).ok).toBe(true);
+    const declared = await server.handle(
+      request("tools/call", { name: "files", ...caps({ roots: {} }) }),
+    );
+    expect(declared.result).toEqual({
+      resultType: "input_required",
+      inputRequests: { where: { method: "roots/list" } },
+    });
+  });
+
   it("needs inputRequests or requestState", async () => {
     const onError = vi.fn();
     const server = d.createServerDispatcher(

@@ -143,6 +143,8 @@ describe("forLegacy", () => {
 
 describe("servedOnSession", () => {
   const bridge: LegacyBridge = { modern: MODERN_ERA, extensions: undefined, maxRounds: 2 };
+  // A client that can answer what the handlers ask: input it did not declare is not asked.
+  const eliciting = () => sessionOf({ capabilities: { elicitation: {} } });
   const legacyContext = (session: LegacySession, sent: Record<string, unknown>[]) => ({
     id: 1,
     signal: new AbortController().signal,
@@ -158,7 +160,7 @@ describe("servedOnSession", () => {
   });
 
   it("asks the client on the session for an input_required answer, then calls the handler again with the answers", async () => {
-    const session = sessionOf();
+    const session = eliciting();
     const seen: Record<string, unknown>[] = [];
     const handler = vi.fn((params: Record<string, unknown>) => {
       seen.push(params);
@@ -187,7 +189,7 @@ describe("servedOnSession", () => {
   });
 
   it("gives up after maxRounds of input_required", async () => {
-    const session = sessionOf();
+    const session = eliciting();
     const handler = vi.fn(() => ({
       resultType: "input_required",
       inputRequests: { again: { method: "elicitation/create", params: {} } },

@@ -1,9 +1,11 @@
-import { requestContext, type HandleContext } from "./context.js";
+import { requestContext, type HandleContext, type RequestContext } from "./context.js";
+import { requireInputCapabilities } from "./client-capabilities.js";
 import { jsonRpcErrorOf } from "../core/errors.js";
 import { adaptResult } from "./modern-router.js";
 import { isObject, own, type ProtocolDescriptor } from "../core/protocol.js";
 import type { Era } from "../core/era.js";
 import type { RouterExtension } from "./extensions.js";
+import { resultTypeProblem } from "./result-check.js";
 import type { Handler } from "./router-types.js";
 import type { LegacySession } from "./legacy-session.js";
 
@@ -117,6 +119,27 @@ async function askClient(
   return Object.fromEntries(answers);
 }
 
+/**
+ * Throws for a modern handler's result that the modern router would not send either (as
+ * result-check.ts and request-dispatch.ts refuse it): a resultType the modern revision does
+ * not define, which would otherwise go out as a complete result once resultType is dropped,
+ * or input the session's client did not declare, which would otherwise be asked of it.
+ */
+function refuseUnsendable(
+  modern: ProtocolDescriptor,
+  method: string,
+  ctx: RequestContext,
+  result: unknown,
+): void {
+  if (!isObject(result)) return;
+  const resultType = result["resultType"];
+  const mayAskInput = own(modern.methods, method)?.inputRequired ?? false;
+  const problem = resultTypeProblem(modern, method, resultType, mayAskInput);
+  if (problem) throw new TypeError(problem);
+  if (resultType === "input_required")
+    requireInputCapabilities(modern, ctx, result["inputRequests"]);
+}
+
 /** `handler` (a modern one) serving `method`'s legacy requests on `session`. */
 export function servedOnSession(
   bridge: LegacyBridge,
@@ -145,6 +168,7 @@ export function servedOnSession(
       let result: unknown;
       try {
         result = await handler(retry, ctx);
+        refuseUnsendable(mp, method, ctx, result);
       } catch (error) {
         throw forLegacy(mp, session, error);
       }

@@ -7,7 +7,7 @@ import {
 import { jsonRpcErrorOf, JSONRPC_ERRORS } from "../core/errors.js";
 import { errorResponse } from "./error-response.js";
 import { markRaisedByHandler } from "./handler-marks.js";
-import { requireClientCapability } from "./input-required.js";
+import { requireClientCapability, requireInputCapabilities } from "./client-capabilities.js";
 import { requestRoute, type RequestRoute } from "./method-routes.js";
 import { isObject } from "../core/protocol.js";
 import { invalidRequestReply, unsupportedVersionReply } from "./request-checks.js";
@@ -103,9 +103,32 @@ async function runHandler(
   }
   // A cancelled request gets no response.
   if (controller.signal.aborted) return undefined;
+  return answer(state, route, { id, method, ctx }, result);
+}
+
+/** The response carrying a handler's result, once checked (result-check.ts). */
+function answer(
+  state: RouterState,
+  route: RequestRoute,
+  { id, method, ctx }: Pick<ReceivedRequest, "id" | "method"> & { ctx: RequestContext },
+  result: unknown,
+): Record<string, unknown> {
+  const { protocol } = state;
   const mayAskInput = route.entry?.inputRequired ?? false;
   const sent = checkResult(state, method, result, { id, mayAskInput, ctx });
-  return sent
-    ? { jsonrpc: "2.0", id, result: sent }
-    : errorResponse(protocol, id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+  if (!sent) return errorResponse(protocol, id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
+  if (sent["resultType"] === "input_required") {
+    // Asking for input the client did not declare is answered as inputRequired() answers it,
+    // however the result was made: a missing-capability error (2026-07-28 basic/index,
+    // "Request Metadata": the server MUST return MissingRequiredClientCapabilityError).
+    try {
+      requireInputCapabilities(protocol, ctx, sent["inputRequests"]);
+    } catch (error) {
+      const raised = jsonRpcErrorOf(error);
+      if (!raised) throw error; // unreadable input requests, sent unchecked (validateResults: false)
+      const { code, message, data } = raised;
+      return markRaisedByHandler(errorResponse(protocol, id, code, message, data));
+    }
+  }
+  return { jsonrpc: "2.0", id, result: sent };
 }

@@ -1,7 +1,8 @@
 import type { RequestContext } from "./context.js";
 import { JSONRPC_ERRORS, McpError, withDetail } from "../core/errors.js";
-import { unmarked } from "./extensions.js";
-import { isObject } from "../core/protocol.js";
+import { unmarked, type RouterExtension } from "./extensions.js";
+import { jsonForm } from "./json-form.js";
+import { isObject, type ProtocolDescriptor } from "../core/protocol.js";
 import { capCompletion } from "./result-rules.js";
 import { report, type RouterState } from "./router-state.js";
 
@@ -14,10 +15,31 @@ export interface AnsweredRequest {
 }
 
 /**
- * A handler's result made ready to send (resultType filled in, server info added to a
- * response's `_meta`, checked against the method's result type, or by the extension that
- * built it), or undefined (reported) when it may not be sent. `request` is the one it answers;
- * an extension checking a result it keeps (a task's) gives none.
+ * Why a handler of `method` may not answer `resultType` (a revision with resultType), or
+ * nothing: the core protocol defines "complete" (also meant by none) and "input_required"
+ * (for methods that may ask), and "A resultType of any value unrecognized by the client
+ * MUST be considered invalid" (2026-07-28 basic/index, "ResultType"). Extensions add
+ * theirs on the results they build, which they check themselves.
+ */
+export function resultTypeProblem(
+  protocol: Pick<ProtocolDescriptor, "revision">,
+  method: string,
+  resultType: unknown,
+  mayAskInput: boolean,
+): string | undefined {
+  if (resultType === undefined || resultType === "complete") return undefined;
+  if (resultType === "input_required")
+    return mayAskInput ? undefined : `${method} may not answer input_required`;
+  const shown =
+    typeof resultType === "string" ? JSON.stringify(resultType) : `of type ${typeof resultType}`;
+  return `${method} answered resultType ${shown}, which revision ${protocol.revision} does not define`;
+}
+
+/**
+ * A handler's result made ready to send (in its JSON form, resultType filled in, server info
+ * added to a response's `_meta`, checked against the method's result type, or by the
+ * extension that built it), or undefined (reported) when it may not be sent. `request` is
+ * the one it answers; an extension checking a result it keeps (a task's) gives none.
  */
 export function checkResult(
   state: RouterState,
@@ -31,32 +53,67 @@ export function checkResult(
     const found = raw === null ? "null" : typeof raw;
     return refuse(new TypeError(`the ${method} handler returned ${found}, not a result object`));
   }
-  let result = method === protocol.wellKnown.complete ? capCompletion(raw) : raw;
-  if (protocol.resultType) {
-    if (result["resultType"] === "input_required" && !(request?.mayAskInput ?? false))
-      return refuse(new TypeError(`${method} may not answer input_required`));
-    if (result["resultType"] === undefined) result = { ...result, resultType: "complete" };
-  }
   const owner = extensions.ownerOf(method, raw, request?.ctx.clientCapabilities);
   if (owner && "problem" in owner) return refuse(new TypeError(owner.problem));
-  if (owner) result = unmarked(result);
+  // An extension's requests are answered with what the extension built.
+  const validate =
+    owner !== undefined || (state.validateResults && !extensions.requests.has(method));
+  let result: Record<string, unknown> = owner ? unmarked(raw) : raw;
+  if (validate) {
+    const sent = inJsonForm(method, result);
+    if (sent instanceof Error) return refuse(sent);
+    result = sent;
+  }
+  if (method === protocol.wellKnown.complete) result = capCompletion(result);
+  if (protocol.resultType && !owner) {
+    const problem = resultTypeProblem(
+      protocol,
+      method,
+      result["resultType"],
+      request?.mayAskInput ?? false,
+    );
+    if (problem) return refuse(new TypeError(problem));
+    if (result["resultType"] === undefined) result = { ...result, resultType: "complete" };
+  }
   const serverInfo = state.options.serverInfo;
   if (request && protocol.serverInfoKey !== null && serverInfo !== undefined) {
     const meta = isObject(result["_meta"]) ? result["_meta"] : {};
     result = { ...result, _meta: { ...meta, [protocol.serverInfoKey]: serverInfo } };
   }
-  // An extension's requests are answered with what the extension built.
-  if (owner || (state.validateResults && !extensions.requests.has(method))) {
-    const checked = owner
-      ? { errors: owner.validateResult(result) }
-      : state.validators.validateMethodResult(method, result);
-    if ("errors" in checked && checked.errors.length > 0) {
-      // For onError only (the client gets a generic -32603): the first error in the message,
-      // since logging the error prints data.errors as [Object].
-      const message = withDetail(`invalid ${method} result`, checked.errors);
-      const data = { errors: checked.errors };
-      return refuse(new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, message, data));
-    }
-  }
+  const problems = validate ? resultErrors(state, method, result, owner) : undefined;
+  // For onError only (the client gets a generic -32603): the first error in the message,
+  // since logging the error prints data.errors as [Object].
+  if (problems)
+    return refuse(
+      new McpError(
+        JSONRPC_ERRORS.INTERNAL_ERROR,
+        withDetail(`invalid ${method} result`, problems),
+        { errors: problems },
+      ),
+    );
   return result;
+}
+
+/** `result` as the client gets it, which is what is checked (see json-form.ts). */
+function inJsonForm(
+  method: string,
+  result: Record<string, unknown>,
+): Record<string, unknown> | Error {
+  const sent = jsonForm(result);
+  if (sent.ok && isObject(sent.value)) return sent.value;
+  const why = sent.ok ? "its JSON form is not an object" : sent.problem;
+  return new TypeError(`the ${method} result cannot be sent as JSON: ${why}`);
+}
+
+/** What is wrong with `result` by the method's result type, or by the extension that built it. */
+function resultErrors(
+  state: RouterState,
+  method: string,
+  result: Record<string, unknown>,
+  owner: RouterExtension | undefined,
+): readonly { readonly path: string; readonly message: string }[] | undefined {
+  const checked = owner
+    ? { errors: owner.validateResult(result) }
+    : state.validators.validateMethodResult(method, result);
+  return "errors" in checked && checked.errors.length > 0 ? checked.errors : undefined;
 }

@@ -1,6 +1,7 @@
 import type { Promisable } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
-import { isObject, own } from "../core/protocol.js";
+import { jsonForm } from "./json-form.js";
+import { isObject } from "../core/protocol.js";
 
 // Tools served from one table: tools/list answers its definitions and tools/call runs the
 // entry named, so the two cannot drift apart. Arguments are checked against the tool's
@@ -80,8 +81,10 @@ function problems(validate: SchemaValidator, schema: object, value: unknown): st
  * - a complete result whose structuredContent is missing or does not conform to outputSchema:
  *   an Error thrown to the router, which reports it (onError) and answers it as a tool
  *   execution error with its message (`Output validation error: ...`), as the SDK servers do;
- *   the non-conforming content is not sent. isError results, input_required answers and
- *   extension results (a task handle) are not checked.
+ *   the non-conforming content is not sent. What is checked is what is sent: the JSON form
+ *   of structuredContent (an inherited property is not there, a Date is a string), which
+ *   the result then carries. isError results, input_required answers and extension results
+ *   (a task handle) are not checked; the router refuses any other resultType.
  * Arguments left out are checked as `{}`, as the SDK servers do.
  */
 export function defineTools<
@@ -132,30 +135,58 @@ export function defineTools<
         }
       }
       const result = await definition.call({ ...args }, ctx, params);
-      if (validate !== "handler" && tool.outputSchema !== undefined)
-        checkOutput(validate, tool as ToolShape & { outputSchema: object }, result);
-      return result;
+      if (validate === "handler" || tool.outputSchema === undefined) return result;
+      return checkedOutput(
+        validate,
+        tool as ToolShape & { outputSchema: object },
+        result,
+      ) as Result;
     },
   };
 }
 
-/** Throws when a complete, successful result of `tool` lacks conforming structuredContent. */
-function checkOutput(
+/** A property of `record` as JSON.stringify sends it: own and enumerable, else undefined. */
+function sentProperty(record: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.propertyIsEnumerable.call(record, key) ? record[key] : undefined;
+}
+
+/**
+ * `result` with its structuredContent in the JSON form the client gets, which is what is
+ * checked (json-form.ts); throws when a complete, successful result of `tool` lacks
+ * conforming structuredContent.
+ */
+function checkedOutput(
   validate: SchemaValidator,
   tool: ToolShape & { outputSchema: object },
   result: unknown,
-): void {
-  if (!isObject(result) || result["isError"] === true) return;
-  // input_required, or an extension's answer (a task handle): not the tool's output yet.
-  const resultType = own(result, "resultType");
-  if (resultType !== undefined && resultType !== "complete") return;
-  if (result["structuredContent"] === undefined)
+): unknown {
+  if (!isObject(result)) return result;
+  let record = result;
+  if (record["toJSON"] !== undefined) {
+    const whole = jsonForm(record);
+    // Without a JSON object form it cannot be sent at all: the router refuses it.
+    if (!whole.ok || !isObject(whole.value)) return result;
+    record = whole.value;
+  }
+  if (sentProperty(record, "isError") === true) return result;
+  // input_required, or an extension's answer (a task handle): not the tool's output yet. The
+  // router refuses any resultType the revision does not define (result-check.ts).
+  const resultType = sentProperty(record, "resultType");
+  if (resultType !== undefined && resultType !== "complete") return result;
+  const given = sentProperty(record, "structuredContent");
+  if (given === undefined)
     throw new Error(
       `Output validation error: Tool ${tool.name} has an output schema but no structured content was provided`,
     );
-  const wrong = problems(validate, tool.outputSchema, result["structuredContent"]);
+  const sent = jsonForm(given);
+  if (!sent.ok)
+    throw new Error(
+      `Output validation error: Structured content for tool ${tool.name} cannot be sent as JSON: ${sent.problem}`,
+    );
+  const wrong = problems(validate, tool.outputSchema, sent.value);
   if (wrong !== undefined)
     throw new Error(
       `Output validation error: Invalid structured content for tool ${tool.name}: ${wrong}`,
     );
+  return sent.value === given ? record : { ...record, structuredContent: sent.value };
 }
