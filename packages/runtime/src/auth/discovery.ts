@@ -1,5 +1,6 @@
 import * as oauth from "oauth4webapi";
 import { AuthorizationError } from "./http-auth.js";
+import { authorizationCause } from "./network.js";
 
 // Discovery for the OAuth client (2026-07-28 basic/authorization/authorization-server-discovery):
 // the challenge of a 401/403, the server's Protected Resource Metadata (RFC 9728), and its
@@ -91,6 +92,13 @@ export function resourceMatches(resource: string, serverUrl: URL): boolean {
   return base === "" || path === base || path.startsWith(`${base}/`);
 }
 
+/** A body that is not JSON reads as undefined; one over the size cap stays an error. */
+export function unlessTooLarge(error: unknown): undefined {
+  const cause = authorizationCause(error);
+  if (cause) throw cause;
+  return undefined;
+}
+
 /** GETs a metadata document; undefined when the server has none there (any non-200). */
 async function getJson(http: Http, url: URL): Promise<Response | undefined> {
   oauth.checkProtocol(url, !http.insecure(url));
@@ -124,10 +132,8 @@ export async function discoverResource(
   for (const url of candidates) {
     const response = await getJson(http, url);
     if (!response) continue;
-    const peek = (await response
-      .clone()
-      .json()
-      .catch(() => undefined)) as { resource?: unknown } | undefined;
+    const peek = (await response.clone().json().catch(unlessTooLarge)) as
+      { resource?: unknown } | undefined;
     if (typeof peek?.resource !== "string" || !resourceMatches(peek.resource, serverUrl))
       throw new AuthorizationError(
         "the protected resource metadata is for another resource than this server",

@@ -12,6 +12,7 @@ import { memoryTokenStore, type RedirectHandler, type TokenStore } from "./store
 import type { HttpAuth } from "./http-auth.js";
 import { answerChallenge } from "./oauth-challenge.js";
 import { currentHeaders, type OAuthSession } from "./oauth-tokens.js";
+import { checkLimit, DEFAULT_MAX_RESPONSE_BYTES, limitedFetch } from "./network.js";
 
 export { headlessRedirect, memoryTokenStore } from "./store.js";
 export type { RedirectHandler, RegisteredClient, StoredTokens, TokenStore } from "./store.js";
@@ -60,6 +61,19 @@ export interface OAuthClientOptions extends AssertionOptions {
   dpopKeyPair?: CryptoKeyPair;
   /** Allow plain http to loopback hosts (localhost, 127.0.0.1, [::1]): tests only (default false). */
   insecureLoopback?: boolean;
+  /**
+   * The most bytes read of any one response of an OAuth peer: resource and authorization
+   * server metadata, registration, token and enterprise IdP responses (default 1,048,576,
+   * 1 MiB). A body over it is refused with an AuthorizationError naming this option, and its
+   * transfer cancelled where it crossed the cap (at once when its Content-Length is over).
+   */
+  maxResponseBytes?: number;
+  /**
+   * The longest access token taken from a token response, in characters (default 16,384): a
+   * longer one is refused, never stored nor sent in a request header.
+   */
+  maxTokenLength?: number;
+  /** The fetch of every OAuth request (default the global fetch). */
   fetch?: typeof fetch;
 }
 
@@ -93,9 +107,14 @@ function openSession(options: OAuthClientOptions): OAuthSession {
   if (grant === "authorization_code" && !options.redirect)
     throw new TypeError("createOAuthClient: the authorization_code grant needs a redirect handler");
   if (grant === "jwt_bearer") checkAssertionOptions(options);
+  checkLimit("maxResponseBytes", options.maxResponseBytes);
+  checkLimit("maxTokenLength", options.maxTokenLength);
   const store = options.store ?? memoryTokenStore();
   const http: Http = {
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: limitedFetch(
+      options.fetch ?? globalThis.fetch,
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    ),
     insecure: (url) => options.insecureLoopback === true && LOOPBACK.includes(url.hostname),
   };
   const registered = createRegistrar(

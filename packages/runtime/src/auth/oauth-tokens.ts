@@ -17,6 +17,7 @@ export interface SessionSettings {
   readonly offlineAccess?: boolean;
   readonly legacyDiscovery?: boolean;
   readonly dpop?: "auto" | "off";
+  readonly maxTokenLength?: number;
 }
 
 /** What one OAuth client keeps for its MCP server. */
@@ -101,6 +102,9 @@ export async function grantTarget(
     resource,
     scopes,
     ...(dpop ? { dpop } : {}),
+    ...(session.settings.maxTokenLength !== undefined
+      ? { maxTokenLength: session.settings.maxTokenLength }
+      : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import * as oauth from "oauth4webapi";
-import { requestOptions, type Http } from "./discovery.js";
+import { requestOptions, unlessTooLarge, type Http } from "./discovery.js";
 import type { TokenStore } from "./store.js";
 import { AuthorizationError } from "./http-auth.js";
 
@@ -106,10 +106,7 @@ export function ready(
  */
 async function withSecretExpiry(response: Response): Promise<Response> {
   if (response.status !== 201) return response;
-  const body = (await response
-    .clone()
-    .json()
-    .catch(() => undefined)) as unknown;
+  const body = (await response.clone().json().catch(unlessTooLarge)) as unknown;
   if (typeof body !== "object" || body === null) return response;
   const fields = body as Record<string, unknown>;
   if (fields["client_secret"] === undefined || fields["client_secret_expires_at"] !== undefined)
