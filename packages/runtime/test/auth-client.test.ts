@@ -21,13 +21,16 @@ const REDIRECT = "http://localhost:9/callback";
 let fake: Fake | undefined;
 afterEach(async () => fake?.close());
 
-async function setup(options: FakeOptions = {}, client: Partial<OAuthClientOptions> = {}) {
+/** `client` may be a function of the fake's base URL (its issuer), known once it runs. */
+type ClientOptions = Partial<OAuthClientOptions> | ((base: string) => Partial<OAuthClientOptions>);
+
+async function setup(options: FakeOptions = {}, client: ClientOptions = {}) {
   fake = await startFake(options);
   const auth = createOAuthClient({
     serverUrl: fake.url,
     redirect: headlessRedirect(REDIRECT),
     insecureLoopback: true,
-    ...client,
+    ...(typeof client === "function" ? client(fake.base) : client),
   });
   const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
   let id = 0;
@@ -202,7 +205,7 @@ describe("the OAuth client", () => {
         authMethods: ["client_secret_post"],
         tokenError: { error: "invalid_grant", error_description: `echo ${secret}` },
       },
-      { preRegistered: { clientId: "app", clientSecret: secret } },
+      (issuer) => ({ preRegistered: { clientId: "app", clientSecret: secret, issuer } }),
     );
     const error = await failure(call());
     expect(fake.tokenRequests[0]?.body.get("client_secret")).toBe(secret);

@@ -7,7 +7,7 @@ import {
 import type { Http } from "./discovery.js";
 import { createDPoPProver } from "./dpop.js";
 import { safeError } from "./grant.js";
-import { createRegistrar, type PreRegisteredClient } from "./registration.js";
+import { checkPreRegistered, createRegistrar, type PreRegisteredClient } from "./registration.js";
 import { memoryTokenStore, type RedirectHandler, type TokenStore } from "./store.js";
 import type { HttpAuth } from "./http-auth.js";
 import { answerChallenge } from "./oauth-challenge.js";
@@ -36,7 +36,10 @@ export interface OAuthClientOptions extends AssertionOptions {
    * or `jwt_bearer` (RFC 7523: a workload's JWT from `assertion`, or an ID-JAG from `enterprise`).
    */
   grant?: "authorization_code" | "client_credentials" | "jwt_bearer";
-  /** Credentials registered beforehand, per authorization server. */
+  /**
+   * Credentials registered beforehand, each for the authorization server of its `issuer`
+   * (required with a `clientSecret`: see PreRegisteredClient).
+   */
   preRegistered?: PreRegisteredClient | PreRegisteredClient[];
   /** This client's Client ID Metadata Document URL (https, with a path), used where supported. */
   clientMetadataUrl?: string;
@@ -107,6 +110,8 @@ function openSession(options: OAuthClientOptions): OAuthSession {
   if (grant === "authorization_code" && !options.redirect)
     throw new TypeError("createOAuthClient: the authorization_code grant needs a redirect handler");
   if (grant === "jwt_bearer") checkAssertionOptions(options);
+  const preRegistered = [options.preRegistered ?? []].flat();
+  checkPreRegistered(preRegistered);
   checkLimit("maxResponseBytes", options.maxResponseBytes);
   checkLimit("maxTokenLength", options.maxTokenLength);
   const store = options.store ?? memoryTokenStore();
@@ -119,7 +124,7 @@ function openSession(options: OAuthClientOptions): OAuthSession {
   };
   const registered = createRegistrar(
     {
-      preRegistered: [options.preRegistered ?? []].flat(),
+      preRegistered,
       ...(options.clientMetadataUrl !== undefined
         ? { clientMetadataUrl: options.clientMetadataUrl }
         : {}),
