@@ -113,6 +113,21 @@ async function getJson(http: Http, url: URL): Promise<Response | undefined> {
 }
 
 /**
+ * The challenge's `resource_metadata` URL, checked before anything is fetched: on the MCP
+ * server's own origin, where RFC 9728 (section 3) publishes a resource's metadata, and
+ * without credentials. A server could otherwise have the client request any URL, on any
+ * host its network reaches (issue 27).
+ */
+function challengedMetadataUrl(value: string, serverUrl: URL): URL {
+  const url = URL.canParse(value, serverUrl) ? new URL(value, serverUrl) : undefined;
+  if (url?.origin !== serverUrl.origin || url.username !== "" || url.password !== "")
+    throw new AuthorizationError(
+      "the challenge's resource_metadata URL is not on the MCP server's origin: refused",
+    );
+  return url;
+}
+
+/**
  * The server's Protected Resource Metadata: from the challenge's `resource_metadata` when
  * given, else (or when nothing is there) the path-specific well-known URI, then the root one.
  * Undefined when there is none (a 2025-03-26 server); refused when it names another resource.
@@ -124,7 +139,7 @@ export async function discoverResource(
 ): Promise<ResourceMetadata | undefined> {
   const candidates: URL[] = [];
   if (challenge.resourceMetadata !== undefined)
-    candidates.push(new URL(challenge.resourceMetadata, serverUrl));
+    candidates.push(challengedMetadataUrl(challenge.resourceMetadata, serverUrl));
   const path = serverUrl.pathname.replace(/\/+$/, "");
   if (path !== "")
     candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, serverUrl));

@@ -13,6 +13,7 @@ import type { HttpAuth } from "./http-auth.js";
 import { answerChallenge } from "./oauth-challenge.js";
 import { currentHeaders, type OAuthSession } from "./oauth-tokens.js";
 import { checkLimit, DEFAULT_MAX_RESPONSE_BYTES, limitedFetch } from "./network.js";
+import { privateNetworkGuard } from "./addresses.js";
 
 export { headlessRedirect, memoryTokenStore } from "./store.js";
 export type { RedirectHandler, RegisteredClient, StoredTokens, TokenStore } from "./store.js";
@@ -76,6 +77,15 @@ export interface OAuthClientOptions extends AssertionOptions {
    * longer one is refused, never stored nor sent in a request header.
    */
   maxTokenLength?: number;
+  /**
+   * Let what servers publish send the client to private and loopback addresses (10/8,
+   * 172.16/12, 192.168/16, 127/8, 169.254/16, fc00::/7, ::1, localhost, ...): for development
+   * only (default false). Without it such a host is refused, unless the MCP server is on one
+   * itself, or it is the origin of an `issuer` of `preRegistered` or of the enterprise IdP.
+   * Only literal addresses and localhost names are recognized: a `fetch` that checks the
+   * address it connects to also covers DNS names that resolve to private addresses.
+   */
+  allowPrivateNetwork?: boolean;
   /** The fetch of every OAuth request (default the global fetch). */
   fetch?: typeof fetch;
 }
@@ -115,10 +125,16 @@ function openSession(options: OAuthClientOptions): OAuthSession {
   checkLimit("maxResponseBytes", options.maxResponseBytes);
   checkLimit("maxTokenLength", options.maxTokenLength);
   const store = options.store ?? memoryTokenStore();
+  const idp = options.enterprise?.idp;
+  const named = [
+    ...preRegistered.flatMap((c) => c.issuer ?? []),
+    ...(idp ? [idp.issuer, idp.tokenEndpoint ?? idp.issuer] : []),
+  ];
   const http: Http = {
     fetch: limitedFetch(
       options.fetch ?? globalThis.fetch,
       options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      privateNetworkGuard(serverUrl, options.allowPrivateNetwork === true, named),
     ),
     insecure: (url) => options.insecureLoopback === true && LOOPBACK.includes(url.hostname),
   };
