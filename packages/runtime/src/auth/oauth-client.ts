@@ -78,6 +78,24 @@ export interface OAuthClientOptions extends AssertionOptions {
    */
   maxTokenLength?: number;
   /**
+   * Re-authorizations (new grants while the server refuses a token that has not expired, or
+   * asks for more scopes) one server may have the client start at once (default 3). Past
+   * them, each waits `reauthorizationBackoffMs` after the last, doubled each time (at most
+   * an hour), and fails the request with an AuthorizationError until then; they are counted
+   * over the last hour. The first authorization, refreshes, and new grants for expired tokens
+   * are not re-authorizations. (Each request also re-authorizes at most twice.)
+   */
+  maxReauthorizations?: number;
+  /** The first wait past `maxReauthorizations`, doubled for each one after (default 60,000 ms). */
+  reauthorizationBackoffMs?: number;
+  /**
+   * The most scopes one authorization asks for (default 64; `offline_access` not counted): the
+   * union of those the server's challenges asked for (else its `scopes_supported`), which a
+   * step-up keeps (2026-07-28 basic/authorization "Step-Up Authorization Flow"). A challenge
+   * that would take it over fails with an AuthorizationError.
+   */
+  maxScopes?: number;
+  /**
    * Let what servers publish send the client to private and loopback addresses (10/8,
    * 172.16/12, 192.168/16, 127/8, 169.254/16, fc00::/7, ::1, localhost, ...): for development
    * only (default false). Without it such a host is refused, unless the MCP server is on one
@@ -124,6 +142,9 @@ function openSession(options: OAuthClientOptions): OAuthSession {
   checkPreRegistered(preRegistered);
   checkLimit("maxResponseBytes", options.maxResponseBytes);
   checkLimit("maxTokenLength", options.maxTokenLength);
+  checkLimit("maxReauthorizations", options.maxReauthorizations);
+  checkLimit("reauthorizationBackoffMs", options.reauthorizationBackoffMs);
+  checkLimit("maxScopes", options.maxScopes);
   const store = options.store ?? memoryTokenStore();
   const idp = options.enterprise?.idp;
   const named = [
@@ -162,6 +183,7 @@ function openSession(options: OAuthClientOptions): OAuthSession {
     settings: options,
     known: undefined,
     requested: [],
+    reauthorizations: [],
     queue: Promise.resolve(),
     prover: options.dpopKeyPair
       ? Promise.resolve(createDPoPProver(options.dpopKeyPair))
