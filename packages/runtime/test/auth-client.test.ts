@@ -263,6 +263,17 @@ describe("the OAuth client", () => {
     expect(fake.tokenRequests[2]?.body.get("resource")).toBe(fake.url);
   });
 
+  it("authorizes again once a token without a refresh token has expired", async () => {
+    const store = memoryTokenStore();
+    const { fake, call } = await setup({}, { store });
+    await call();
+    const tokens = await store.getTokens(fake.url);
+    await store.setTokens(fake.url, { ...tokens!, expiresAt: Date.now() });
+    // The expired token is not sent, and not taken for one obtained meanwhile: a new grant.
+    expect((await call()).result?.token).not.toBe(tokens?.accessToken);
+    expect(fake.authorizeRequests).toHaveLength(2);
+  });
+
   it("re-registers with a new authorization server and never presents the old one's client", async () => {
     const store = memoryTokenStore();
     const { fake, call } = await setup({}, { store });

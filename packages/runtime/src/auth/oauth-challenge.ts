@@ -52,10 +52,10 @@ export async function answerChallenge(
     await store.setTokens(key, undefined); // bound to a key this client does not have
     tokens = undefined;
   }
-  // A newer token than the refused request carried: it was obtained meanwhile; try it.
-  if (tokens && authorizationOf(tokens) !== context.sent["authorization"]) return "retry";
-  // The server refused a token that has not expired, or asked for more than it grants.
+  // A token still usable: an expiring one without a refresh token is never sent (currentHeaders).
   const held = tokens !== undefined && !isExpiring(tokens);
+  // A newer token than the refused request carried: it was obtained meanwhile; try it.
+  if (held && authorizationOf(tokens!) !== context.sent["authorization"]) return "retry";
   const { as, resource, prm } = await discoverTokenSource(
     http,
     session.serverUrl,
@@ -83,7 +83,7 @@ export async function answerChallenge(
     const next = await refreshTokens(session, tokens, http);
     if (next) return "retry";
   }
-  // Held and refused, or not enough: a new grant now is a re-authorization, and bounded.
+  // A held token refused, or not enough: a new grant now is a re-authorization, and bounded.
   if (held) startReauthorization(session.reauthorizations, reauthorizationPolicy(settings));
   const fresh = await newTokens(session, http, await grantTarget(session, as, resource, scopes));
   await store.setTokens(key, fresh);
