@@ -29,7 +29,11 @@ async function authFor(name) {
     ? {
         clientId: context.client_id,
         ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
-        ...(context.issuer ? { issuer: context.issuer } : {}),
+        ...(context.issuer
+          ? { issuer: context.issuer }
+          : context.client_secret
+            ? { issuer: await issuerOf(url) }
+            : {}),
         ...(context.private_key_pem
           ? {
               privateKey: await importPem(context.private_key_pem),
@@ -64,6 +68,27 @@ function assertionGrant(name) {
     clientId: context.idp_client_id,
   };
   return { grant: "jwt_bearer", enterprise: { idp, idToken: () => context.idp_id_token } };
+}
+
+/**
+ * The issuer of the suite's pre-registered secret, for the scenarios that hand one without it
+ * (auth/client-credentials-basic, auth/enterprise-managed-authorization). The OAuth client
+ * refuses a secret without its issuer, as an app's configuration would name it; the driver,
+ * standing in for that configuration, reads it from the suite's own resource metadata (the
+ * suite's servers are trusted here, as an app trusts its configuration).
+ */
+async function issuerOf(serverUrl) {
+  const server = new URL(serverUrl);
+  const path = server.pathname.replace(/\/+$/, "");
+  for (const where of [
+    `/.well-known/oauth-protected-resource${path}`,
+    "/.well-known/oauth-protected-resource",
+  ]) {
+    const response = await fetch(new URL(where, server));
+    if (response.ok) return (await response.json()).authorization_servers?.[0];
+    await response.body?.cancel();
+  }
+  return undefined;
 }
 
 /** An ES256 private key from PKCS#8 PEM (the suite's client_credentials-jwt key). */

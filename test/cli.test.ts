@@ -585,13 +585,16 @@ describe("the auth option", () => {
     const [a, b] = [snapshotTree(plain), snapshotTree(withAuth)];
     const added = Object.keys(b).filter((f) => !(f in a));
     const client = [
+      "addresses",
       "assertion",
       "discovery",
       "dpop",
       "grant",
+      "network",
       "oauth-challenge",
       "oauth-client",
       "oauth-tokens",
+      "reauthorization",
       "registration",
       "store",
     ].map((m) => `runtime/auth/${m}.ts`);

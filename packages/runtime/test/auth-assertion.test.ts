@@ -33,13 +33,16 @@ afterEach(async () => {
   fake = idp = undefined;
 });
 
-async function setup(options: FakeOptions, client: Partial<OAuthClientOptions>) {
+/** `client` may be a function of the fake's base URL (its issuer), known once it runs. */
+type ClientOptions = Partial<OAuthClientOptions> | ((base: string) => Partial<OAuthClientOptions>);
+
+async function setup(options: FakeOptions, client: ClientOptions) {
   fake = await startFake(options);
   const auth = createOAuthClient({
     serverUrl: fake.url,
     grant: "jwt_bearer",
     insecureLoopback: true,
-    ...client,
+    ...(typeof client === "function" ? client(fake.base) : client),
   });
   const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
   let id = 0;
@@ -164,13 +167,10 @@ describe("the JWT bearer grant: workload identity", () => {
   });
 
   it("authenticates with credentials registered beforehand for that server", async () => {
-    const { fake, call } = await setup(
-      { authMethods: ["client_secret_basic"] },
-      {
-        assertion: () => WORKLOAD_JWT,
-        preRegistered: { clientId: "workload-app", clientSecret: "pre-secret" },
-      },
-    );
+    const { fake, call } = await setup({ authMethods: ["client_secret_basic"] }, (issuer) => ({
+      assertion: () => WORKLOAD_JWT,
+      preRegistered: { clientId: "workload-app", clientSecret: "pre-secret", issuer },
+    }));
     await call();
     expect(fake.tokenRequests[0]?.authorization).toBe(`Basic ${btoa("workload-app:pre-secret")}`);
     expect(fake.tokenRequests[0]?.body.get("assertion")).toBe(WORKLOAD_JWT);
@@ -276,10 +276,10 @@ describe("the JWT bearer grant: enterprise-managed authorization", () => {
     idp = await startIdp();
     const { fake, call } = await setup(
       { challengeScope: "chat.read", authMethods: ["client_secret_basic"] },
-      {
+      (issuer) => ({
         enterprise: enterprise({ clientSecret: "idp-secret" }),
-        preRegistered: { clientId: "mcp-app", clientSecret: "app-secret" },
-      },
+        preRegistered: { clientId: "mcp-app", clientSecret: "app-secret", issuer },
+      }),
     );
     expect((await call()).result?.token).toMatch(/^tok-/);
     const [exchange] = idp.requests;

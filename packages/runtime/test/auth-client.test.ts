@@ -25,13 +25,16 @@ afterEach(async () => {
   await fake?.close();
 });
 
-async function setup(options: FakeOptions = {}, client: Partial<OAuthClientOptions> = {}) {
+/** `client` may be a function of the fake's base URL (its issuer), known once it runs. */
+type ClientOptions = Partial<OAuthClientOptions> | ((base: string) => Partial<OAuthClientOptions>);
+
+async function setup(options: FakeOptions = {}, client: ClientOptions = {}) {
   fake = await startFake(options);
   const auth = createOAuthClient({
     serverUrl: fake.url,
     redirect: headlessRedirect(REDIRECT),
     insecureLoopback: true,
-    ...client,
+    ...(typeof client === "function" ? client(fake.base) : client),
   });
   const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
   let id = 0;
@@ -206,7 +209,7 @@ describe("the OAuth client", () => {
         authMethods: ["client_secret_post"],
         tokenError: { error: "invalid_grant", error_description: `echo ${secret}` },
       },
-      { preRegistered: { clientId: "app", clientSecret: secret } },
+      (issuer) => ({ preRegistered: { clientId: "app", clientSecret: secret, issuer } }),
     );
     const error = await failure(call());
     expect(fake.tokenRequests[0]?.body.get("client_secret")).toBe(secret);
@@ -262,6 +265,17 @@ describe("the OAuth client", () => {
       "refresh_token",
     ]);
     expect(fake.tokenRequests[2]?.body.get("resource")).toBe(fake.url);
+  });
+
+  it("authorizes again once a token without a refresh token has expired", async () => {
+    const store = memoryTokenStore();
+    const { fake, call } = await setup({}, { store });
+    await call();
+    const tokens = await store.getTokens(fake.url);
+    await store.setTokens(fake.url, { ...tokens!, expiresAt: Date.now() });
+    // The expired token is not sent, and not taken for one obtained meanwhile: a new grant.
+    expect((await call()).result?.token).not.toBe(tokens?.accessToken);
+    expect(fake.authorizeRequests).toHaveLength(2);
   });
 
   it("re-registers with a new authorization server and never presents the old one's client", async () => {

@@ -73,6 +73,7 @@ describe("the headers of a request", () => {
       settings: {},
       known: undefined,
       requested: [],
+      reauthorizations: [],
       queue: Promise.resolve(),
       prover: undefined,
     };

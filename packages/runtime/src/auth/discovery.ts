@@ -1,5 +1,6 @@
 import * as oauth from "oauth4webapi";
 import { AuthorizationError } from "./http-auth.js";
+import { authorizationCause } from "./network.js";
 
 // Discovery for the OAuth client (2026-07-28 basic/authorization/authorization-server-discovery):
 // the challenge of a 401/403, the server's Protected Resource Metadata (RFC 9728), and its
@@ -91,6 +92,13 @@ export function resourceMatches(resource: string, serverUrl: URL): boolean {
   return base === "" || path === base || path.startsWith(`${base}/`);
 }
 
+/** A body that is not JSON reads as undefined; one over the size cap stays an error. */
+export function unlessTooLarge(error: unknown): undefined {
+  const cause = authorizationCause(error);
+  if (cause) throw cause;
+  return undefined;
+}
+
 /** GETs a metadata document; undefined when the server has none there (any non-200). */
 async function getJson(http: Http, url: URL): Promise<Response | undefined> {
   oauth.checkProtocol(url, !http.insecure(url));
@@ -105,6 +113,21 @@ async function getJson(http: Http, url: URL): Promise<Response | undefined> {
 }
 
 /**
+ * The challenge's `resource_metadata` URL, checked before anything is fetched: on the MCP
+ * server's own origin, where RFC 9728 (section 3) publishes a resource's metadata, and
+ * without credentials. A server could otherwise have the client request any URL, on any
+ * host its network reaches (issue 27).
+ */
+function challengedMetadataUrl(value: string, serverUrl: URL): URL {
+  const url = URL.canParse(value, serverUrl) ? new URL(value, serverUrl) : undefined;
+  if (url?.origin !== serverUrl.origin || url.username !== "" || url.password !== "")
+    throw new AuthorizationError(
+      "the challenge's resource_metadata URL is not on the MCP server's origin: refused",
+    );
+  return url;
+}
+
+/**
  * The server's Protected Resource Metadata: from the challenge's `resource_metadata` when
  * given, else (or when nothing is there) the path-specific well-known URI, then the root one.
  * Undefined when there is none (a 2025-03-26 server); refused when it names another resource.
@@ -116,7 +139,7 @@ export async function discoverResource(
 ): Promise<ResourceMetadata | undefined> {
   const candidates: URL[] = [];
   if (challenge.resourceMetadata !== undefined)
-    candidates.push(new URL(challenge.resourceMetadata, serverUrl));
+    candidates.push(challengedMetadataUrl(challenge.resourceMetadata, serverUrl));
   const path = serverUrl.pathname.replace(/\/+$/, "");
   if (path !== "")
     candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, serverUrl));
@@ -124,10 +147,8 @@ export async function discoverResource(
   for (const url of candidates) {
     const response = await getJson(http, url);
     if (!response) continue;
-    const peek = (await response
-      .clone()
-      .json()
-      .catch(() => undefined)) as { resource?: unknown } | undefined;
+    const peek = (await response.clone().json().catch(unlessTooLarge)) as
+      { resource?: unknown } | undefined;
     if (typeof peek?.resource !== "string" || !resourceMatches(peek.resource, serverUrl))
       throw new AuthorizationError(
         "the protected resource metadata is for another resource than this server",

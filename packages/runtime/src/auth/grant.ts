@@ -4,6 +4,7 @@ import { withDPoPNonceRetry, type DPoPProver } from "./dpop.js";
 import type { ClientFor } from "./registration.js";
 import type { RedirectHandler, StoredTokens } from "./store.js";
 import { AuthorizationError } from "./http-auth.js";
+import { authorizationCause } from "./network.js";
 
 // The grants (2026-07-28 basic/authorization "Authorization Flow Steps"), done by oauth4webapi:
 // the authorization code grant with PKCE (S256), `state`, the `resource` indicator (RFC 8707)
@@ -20,7 +21,15 @@ export interface GrantTarget {
   scopes: string[];
   /** Set when the authorization server takes DPoP proofs and the client uses them. */
   dpop?: DPoPProver;
+  /** The longest access token taken (`maxTokenLength`; default DEFAULT_MAX_TOKEN_LENGTH). */
+  maxTokenLength?: number;
 }
+
+/**
+ * Default for `maxTokenLength`: 16,384 characters. An access token goes in a request header,
+ * and servers refuse far smaller header sections (Node.js: 16 KiB in all).
+ */
+export const DEFAULT_MAX_TOKEN_LENGTH = 16_384;
 
 /** oauth4webapi's options for a request to the token endpoint. */
 export function tokenRequestOptions(http: Http, target: GrantTarget) {
@@ -70,6 +79,11 @@ export function stored(
   response: oauth.TokenEndpointResponse,
   previous?: StoredTokens,
 ): StoredTokens {
+  const limit = target.maxTokenLength ?? DEFAULT_MAX_TOKEN_LENGTH;
+  if (response.access_token.length > limit)
+    throw new AuthorizationError(
+      `the access token is longer than maxTokenLength (${limit} characters)`,
+    );
   const refreshToken = response.refresh_token ?? previous?.refreshToken;
   return {
     issuer: target.as.issuer,
@@ -187,7 +201,9 @@ export async function clientCredentialsGrant(
  * errors carry the responses and parameters they saw in `cause`: they are not passed on.
  */
 export function safeError(step: string, error: unknown): AuthorizationError {
-  if (error instanceof AuthorizationError) return error;
+  // The client's own refusals (a response over the size cap, inside oauth4webapi's errors).
+  const own = authorizationCause(error);
+  if (own) return own;
   if (error instanceof oauth.ResponseBodyError)
     return new AuthorizationError(
       `${step}: the server answered ${error.error} (HTTP ${error.status})`,

@@ -13,8 +13,15 @@ import { authorizationCodeGrant, clientCredentialsGrant, type GrantTarget } from
 import { AuthorizationError, type ChallengeContext } from "./http-auth.js";
 import type { StoredTokens } from "./store.js";
 import {
+  DEFAULT_MAX_REAUTHORIZATIONS,
+  DEFAULT_MAX_SCOPES,
+  DEFAULT_REAUTHORIZATION_BACKOFF_MS,
+  startReauthorization,
+} from "./reauthorization.js";
+import {
   authorizationOf,
   grantTarget,
+  isExpiring,
   refreshTokens,
   type OAuthSession,
   type SessionSettings,
@@ -45,8 +52,10 @@ export async function answerChallenge(
     await store.setTokens(key, undefined); // bound to a key this client does not have
     tokens = undefined;
   }
+  // A token still usable: an expiring one without a refresh token is never sent (currentHeaders).
+  const held = tokens !== undefined && !isExpiring(tokens);
   // A newer token than the refused request carried: it was obtained meanwhile; try it.
-  if (tokens && authorizationOf(tokens) !== context.sent["authorization"]) return "retry";
+  if (held && authorizationOf(tokens!) !== context.sent["authorization"]) return "retry";
   const { as, resource, prm } = await discoverTokenSource(
     http,
     session.serverUrl,
@@ -60,26 +69,33 @@ export async function answerChallenge(
     tokens = undefined;
     session.requested = [];
   }
+  const wanted = scopesWanted({ challenge, prm, tokens, requested: session.requested });
+  if (wanted === "fail") return "fail";
+  const maxScopes = settings.maxScopes ?? DEFAULT_MAX_SCOPES;
+  if (wanted.length > maxScopes)
+    throw new AuthorizationError(
+      `the server asks for ${wanted.length} scopes, more than maxScopes (${maxScopes})`,
+    );
   const wantsRefresh = session.grant === "authorization_code" && settings.offlineAccess !== false;
-  const scopes = scopesToRequest({
-    challenge,
-    prm,
-    as,
-    tokens,
-    requested: session.requested,
-    wantsRefresh,
-  });
-  if (scopes === "fail") return "fail";
+  const scopes = withOfflineAccess(wanted, as, wantsRefresh);
   const stepUp = challenge.status === 403;
   if (!stepUp && tokens?.refreshToken && scopes.every((s) => tokens!.scopes.includes(s))) {
     const next = await refreshTokens(session, tokens, http);
     if (next) return "retry";
   }
+  // A held token refused, or not enough: a new grant now is a re-authorization, and bounded.
+  if (held) startReauthorization(session.reauthorizations, reauthorizationPolicy(settings));
   const fresh = await newTokens(session, http, await grantTarget(session, as, resource, scopes));
   await store.setTokens(key, fresh);
-  session.requested = scopes;
+  // Only what the server asked for is carried to the next step-up (not offline_access).
+  session.requested = wanted;
   return "retry";
 }
+
+const reauthorizationPolicy = (settings: SessionSettings) => ({
+  max: settings.maxReauthorizations ?? DEFAULT_MAX_REAUTHORIZATIONS,
+  backoffMs: settings.reauthorizationBackoffMs ?? DEFAULT_REAUTHORIZATION_BACKOFF_MS,
+});
 
 /**
  * The scopes a new authorization asks for: the challenge's (else, for a 401, all the server
@@ -95,15 +111,37 @@ export function scopesToRequest(state: {
   requested: readonly string[];
   wantsRefresh: boolean;
 }): string[] | "fail" {
-  const { challenge, prm, as, tokens, requested } = state;
+  const wanted = scopesWanted(state);
+  return wanted === "fail" ? "fail" : withOfflineAccess(wanted, state.as, state.wantsRefresh);
+}
+
+/**
+ * The scopes the server wants: the union of those asked before and the challenge's (else,
+ * for a 401, all it supports); "fail" for a step-up that asking cannot meet.
+ */
+function scopesWanted(state: {
+  challenge: Challenge;
+  prm: ResourceMetadata | undefined;
+  tokens: StoredTokens | undefined;
+  requested: readonly string[];
+}): string[] | "fail" {
+  const { challenge, prm, tokens, requested } = state;
   const stepUp = challenge.status === 403;
   const asked = challenge.scopes ?? (stepUp ? [] : (prm?.scopesSupported ?? []));
   // A scope challenge for scopes the refused token has, or that were asked for it and not
   // granted, is not met by asking again ("Step-Up Authorization Flow": retry limits).
   const tried = union(tokens?.scopes ?? [], requested);
   if (stepUp && tokens && asked.every((s) => tried.includes(s))) return "fail";
-  const scopes = union(requested, asked);
-  if (state.wantsRefresh && scopes.length > 0 && as.scopes_supported?.includes("offline_access"))
+  return union(requested, asked);
+}
+
+/** `scopes` with `offline_access`, for a refresh token, where the authorization server lists it. */
+function withOfflineAccess(
+  scopes: string[],
+  as: oauth.AuthorizationServer,
+  wantsRefresh: boolean,
+): string[] {
+  if (wantsRefresh && scopes.length > 0 && as.scopes_supported?.includes("offline_access"))
     return union(scopes, ["offline_access"]);
   return scopes;
 }

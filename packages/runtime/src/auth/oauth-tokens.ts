@@ -17,6 +17,10 @@ export interface SessionSettings {
   readonly offlineAccess?: boolean;
   readonly legacyDiscovery?: boolean;
   readonly dpop?: "auto" | "off";
+  readonly maxTokenLength?: number;
+  readonly maxReauthorizations?: number;
+  readonly reauthorizationBackoffMs?: number;
+  readonly maxScopes?: number;
 }
 
 /** What one OAuth client keeps for its MCP server. */
@@ -39,6 +43,11 @@ export interface OAuthSession {
    * the challenge's (basic/authorization "Step-Up Authorization Flow", SEP-2350).
    */
   requested: string[];
+  /**
+   * When this server had the client authorize again (epoch ms, the last hour): new grants
+   * while it held a token that had not expired (reauthorization.ts bounds them).
+   */
+  reauthorizations: number[];
   /** Challenges are answered one at a time: concurrent 401s lead to one authorization. */
   queue: Promise<unknown>;
   /** The DPoP key's prover, once a key exists (given, or generated for the first DPoP grant). */
@@ -47,6 +56,10 @@ export interface OAuthSession {
 
 /** Refresh this long before the expiry the server gave. */
 const EXPIRY_SKEW_MS = 30_000;
+
+/** Whether `tokens` expire within EXPIRY_SKEW_MS (or have), by the expiry the server gave. */
+export const isExpiring = (tokens: StoredTokens) =>
+  tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_SKEW_MS <= Date.now();
 
 export const authorizationOf = (tokens: StoredTokens) =>
   `${tokens.tokenType === "dpop" ? "DPoP" : "Bearer"} ${tokens.accessToken}`;
@@ -58,7 +71,7 @@ export async function currentHeaders(
 ): Promise<Record<string, string>> {
   await session.queue.catch(() => undefined);
   let tokens = await session.store.getTokens(session.key);
-  if (tokens?.expiresAt !== undefined && tokens.expiresAt - EXPIRY_SKEW_MS <= Date.now())
+  if (tokens && isExpiring(tokens))
     tokens = tokens.refreshToken ? await refreshTokens(session, tokens, session.http) : undefined;
   return authorizationHeaders(session, tokens, request);
 }
@@ -101,6 +114,9 @@ export async function grantTarget(
     resource,
     scopes,
     ...(dpop ? { dpop } : {}),
+    ...(session.settings.maxTokenLength !== undefined
+      ? { maxTokenLength: session.settings.maxTokenLength }
+      : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import * as oauth from "oauth4webapi";
-import { requestOptions, type Http } from "./discovery.js";
+import { requestOptions, unlessTooLarge, type Http } from "./discovery.js";
 import type { TokenStore } from "./store.js";
 import { AuthorizationError } from "./http-auth.js";
 
@@ -14,8 +14,12 @@ export interface PreRegisteredClient {
   clientId: string;
   clientSecret?: string;
   /**
-   * The issuer they belong to. Without it they are bound to the first authorization server
-   * the MCP server names, and refused for any other afterwards.
+   * The issuer they were registered with: the identical string its metadata gives as
+   * `issuer`. They go to that authorization server only. Required with a `clientSecret`
+   * (createOAuthClient throws without it): a secret bound to whichever server the MCP server
+   * names first would go to a hostile one (RFC 9700 section 4.4, mix-up). Without it, a
+   * public client (`clientId` alone) or a `privateKey` (whose assertions name the server they
+   * are for as their audience) is bound to the first authorization server it is used with.
    */
   issuer?: string;
   /** A key for `private_key_jwt` (RFC 7523): the client authenticates with signed assertions. */
@@ -34,6 +38,18 @@ export interface RegistrationOptions {
   /** The grant the client uses: authorization_code (with refresh_token), client_credentials or jwt_bearer. */
   grant: "authorization_code" | "client_credentials" | "jwt_bearer";
   store: TokenStore;
+}
+
+/** Throws when pre-registered credentials could go to another server than their issuer. */
+export function checkPreRegistered(clients: readonly PreRegisteredClient[]): void {
+  for (const { issuer, clientSecret } of clients) {
+    if (issuer === undefined && clientSecret !== undefined)
+      throw new TypeError(
+        "createOAuthClient: preRegistered: a clientSecret needs the issuer it was registered with (`issuer`), or it could be sent to any authorization server the MCP server names",
+      );
+    if (issuer !== undefined && !URL.canParse(issuer))
+      throw new TypeError("createOAuthClient: preRegistered: issuer must be a URL");
+  }
 }
 
 /** RFC 7523 section 2.1's grant type (the registered name of the `jwt_bearer` grant). */
@@ -106,10 +122,7 @@ export function ready(
  */
 async function withSecretExpiry(response: Response): Promise<Response> {
   if (response.status !== 201) return response;
-  const body = (await response
-    .clone()
-    .json()
-    .catch(() => undefined)) as unknown;
+  const body = (await response.clone().json().catch(unlessTooLarge)) as unknown;
   if (typeof body !== "object" || body === null) return response;
   const fields = body as Record<string, unknown>;
   if (fields["client_secret"] === undefined || fields["client_secret_expires_at"] !== undefined)
@@ -128,7 +141,7 @@ function applicationType(redirectUri: string | undefined): "native" | "web" {
 }
 
 export function createRegistrar(options: RegistrationOptions, http: Http) {
-  // Pre-registered credentials without an issuer, bound on first use.
+  // Pre-registered credentials without an issuer (no secret: checkPreRegistered), bound on first use.
   const boundTo = new Map<PreRegisteredClient, string>();
 
   function preRegisteredFor(issuer: string): PreRegisteredClient | undefined {
