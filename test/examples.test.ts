@@ -107,10 +107,11 @@ describe("examples/server-features", () => {
   type Lines = Record<string, string>;
   let dir: string;
   let sources: string[];
-  const seen: { v1: Lines; v2: Lines; tasks: Lines; serverStderr: string } = {
+  const seen: { v1: Lines; v2: Lines; tasks: Lines; v1Printed: string; serverStderr: string } = {
     v1: {},
     v2: {},
     tasks: {},
+    v1Printed: "",
     serverStderr: "",
   };
 
@@ -130,7 +131,9 @@ describe("examples/server-features", () => {
     ({ dir, sources } = await prepare("server-features"));
     const js = transpiled(dir);
     const server = await serve(js);
-    seen.v1 = linesOf(await runClient(js, "client-v1.js", server.url));
+    const v1 = await runClient(js, "client-v1.js", server.url);
+    seen.v1 = linesOf(v1);
+    seen.v1Printed = v1.stdout;
     seen.v2 = linesOf(await runClient(js, "client-v2.js", server.url));
     seen.tasks = linesOf(await runClient(js, "tasks-client.js", server.url));
     seen.serverStderr = server.stderr();
@@ -167,6 +170,9 @@ describe("examples/server-features", () => {
     expect(Object.keys(seen.v2)).toEqual([...features.slice(0, -1), "honored", "tasks"]);
     expect(seen.v1["connected"]).toBe("server-features, 2025-11-25");
     expect(seen.v2["connected"]).toBe("server-features, 2026-07-28");
+    // The overview page shows what the v1 client prints.
+    const page = readFileSync(join(ROOT, "docs", "guide", "server", "index.md"), "utf8");
+    expect(/```text\n([\s\S]*?)```/.exec(page)?.[1]).toBe(seen.v1Printed);
   });
 
   it("logging: info and above, debug filtered out; legacy after logging/setLevel, modern per request", () => {

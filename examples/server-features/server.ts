@@ -231,10 +231,8 @@ const orderPizza: ToolDefinition = {
 };
 // #endregion request-state
 
-// #region completions
-const LANGUAGES = ["go", "java", "javascript", "python", "rust", "typescript"];
-
-const prompts: Pick<ServerHandlers, "prompts/list" | "prompts/get" | "completion/complete"> = {
+// #region prompts
+const prompts: Pick<ServerHandlers, "prompts/list" | "prompts/get"> = {
   "prompts/list": () => ({
     prompts: [{ name: "review", arguments: [{ name: "language", required: true }] }],
     ttlMs: 60_000,
@@ -245,7 +243,14 @@ const prompts: Pick<ServerHandlers, "prompts/list" | "prompts/get" | "completion
       { role: "user", content: text(`Review this ${params.arguments?.["language"]} code.`) },
     ],
   }),
-  // Values for the argument being typed: the prompt's `language`, from what is typed so far.
+};
+// #endregion prompts
+
+// #region completions
+const LANGUAGES = ["go", "java", "javascript", "python", "rust", "typescript"];
+
+// Values for the argument being typed (the review prompt's `language`), from what is typed.
+const completions: Pick<ServerHandlers, "completion/complete"> = {
   "completion/complete": (params) => {
     const { ref, argument } = params;
     if (ref.type !== "ref/prompt" || ref.name !== "review" || argument.name !== "language")
@@ -256,9 +261,26 @@ const prompts: Pick<ServerHandlers, "prompts/list" | "prompts/get" | "completion
 };
 // #endregion completions
 
+// #region resources
+const notes = new Map<string, string>([["note://welcome", "Hello"]]);
+
+const resources: Pick<ServerHandlers, "resources/list" | "resources/read"> = {
+  "resources/list": () => ({
+    resources: [...notes.keys()].map((uri) => ({ uri, name: uri.slice("note://".length) })),
+    ttlMs: 0,
+    cacheScope: "private",
+  }),
+  "resources/read": (params) => {
+    const note = notes.get(params.uri);
+    if (note === undefined) throw new McpError(-32602, `no note ${params.uri}`);
+    return { contents: [{ uri: params.uri, text: note }], ttlMs: 0, cacheScope: "private" };
+  },
+};
+// #endregion resources
+
 // #region listen
 // Modern clients (2026-07-28) open a subscriptions/listen stream; this handler keeps it open
-// and sends what each one asked for. Legacy sessions are told by the dispatcher (below).
+// and sends what each one asked for (write_note tells legacy sessions through the dispatcher).
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 type Send = (method: string, params?: object) => Promise<void>;
 const listeners = new Map<Send, SubscriptionFilter>();
@@ -287,21 +309,6 @@ const listen: Pick<ServerHandlers, "subscriptions/listen"> = {
 // #endregion listen
 
 // #region subscriptions
-const notes = new Map<string, string>([["note://welcome", "Hello"]]);
-
-const resources: Pick<ServerHandlers, "resources/list" | "resources/read"> = {
-  "resources/list": () => ({
-    resources: [...notes.keys()].map((uri) => ({ uri, name: uri.slice("note://".length) })),
-    ttlMs: 0,
-    cacheScope: "private",
-  }),
-  "resources/read": (params) => {
-    const note = notes.get(params.uri);
-    if (note === undefined) throw new McpError(-32602, `no note ${params.uri}`);
-    return { contents: [{ uri: params.uri, text: note }], ttlMs: 0, cacheScope: "private" };
-  },
-};
-
 const writeNote: ToolDefinition = {
   tool: {
     name: "write_note",
@@ -362,6 +369,7 @@ export const dispatcher = createServerDispatcher(
       { validate, list: { ttlMs: 60_000, cacheScope: "public" } },
     ),
     ...prompts,
+    ...completions,
     ...resources,
     ...listen,
   },
