@@ -1,12 +1,13 @@
 // Every project under examples/ as its reader would use it: the protocol code generated from
 // its own mcp-gen.config.json, its files type-checked with the generated code under the
-// strict flags, then its server started and its client run against it (the v1 SDK client
-// 1.32.2, a real peer). The docs' pages include their code from these files
-// (scripts/docs/check-snippets.mjs refuses a page's code that comes from nowhere else).
+// strict flags, then its server started and its clients run against it (the v1 SDK client
+// 1.32.2 and the v2 SDK client 2.4.0, real peers). The docs' pages include their code from
+// these files (scripts/docs/check-snippets.mjs refuses a page's code that comes from nowhere
+// else). examples/deployment is run by test/frameworks.test.ts and platforms/.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
 import { ROOT, SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
@@ -32,34 +33,213 @@ async function prepare(name: string): Promise<{ dir: string; sources: string[] }
   return { dir, sources };
 }
 
+/**
+ * The example's files as JavaScript beside it, with the checkout's node_modules first (the
+ * SDK clients, and the runtime package through its workspace link), so transpileDir finds
+ * the runtime there and links nothing of its own; returns the folder.
+ */
+function transpiled(dir: string): string {
+  const js = join(dir, "..", "js");
+  mkdirSync(js);
+  symlinkSync(join(ROOT, "node_modules"), join(js, "node_modules"), "dir");
+  transpileDir(dir, js);
+  return js;
+}
+
+/** Starts the example's main.js on a free port: its URL, and what it printed to stderr so far. */
+async function serve(js: string): Promise<{ url: string; stderr: () => string }> {
+  const server = spawn(process.execPath, [join(js, "main.js")], {
+    env: { ...process.env, PORT: "0" },
+  });
+  children.push(server);
+  let stderr = "";
+  server.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+  const printed = await printedUntil(server, "\n");
+  const url = /MCP server listening on (http:\/\/\S+)/.exec(printed)?.[1];
+  expect(url, printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  return { url: url!, stderr: () => stderr };
+}
+
+interface ClientRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs one of the example's clients against `url` (killed after a minute): its exit status,
+ * stdout and stderr. Not spawnSync: the server's output must be read while the client runs.
+ */
+function runClient(js: string, file: string, url: string): Promise<ClientRun> {
+  const client = spawn(process.execPath, [join(js, file), url], { timeout: 60_000 });
+  children.push(client);
+  const run: ClientRun = { status: null, stdout: "", stderr: "" };
+  client.stdout.on("data", (chunk: Buffer) => (run.stdout += chunk));
+  client.stderr.on("data", (chunk: Buffer) => (run.stderr += chunk));
+  return new Promise((resolve) => client.on("close", (status) => resolve({ ...run, status })));
+}
+
 describe("examples/hello-server", () => {
   it("type-checks with its generated code, serves one tool, and the v1 SDK client calls it", async () => {
     const { dir, sources } = await prepare("hello-server");
     expect(sources.sort()).toEqual(["client.ts", "main.ts", "server.ts"]);
     expect(typecheck(sources.map((f) => join(dir, f)))).toEqual([]);
-    // The checkout's node_modules first (the SDK client, and the runtime package through its
-    // workspace link), so transpileDir finds the runtime there and links nothing of its own.
-    const js = join(dir, "..", "js");
-    mkdirSync(js);
-    symlinkSync(join(ROOT, "node_modules"), join(js, "node_modules"), "dir");
-    transpileDir(dir, js);
-    const server = spawn(process.execPath, [join(js, "main.js")], {
-      env: { ...process.env, PORT: "0" },
-    });
-    children.push(server);
-    const printed = await printedUntil(server, "\n");
-    const url = /MCP server listening on (http:\/\/\S+)/.exec(printed)?.[1];
-    expect(url, printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const client = spawnSync(process.execPath, [join(js, "client.js"), url!], {
-      encoding: "utf8",
-      timeout: 30_000,
-    });
+    const js = transpiled(dir);
+    const { url } = await serve(js);
+    const client = await runClient(js, "client.js", url);
     expect(client.stderr).toBe("");
     expect(client.stdout).toBe('tools: add\nadd(2, 3): [{"type":"text","text":"5"}]\n');
     expect(client.status).toBe(0);
-    await troubleshootingHolds(url!);
+    await troubleshootingHolds(url);
     // A strict type-check of the output and a server start: 57 s alone at load average 29.
   }, 180_000);
+});
+
+/**
+ * examples/server-features: one dual-era server whose handlers use every server feature the
+ * guide's pages show (docs/guide/server/), asked by the v1 SDK client 1.32.2 in a legacy
+ * session (2025-11-25: client-v1.ts) and by the v2 SDK client 2.4.0 in its auto mode
+ * (2026-07-28, stateless: client-v2.ts), one after the other against one server process;
+ * the Tasks extension, which neither SDK client speaks, by tasks-client.ts over fetch. Each
+ * client prints one line per feature ("feature: what it saw"), asserted one feature at a time.
+ */
+describe("examples/server-features", () => {
+  type Lines = Record<string, string>;
+  let dir: string;
+  let sources: string[];
+  const seen: { v1: Lines; v2: Lines; tasks: Lines; v1Printed: string; serverStderr: string } = {
+    v1: {},
+    v2: {},
+    tasks: {},
+    v1Printed: "",
+    serverStderr: "",
+  };
+
+  /** A client's lines by feature, after checking it ran cleanly. */
+  const linesOf = (client: ClientRun): Lines => {
+    expect(client.stderr).toBe("");
+    expect(client.status, client.stdout).toBe(0);
+    return Object.fromEntries(
+      client.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)]),
+    );
+  };
+
+  beforeAll(async () => {
+    ({ dir, sources } = await prepare("server-features"));
+    const js = transpiled(dir);
+    const server = await serve(js);
+    const v1 = await runClient(js, "client-v1.js", server.url);
+    seen.v1 = linesOf(v1);
+    seen.v1Printed = v1.stdout;
+    seen.v2 = linesOf(await runClient(js, "client-v2.js", server.url));
+    seen.tasks = linesOf(await runClient(js, "tasks-client.js", server.url));
+    seen.serverStderr = server.stderr();
+  }, 180_000);
+
+  it("type-checks with its generated code under the strict flags", () => {
+    expect(sources.sort()).toEqual([
+      "client-v1.ts",
+      "client-v2.ts",
+      "main.ts",
+      "server.ts",
+      "tasks-client.ts",
+    ]);
+    expect(typecheck(sources.map((f) => join(dir, f)))).toEqual([]);
+    // A strict type-check of the output with both SDKs' types: about a minute under load.
+  }, 180_000);
+
+  it("serves each client in its era, every feature once", () => {
+    const features = [
+      "connected",
+      "logging",
+      "progress",
+      "cancellation",
+      "elicitation",
+      "url elicitation",
+      "sampling",
+      "roots",
+      "request state",
+      "completions",
+      "subscriptions",
+      "tasks",
+    ];
+    expect(Object.keys(seen.v1)).toEqual(features);
+    expect(Object.keys(seen.v2)).toEqual([...features.slice(0, -1), "honored", "tasks"]);
+    expect(seen.v1["connected"]).toBe("server-features, 2025-11-25");
+    expect(seen.v2["connected"]).toBe("server-features, 2026-07-28");
+    // The overview page shows what the v1 client prints.
+    const page = readFileSync(join(ROOT, "docs", "guide", "server", "index.md"), "utf8");
+    expect(/```text\n([\s\S]*?)```/.exec(page)?.[1]).toBe(seen.v1Printed);
+  });
+
+  it("logging: info and above, debug filtered out; legacy after logging/setLevel, modern per request", () => {
+    const info = '[{"level":"info","logger":"tidy","data":{"removed":3}}]';
+    expect(seen.v1["logging"]).toBe(info);
+    expect(seen.v2["logging"]).toBe(info);
+  });
+
+  it("progress: each step with its total and message, then the result", () => {
+    const progress = "1/3 counted 1, 2/3 counted 2, 3/3 counted 3; counted to 3";
+    expect(seen.v1["progress"]).toBe(progress);
+    expect(seen.v2["progress"]).toBe(progress);
+  });
+
+  it("cancellation: the client's call rejects, and the handler's signal stops its work", () => {
+    expect(seen.v1["cancellation"]).toBe(
+      "cancelled (McpError: MCP error -32001: enough) after 1 progress",
+    );
+    expect(seen.v2["cancellation"]).toBe("cancelled (SdkError: enough) after 1 progress");
+    // The server's count, once per client: its loop ended on the abort, not at 50.
+    expect(seen.serverStderr).toMatch(/^count stopped at \d\ncount stopped at \d\n$/);
+  });
+
+  it("elicitation: a form answered, and URL mode (an elicitationId added for 2025-11-25)", () => {
+    expect(seen.v1["elicitation"]).toBe("Hello, Ada");
+    expect(seen.v2["elicitation"]).toBe("Hello, Grace");
+    expect(seen.v1["url elicitation"]).toBe("calendar link: accept");
+    expect(seen.v2["url elicitation"]).toBe("calendar link: accept");
+  });
+
+  it("sampling and roots: the client's answers reach the handler", () => {
+    expect(seen.v1["sampling"]).toBe("a haiku for 1 message(s)");
+    expect(seen.v2["sampling"]).toBe("a haiku for 1 message(s)");
+    expect(seen.v1["roots"]).toBe("file:///home/ada/project");
+    expect(seen.v2["roots"]).toBe("file:///home/grace/project");
+  });
+
+  it("request state: the first round's answer comes back sealed in the third", () => {
+    expect(seen.v1["request state"]).toBe("ordered: large pizza, basil");
+    expect(seen.v2["request state"]).toBe("ordered: small pizza, olives");
+  });
+
+  it("completions: the values that start with what is typed", () => {
+    expect(seen.v1["completions"]).toBe("java, javascript (total 2)");
+    expect(seen.v2["completions"]).toBe("java, javascript (total 2)");
+  });
+
+  it("subscriptions: resources/updated and list_changed, on the GET stream and on subscriptions/listen", () => {
+    const both = "note://welcome, notifications/resources/list_changed";
+    expect(seen.v1["subscriptions"]).toBe(both);
+    expect(seen.v2["subscriptions"]).toBe(both);
+    // Asked for tool list changes too; the listen handler honors resources only.
+    expect(JSON.parse(seen.v2["honored"]!)).toEqual({
+      resourcesListChanged: true,
+      resourceSubscriptions: ["note://welcome"],
+    });
+  });
+
+  it("tasks: a task handle, polled to its result, or cancelled; the result itself without the extension", () => {
+    expect(seen.tasks).toEqual({
+      handle: "task working, poll every 100 ms",
+      task: "completed: report: 42 sales",
+      cancelled: "cancelled (Cancelled by the client)",
+    });
+    expect(seen.v1["tasks"]).toBe("report: 42 sales");
+    expect(seen.v2["tasks"]).toBe("report: 42 sales");
+  });
 });
 
 /**

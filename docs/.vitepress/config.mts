@@ -41,6 +41,22 @@ export default defineConfig({
         ],
       },
       {
+        text: "Server features",
+        items: [
+          { text: "Overview", link: "/guide/server/" },
+          { text: "Tools", link: "/guide/server/tools" },
+          { text: "Resources", link: "/guide/server/resources" },
+          { text: "Prompts", link: "/guide/server/prompts" },
+          { text: "Logging", link: "/guide/server/logging" },
+          { text: "Progress and cancellation", link: "/guide/server/progress" },
+          { text: "Elicitation, sampling and roots", link: "/guide/server/input" },
+          { text: "Request state", link: "/guide/server/request-state" },
+          { text: "Completions", link: "/guide/server/completions" },
+          { text: "Subscriptions and list changes", link: "/guide/server/subscriptions" },
+          { text: "Tasks", link: "/guide/server/tasks" },
+        ],
+      },
+      {
         text: "Reference",
         items: [
           { text: "CLI", link: "/reference/cli" },

@@ -6,6 +6,7 @@ import { LegacySession } from "../src/server/legacy-session.js";
 import { LegacySessionTable } from "../src/server/legacy-session-table.js";
 import {
   forLegacy,
+  legacyInputParams,
   modernMetaFor,
   servedOnSession,
   type LegacyBridge,
@@ -199,6 +200,27 @@ describe("servedOnSession", () => {
       "tools/call still asked for input after 2 rounds",
     );
     expect(handler).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("legacyInputParams", () => {
+  it("gives a URL-mode elicitation the elicitationId 2025-11-25 requires, unique per request", () => {
+    const link = { mode: "url", message: "Sign in", url: "https://example.com/link" };
+    const first = legacyInputParams("elicitation/create", link) as Record<string, unknown>;
+    const second = legacyInputParams("elicitation/create", link) as Record<string, unknown>;
+    expect(first).toEqual({ ...link, elicitationId: expect.stringMatching(/^[\w-]{36}$/) });
+    expect(second["elicitationId"]).not.toBe(first["elicitationId"]);
+    expect(link).not.toHaveProperty("elicitationId");
+  });
+
+  it("leaves forms, an elicitationId given and other input requests as they are", () => {
+    const form = { mode: "form", message: "Name?", requestedSchema: { type: "object" } };
+    const named = { mode: "url", message: "Sign in", url: "https://e.com", elicitationId: "e1" };
+    const sampling = { mode: "url", messages: [] };
+    expect(legacyInputParams("elicitation/create", form)).toBe(form);
+    expect(legacyInputParams("elicitation/create", named)).toBe(named);
+    expect(legacyInputParams("sampling/createMessage", sampling)).toBe(sampling);
+    expect(legacyInputParams("roots/list", undefined)).toBeUndefined();
   });
 });
 

@@ -94,6 +94,20 @@ export function forLegacy(
     : error;
 }
 
+/**
+ * An input request's params as a legacy session's client reads them. A URL-mode elicitation
+ * gets the `elicitationId` 2025-11-25 requires of it (client/elicitation, "URL Mode
+ * Elicitation Requests"), which 2026-07-28 removed (changelog: with
+ * notifications/elicitation/complete, which this server does not send); revisions before
+ * 2025-11-25 have no URL mode, and their clients refuse the request either way.
+ */
+export function legacyInputParams(method: string, params: unknown): unknown {
+  if (method !== "elicitation/create" || !isObject(params) || params["mode"] !== "url")
+    return params;
+  if (params["elicitationId"] !== undefined) return params;
+  return { ...params, elicitationId: crypto.randomUUID() };
+}
+
 /** Asks the client on the session for each of an input_required result's input requests. */
 async function askClient(
   session: LegacySession,
@@ -104,11 +118,12 @@ async function askClient(
   const answers = await Promise.all(
     Object.entries(requests).map(async ([key, request]) => {
       const r = isObject(request) ? request : {};
+      const method = String(r["method"]);
       return [
         key,
         await session.request(
-          String(r["method"]),
-          r["params"],
+          method,
+          legacyInputParams(method, r["params"]),
           (m) => legacyCtx.notify(m),
           legacyCtx.signal,
           legacyCtx.id,

@@ -1,0 +1,150 @@
+// What each server feature looks like to a modern client: the official TypeScript SDK v2
+// (2.4.0) in its auto mode, which speaks 2026-07-28 (stateless: no initialize, no session).
+// It prints one line per feature.
+//   node client-v2.js [URL]   (default: http://127.0.0.1:3000/mcp)
+import {
+  Client,
+  LOG_LEVEL_META_KEY,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+
+const url = new URL(process.argv[2] ?? "http://127.0.0.1:3000/mcp");
+/** The text blocks of a tool's result, joined. */
+const textOf = (result: object) =>
+  ((result as { content?: { text?: string }[] }).content ?? []).map((b) => b.text).join(" ");
+
+// #region connect
+// The server asks for input in its answers (input_required); the SDK fulfils the requests
+// with the handlers below and retries the call. It declares what it can answer.
+const client = new Client(
+  { name: "features-v2", version: "1.0.0" },
+  {
+    capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+    versionNegotiation: { mode: "auto" },
+  },
+);
+await client.connect(new StreamableHTTPClientTransport(url));
+console.log(
+  `connected: ${client.getServerVersion()?.name}, ${client.getNegotiatedProtocolVersion()}`,
+);
+// #endregion connect
+
+// #region logging
+const logs: unknown[] = [];
+client.setNotificationHandler("notifications/message", (n) => void logs.push(n.params));
+// Log messages come only for a request that asks for them, in its _meta.
+await client.callTool({ name: "tidy", arguments: {}, _meta: { [LOG_LEVEL_META_KEY]: "info" } });
+console.log(`logging: ${JSON.stringify(logs)}`);
+// #endregion logging
+
+// #region progress
+const steps: string[] = [];
+const counted = await client.callTool(
+  { name: "count", arguments: { to: 3 } },
+  { onprogress: (p) => void steps.push(`${p.progress}/${p.total} ${p.message}`) },
+);
+console.log(`progress: ${steps.join(", ")}; ${textOf(counted)}`);
+// #endregion progress
+
+// #region cancellation
+// Aborting closes the request's response stream, which is the cancellation in 2026-07-28.
+const controller = new AbortController();
+let progressBeforeCancel = 0;
+const cancelled = await client
+  .callTool(
+    { name: "count", arguments: { to: 50 } },
+    {
+      signal: controller.signal,
+      onprogress: () => (progressBeforeCancel++, controller.abort("enough")),
+    },
+  )
+  .then(
+    () => "not cancelled",
+    (error: unknown) => `cancelled (${String(error)})`,
+  );
+console.log(`cancellation: ${cancelled} after ${progressBeforeCancel} progress`);
+// #endregion cancellation
+
+// #region elicitation
+client.setRequestHandler("elicitation/create", (request) => {
+  const { params } = request;
+  if (params.mode === "url") {
+    // Show params.url and ask the user before opening it; the server learns only the action.
+    return { action: "accept" };
+  }
+  // A form: show params.message and params.requestedSchema to the user.
+  const [field = "value"] = Object.keys(params.requestedSchema.properties);
+  const answers: Record<string, string> = { name: "Grace", size: "small", topping: "olives" };
+  return { action: "accept", content: { [field]: answers[field] ?? "?" } };
+});
+const greeting = await client.callTool({ name: "greet", arguments: {} });
+console.log(`elicitation: ${textOf(greeting)}`);
+// #endregion elicitation
+
+// #region url-elicitation
+const linked = await client.callTool({ name: "connect_calendar", arguments: {} });
+console.log(`url elicitation: ${textOf(linked)}`);
+// #endregion url-elicitation
+
+// #region sampling
+client.setRequestHandler("sampling/createMessage", (request) => {
+  // Hand request.params.messages to a model (with the user's consent); here, a canned answer.
+  const asked = request.params.messages.length;
+  return {
+    role: "assistant",
+    model: "canned-model",
+    content: { type: "text", text: `a haiku for ${asked} message(s)` },
+  };
+});
+const poem = await client.callTool({ name: "haiku", arguments: { topic: "autumn" } });
+console.log(`sampling: ${textOf(poem)}`);
+// #endregion sampling
+
+// #region roots
+client.setRequestHandler("roots/list", () => ({
+  roots: [{ uri: "file:///home/grace/project", name: "project" }],
+}));
+const roots = await client.callTool({ name: "show_roots", arguments: {} });
+console.log(`roots: ${textOf(roots)}`);
+// #endregion roots
+
+// #region request-state
+const order = await client.callTool({ name: "order_pizza", arguments: {} });
+console.log(`request state: ${textOf(order)}`);
+// #endregion request-state
+
+// #region completions
+const { completion } = await client.complete({
+  ref: { type: "ref/prompt", name: "review" },
+  argument: { name: "language", value: "ja" },
+});
+console.log(`completions: ${completion.values.join(", ")} (total ${completion.total})`);
+// #endregion completions
+
+// #region subscriptions
+// Change notifications come on a subscriptions/listen stream the client opens, as it asked.
+const updated = new Promise<string>((resolve) =>
+  client.setNotificationHandler("notifications/resources/updated", (n) => resolve(n.params.uri)),
+);
+const listChanged = new Promise<string>((resolve) =>
+  client.setNotificationHandler("notifications/resources/list_changed", (n) => resolve(n.method)),
+);
+const subscription = await client.listen({
+  resourceSubscriptions: ["note://welcome"],
+  resourcesListChanged: true,
+  toolsListChanged: true,
+});
+await client.callTool({ name: "write_note", arguments: { name: "welcome", text: "Hello again" } });
+await client.callTool({ name: "write_note", arguments: { name: "modern", text: "v2" } });
+console.log(`subscriptions: ${await updated}, ${await listChanged}`);
+console.log(`honored: ${JSON.stringify(subscription.honoredFilter)}`);
+await subscription.close();
+// #endregion subscriptions
+
+// #region tasks
+// The client does not declare the Tasks extension: the call answers the result itself.
+const report = await client.callTool({ name: "build_report", arguments: {} });
+console.log(`tasks: ${textOf(report)}`);
+// #endregion tasks
+
+await client.close();
