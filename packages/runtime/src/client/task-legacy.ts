@@ -70,9 +70,10 @@ export function legacyTask(
 ): { driver: TaskDriver; observed: Observed } {
   const taskId = created["taskId"] as string;
   const toolsCall = ctx.protocol.wellKnown.toolsCall!;
-  const call = <R = Json>(method: string, opts: CallOptions, check?: (raw: Json) => R) =>
-    callOnSession<R>(ctx, session, method, { taskId }, { ...opts, onNotification }, check);
   const onNotification = (n: never) => notices.route(n);
+  function call<R = Json>(method: string, opts: CallOptions, check?: (raw: Json) => R) {
+    return callOnSession<R>(ctx, session, method, { taskId }, { ...opts, onNotification }, check);
+  }
   // tasks/result returns exactly what tools/call would have ("Result Retrieval"): checked as that.
   const payload = (raw: Json) => checkResult(ctx, toolsCall, raw, session.era);
   // The tasks/result sent early (input_required): its answer is the result, and wakes the

@@ -127,6 +127,8 @@ async function run(
     feed.end(followed ? undefined : reason);
     throw reason;
   } finally {
+    // Whatever is still in flight for this task (a 2025-11-25 tasks/result sent early) ends too.
+    if (!control.signal.aborted) control.abort(new Error("the task's polling ended"));
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
     unwatch();
