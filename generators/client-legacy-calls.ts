@@ -12,13 +12,16 @@ import type { CodeWriter } from "./printer.js";
 // decides per era at run time.
 //
 // Not offered: initialize and notifications/initialized (the session's own handshake), and
-// 2025-11-25's experimental tasks/* (replaced by the tasks extension in 2026-07-28).
+// 2025-11-25's tasks/get, tasks/result and tasks/cancel, which a task handle sends
+// (callToolTask, runtime task-legacy.ts). tasks/list is offered: the Tasks extension that
+// replaced them in 2026-07-28 has no listing, so on a modern server it is EraUnsupportedError.
 const OFFERED = [
   "ping",
   "logging/setLevel",
   "resources/subscribe",
   "resources/unsubscribe",
   "notifications/roots/list_changed",
+  "tasks/list",
 ];
 
 export interface LegacyCall {

@@ -9,6 +9,7 @@ import {
 } from "./names.js";
 import { legacyCalls, writeLegacyCallMembers } from "./client-legacy-calls.js";
 import { prettierKey, type CodeWriter, type Value } from "./printer.js";
+import { WELL_KNOWN_METHODS } from "../schema/runtime-protocol.js";
 
 // The sending sides of client.ts (a client's requests to servers, a server's to clients):
 // which there are in a revision, and for each its interface, its request map and the factory
@@ -76,6 +77,19 @@ export interface SenderContext {
   resultOf(m: MethodInfo, direction: Direction): string;
 }
 
+/** The function that calls a tool as a task (both eras: task-calls.ts in the runtime). */
+const TASK_CALL = "callToolTask";
+
+/**
+ * The tools/call method of a side that reaches task-running servers (the client of a
+ * stateless revision: the Tasks extension, and 2025-11-25's tasks on legacy sessions), where
+ * no method already took the name of its task form.
+ */
+function taskCallOf(ctx: SenderContext, s: SenderSide, taken: ReadonlySet<string>) {
+  if (!ctx.eras || s.direction !== "client->server" || taken.has(TASK_CALL)) return undefined;
+  return s.requests.find((m) => m.method === WELL_KNOWN_METHODS.toolsCall);
+}
+
 /** The params type of a method (`undefined` when it takes none). */
 const paramsType = (m: MethodInfo) => (m.params ? `T.${m.params}` : "undefined");
 
@@ -88,9 +102,10 @@ export function writeSenderSide(w: CodeWriter, ctx: SenderContext, s: SenderSide
     ...RESERVED_CLIENT_MEMBERS,
   ]);
   const legacy = eras && s.direction === "client->server" ? legacyCalls(loaded, older, taken) : [];
+  const taskCall = taskCallOf(ctx, s, taken);
   w.line();
   w.doc(`What a ${s.side} sends (${s.direction}): one typed function per request method.`);
-  w.block(`export interface ${s.name} {`, () => writeSenderMembers(w, ctx, s, legacy));
+  w.block(`export interface ${s.name} {`, () => writeSenderMembers(w, ctx, s, legacy, taskCall));
   w.line();
   w.doc(`Params and result of each request a ${s.side} sends.`);
   w.block(`export interface ${s.name}RequestMap {`, () => {
@@ -106,7 +121,7 @@ export function writeSenderSide(w: CodeWriter, ctx: SenderContext, s: SenderSide
     }
   });
   w.line();
-  writeSenderFactory(w, ctx, s, legacy);
+  writeSenderFactory(w, ctx, s, legacy, taskCall);
 }
 
 /** The members of a side's interface: requests (manual and paged forms), notifications, the rest. */
@@ -115,14 +130,19 @@ function writeSenderMembers(
   ctx: SenderContext,
   s: SenderSide,
   legacy: ReturnType<typeof legacyCalls>,
+  taskCall: MethodInfo | undefined,
 ): void {
   const result = (m: MethodInfo) => ctx.resultOf(m, s.direction);
   for (const m of s.requests) {
     const fn = s.functions.get(m.method)!;
     const opt = s.optional.has(m.method) ? "?" : "";
-    w.doc(`\`${m.method}\`${m.deprecated !== undefined ? " (deprecated)" : ""}`);
     const callParams = `params${opt}: CallParams<${paramsType(m)}>`;
-    w.list(`${fn}(`, [callParams, "options?: CallOptions"], `): Promise<${result(m)}>;`);
+    if (m === taskCall) {
+      writeTaskCallMembers(w, fn, callParams, result(m));
+    } else {
+      w.doc(`\`${m.method}\`${m.deprecated !== undefined ? " (deprecated)" : ""}`);
+      w.list(`${fn}(`, [callParams, "options?: CallOptions"], `): Promise<${result(m)}>;`);
+    }
     if (m.inputRequired && ctx.mrtr) {
       const manualParams = `params${opt}: ManualCallParams<${paramsType(m)}>`;
       w.list(
@@ -165,18 +185,40 @@ function writeSenderMembers(
   w.line("close(): Promise<void>;");
 }
 
+/** tools/call awaited through any task the server makes, and its handle form. */
+function writeTaskCallMembers(w: CodeWriter, fn: string, callParams: string, result: string) {
+  w.docLines([
+    "`tools/call`, resolving to the tool's result: a task the server makes of it (the Tasks",
+    'extension; on 2025-11-25 servers, a tool whose taskSupport is "required") is polled to',
+    "its end, and its result checked as this method's.",
+  ]);
+  w.list(`${fn}(`, [callParams, "options?: CallOptions & TaskOptions"], `): Promise<${result}>;`);
+  w.docLines([
+    "`tools/call` as a task handle: its statuses (`for await`), `result()`, `cancel()`. On",
+    '2025-11-25 servers a tool whose taskSupport is "optional" is made a task too; an',
+    "answer the server gives at once is a handle without a task.",
+  ]);
+  w.list(
+    `${TASK_CALL}(`,
+    [callParams, "options?: CallOptions & TaskOptions"],
+    `): Promise<TaskHandle<${result}>>;`,
+  );
+}
+
 /** `create<Side>()`: the runtime's engine, given the side's shape and typed as its interface. */
 function writeSenderFactory(
   w: CodeWriter,
   ctx: SenderContext,
   s: SenderSide,
   legacy: ReturnType<typeof legacyCalls>,
+  taskCall: MethodInfo | undefined,
 ): void {
   const shape: Record<string, Value> = {
     functions: Object.fromEntries(s.functions),
     notifications: Object.fromEntries(s.notificationFunctions),
     paginated: s.paginated,
   };
+  if (taskCall) shape["taskCall"] = TASK_CALL;
   if (legacy.length > 0) {
     const named = (kind: string) =>
       Object.fromEntries(

@@ -97,6 +97,11 @@ function writeClientHead(w: CodeWriter, runtime: RuntimeImports, eras: boolean):
   w.import(client, "DECLINE");
   w.import(transport, "CallOptions as RuntimeCallOptions", true);
   w.import(transport, "SenderOptions as RuntimeSenderOptions", true);
+  // Tasks: the clients of stateless revisions call tools as tasks (client-senders.ts).
+  if (eras) {
+    w.import(client, "TaskHandle", true);
+    w.import(client, "TaskOptions", true);
+  }
   w.line(
     "// The sending side of MCP: one typed function per request method over the runtime's client",
   );
@@ -114,8 +119,13 @@ function writeClientHead(w: CodeWriter, runtime: RuntimeImports, eras: boolean):
     "RequestTimeoutError",
     "RoundLimitError",
     "SessionExpiredError",
+    ...(eras ? ["TaskCancelledError", "TaskTimeoutError"] : []),
   ];
   w.list("export {", errors, `} from ${str(client)};`, true);
+  if (eras) {
+    const types = ["TaskHandle", "TaskOptions", "TaskSettingsOptions", "TaskStatusUpdate"];
+    w.list("export type {", types, `} from ${str(client)};`, true);
+  }
   w.line(`export { createDirectTransport } from ${str(transport)};`);
   w.line(`export type { Transport, TransportRequestOptions } from ${str(transport)};`);
   w.line();

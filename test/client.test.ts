@@ -467,6 +467,8 @@ describe("client protocol checks", () => {
       "io.modelcontextprotocol/clientCapabilities": {
         elicitation: { url: {} },
         experimental: { x: {} },
+        // Tasks are on unless `tasks: false`: the Tasks extension is declared.
+        extensions: { "io.modelcontextprotocol/tasks": {} },
       },
       "io.modelcontextprotocol/logLevel": "info",
       "com.example/trace": "t1",

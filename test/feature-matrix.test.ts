@@ -318,7 +318,15 @@ async function roundTrip(files: OutputFile[], on: FeatureSet): Promise<void> {
   });
   expect(seen.version).toBe(on.versionMeta ? FIXTURE_VERSION : undefined);
   expect(seen.capabilities).toEqual(
-    on.capabilitiesMeta ? { experimental: { probe: {} }, ...(on.mrtr && { elicitation: {} }) } : {},
+    on.capabilitiesMeta
+      ? {
+          experimental: { probe: {} },
+          ...(on.mrtr && { elicitation: {} }),
+          // Stateless revisions with tools/call declare the Tasks extension (tasks are on).
+          ...(on.versionMeta &&
+            on.versionError && { extensions: { "io.modelcontextprotocol/tasks": {} } }),
+        }
+      : {},
   );
   if (on.versionMeta) {
     const old: Any = rawRequest(on, "ping", 7);

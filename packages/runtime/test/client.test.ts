@@ -85,7 +85,12 @@ describe("runtime client engine", () => {
       capabilities: { roots: {} },
     }) as any;
     await client.listTools({ _meta: { mine: 1 } });
-    expect(sent[0].params._meta).toEqual({ v: "2099-01-01", caps: { roots: {} }, mine: 1 });
+    // With tasks on (the default) the Tasks extension is declared too.
+    expect(sent[0].params._meta).toEqual({
+      v: "2099-01-01",
+      caps: { roots: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
+      mine: 1,
+    });
   });
 
   it("sends the protocol version where the revision has its key but no unsupported-version code", async () => {

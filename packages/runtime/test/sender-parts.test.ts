@@ -9,6 +9,7 @@ import {
   type EngineContext,
 } from "../src/client/sender-state.js";
 import { senderSettings } from "../src/client/sender-settings.js";
+import { ToolTaskSupport } from "../src/client/task-settings.js";
 import { requestMeta, versionsOfRefusal } from "../src/client/wire.js";
 import type { SenderOptions, Transport } from "../src/transport/transport.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
@@ -44,6 +45,7 @@ function contextAnswering(
     round,
     version: new NegotiatedVersion(settings.initialVersion, settings.versions),
     toolHeaderPlans: new ToolHeaderPlans(PROTOCOL),
+    toolTaskSupport: new ToolTaskSupport(),
   };
   return { ctx, sent };
 }
@@ -79,7 +81,10 @@ describe("modernCall, with a stand-in round", () => {
     expect(first).not.toHaveProperty("inputResponses");
     expect(first).not.toHaveProperty("requestState");
     // The registered handler implies the elicitation capability, declared in every request.
-    expect(first?.["_meta"]).toEqual({ v: "2099-01-01", caps: { elicitation: {} } });
+    expect(first?.["_meta"]).toEqual({
+      v: "2099-01-01",
+      caps: { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
+    });
     expect(second).toMatchObject({
       name: "greet",
       inputResponses: { who: { action: "accept", content: { name: "n1" } } },
@@ -112,7 +117,10 @@ describe("modernCall, with a stand-in round", () => {
     );
     const result = await modernCall(ctx, "tools/list", {});
     expect(sent.map((s) => (s.params["_meta"] as Json)["v"])).toEqual(["2099-01-01", "2097"]);
-    expect(result["echo"]).toEqual({ v: "2097", caps: {} });
+    expect(result["echo"]).toEqual({
+      v: "2097",
+      caps: { extensions: { "io.modelcontextprotocol/tasks": {} } },
+    });
     expect(ctx.version.current).toBe("2097");
   });
 });

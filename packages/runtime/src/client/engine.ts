@@ -5,7 +5,10 @@ import { modernCall, type ModernCallOptions } from "./modern-call.js";
 import { pages } from "./pages.js";
 import { createRoundSender } from "./round.js";
 import { NegotiatedVersion, ToolHeaderPlans, type EngineContext } from "./sender-state.js";
-import { senderSettings, type ClientEras } from "./sender-settings.js";
+import { senderSettings, type ClientEras, type SenderSettings } from "./sender-settings.js";
+import { TaskCalls } from "./task-calls.js";
+import { TaskNotices, ToolTaskSupport } from "./task-settings.js";
+import type { TaskOptions } from "./task-types.js";
 import { callOnSession } from "./session-call.js";
 import type { LegacyClient } from "./legacy-client.js";
 import type { CallOptions, SenderOptions, Transport } from "../transport/transport.js";
@@ -24,6 +27,8 @@ export interface SenderShape {
   readonly functions: { readonly [method: string]: string };
   readonly notifications: { readonly [method: string]: string };
   readonly paginated: readonly string[];
+  /** The tools/call that returns a task handle (`callToolTask`), where the client has one. */
+  readonly taskCall?: string;
   /** Calls only legacy eras have (client-legacy-calls.ts), per kind. */
   readonly legacy?: {
     readonly functions: { readonly [method: string]: string };
@@ -47,7 +52,16 @@ export function createSender<Client extends object = Json>(
   options: SenderOptions,
   eras?: ClientEras,
 ): Client {
-  const settings = senderSettings(protocol, options, eras);
+  const notices = new TaskNotices();
+  const given = senderSettings(protocol, options, eras);
+  // Task status notifications no call receives (a legacy session's) wake the task they name.
+  const settings: SenderSettings = {
+    ...given,
+    onNotification: (notification) => {
+      notices.route(notification);
+      given.onNotification?.(notification as never);
+    },
+  };
   const { transport, defaultTimeout, maxTimeout } = settings;
   const ctx: EngineContext = {
     protocol,
@@ -56,12 +70,15 @@ export function createSender<Client extends object = Json>(
     round: createRoundSender(protocol, transport, defaultTimeout, maxTimeout),
     version: new NegotiatedVersion(settings.initialVersion, settings.versions),
     toolHeaderPlans: new ToolHeaderPlans(protocol),
+    toolTaskSupport: new ToolTaskSupport(),
   };
   const connection = new EraConnection(ctx);
+  const tasks = new TaskCalls(ctx, connection, settings.tasks, notices);
   const legacyCall = (session: LegacyClient, method: string, params: unknown, opts: CallOptions) =>
     callOnSession(ctx, session, method, params, opts);
 
   async function call(method: string, params: unknown, opts: ModernCallOptions = {}) {
+    if (tasks.handles(method, opts)) return tasks.callTool(params, opts);
     const session = await connection.connect(opts.signal);
     if (session) return legacyCall(session, method, params, opts);
     try {
@@ -74,6 +91,9 @@ export function createSender<Client extends object = Json>(
   }
 
   const api = senderApi(shape, transport, settings.maxPages, call, connection);
+  if (shape.taskCall !== undefined)
+    api[shape.taskCall] = (params: unknown, callOptions: ModernCallOptions & TaskOptions = {}) =>
+      tasks.start(params, callOptions, "optional");
   addLegacyCalls(api, shape.legacy, {
     protocol,
     transport,

@@ -75,3 +75,25 @@ export class EraUnsupportedError extends Error {
     this.era = era;
   }
 }
+
+/** The task ended `cancelled` (by `cancel()`, another client or the server): it has no result. */
+export class TaskCancelledError extends Error {
+  readonly taskId: string;
+  constructor(taskId: string, statusMessage?: string) {
+    super(`task ${taskId} was cancelled${statusMessage ? `: ${statusMessage}` : ""}`);
+    this.name = "TaskCancelledError";
+    this.taskId = taskId;
+  }
+}
+
+/** The task did not end within the call's task timeout; it was cancelled (best effort). */
+export class TaskTimeoutError extends Error {
+  readonly taskId: string;
+  readonly timeoutMs: number;
+  constructor(taskId: string, timeoutMs: number) {
+    super(`task ${taskId} did not end within ${timeoutMs} ms; it was cancelled`);
+    this.name = "TaskTimeoutError";
+    this.taskId = taskId;
+    this.timeoutMs = timeoutMs;
+  }
+}

@@ -9,3 +9,4 @@ export * from "./pages.js";
 export * from "./round.js";
 export * from "./versions.js";
 export * from "./era-probe.js";
+export * from "./task-types.js";

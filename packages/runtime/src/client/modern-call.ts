@@ -2,6 +2,7 @@ import { isObject, own } from "../core/protocol.js";
 import { McpProtocolError, RoundLimitError } from "./errors.js";
 import { fulfilInputRequests } from "./input.js";
 import { checkResult } from "./result-check.js";
+import { createdTask } from "./task-modern.js";
 import { sendNegotiated, senderMeta } from "./wire.js";
 import type { EngineContext } from "./sender-state.js";
 import type { CallOptions } from "../transport/transport.js";
@@ -12,8 +13,11 @@ import type { CallOptions } from "../transport/transport.js";
 
 type Json = Record<string, unknown>;
 
-/** A call's options, with manual mode (input_required answered by the caller). */
-export type ModernCallOptions = CallOptions & { manual?: boolean };
+/**
+ * A call's options, with manual mode (input_required answered by the caller) and, for
+ * task-calls.ts, whether a CreateTaskResult is an answer (the Tasks extension declared).
+ */
+export type ModernCallOptions = CallOptions & { manual?: boolean; acceptTask?: boolean };
 
 /** A call of the newest revision's API on a modern server, its result checked and adapted. */
 export async function modernCall(
@@ -34,7 +38,9 @@ export async function modernCall(
   delete base["_meta"];
   if (meta) base["_meta"] = meta;
   const adapted = (result: Json) =>
-    checkResult(ctx, method, result, settings.older.eraOf(ctx.version.current));
+    opts.acceptTask && result["resultType"] === "task"
+      ? createdTask(method, result)
+      : checkResult(ctx, method, result, settings.older.eraOf(ctx.version.current));
   if (!protocol.features.mrtr)
     return adapted(await sendNegotiated(ctx, method, base, opts, progressToken));
   // Manual mode: the caller answers input_required itself, retrying with its own

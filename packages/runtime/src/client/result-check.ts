@@ -18,6 +18,7 @@ export function checkResult(ctx: EngineContext, method: string, raw: Json, era?:
     ? olderRevisionResult(ctx, method, raw, era)
     : newestRevisionResult(ctx, method, raw);
   ctx.toolHeaderPlans.learn(method, result);
+  ctx.toolTaskSupport.learn(ctx.protocol, method, result);
   return result;
 }
 

@@ -3,6 +3,7 @@ import { own, type ProtocolDescriptor } from "../core/protocol.js";
 import { positiveInteger, timeoutOption } from "../core/options.js";
 import { eraSettings, type EraName } from "./era-probe.js";
 import { olderRevisions } from "./versions.js";
+import { metaCapabilities, taskBounds, type TaskBounds } from "./task-settings.js";
 import type { InputHandlers } from "./input.js";
 import type { LegacyClientOptions } from "./legacy-client.js";
 import type { AdaptedEra, Era, LegacyEra } from "../core/era.js";
@@ -35,6 +36,10 @@ export interface SenderSettings {
   readonly inputHandlers: InputHandlers;
   /** What the caller declares, plus what each registered input handler implies. */
   readonly capabilities: Json;
+  /** The capabilities in a modern request's `_meta`: with tasks, the Tasks extension too. */
+  readonly metaCapabilities: Json;
+  /** Task polling bounds (undefined: `tasks: false`). */
+  readonly tasks: TaskBounds | undefined;
   /** The version sent first (undefined: the revision has none). */
   readonly initialVersion: string | undefined;
   /** The versions this client speaks, preferred first: a server's refusal picks from these. */
@@ -77,6 +82,7 @@ export function senderSettings(
   const legacyEras = eras?.legacy ?? [];
   const { mode, legacyVersions } = eraSettings(options, legacyEras);
   const probeTimeoutMs = timeoutOption(options.probeTimeoutMs, "probeTimeoutMs", 10_000);
+  const tasks = taskBounds(options.tasks);
   return {
     transport: options.transport,
     validateResults: options.validateResults ?? true,
@@ -89,6 +95,8 @@ export function senderSettings(
     onNotification: options.onNotification as LegacyClientOptions["onNotification"],
     inputHandlers,
     capabilities,
+    metaCapabilities: metaCapabilities(protocol, capabilities, tasks),
+    tasks,
     initialVersion,
     versions,
     older,

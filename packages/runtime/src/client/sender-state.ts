@@ -3,6 +3,7 @@ import { headerPlan, toolHeaders, type HeaderPlan } from "../core/tool-headers.j
 import { McpProtocolError } from "./errors.js";
 import type { RoundSender } from "./round.js";
 import type { SenderSettings } from "./sender-settings.js";
+import type { ToolTaskSupport } from "./task-settings.js";
 
 // What a sender learns from servers as it goes (the version both sides speak, the tools'
 // header annotations), and the context the engine's parts share: one per sender.
@@ -82,4 +83,5 @@ export interface EngineContext {
   readonly round: RoundSender;
   readonly version: NegotiatedVersion;
   readonly toolHeaderPlans: ToolHeaderPlans;
+  readonly toolTaskSupport: ToolTaskSupport;
 }

@@ -8,17 +8,22 @@ import type { CallOptions } from "../transport/transport.js";
 
 type Json = Record<string, unknown>;
 
-/** A call on a legacy session: the legacy wire shape out, the newest revision's shape back. */
-export async function callOnSession(
+/**
+ * A call on a legacy session: the legacy wire shape out, the newest revision's shape back.
+ * `check` reads the answer instead when it is not the method's own result (a task-augmented
+ * tools/call answers with a CreateTaskResult, 2025-11-25 basic/utilities/tasks).
+ */
+export async function callOnSession<R = Json>(
   ctx: EngineContext,
   session: LegacyClient,
   method: string,
   rawParams: unknown,
   opts: CallOptions,
-): Promise<Json> {
+  check: (raw: Json) => R = (raw) => checkResult(ctx, method, raw, session.era) as R,
+): Promise<R> {
   if (!session.has(method)) {
     if (method === ctx.protocol.wellKnown.discover)
-      return checkResult(ctx, method, session.discoverResult());
+      return checkResult(ctx, method, session.discoverResult()) as R;
     throw session.unsupported(method);
   }
   const params: Json = isObject(rawParams) ? { ...rawParams } : {};
@@ -39,5 +44,5 @@ export async function callOnSession(
     await session.reopen(opts.signal);
     raw = await sendRound(ctx, method, params, opts, progressToken, false);
   }
-  return checkResult(ctx, method, raw, session.era);
+  return check(raw);
 }

@@ -1,5 +1,6 @@
 import { McpError } from "../core/errors.js";
 import { isObject, type ProtocolDescriptor } from "../core/protocol.js";
+import { headerValue } from "../core/tool-headers.js";
 import type { EngineContext } from "./sender-state.js";
 import type { CallOptions } from "../transport/transport.js";
 
@@ -49,7 +50,7 @@ export function senderMeta(
   progressToken: string | undefined,
   keys: ProtocolDescriptor["requestMeta"] = ctx.protocol.requestMeta,
 ): Json | undefined {
-  const { capabilities, clientInfo } = ctx.settings;
+  const { metaCapabilities: capabilities, clientInfo } = ctx.settings;
   const fields = { version: ctx.version.current, capabilities, clientInfo };
   return requestMeta(keys, fields, params, opts, progressToken);
 }
@@ -63,13 +64,34 @@ export function sendRound(
   progressToken: string | undefined,
   modernWire = true,
 ): Promise<Json> {
-  const headers = modernWire ? ctx.toolHeaderPlans.headersFor(method, params) : undefined;
+  const headers = modernWire
+    ? (ctx.toolHeaderPlans.headersFor(method, params) ?? taskNameHeader(ctx, method, params))
+    : undefined;
   return ctx.round.send(method, params, opts, progressToken, {
     headers,
     // Modern Streamable HTTP cancels by closing the stream; legacy sessions and stdio notify.
     cancelNotice: !(modernWire && ctx.settings.transport.closesStreamOnAbort === true),
     longLived: method === ctx.protocol.wellKnown.subscriptionsListen,
   });
+}
+
+/** The task methods whose Streamable HTTP request carries the task's id in Mcp-Name. */
+const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
+/**
+ * The Tasks extension's routing header ("Streamable HTTP: Routing Headers": the client MUST
+ * set Mcp-Name to params.taskId on tasks/get, tasks/update and tasks/cancel, so that
+ * intermediaries route them to the instance holding the task). The core schema does not have
+ * these methods, so the transport's own routing headers leave it out.
+ */
+function taskNameHeader(
+  ctx: EngineContext,
+  method: string,
+  params: Json,
+): Record<string, string> | undefined {
+  const name = headerValue(params["taskId"]);
+  if (!TASK_METHODS.has(method) || name === undefined) return undefined;
+  return { [ctx.protocol.http.nameHeader]: name };
 }
 
 /** The versions a server named when it refused ours (undefined: `error` is no such refusal). */

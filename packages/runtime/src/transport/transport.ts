@@ -1,5 +1,7 @@
 // The contract between the client engine and a transport, and the options of a client.
 
+import type { TaskSettingsOptions } from "../client/task-types.js";
+
 /** What a transport needs to carry one request. */
 export interface TransportRequestOptions {
   signal?: AbortSignal;
@@ -116,4 +118,10 @@ export interface SenderOptions {
   maxRequestTimeoutMs?: number;
   /** Pages a `...Pages()` iteration follows at most before failing with PageLimitError (default 1,000). */
   maxPages?: number;
+  /**
+   * Tasks (on unless `false`): a modern request declares the Tasks extension, a 2025-11-25
+   * tool whose taskSupport is "required" is called as a task; `callTool` polls a task to its
+   * result within these bounds.
+   */
+  tasks?: TaskSettingsOptions | false;
 }

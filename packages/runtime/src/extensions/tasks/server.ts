@@ -4,7 +4,7 @@ import { EXTENSION_RESULT, type ExtensionHost } from "../../server/extensions.js
 import { requireClientCapability } from "../../server/input-required.js";
 import { positiveInteger } from "../../core/options.js";
 import { isObject, type ProtocolDescriptor } from "../../core/protocol.js";
-import { validateCreateTaskResult } from "./wire.js";
+import { TASKS_EXTENSION, validateCreateTaskResult } from "./wire.js";
 import { answerInput } from "./task-input.js";
 import { cancelTask, startTaskWork } from "./task-lifecycle.js";
 import { newTaskRecord, taskFields, type TaskRecord } from "./task-record.js";
@@ -22,7 +22,7 @@ export type { RunOptions, TaskControl, TaskStore, TaskStoreOptions } from "./api
 // that created it. Status notifications over subscriptions/listen are not sent (they are a
 // MAY, "Task Status Notifications").
 
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { TASKS_EXTENSION };
 
 /** A store of tasks: pass it to the dispatcher (`extensions: [store]`), use `run` in handlers. */
 export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
