@@ -1,5 +1,8 @@
 import type { CallOptions } from "../transport/transport.js";
 
+// Declared beside SenderOptions, whose `tasks` option it is; here for the task API's readers.
+export type { TaskSettingsOptions } from "../transport/transport.js";
+
 // What a caller sees of tasks on the client: the handle of a call the server runs as a task,
 // the per-call and per-client options. The same for both eras: 2025-11-25's experimental tasks
 // (basic/utilities/tasks) and 2026-07-28's Tasks extension (io.modelcontextprotocol/tasks).
@@ -52,15 +55,3 @@ export interface TaskOptions {
 }
 
 export type TaskCallOptions = CallOptions & TaskOptions;
-
-/** The client's task settings (`tasks` option); `tasks: false` declares no task support. */
-export interface TaskSettingsOptions {
-  /** Polls are never closer than this, whatever the server suggests (default 100 ms). */
-  minPollIntervalMs?: number;
-  /** Nor further apart than this (default 30,000 ms). */
-  maxPollIntervalMs?: number;
-  /** The interval when the server suggests none (default 1,000 ms). */
-  defaultPollIntervalMs?: number;
-  /** A task not ended after this long is cancelled and fails with TaskTimeoutError (default 3,600,000 ms). */
-  timeoutMs?: number;
-}

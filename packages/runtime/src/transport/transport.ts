@@ -1,7 +1,5 @@
 // The contract between the client engine and a transport, and the options of a client.
 
-import type { TaskSettingsOptions } from "../client/task-types.js";
-
 /** What a transport needs to carry one request. */
 export interface TransportRequestOptions {
   signal?: AbortSignal;
@@ -124,4 +122,16 @@ export interface SenderOptions {
    * result within these bounds.
    */
   tasks?: TaskSettingsOptions | false;
+}
+
+/** The client's task settings (`tasks` option); `tasks: false` declares no task support. */
+export interface TaskSettingsOptions {
+  /** Polls are never closer than this, whatever the server suggests (default 100 ms). */
+  minPollIntervalMs?: number;
+  /** Nor further apart than this (default 30,000 ms). */
+  maxPollIntervalMs?: number;
+  /** The interval when the server suggests none (default 1,000 ms). */
+  defaultPollIntervalMs?: number;
+  /** A task not ended after this long is cancelled and fails with TaskTimeoutError (default 3,600,000 ms). */
+  timeoutMs?: number;
 }

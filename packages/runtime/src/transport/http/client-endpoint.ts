@@ -2,7 +2,7 @@ import { authorizedFetch } from "../../auth/http-auth.js";
 import type { ProtocolDescriptor } from "../../core/protocol.js";
 import { describeCause, SessionExpiredError, TransportError } from "../transport-error.js";
 import { shownUrl, type HttpRequestLabel } from "./body.js";
-import type { HttpTransportOptions } from "./client.js";
+import type { HttpTransportOptions } from "./client-options.js";
 import { routingHeaders } from "./headers.js";
 
 // The HTTP requests the client transport (client.ts) sends to its one endpoint: a POST per

@@ -2,7 +2,7 @@ import { serverRequests } from "../server-requests.js";
 import { TransportError } from "../transport-error.js";
 import type { LegacySessionSupport, ServerRequestHandler } from "../transport.js";
 import { delay } from "./body.js";
-import type { HttpTransportOptions } from "./client.js";
+import type { HttpTransportOptions } from "./client-options.js";
 import type { HttpEndpoint } from "./client-endpoint.js";
 import type { InflightRequests } from "./client-inflight.js";
 import { DEFAULT_RETRY_MS, readStream, type ResponseContext } from "./client-response.js";

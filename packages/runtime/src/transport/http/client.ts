@@ -1,14 +1,15 @@
-import type { HttpAuth } from "../../auth/http-auth.js";
 import type { ProtocolDescriptor } from "../../core/protocol.js";
 import type { Transport, TransportRequestOptions } from "../transport.js";
 import { boundedText, HttpTransportError } from "./body.js";
 import { HttpEndpoint } from "./client-endpoint.js";
+import type { HttpTransportOptions } from "./client-options.js";
 import { InflightRequests } from "./client-inflight.js";
 import { exchange } from "./client-response.js";
 import { legacySessionSupport, SessionStreams } from "./client-session.js";
 
 export { TransportError, type TransportErrorKind } from "../transport-error.js";
 export { HttpTransportError } from "./body.js";
+export type { HttpTransportOptions } from "./client-options.js";
 
 // The client side of Streamable HTTP: every message is its own POST to one endpoint; a
 // request's reply is a JSON body, or an SSE stream of related notifications that ends
@@ -21,21 +22,6 @@ export { HttpTransportError } from "./body.js";
 // headers), client-response.ts (a response: JSON, or a stream resumed when it breaks),
 // client-session.ts (the server's messages, the standalone stream, the session's start and
 // end) and client-inflight.ts (the requests under way, aborted by the end or the close).
-
-export interface HttpTransportOptions {
-  /** The MCP endpoint. */
-  url: string | URL;
-  /** Extra headers on every request (authorization, ...). */
-  headers?: Record<string, string>;
-  /** A fetch implementation (default globalThis.fetch). */
-  fetch?: typeof fetch;
-  /** Largest JSON response body, and largest single SSE event, in bytes (default 16 MiB). */
-  maxMessageBytes?: number;
-  /** Notifications not tied to a request in flight. */
-  onNotification?: (notification: Record<string, unknown>) => void;
-  /** Authorization (e.g. the OAuth client of `auth.ts`): headers on every request, and challenges (http-auth.ts). */
-  auth?: HttpAuth;
-}
 
 export function createHttpTransport(
   protocol: ProtocolDescriptor,
