@@ -1,4 +1,4 @@
-import { McpGenError } from "./diagnostics.js";
+import { McpGenError, quoteText } from "./diagnostics.js";
 import {
   NUMERIC_KEYWORDS,
   validationTags,
@@ -7,6 +7,7 @@ import {
   type SourceLocation,
   type TypeExpr,
 } from "./model.js";
+import { backtrackingProblem } from "./regex-safety.js";
 import { Resolver, type ResolvedObject } from "./resolve.js";
 
 // What a value must look like to be a schema type, in JSON Schema's terms: the rules
@@ -70,10 +71,9 @@ function checkedFormat(format: string, loc: SourceLocation): string {
 
 /**
  * A `@pattern` must compile (as a Unicode regex, as the validators run it) and must not
- * backtrack catastrophically. The static rule: a group repeated more than once (`*`, `+`,
- * `{n,}`, `{n,m}` with m > 1) may not contain an unbounded quantifier (`*`, `+`, `{n,}`),
- * which refuses `(a+)+`, `(\w*\s?)*`, `(a+){2,}`. Overlapping alternatives under one
- * quantifier (`(a|a)*`) are not detected.
+ * backtrack catastrophically: schema/regex-safety.ts refuses every pattern whose automaton
+ * is ambiguous enough for a failing match to take more than linear time (strings may be
+ * megabytes long).
  */
 function checkedPattern(pattern: string, loc: SourceLocation): string {
   try {
@@ -81,70 +81,18 @@ function checkedPattern(pattern: string, loc: SourceLocation): string {
   } catch (error) {
     throw new McpGenError(
       "unsupported-construct",
-      `invalid @pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`,
+      `invalid @pattern ${quoteText(pattern)}: ${(error as Error).message}`,
       loc,
     );
   }
-  if (nestedQuantifier(pattern)) {
+  const problem = backtrackingProblem(pattern);
+  if (problem)
     throw new McpGenError(
       "unsupported-construct",
-      `@pattern ${JSON.stringify(pattern)} repeats a group that holds an unbounded quantifier (catastrophic backtracking)`,
+      `@pattern ${quoteText(pattern)} ${problem}`,
       loc,
     );
-  }
   return pattern;
-}
-
-/** Whether a (valid) regex repeats a group that itself holds an unbounded quantifier. */
-export function nestedQuantifier(pattern: string): boolean {
-  // One entry per open group: whether something inside it is unboundedly quantified.
-  const groups: boolean[] = [false];
-  let i = 0;
-  const quantifierAt = (
-    at: number,
-  ): { unbounded: boolean; repeats: boolean; length: number } | undefined => {
-    const c = pattern[at];
-    if (c === "*" || c === "+") return { unbounded: true, repeats: true, length: 1 };
-    if (c === "?") return { unbounded: false, repeats: false, length: 1 };
-    const m = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(at)) : null;
-    if (!m) return undefined;
-    const max = m[2] === undefined ? Number(m[1]) : m[3] === "" ? Infinity : Number(m[3]);
-    return { unbounded: max === Infinity, repeats: max > 1, length: m[0].length };
-  };
-  const afterAtom = (groupUnbounded: boolean): boolean => {
-    const q = quantifierAt(i);
-    if (q) {
-      i += q.length;
-      if (pattern[i] === "?") i++; // lazy
-      if (q.repeats && groupUnbounded) return true;
-      if (q.unbounded) groups[groups.length - 1] = true;
-    }
-    if (groupUnbounded) groups[groups.length - 1] = true;
-    return false;
-  };
-  while (i < pattern.length) {
-    const c = pattern[i]!;
-    if (c === "\\") {
-      i += 2;
-      if (afterAtom(false)) return true;
-    } else if (c === "[") {
-      i++;
-      while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
-      i++;
-      if (afterAtom(false)) return true;
-    } else if (c === "(") {
-      groups.push(false);
-      i++;
-    } else if (c === ")") {
-      const inner = groups.pop() ?? false;
-      i++;
-      if (afterAtom(inner)) return true;
-    } else {
-      i++;
-      if (afterAtom(false)) return true;
-    }
-  }
-  return false;
 }
 
 /** Tags that describe rather than constrain (and `type`/`nullable`, handled apart). */
