@@ -17,6 +17,7 @@ import {
   not,
   NOT_OBJECT,
   or,
+  ownProperties,
   pointerEscape,
   read,
   returns,
@@ -240,7 +241,8 @@ export class ValidatorWriter {
 
   private objectIsBody(s: Extract<VSchema, { kind: "object" }>): Statement[] {
     const out: Statement[] = [`if (${NOT_OBJECT}) return false;`];
-    checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
+    for (const base of s.bases ?? []) out.push(`if (!$is_${base}(v, d)) return false;`);
+    checkOrder(ownProperties(s), (name) => this.schemas.get(name)).forEach(([p, i]) => {
       const x = `p${i}`;
       out.push(`const ${x} = ${read("v", p.name)};`);
       const check = this.isExpr(p.schema, x);
@@ -417,7 +419,8 @@ export class ValidatorWriter {
       "return;",
       "}",
     ];
-    checkOrder(s.properties, (name) => this.schemas.get(name)).forEach(([p, i]) => {
+    for (const base of s.bases ?? []) out.push(call(`$va_${base}`, ["v", "e", "d"]), STOP);
+    checkOrder(ownProperties(s), (name) => this.schemas.get(name)).forEach(([p, i]) => {
       const x = `p${i}`;
       const path = quote("/" + pointerEscape(p.name));
       const checks = this.vaStatements(p.schema, x, path);
