@@ -14,6 +14,7 @@ import { clientGenerator } from "./client.js";
 import { protocolGenerator } from "./protocol.js";
 import { erasGenerator } from "./eras.js";
 import { checkParses } from "./parse-check.js";
+import { locateMethodError } from "./names.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
 export const GENERATORS: readonly Generator[] = [
@@ -102,7 +103,8 @@ export async function generate(
     // The runtime modules the chosen generators' files import, emitted once (vendor mode).
     emitted.push(...ctx.runtime.files([...new Set(chosen.flatMap((g) => g.runtime?.(ctx) ?? []))]));
   } catch (error) {
-    throw stackOverflowError(error, loaded.model.file, "generating code");
+    const overflow = stackOverflowError(error, loaded.model.file, "generating code");
+    throw locateMethodError(overflow, [loaded, ...ctx.legacy]);
   }
   // A file another generator needs is that generator's (`requires`): never emitted twice.
   const paths = new Set<string>();
