@@ -59,6 +59,9 @@ export async function generateCommand(
   );
   if (skeleton && !check)
     for (const line of handlersFileLines(s.handlers!, display(s.handlers!), skeleton)) io.err(line);
+  // What the output renamed (a schema name index.ts exports under another), at its place.
+  if (!check)
+    for (const f of files) for (const note of f.notes ?? []) io.err(`mcp-gen: note: ${note}`);
   return code;
 }
 

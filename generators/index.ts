@@ -5,7 +5,6 @@ import { headerFor } from "./headers.js";
 import type { GeneratedWith } from "./manifest.js";
 import type { EmittedFile, Generator, GeneratorContext, OutputFile } from "./plugin.js";
 import { RUNTIME_RANGE, runtimeImports, type RuntimeMode } from "./runtime.js";
-import { str } from "./printer.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
 import { validatorsGenerator } from "./validators.js";
@@ -14,6 +13,8 @@ import { clientGenerator } from "./client.js";
 import { protocolGenerator } from "./protocol.js";
 import { erasGenerator } from "./eras.js";
 import { checkParses } from "./parse-check.js";
+import { locateMethodError } from "./names.js";
+import { indexExports } from "./index-exports.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
 export const GENERATORS: readonly Generator[] = [
@@ -102,7 +103,8 @@ export async function generate(
     // The runtime modules the chosen generators' files import, emitted once (vendor mode).
     emitted.push(...ctx.runtime.files([...new Set(chosen.flatMap((g) => g.runtime?.(ctx) ?? []))]));
   } catch (error) {
-    throw stackOverflowError(error, loaded.model.file, "generating code");
+    const overflow = stackOverflowError(error, loaded.model.file, "generating code");
+    throw locateMethodError(overflow, [loaded, ...ctx.legacy]);
   }
   // A file another generator needs is that generator's (`requires`): never emitted twice.
   const paths = new Set<string>();
@@ -114,9 +116,9 @@ export async function generate(
     .filter(
       (f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"),
     )
-    .map((f) => f.path.replace(/\.ts$/, ""));
-  const exports = modules.map((m) => `export * from ${str(`./${m}.js`)};`);
-  const index = [ctx.header, ...(exports.length > 0 ? ["", ...exports] : []), ""].join("\n");
+    .map((f) => ({ name: f.path.replace(/\.ts$/, ""), code: f.code }));
+  const { lines, notes } = indexExports(modules, loaded.model);
+  const index = [ctx.header, ...(lines.length > 0 ? ["", ...lines] : []), ""].join("\n");
   emitted.push({ path: "index.ts", kind: "generated", code: index, preformatted: true });
   // Every file is printed laid out; one outside the layouts the printer matches prettier on
   // (`preformatted` false) is still checked to parse, so a printer bug is never written.
@@ -125,6 +127,7 @@ export async function generate(
     path: f.path,
     kind: f.kind,
     ...(f.handlerMethods ? { handlerMethods: f.handlerMethods } : {}),
+    ...(f.path === "index.ts" && notes.length > 0 ? { notes } : {}),
     content: f.code,
   }));
 }

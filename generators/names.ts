@@ -1,5 +1,7 @@
-import { McpGenError } from "../schema/diagnostics.js";
+import { McpGenError, type IssueCode } from "../schema/diagnostics.js";
+import type { LoadedRevision } from "../schema/index.js";
 import type { SourceLocation } from "../schema/model.js";
+import { Resolver } from "../schema/resolve.js";
 import { isIdentifier, str } from "./printer.js";
 
 // Function names for client stubs, derived from method names: the last segment is the
@@ -73,10 +75,46 @@ export function clientNameProblem(
   return undefined;
 }
 
+/** A refusal about a method's function name, with the method it is about (see locateMethodError). */
+export class MethodNameError extends McpGenError {
+  constructor(
+    code: IssueCode,
+    readonly detail: string,
+    readonly method: string,
+    loc: SourceLocation | undefined,
+  ) {
+    super(code, detail, loc);
+  }
+}
+
+/** Where a method is declared: its message type's `method` property, else the type. */
+export function methodLocation(loaded: LoadedRevision, method: string): SourceLocation | undefined {
+  const m = loaded.protocol.methods.find((x) => x.method === method);
+  if (!m) return undefined;
+  const r = new Resolver(loaded.model);
+  return r.propertyOf(m.type, "method")?.loc ?? r.declaration(m.type)?.loc;
+}
+
+/**
+ * `error` located at its method's declaration (in the first of `revisions` that has it)
+ * when it is a MethodNameError thrown without a location: client.ts names its functions
+ * without asking where methods are declared, so generation (generators/index.ts) puts the
+ * place in front of the message here.
+ */
+export function locateMethodError(error: unknown, revisions: readonly LoadedRevision[]): unknown {
+  if (!(error instanceof MethodNameError) || error.loc) return error;
+  for (const loaded of revisions) {
+    const loc = methodLocation(loaded, error.method);
+    if (loc) return new MethodNameError(error.code, error.detail, error.method, loc);
+  }
+  return error;
+}
+
 /**
  * Every method's client function name, once: two methods mapping to one name would silently
  * shadow each other. A name that is not an identifier, or that a client member already
- * holds, is one clear error line naming the method (at its declaration when `locate` knows it).
+ * holds, is one clear error line naming the method, at its declaration (`locate`, else
+ * locateMethodError where the revision is known).
  */
 export function uniqueNames(
   methods: string[],
@@ -90,17 +128,19 @@ export function uniqueNames(
     const n = name(method);
     const problem = clientNameProblem(n, kind);
     if (problem) {
-      throw new McpGenError(
+      throw new MethodNameError(
         "unsupported-construct",
         `method ${str(method)} would be the client function ${str(n)}, which ${problem}`,
+        method,
         locate?.(method),
       );
     }
     const other = byName.get(n);
     if (other)
-      throw new McpGenError(
+      throw new MethodNameError(
         "protocol",
         `methods ${str(other)} and ${str(method)} would both be called ${n}()`,
+        method,
         locate?.(method),
       );
     byName.set(n, method);

@@ -27,6 +27,8 @@ export interface OutputFile {
   content: string;
   kind: EmittedFile["kind"];
   handlerMethods?: EmittedFile["handlerMethods"];
+  /** Located notes for the user about this file (index.ts: schema names exported renamed). */
+  notes?: string[];
 }
 
 /**

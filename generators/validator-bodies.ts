@@ -11,6 +11,7 @@ import {
   STOP,
   not,
   NOT_OBJECT,
+  ownProperties,
   pointerEscape,
   read,
   returns,
@@ -54,7 +55,8 @@ export function objectCheckBody(
   s: Extract<VSchema, { kind: "object" }>,
 ): Statement[] {
   const out: Statement[] = [`if (${NOT_OBJECT}) return false;`];
-  checkOrder(s.properties, (name) => w.schemaNamed(name)).forEach(([p, i]) => {
+  for (const base of s.bases ?? []) out.push(`if (!$is_${base}(v, d)) return false;`);
+  checkOrder(ownProperties(s), (name) => w.schemaNamed(name)).forEach(([p, i]) => {
     const x = `p${i}`;
     out.push(`const ${x} = ${read("v", p.name)};`);
     const check = w.isExpr(p.schema, x);
@@ -128,7 +130,8 @@ export function objectCollectorBody(
     "return;",
     "}",
   ];
-  checkOrder(s.properties, (name) => w.schemaNamed(name)).forEach(([p, i]) => {
+  for (const base of s.bases ?? []) out.push(call(`$va_${base}`, ["v", "e", "d"]), STOP);
+  checkOrder(ownProperties(s), (name) => w.schemaNamed(name)).forEach(([p, i]) => {
     const x = `p${i}`;
     const path = quote("/" + pointerEscape(p.name));
     const checks = w.vaStatements(p.schema, x, path);

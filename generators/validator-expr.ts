@@ -144,6 +144,12 @@ export function read(v: string, name: string): string {
 }
 
 /** In a `for (const k in v)` loop: skip inherited keys and the declared properties. */
+/** The properties an object's validator checks itself: those its `bases` do not check. */
+export function ownProperties(s: Extract<VSchema, { kind: "object" }>): ObjectProperty[] {
+  const inherited = s.inherited;
+  return inherited ? s.properties.filter((p) => !inherited.has(p.name)) : s.properties;
+}
+
 export function skipDeclared(properties: ObjectProperty[]): Statement[] {
   const out = ["if (!$own(v, k)) continue;"];
   if (properties.length === 0) return out;

@@ -15,6 +15,7 @@ export function recursiveTypes(schemas: ReadonlyMap<string, VSchema>): Set<strin
         into.add(s.name);
         return;
       case "object":
+        s.bases?.forEach((b) => into.add(b));
         s.properties.forEach((p) => collect(p.schema, into));
         if (s.additional) collect(s.additional, into);
         return;

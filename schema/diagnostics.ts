@@ -37,6 +37,13 @@ export class McpGenError extends Error {
   }
 }
 
+/** Schema text quoted for a one-line message: JSON-escaped, U+2028 and U+2029 too. */
+export function quoteText(text: string): string {
+  return JSON.stringify(text)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
 export function formatLocation(loc: SourceLocation): string {
   return `${loc.file}:${loc.line}:${loc.column}`;
 }

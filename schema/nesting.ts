@@ -1,7 +1,7 @@
 import type * as TS from "typescript";
 import { ts } from "./typescript.js";
 import { McpGenError } from "./diagnostics.js";
-import type { SourceLocation } from "./model.js";
+import type { Declaration, SourceLocation, TypeExpr } from "./model.js";
 
 // TypeScript's parser and checker, mcp-gen's readers and printers, and prettier all recurse
 // into nested types: a schema.ts nested 1,000 deep overflowed the stack somewhere among them
@@ -76,6 +76,70 @@ export function checkTypeNesting(
     const level = ts.isTypeNode(node) && !isLeaf(node) ? outer + 1 : outer;
     if (level > MAX_NESTING) throw tooDeep(locate(node.getStart(sourceFile)));
     ts.forEachChild(node, (child) => void stack.push([child, level]));
+  }
+}
+
+/**
+ * How many interfaces deep an `extends` chain may go. Resolving a chain recurses once per
+ * level, and each level's flattened properties are kept (memory grows with the square of
+ * the depth): 3,000 levels took 750 MB, 10,000 overflowed the stack. The spec's deepest
+ * chain is 3 levels; 200 leaves the same room as the nesting limit.
+ */
+export const MAX_INHERITANCE = 200;
+
+/** The declarations a heritage clause or an alias's type names at its top (`A`, `Omit<A, k>`, `A & B`). */
+function heritage(type: TypeExpr): string[] {
+  if (type.kind === "ref") return [type.name];
+  if (type.kind === "omit") return heritage(type.base);
+  if (type.kind === "intersection") return type.members.flatMap(heritage);
+  return [];
+}
+
+/**
+ * Before anything resolves `extends`: no interface may extend a chain more than
+ * MAX_INHERITANCE levels deep. Depths are found with an explicit stack, so a chain of any
+ * length is measured without recursion; a cycle is left to the checks that name it.
+ */
+export function checkInheritanceDepth(declarations: readonly Declaration[]): void {
+  const bases = new Map<string, string[]>();
+  for (const d of declarations) {
+    const named =
+      d.kind === "interface"
+        ? d.extends.flatMap(heritage)
+        : d.kind === "alias"
+          ? heritage(d.type)
+          : [];
+    bases.set(d.name, [...(bases.get(d.name) ?? []), ...named]);
+  }
+  const depth = new Map<string, number>();
+  const measure = (root: string): number => {
+    const stack = [root];
+    const open = new Set<string>();
+    while (stack.length > 0) {
+      const name = stack[stack.length - 1]!;
+      const pending = (bases.get(name) ?? []).filter((b) => !depth.has(b) && !open.has(b));
+      if (pending.length > 0 && !open.has(name)) {
+        open.add(name);
+        for (const b of pending) stack.push(b);
+        continue;
+      }
+      stack.pop();
+      open.delete(name);
+      const named = bases.get(name) ?? [];
+      const own =
+        named.length === 0 ? 0 : 1 + named.reduce((m, b) => Math.max(m, depth.get(b) ?? 0), 0);
+      depth.set(name, Math.max(depth.get(name) ?? 0, own));
+    }
+    return depth.get(root)!;
+  };
+  for (const d of declarations) {
+    if (d.kind !== "interface" || (depth.get(d.name) ?? measure(d.name)) <= MAX_INHERITANCE)
+      continue;
+    throw new McpGenError(
+      "unsupported-construct",
+      `unsupported construct: '${d.name}' extends interfaces more than ${MAX_INHERITANCE} levels deep (mcp-gen's limit)`,
+      d.loc,
+    );
   }
 }
 

@@ -5,7 +5,12 @@ import { ts } from "./typescript.js";
 import { McpGenError } from "./diagnostics.js";
 import { parseDoc } from "./jsdoc.js";
 import { mergeDeclarations } from "./merge.js";
-import { checkBracketNesting, checkTypeNesting, stackOverflowError } from "./nesting.js";
+import {
+  checkBracketNesting,
+  checkInheritanceDepth,
+  checkTypeNesting,
+  stackOverflowError,
+} from "./nesting.js";
 import { checkSchemaWithTsc, schemaProgram } from "./tsc-check.js";
 import type {
   Declaration,
@@ -69,6 +74,7 @@ function readChecked(file: string, text: string): SchemaModel {
   // Constructs mcp-gen does not support are named as such before tsc would (for a lib
   // generic such as Partial) complain about them in its own words.
   const read = reader.readDeclarations();
+  checkInheritanceDepth(read);
   checkSchemaWithTsc(program, sourceFile, (pos) => reader.position(pos));
   const { declarations, byName } = mergeDeclarations(read);
   checkReferences(declarations, byName);

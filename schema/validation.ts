@@ -1,13 +1,15 @@
-import { McpGenError } from "./diagnostics.js";
+import { McpGenError, quoteText } from "./diagnostics.js";
 import {
   NUMERIC_KEYWORDS,
   validationTags,
   type Doc,
+  type InterfaceDeclaration,
   type SchemaModel,
   type SourceLocation,
   type TypeExpr,
 } from "./model.js";
-import { Resolver, type ResolvedObject } from "./resolve.js";
+import { backtrackingProblem } from "./regex-safety.js";
+import { Resolver, type ResolvedObject, type ResolvedProperty } from "./resolve.js";
 
 // What a value must look like to be a schema type, in JSON Schema's terms: the rules
 // typescript-json-schema applies when the spec derives schema.json from schema.ts
@@ -44,8 +46,17 @@ export type VSchema =
   | { kind: "types"; types: JsonType[] }
   | { kind: "const"; value: Literal }
   | { kind: "enum"; values: Literal[] }
-  /** `additional` validates properties not declared; undefined: anything goes. */
-  | { kind: "object"; properties: ObjectProperty[]; additional: VSchema | undefined }
+  /**
+   * `additional` validates properties not declared; undefined: anything goes. `bases`: the
+   * interfaces whose validators check the `inherited` properties (still in `properties`).
+   */
+  | {
+      kind: "object";
+      properties: ObjectProperty[];
+      additional: VSchema | undefined;
+      bases?: string[];
+      inherited?: ReadonlySet<string>;
+    }
   | { kind: "array"; items: VSchema }
   | { kind: "anyOf"; members: VSchema[] }
   | { kind: "allOf"; members: VSchema[] }
@@ -70,10 +81,9 @@ function checkedFormat(format: string, loc: SourceLocation): string {
 
 /**
  * A `@pattern` must compile (as a Unicode regex, as the validators run it) and must not
- * backtrack catastrophically. The static rule: a group repeated more than once (`*`, `+`,
- * `{n,}`, `{n,m}` with m > 1) may not contain an unbounded quantifier (`*`, `+`, `{n,}`),
- * which refuses `(a+)+`, `(\w*\s?)*`, `(a+){2,}`. Overlapping alternatives under one
- * quantifier (`(a|a)*`) are not detected.
+ * backtrack catastrophically: schema/regex-safety.ts refuses every pattern whose automaton
+ * is ambiguous enough for a failing match to take more than linear time (strings may be
+ * megabytes long).
  */
 function checkedPattern(pattern: string, loc: SourceLocation): string {
   try {
@@ -81,70 +91,18 @@ function checkedPattern(pattern: string, loc: SourceLocation): string {
   } catch (error) {
     throw new McpGenError(
       "unsupported-construct",
-      `invalid @pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`,
+      `invalid @pattern ${quoteText(pattern)}: ${(error as Error).message}`,
       loc,
     );
   }
-  if (nestedQuantifier(pattern)) {
+  const problem = backtrackingProblem(pattern);
+  if (problem)
     throw new McpGenError(
       "unsupported-construct",
-      `@pattern ${JSON.stringify(pattern)} repeats a group that holds an unbounded quantifier (catastrophic backtracking)`,
+      `@pattern ${quoteText(pattern)} ${problem}`,
       loc,
     );
-  }
   return pattern;
-}
-
-/** Whether a (valid) regex repeats a group that itself holds an unbounded quantifier. */
-export function nestedQuantifier(pattern: string): boolean {
-  // One entry per open group: whether something inside it is unboundedly quantified.
-  const groups: boolean[] = [false];
-  let i = 0;
-  const quantifierAt = (
-    at: number,
-  ): { unbounded: boolean; repeats: boolean; length: number } | undefined => {
-    const c = pattern[at];
-    if (c === "*" || c === "+") return { unbounded: true, repeats: true, length: 1 };
-    if (c === "?") return { unbounded: false, repeats: false, length: 1 };
-    const m = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(at)) : null;
-    if (!m) return undefined;
-    const max = m[2] === undefined ? Number(m[1]) : m[3] === "" ? Infinity : Number(m[3]);
-    return { unbounded: max === Infinity, repeats: max > 1, length: m[0].length };
-  };
-  const afterAtom = (groupUnbounded: boolean): boolean => {
-    const q = quantifierAt(i);
-    if (q) {
-      i += q.length;
-      if (pattern[i] === "?") i++; // lazy
-      if (q.repeats && groupUnbounded) return true;
-      if (q.unbounded) groups[groups.length - 1] = true;
-    }
-    if (groupUnbounded) groups[groups.length - 1] = true;
-    return false;
-  };
-  while (i < pattern.length) {
-    const c = pattern[i]!;
-    if (c === "\\") {
-      i += 2;
-      if (afterAtom(false)) return true;
-    } else if (c === "[") {
-      i++;
-      while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
-      i++;
-      if (afterAtom(false)) return true;
-    } else if (c === "(") {
-      groups.push(false);
-      i++;
-    } else if (c === ")") {
-      const inner = groups.pop() ?? false;
-      i++;
-      if (afterAtom(inner)) return true;
-    } else {
-      i++;
-      if (afterAtom(false)) return true;
-    }
-  }
-  return false;
 }
 
 /** Tags that describe rather than constrain (and `type`/`nullable`, handled apart). */
@@ -155,15 +113,47 @@ export function buildValidationSchemas(model: SchemaModel): Map<string, VSchema>
   const converter = new Converter(new Resolver(model));
   const out = new Map<string, VSchema>();
   for (const d of model.declarations) {
-    if (d.kind === "interface")
-      out.set(d.name, converter.objectSchema(converter.resolver.objectOf(d.name)!));
+    if (d.kind === "interface") out.set(d.name, converter.interfaceSchema(d));
     else if (d.kind === "alias") out.set(d.name, converter.withTags(d.type, d.doc));
   }
   return out;
 }
 
+type ObjectSchema = Extract<VSchema, { kind: "object" }>;
+
 class Converter {
+  /** Per property and per declared object: converted once, however many interfaces inherit it. */
+  private readonly properties = new WeakMap<ResolvedProperty, VSchema>();
+  private readonly objects = new WeakMap<ResolvedObject, ObjectSchema>();
+
   constructor(readonly resolver: Resolver) {}
+
+  /**
+   * An interface's schema. Its validators call those of the interfaces it extends instead of
+   * repeating their properties (`bases`): a chain of n interfaces gave validators of size
+   * n²/2 (36 MB at 500 levels). Only where the call checks exactly what the flattened type
+   * does: the base is an interface that checks no undeclared keys, none of its properties is
+   * redeclared here or declared by another base, and this interface checks no undeclared
+   * keys either (that check names every property, inherited ones too).
+   */
+  interfaceSchema(d: InterfaceDeclaration): VSchema {
+    const schema = this.objectSchema(this.resolver.objectOf(d.name)!);
+    if (schema.additional) return schema;
+    const own = new Set(d.members.properties.map((p) => p.name));
+    const names = d.extends.map((b) => [...(this.resolver.object(b)?.properties.keys() ?? [])]);
+    const declaredBy = new Map<string, number>();
+    for (const n of names.flat()) declaredBy.set(n, (declaredBy.get(n) ?? 0) + 1);
+    const bases: string[] = [];
+    const inherited = new Set<string>();
+    d.extends.forEach((b, i) => {
+      if (b.kind !== "ref" || this.resolver.declaration(b.name)?.kind !== "interface") return;
+      if (this.objectSchema(this.resolver.objectOf(b.name)!).additional) return;
+      if (names[i]!.some((n) => own.has(n) || declaredBy.get(n)! > 1)) return;
+      bases.push(b.name);
+      for (const n of names[i]!) inherited.add(n);
+    });
+    return bases.length > 0 ? { ...schema, bases, inherited } : schema;
+  }
 
   /** A type with the validation tags of the property or alias that declares it. */
   withTags(type: TypeExpr, doc: Doc): VSchema {
@@ -289,19 +279,23 @@ class Converter {
     return { kind: "anyOf", members: merged };
   }
 
-  objectSchema(obj: ResolvedObject): VSchema {
-    const properties = [...obj.properties.values()].map((p) => ({
-      name: p.name,
-      required: !p.optional,
-      schema: this.withTags(p.type, p.doc),
-    }));
+  objectSchema(obj: ResolvedObject): ObjectSchema {
+    let schema = this.objects.get(obj);
+    if (schema) return schema;
+    const properties = [...obj.properties.values()].map((p) => {
+      let property = this.properties.get(p);
+      if (!property) this.properties.set(p, (property = this.withTags(p.type, p.doc)));
+      return { name: p.name, required: !p.optional, schema: property };
+    });
     const index = obj.indexSignature;
     const additional = index ? this.withTags(index.type, index.doc) : undefined;
-    return {
+    schema = {
       kind: "object",
       properties,
       additional: additional?.kind === "any" ? undefined : additional,
     };
+    this.objects.set(obj, schema);
+    return schema;
   }
 }
 

@@ -205,6 +205,7 @@ describe("schema text that cannot be made safe is one located error line", () =>
     ["x/notifyAll", "notifyAll", "starts with 'notify'"],
     ["a/b*/c", "cAB*", "is not an identifier"],
     ["x/\u2028", "\u2028X", "is not an identifier"],
+    ["odd/it's", "it'sOdd", "is not an identifier"],
   ])("a method %j as a client function", async (method, name, problem) => {
     const schema = base
       .replace(
@@ -225,6 +226,9 @@ describe("schema text that cannot be made safe is one located error line", () =>
       `method ${JSON.stringify(method).replace("\u2028", "\\u2028")} would be the client function`,
     );
     expect(message).toContain(problem);
+    // At the method's declaration: the `method` property of OddRequest, the schema's last.
+    const line = schema.trimEnd().split("\n").length - 1;
+    expect(message).toMatch(new RegExp(`^\\S*schema\\.ts:${line}:3: method `));
   });
 });
 
@@ -239,6 +243,7 @@ describe("from the command line", () => {
       const r = cli(["generate", "--spec", spec, "--revision", "2030-01-01", "--out", out]);
       expect(r.status).toBe(1);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(/^mcp-gen: \S+schema\.ts:\d+:\d+: /);
       expect(r.stderr).not.toMatch(/internal error| {4}at /);
       expect(existsSync(out)).toBe(false);
       expect(readFileSync(join(spec, "schema", "2030-01-01", "schema.ts"), "utf8")).toBe(schema);

@@ -313,14 +313,11 @@ function $va_Error(v: any, e: $Errors, d: number): void {
 
 function $is_JSONRPCRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.method;
-  if (!(typeof p0 === "string")) return false;
-  const p2 = v.jsonrpc;
-  if (!(p2 === "2.0")) return false;
-  const p3 = v.id;
-  if (!$is_RequestId(p3, d + 1)) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$9(p1, d)) return false;
+  if (!$is_Request(v, d)) return false;
+  const p0 = v.jsonrpc;
+  if (!(p0 === "2.0")) return false;
+  const p1 = v.id;
+  if (!$is_RequestId(p1, d + 1)) return false;
   return true;
 }
 
@@ -329,40 +326,25 @@ function $va_JSONRPCRequest(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  const p0 = v.method;
+  $va_Request(v, e, d);
+  if (e.length >= $limit) return;
+  const p0 = v.jsonrpc;
   if (p0 === undefined) {
-    $missing(e, "/method", 'required property "method" is missing');
-    if (e.length >= $limit) return;
-  } else if (!(typeof p0 === "string")) {
-    $expected(e, "/method", "string", "expected string, found ", p0);
-    if (e.length >= $limit) return;
-  }
-  const p2 = v.jsonrpc;
-  if (p2 === undefined) {
     $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
     if (e.length >= $limit) return;
-  } else if (!(p2 === "2.0")) {
-    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  } else if (!(p0 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
     if (e.length >= $limit) return;
   }
-  const p3 = v.id;
-  if (p3 === undefined) {
+  const p1 = v.id;
+  if (p1 === undefined) {
     $missing(e, "/id", 'required property "id" is missing');
     if (e.length >= $limit) return;
   } else {
     const n0 = e.length;
-    $va_RequestId(p3, e, d + 1);
+    $va_RequestId(p1, e, d + 1);
     if (e.length > n0) {
       $at(e, n0, "/id");
-      if (e.length >= $limit) return;
-    }
-  }
-  const p1 = v.params;
-  if (p1 !== undefined) {
-    const n1 = e.length;
-    $va$10(p1, e, d);
-    if (e.length > n1) {
-      $at(e, n1, "/params");
       if (e.length >= $limit) return;
     }
   }
@@ -370,12 +352,9 @@ function $va_JSONRPCRequest(v: any, e: $Errors, d: number): void {
 
 function $is_JSONRPCNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.method;
-  if (!(typeof p0 === "string")) return false;
-  const p2 = v.jsonrpc;
-  if (!(p2 === "2.0")) return false;
-  const p1 = v.params;
-  if (p1 !== undefined && !$is$11(p1, d)) return false;
+  if (!$is_Notification(v, d)) return false;
+  const p0 = v.jsonrpc;
+  if (!(p0 === "2.0")) return false;
   return true;
 }
 
@@ -384,30 +363,15 @@ function $va_JSONRPCNotification(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  const p0 = v.method;
+  $va_Notification(v, e, d);
+  if (e.length >= $limit) return;
+  const p0 = v.jsonrpc;
   if (p0 === undefined) {
-    $missing(e, "/method", 'required property "method" is missing');
-    if (e.length >= $limit) return;
-  } else if (!(typeof p0 === "string")) {
-    $expected(e, "/method", "string", "expected string, found ", p0);
-    if (e.length >= $limit) return;
-  }
-  const p2 = v.jsonrpc;
-  if (p2 === undefined) {
     $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
     if (e.length >= $limit) return;
-  } else if (!(p2 === "2.0")) {
-    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p2);
+  } else if (!(p0 === "2.0")) {
+    $expected(e, "/jsonrpc", '"2.0"', 'expected "2.0", found ', p0);
     if (e.length >= $limit) return;
-  }
-  const p1 = v.params;
-  if (p1 !== undefined) {
-    const n0 = e.length;
-    $va$12(p1, e, d);
-    if (e.length > n0) {
-      $at(e, n0, "/params");
-      if (e.length >= $limit) return;
-    }
   }
 }
 
@@ -470,7 +434,7 @@ function $is_JSONRPCMessage(v: any, d: number): boolean {
 }
 
 function $va_JSONRPCMessage(v: any, e: $Errors, d: number): void {
-  if (!$is$13(v, d)) {
+  if (!$is$9(v, d)) {
     $anyOf(
       e,
       "",
@@ -576,7 +540,7 @@ function $is_NeedsCapabilityError(v: any, d: number): boolean {
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) return false;
   const p2 = v.error;
-  if (!($is_Error(p2, d + 1) && $is$14(p2, d))) return false;
+  if (!($is_Error(p2, d + 1) && $is$10(p2, d))) return false;
   return true;
 }
 
@@ -614,7 +578,7 @@ function $va_NeedsCapabilityError(v: any, e: $Errors, d: number): void {
       if (e.length >= $limit) return;
     }
     const n2 = e.length;
-    $va$16(p2, e, d);
+    $va$12(p2, e, d);
     if (e.length > n2) {
       $at(e, n2, "/error");
       if (e.length >= $limit) return;
@@ -633,11 +597,11 @@ function $va_EmptyResult(v: any, e: $Errors, d: number): void {
 function $is_ClientCapabilities(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.experimental;
-  if (p0 !== undefined && !$is$18(p0, d)) return false;
+  if (p0 !== undefined && !$is$14(p0, d)) return false;
   const p1 = v.elicitation;
-  if (p1 !== undefined && !$is$19(p1, d)) return false;
+  if (p1 !== undefined && !$is$15(p1, d)) return false;
   const p2 = v.roots;
-  if (p2 !== undefined && !$is$20(p2, d)) return false;
+  if (p2 !== undefined && !$is$16(p2, d)) return false;
   return true;
 }
 
@@ -649,7 +613,7 @@ function $va_ClientCapabilities(v: any, e: $Errors, d: number): void {
   const p0 = v.experimental;
   if (p0 !== undefined) {
     const n0 = e.length;
-    $va$21(p0, e, d);
+    $va$17(p0, e, d);
     if (e.length > n0) {
       $at(e, n0, "/experimental");
       if (e.length >= $limit) return;
@@ -658,7 +622,7 @@ function $va_ClientCapabilities(v: any, e: $Errors, d: number): void {
   const p1 = v.elicitation;
   if (p1 !== undefined) {
     const n1 = e.length;
-    $va$22(p1, e, d);
+    $va$18(p1, e, d);
     if (e.length > n1) {
       $at(e, n1, "/elicitation");
       if (e.length >= $limit) return;
@@ -667,7 +631,7 @@ function $va_ClientCapabilities(v: any, e: $Errors, d: number): void {
   const p2 = v.roots;
   if (p2 !== undefined) {
     const n2 = e.length;
-    $va$23(p2, e, d);
+    $va$19(p2, e, d);
     if (e.length > n2) {
       $at(e, n2, "/roots");
       if (e.length >= $limit) return;
@@ -678,7 +642,7 @@ function $va_ClientCapabilities(v: any, e: $Errors, d: number): void {
 function $is_ServerCapabilities(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.tools;
-  if (p0 !== undefined && !$is$24(p0, d)) return false;
+  if (p0 !== undefined && !$is$20(p0, d)) return false;
   return true;
 }
 
@@ -690,7 +654,7 @@ function $va_ServerCapabilities(v: any, e: $Errors, d: number): void {
   const p0 = v.tools;
   if (p0 !== undefined) {
     const n0 = e.length;
-    $va$25(p0, e, d);
+    $va$21(p0, e, d);
     if (e.length > n0) {
       $at(e, n0, "/tools");
       if (e.length >= $limit) return;
@@ -700,12 +664,11 @@ function $va_ServerCapabilities(v: any, e: $Errors, d: number): void {
 
 function $is_InputResponseRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p2 = v.requestState;
-  if (p2 !== undefined && !(typeof p2 === "string")) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is$26(p0, d))) return false;
-  const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is$27(p1, d)) return false;
+  if (!$is_RequestParams(v, d)) return false;
+  const p1 = v.requestState;
+  if (p1 !== undefined && !(typeof p1 === "string")) return false;
+  const p0 = v.inputResponses;
+  if (p0 !== undefined && !$is$22(p0, d)) return false;
   return true;
 }
 
@@ -714,32 +677,19 @@ function $va_InputResponseRequestParams(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  const p2 = v.requestState;
-  if (p2 !== undefined && !(typeof p2 === "string")) {
-    $expected(e, "/requestState", "string", "expected string, found ", p2);
+  $va_RequestParams(v, e, d);
+  if (e.length >= $limit) return;
+  const p1 = v.requestState;
+  if (p1 !== undefined && !(typeof p1 === "string")) {
+    $expected(e, "/requestState", "string", "expected string, found ", p1);
     if (e.length >= $limit) return;
   }
-  const p0 = v._meta;
+  const p0 = v.inputResponses;
   if (p0 !== undefined) {
     const n0 = e.length;
-    $va_MetaObject(p0, e, d + 1);
+    $va$23(p0, e, d);
     if (e.length > n0) {
-      $at(e, n0, "/_meta");
-      if (e.length >= $limit) return;
-    }
-    const n1 = e.length;
-    $va$28(p0, e, d);
-    if (e.length > n1) {
-      $at(e, n1, "/_meta");
-      if (e.length >= $limit) return;
-    }
-  }
-  const p1 = v.inputResponses;
-  if (p1 !== undefined) {
-    const n2 = e.length;
-    $va$29(p1, e, d);
-    if (e.length > n2) {
-      $at(e, n2, "/inputResponses");
+      $at(e, n0, "/inputResponses");
       if (e.length >= $limit) return;
     }
   }
@@ -747,14 +697,11 @@ function $va_InputResponseRequestParams(v: any, e: $Errors, d: number): void {
 
 function $is_InputRequiredResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p1 = v.resultType;
+  if (!$is_Result(v, d)) return false;
+  const p1 = v.requestState;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
-  const p3 = v.requestState;
-  if (p3 !== undefined && !(typeof p3 === "string")) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
-  const p2 = v.inputRequests;
-  if (p2 !== undefined && !$is$30(p2, d)) return false;
+  const p0 = v.inputRequests;
+  if (p0 !== undefined && !$is$24(p0, d)) return false;
   return true;
 }
 
@@ -763,31 +710,19 @@ function $va_InputRequiredResult(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  const p1 = v.resultType;
+  $va_Result(v, e, d);
+  if (e.length >= $limit) return;
+  const p1 = v.requestState;
   if (p1 !== undefined && !(typeof p1 === "string")) {
-    $expected(e, "/resultType", "string", "expected string, found ", p1);
+    $expected(e, "/requestState", "string", "expected string, found ", p1);
     if (e.length >= $limit) return;
   }
-  const p3 = v.requestState;
-  if (p3 !== undefined && !(typeof p3 === "string")) {
-    $expected(e, "/requestState", "string", "expected string, found ", p3);
-    if (e.length >= $limit) return;
-  }
-  const p0 = v._meta;
+  const p0 = v.inputRequests;
   if (p0 !== undefined) {
     const n0 = e.length;
-    $va_MetaObject(p0, e, d + 1);
+    $va$25(p0, e, d);
     if (e.length > n0) {
-      $at(e, n0, "/_meta");
-      if (e.length >= $limit) return;
-    }
-  }
-  const p2 = v.inputRequests;
-  if (p2 !== undefined) {
-    const n1 = e.length;
-    $va$31(p2, e, d);
-    if (e.length > n1) {
-      $at(e, n1, "/inputRequests");
+      $at(e, n0, "/inputRequests");
       if (e.length >= $limit) return;
     }
   }
@@ -852,18 +787,13 @@ function $va_PingRequest(v: any, e: $Errors, d: number): void {
 
 function $is_CallToolRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p2 = v.requestState;
-  if (p2 !== undefined && !(typeof p2 === "string")) return false;
-  const p3 = v.name;
-  if (!(typeof p3 === "string")) return false;
-  const p4 = v.weight;
-  if (p4 !== undefined && !(Number.isFinite(p4) && p4 >= 0)) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !($is_MetaObject(p0, d + 1) && $is$32(p0, d))) return false;
-  const p1 = v.inputResponses;
-  if (p1 !== undefined && !$is$33(p1, d)) return false;
-  const p5 = v.arguments;
-  if (p5 !== undefined && !$is$34(p5, d)) return false;
+  if (!$is_InputResponseRequestParams(v, d)) return false;
+  const p0 = v.name;
+  if (!(typeof p0 === "string")) return false;
+  const p1 = v.weight;
+  if (p1 !== undefined && !(Number.isFinite(p1) && p1 >= 0)) return false;
+  const p2 = v.arguments;
+  if (p2 !== undefined && !$is$26(p2, d)) return false;
   return true;
 }
 
@@ -872,60 +802,33 @@ function $va_CallToolRequestParams(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  const p2 = v.requestState;
-  if (p2 !== undefined && !(typeof p2 === "string")) {
-    $expected(e, "/requestState", "string", "expected string, found ", p2);
-    if (e.length >= $limit) return;
-  }
-  const p3 = v.name;
-  if (p3 === undefined) {
+  $va_InputResponseRequestParams(v, e, d);
+  if (e.length >= $limit) return;
+  const p0 = v.name;
+  if (p0 === undefined) {
     $missing(e, "/name", 'required property "name" is missing');
     if (e.length >= $limit) return;
-  } else if (!(typeof p3 === "string")) {
-    $expected(e, "/name", "string", "expected string, found ", p3);
+  } else if (!(typeof p0 === "string")) {
+    $expected(e, "/name", "string", "expected string, found ", p0);
     if (e.length >= $limit) return;
   }
-  const p4 = v.weight;
-  if (p4 !== undefined) {
-    if (!Number.isFinite(p4)) {
-      $expected(e, "/weight", "number", "expected number, found ", p4);
-      if (e.length >= $limit) return;
-    }
-    if (!(typeof p4 !== "number" || p4 >= 0)) {
-      $fail(e, "/weight", "must be >= 0, found " + p4, "minimum 0");
-      if (e.length >= $limit) return;
-    }
-  }
-  const p0 = v._meta;
-  if (p0 !== undefined) {
-    const n0 = e.length;
-    $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) {
-      $at(e, n0, "/_meta");
-      if (e.length >= $limit) return;
-    }
-    const n1 = e.length;
-    $va$35(p0, e, d);
-    if (e.length > n1) {
-      $at(e, n1, "/_meta");
-      if (e.length >= $limit) return;
-    }
-  }
-  const p1 = v.inputResponses;
+  const p1 = v.weight;
   if (p1 !== undefined) {
-    const n2 = e.length;
-    $va$36(p1, e, d);
-    if (e.length > n2) {
-      $at(e, n2, "/inputResponses");
+    if (!Number.isFinite(p1)) {
+      $expected(e, "/weight", "number", "expected number, found ", p1);
+      if (e.length >= $limit) return;
+    }
+    if (!(typeof p1 !== "number" || p1 >= 0)) {
+      $fail(e, "/weight", "must be >= 0, found " + p1, "minimum 0");
       if (e.length >= $limit) return;
     }
   }
-  const p5 = v.arguments;
-  if (p5 !== undefined) {
-    const n3 = e.length;
-    $va$37(p5, e, d);
-    if (e.length > n3) {
-      $at(e, n3, "/arguments");
+  const p2 = v.arguments;
+  if (p2 !== undefined) {
+    const n0 = e.length;
+    $va$27(p2, e, d);
+    if (e.length > n0) {
+      $at(e, n0, "/arguments");
       if (e.length >= $limit) return;
     }
   }
@@ -993,14 +896,11 @@ function $va_CallToolRequest(v: any, e: $Errors, d: number): void {
 
 function $is_CallToolResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p1 = v.resultType;
-  if (p1 !== undefined && !(typeof p1 === "string")) return false;
-  const p3 = v.isError;
-  if (p3 !== undefined && !(typeof p3 === "boolean")) return false;
-  const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
-  const p2 = v.content;
-  if (!$is$38(p2, d)) return false;
+  if (!$is_Result(v, d)) return false;
+  const p1 = v.isError;
+  if (p1 !== undefined && !(typeof p1 === "boolean")) return false;
+  const p0 = v.content;
+  if (!$is$28(p0, d)) return false;
   return true;
 }
 
@@ -1009,34 +909,22 @@ function $va_CallToolResult(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  const p1 = v.resultType;
-  if (p1 !== undefined && !(typeof p1 === "string")) {
-    $expected(e, "/resultType", "string", "expected string, found ", p1);
+  $va_Result(v, e, d);
+  if (e.length >= $limit) return;
+  const p1 = v.isError;
+  if (p1 !== undefined && !(typeof p1 === "boolean")) {
+    $expected(e, "/isError", "boolean", "expected boolean, found ", p1);
     if (e.length >= $limit) return;
   }
-  const p3 = v.isError;
-  if (p3 !== undefined && !(typeof p3 === "boolean")) {
-    $expected(e, "/isError", "boolean", "expected boolean, found ", p3);
-    if (e.length >= $limit) return;
-  }
-  const p0 = v._meta;
-  if (p0 !== undefined) {
-    const n0 = e.length;
-    $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) {
-      $at(e, n0, "/_meta");
-      if (e.length >= $limit) return;
-    }
-  }
-  const p2 = v.content;
-  if (p2 === undefined) {
+  const p0 = v.content;
+  if (p0 === undefined) {
     $missing(e, "/content", 'required property "content" is missing');
     if (e.length >= $limit) return;
   } else {
-    const n1 = e.length;
-    $va$40(p2, e, d);
-    if (e.length > n1) {
-      $at(e, n1, "/content");
+    const n0 = e.length;
+    $va$30(p0, e, d);
+    if (e.length > n0) {
+      $at(e, n0, "/content");
       if (e.length >= $limit) return;
     }
   }
@@ -1119,7 +1007,7 @@ function $is_ToolListChangedNotification(v: any, d: number): boolean {
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is$42(p1, d)) return false;
+  if (p1 !== undefined && !$is$32(p1, d)) return false;
   return true;
 }
 
@@ -1153,7 +1041,7 @@ function $va_ToolListChangedNotification(v: any, e: $Errors, d: number): void {
   const p1 = v.params;
   if (p1 !== undefined) {
     const n0 = e.length;
-    $va$43(p1, e, d);
+    $va$33(p1, e, d);
     if (e.length > n0) {
       $at(e, n0, "/params");
       if (e.length >= $limit) return;
@@ -1168,7 +1056,7 @@ function $is_CancelledNotification(v: any, d: number): boolean {
   const p2 = v.jsonrpc;
   if (!(p2 === "2.0")) return false;
   const p1 = v.params;
-  if (!$is$44(p1, d)) return false;
+  if (!$is$34(p1, d)) return false;
   return true;
 }
 
@@ -1205,7 +1093,7 @@ function $va_CancelledNotification(v: any, e: $Errors, d: number): void {
     if (e.length >= $limit) return;
   } else {
     const n0 = e.length;
-    $va$45(p1, e, d);
+    $va$35(p1, e, d);
     if (e.length > n0) {
       $at(e, n0, "/params");
       if (e.length >= $limit) return;
@@ -1218,7 +1106,7 @@ function $is_ElicitRequest(v: any, d: number): boolean {
   const p0 = v.method;
   if (!(p0 === "elicitation/create")) return false;
   const p1 = v.params;
-  if (!$is$46(p1, d)) return false;
+  if (!$is$36(p1, d)) return false;
   return true;
 }
 
@@ -1241,7 +1129,7 @@ function $va_ElicitRequest(v: any, e: $Errors, d: number): void {
     if (e.length >= $limit) return;
   } else {
     const n0 = e.length;
-    $va$47(p1, e, d);
+    $va$37(p1, e, d);
     if (e.length > n0) {
       $at(e, n0, "/params");
       if (e.length >= $limit) return;
@@ -1254,7 +1142,7 @@ function $is_ElicitResult(v: any, d: number): boolean {
   const p0 = v.action;
   if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel")) return false;
   const p1 = v.content;
-  if (p1 !== undefined && !$is$48(p1, d)) return false;
+  if (p1 !== undefined && !$is$38(p1, d)) return false;
   return true;
 }
 
@@ -1268,13 +1156,13 @@ function $va_ElicitResult(v: any, e: $Errors, d: number): void {
     $missing(e, "/action", 'required property "action" is missing');
     if (e.length >= $limit) return;
   } else if (!(p0 === "accept" || p0 === "decline" || p0 === "cancel")) {
-    $anyOf(e, "/action", p0, d, [$va$51, $va$52, $va$53], '"accept" | "decline" | "cancel"');
+    $anyOf(e, "/action", p0, d, [$va$41, $va$42, $va$43], '"accept" | "decline" | "cancel"');
     if (e.length >= $limit) return;
   }
   const p1 = v.content;
   if (p1 !== undefined) {
     const n0 = e.length;
-    $va$54(p1, e, d);
+    $va$44(p1, e, d);
     if (e.length > n0) {
       $at(e, n0, "/content");
       if (e.length >= $limit) return;
@@ -1394,7 +1282,7 @@ function $is_ServerResult(v: any, d: number): boolean {
 }
 
 function $va_ServerResult(v: any, e: $Errors, d: number): void {
-  if (!$is$57(v, d)) {
+  if (!$is$47(v, d)) {
     $anyOf(
       e,
       "",
@@ -1472,30 +1360,6 @@ function $va$8(v: any, e: $Errors, d: number): void {
 }
 
 function $is$9(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
-}
-
-function $va$10(v: any, e: $Errors, d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, "", "object", "expected object, found ", v);
-    return;
-  }
-}
-
-function $is$11(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
-}
-
-function $va$12(v: any, e: $Errors, d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, "", "object", "expected object, found ", v);
-    return;
-  }
-}
-
-function $is$13(v: any, d: number): boolean {
   if ($is_JSONRPCRequest(v, d + 1)) return true;
   if ($is_JSONRPCNotification(v, d + 1)) return true;
   if ($is_JSONRPCResultResponse(v, d + 1)) return true;
@@ -1503,23 +1367,23 @@ function $is$13(v: any, d: number): boolean {
   return false;
 }
 
-function $is$14(v: any, d: number): boolean {
+function $is$10(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.code;
   if (!(p0 === -32021)) return false;
   const p1 = v.data;
-  if (!$is$15(p1, d)) return false;
+  if (!$is$11(p1, d)) return false;
   return true;
 }
 
-function $is$15(v: any, d: number): boolean {
+function $is$11(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.required;
   if (!$is_ClientCapabilities(p0, d + 1)) return false;
   return true;
 }
 
-function $va$16(v: any, e: $Errors, d: number): void {
+function $va$12(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1538,7 +1402,7 @@ function $va$16(v: any, e: $Errors, d: number): void {
     if (e.length >= $limit) return;
   } else {
     const n0 = e.length;
-    $va$17(p1, e, d);
+    $va$13(p1, e, d);
     if (e.length > n0) {
       $at(e, n0, "/data");
       if (e.length >= $limit) return;
@@ -1546,7 +1410,7 @@ function $va$16(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $va$17(v: any, e: $Errors, d: number): void {
+function $va$13(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1565,7 +1429,7 @@ function $va$17(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$18(v: any, d: number): boolean {
+function $is$14(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     if (!$own(v, k)) continue;
@@ -1575,19 +1439,19 @@ function $is$18(v: any, d: number): boolean {
   return true;
 }
 
-function $is$19(v: any, d: number): boolean {
+function $is$15(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.form;
   if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
   return true;
 }
 
-function $is$20(v: any, d: number): boolean {
+function $is$16(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $va$21(v: any, e: $Errors, d: number): void {
+function $va$17(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1604,7 +1468,7 @@ function $va$21(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $va$22(v: any, e: $Errors, d: number): void {
+function $va$18(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1620,21 +1484,21 @@ function $va$22(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $va$23(v: any, e: $Errors, d: number): void {
+function $va$19(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
 
-function $is$24(v: any, d: number): boolean {
+function $is$20(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.listChanged;
   if (p0 !== undefined && !(typeof p0 === "boolean")) return false;
   return true;
 }
 
-function $va$25(v: any, e: $Errors, d: number): void {
+function $va$21(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1646,14 +1510,7 @@ function $va$25(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$26(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string")) return false;
-  return true;
-}
-
-function $is$27(v: any, d: number): boolean {
+function $is$22(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     if (!$own(v, k)) continue;
@@ -1663,19 +1520,7 @@ function $is$27(v: any, d: number): boolean {
   return true;
 }
 
-function $va$28(v: any, e: $Errors, d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, "", "object", "expected object, found ", v);
-    return;
-  }
-  const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string")) {
-    $expected(e, "/io.example~1trace", "string", "expected string, found ", p0);
-    if (e.length >= $limit) return;
-  }
-}
-
-function $va$29(v: any, e: $Errors, d: number): void {
+function $va$23(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1692,7 +1537,7 @@ function $va$29(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$30(v: any, d: number): boolean {
+function $is$24(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     if (!$own(v, k)) continue;
@@ -1702,7 +1547,7 @@ function $is$30(v: any, d: number): boolean {
   return true;
 }
 
-function $va$31(v: any, e: $Errors, d: number): void {
+function $va$25(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1719,74 +1564,28 @@ function $va$31(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$32(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string")) return false;
-  return true;
-}
-
-function $is$33(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    if (!$own(v, k)) continue;
-    const x = v[k];
-    if (!$is_ElicitResult(x, d + 1)) return false;
-  }
-  return true;
-}
-
-function $is$34(v: any, d: number): boolean {
+function $is$26(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   return true;
 }
 
-function $va$35(v: any, e: $Errors, d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, "", "object", "expected object, found ", v);
-    return;
-  }
-  const p0 = v["io.example/trace"];
-  if (p0 !== undefined && !(typeof p0 === "string")) {
-    $expected(e, "/io.example~1trace", "string", "expected string, found ", p0);
-    if (e.length >= $limit) return;
-  }
-}
-
-function $va$36(v: any, e: $Errors, d: number): void {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    $expected(e, "", "object", "expected object, found ", v);
-    return;
-  }
-  for (const k in v) {
-    if (!$own(v, k)) continue;
-    const x = v[k];
-    const n0 = e.length;
-    $va_ElicitResult(x, e, d + 1);
-    if (e.length > n0) {
-      $at(e, n0, "/" + $escape(k));
-      if (e.length >= $limit) return;
-    }
-  }
-}
-
-function $va$37(v: any, e: $Errors, d: number): void {
+function $va$27(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
 }
 
-function $is$38(v: any, d: number): boolean {
+function $is$28(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    if (!$is$39(x, d)) return false;
+    if (!$is$29(x, d)) return false;
   }
   return true;
 }
 
-function $is$39(v: any, d: number): boolean {
+function $is$29(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   switch (v.type) {
     case "text":
@@ -1798,7 +1597,7 @@ function $is$39(v: any, d: number): boolean {
   }
 }
 
-function $va$40(v: any, e: $Errors, d: number): void {
+function $va$30(v: any, e: $Errors, d: number): void {
   if (!Array.isArray(v)) {
     $expected(e, "", "array", "expected array, found ", v);
     return;
@@ -1806,7 +1605,7 @@ function $va$40(v: any, e: $Errors, d: number): void {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     const n0 = e.length;
-    $va$41(x, e, d);
+    $va$31(x, e, d);
     if (e.length > n0) {
       $at(e, n0, "/" + i);
       if (e.length >= $limit) return;
@@ -1814,7 +1613,7 @@ function $va$40(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $va$41(v: any, e: $Errors, d: number): void {
+function $va$31(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1835,14 +1634,14 @@ function $va$41(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$42(v: any, d: number): boolean {
+function $is$32(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
   if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
   return true;
 }
 
-function $va$43(v: any, e: $Errors, d: number): void {
+function $va$33(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1858,7 +1657,7 @@ function $va$43(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$44(v: any, d: number): boolean {
+function $is$34(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.requestId;
   if (!$is_RequestId(p0, d + 1)) return false;
@@ -1867,7 +1666,7 @@ function $is$44(v: any, d: number): boolean {
   return true;
 }
 
-function $va$45(v: any, e: $Errors, d: number): void {
+function $va$35(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1891,7 +1690,7 @@ function $va$45(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$46(v: any, d: number): boolean {
+function $is$36(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.message;
   if (!(typeof p0 === "string")) return false;
@@ -1900,7 +1699,7 @@ function $is$46(v: any, d: number): boolean {
   return true;
 }
 
-function $va$47(v: any, e: $Errors, d: number): void {
+function $va$37(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1927,17 +1726,17 @@ function $va$47(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$48(v: any, d: number): boolean {
+function $is$38(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   for (const k in v) {
     if (!$own(v, k)) continue;
     const x = v[k];
-    if (!$is$50(x, d)) return false;
+    if (!$is$40(x, d)) return false;
   }
   return true;
 }
 
-function $is$49(v: any, d: number): boolean {
+function $is$39(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
@@ -1946,34 +1745,34 @@ function $is$49(v: any, d: number): boolean {
   return true;
 }
 
-function $is$50(v: any, d: number): boolean {
+function $is$40(v: any, d: number): boolean {
   if (typeof v === "string" || Number.isInteger(v) || typeof v === "boolean") return true;
-  if ($is$49(v, d)) return true;
+  if ($is$39(v, d)) return true;
   return false;
 }
 
-function $va$51(v: any, e: $Errors, d: number): void {
+function $va$41(v: any, e: $Errors, d: number): void {
   if (!(v === "accept")) {
     $expected(e, "", '"accept"', 'expected "accept", found ', v);
     if (e.length >= $limit) return;
   }
 }
 
-function $va$52(v: any, e: $Errors, d: number): void {
+function $va$42(v: any, e: $Errors, d: number): void {
   if (!(v === "decline")) {
     $expected(e, "", '"decline"', 'expected "decline", found ', v);
     if (e.length >= $limit) return;
   }
 }
 
-function $va$53(v: any, e: $Errors, d: number): void {
+function $va$43(v: any, e: $Errors, d: number): void {
   if (!(v === "cancel")) {
     $expected(e, "", '"cancel"', 'expected "cancel", found ', v);
     if (e.length >= $limit) return;
   }
 }
 
-function $va$54(v: any, e: $Errors, d: number): void {
+function $va$44(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1981,14 +1780,14 @@ function $va$54(v: any, e: $Errors, d: number): void {
   for (const k in v) {
     if (!$own(v, k)) continue;
     const x = v[k];
-    if (!$is$50(x, d)) {
-      $anyOf(e, "/" + $escape(k), x, d, [$va$55, $va$56], "string | integer | boolean | array");
+    if (!$is$40(x, d)) {
+      $anyOf(e, "/" + $escape(k), x, d, [$va$45, $va$46], "string | integer | boolean | array");
       if (e.length >= $limit) return;
     }
   }
 }
 
-function $va$55(v: any, e: $Errors, d: number): void {
+function $va$45(v: any, e: $Errors, d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean")) {
     $expected(
       e,
@@ -2001,7 +1800,7 @@ function $va$55(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $va$56(v: any, e: $Errors, d: number): void {
+function $va$46(v: any, e: $Errors, d: number): void {
   if (!Array.isArray(v)) {
     $expected(e, "", "array", "expected array, found ", v);
     return;
@@ -2015,7 +1814,7 @@ function $va$56(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $is$57(v: any, d: number): boolean {
+function $is$47(v: any, d: number): boolean {
   if ($is_EmptyResult(v, d + 1)) return true;
   if ($is_CallToolResult(v, d + 1)) return true;
   if ($is_InputRequiredResult(v, d + 1)) return true;
