@@ -132,7 +132,12 @@ function requireEnvelopes(loaded: LoadedRevision): DispatcherPlan["envelopes"] {
     throw new McpGenError(
       "protocol",
       "the dispatcher needs JSONRPCMessage with notification, result response and error response members; use --generators to leave it out",
-      { file: loaded.model.file, line: 1, column: 1 },
+      // At JSONRPCMessage when the schema has one; a schema without it has no better place.
+      new Resolver(loaded.model).declaration("JSONRPCMessage")?.loc ?? {
+        file: loaded.model.file,
+        line: 1,
+        column: 1,
+      },
     );
   }
   return {

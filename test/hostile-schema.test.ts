@@ -251,6 +251,33 @@ describe("from the command line", () => {
   });
 });
 
+describe("a schema the dispatcher cannot serve", () => {
+  it("is refused at JSONRPCMessage's declaration, not at 1:1", () => {
+    const union =
+      "export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;";
+    expect(base).toContain(union);
+    const schema = base.replace(union, union.replace(" | JSONRPCErrorResponse", ""));
+    const line = schema.slice(0, schema.indexOf("export type JSONRPCMessage")).split("\n").length;
+    const out = join(tempDir(), "out");
+    const r = cli([
+      "generate",
+      "--spec",
+      fakeSpec(schema),
+      "--revision",
+      "2030-01-01",
+      "--out",
+      out,
+    ]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^mcp-gen: \\S+schema\\.ts:${line}:\\d+: the dispatcher needs JSONRPCMessage with`,
+      ),
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe("nesting past the limit is one located line, never a stack overflow", () => {
   // Shapes of nesting `depth` levels deep inside `export interface Deep { x: ... }`.
   const SHAPES: Record<string, (inner: string, i: number) => string> = {
