@@ -284,7 +284,11 @@ describe("a spec draft's generated code behaves", () => {
     expect((await client.callTool({ name: "rm" })).content).toEqual([
       { type: "text", text: "deleted" },
     ]);
-    expect(sent[0]).toEqual({ elicitation: { confirm: true } });
+    // The Tasks extension is declared on every modern request (the client polls tasks).
+    expect(sent[0]).toEqual({
+      elicitation: { confirm: true },
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    });
     const refusing = connect(server, {
       inputHandlers: { "elicitation/confirm": confirm },
       capabilities: { elicitation: { confirm: false } },

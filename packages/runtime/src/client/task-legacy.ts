@@ -6,7 +6,7 @@ import type { LegacyClient } from "./legacy-client.js";
 import type { EngineContext } from "./sender-state.js";
 import type { Observed, TaskDriver } from "./task-run.js";
 import type { TaskNotices } from "./task-settings.js";
-import type { TaskStatus, TaskStatusUpdate } from "./task-types.js";
+import { LEGACY_TASK_FIELDS, taskStatus } from "./task-status.js";
 import type { CallOptions } from "../transport/transport.js";
 
 // 2025-11-25's experimental tasks on a legacy session (basic/utilities/tasks): a tools/call
@@ -48,19 +48,6 @@ function checkedTask(ctx: EngineContext, session: LegacyClient, method: string, 
   return task;
 }
 
-/** A 2025-11-25 Task in the Tasks extension's field names. */
-function taskStatus(task: Json): TaskStatusUpdate {
-  return {
-    taskId: task["taskId"] as string,
-    status: task["status"] as TaskStatus,
-    ...(typeof task["statusMessage"] === "string" ? { statusMessage: task["statusMessage"] } : {}),
-    createdAt: task["createdAt"] as string,
-    lastUpdatedAt: task["lastUpdatedAt"] as string,
-    ttlMs: typeof task["ttl"] === "number" ? task["ttl"] : null,
-    ...(typeof task["pollInterval"] === "number" ? { pollIntervalMs: task["pollInterval"] } : {}),
-  };
-}
-
 /** The driver that follows the task `created` on `session`. */
 export function legacyTask(
   ctx: EngineContext,
@@ -84,14 +71,14 @@ export function legacyTask(
   const fetchResult = (signal: AbortSignal, timeoutMs?: number) =>
     call("tasks/result", { signal, ...(timeoutMs ? { timeoutMs } : {}) }, payload);
   return {
-    observed: { task: taskStatus(created) },
+    observed: { task: taskStatus(created, LEGACY_TASK_FIELDS) },
     driver: {
       taskId,
       async poll(signal) {
         const raw = await call("tasks/get", { signal });
         if (raw["taskId"] !== taskId)
           throw new McpProtocolError(`tasks/get for ${taskId} answered about another task`);
-        return { task: taskStatus(raw) };
+        return { task: taskStatus(raw, LEGACY_TASK_FIELDS) };
       },
       needInput(_observed, signal) {
         // It blocks until the task is terminal: it may wait as long as a request may.
@@ -112,7 +99,7 @@ export function legacyTask(
       },
       async cancel() {
         // CancelTaskResult is the Task, cancelled ("Cancelling Tasks").
-        return taskStatus(await call("tasks/cancel", {}));
+        return taskStatus(await call("tasks/cancel", {}), LEGACY_TASK_FIELDS);
       },
     },
   };

@@ -8,7 +8,7 @@ import { sendNegotiated, senderMeta } from "./wire.js";
 import type { EngineContext } from "./sender-state.js";
 import type { Observed, TaskDriver } from "./task-run.js";
 import type { TaskNotices } from "./task-settings.js";
-import type { TaskStatus, TaskStatusUpdate } from "./task-types.js";
+import { taskStatus } from "./task-status.js";
 
 // The Tasks extension on the client (ext-tasks specification/draft/tasks.md): a tools/call
 // the server answered with a CreateTaskResult (resultType "task") is followed with tasks/get
@@ -23,21 +23,6 @@ export function createdTask(method: string, result: Json): Json {
   const errors = validateCreateTaskResult(result);
   if (errors.length > 0) throw new McpProtocolError(`invalid task answer to ${method}`, errors);
   return result;
-}
-
-/** A checked Task (CreateTaskResult or DetailedTask) as the client reports it. */
-function taskStatus(task: Json): TaskStatusUpdate {
-  return {
-    taskId: task["taskId"] as string,
-    status: task["status"] as TaskStatus,
-    ...(typeof task["statusMessage"] === "string" ? { statusMessage: task["statusMessage"] } : {}),
-    createdAt: task["createdAt"] as string,
-    lastUpdatedAt: task["lastUpdatedAt"] as string,
-    ttlMs: task["ttlMs"] as number | null,
-    ...(typeof task["pollIntervalMs"] === "number"
-      ? { pollIntervalMs: task["pollIntervalMs"] }
-      : {}),
-  };
 }
 
 /** The CreateTaskResult's status, and the driver that follows the task on a modern server. */
