@@ -7,3 +7,4 @@ export * from "./options.js";
 export * from "./validation.js";
 export * from "./tool-headers.js";
 export * from "./elicitation-content.js";
+export * from "./cancellation.js";

@@ -7,6 +7,7 @@ import {
   type ProtocolDescriptor,
 } from "../core/protocol.js";
 import { $escape } from "../core/validation.js";
+import type { CancellationWatch } from "../core/cancellation.js";
 
 // The context a request handler gets beside its params. Its types come from the revision
 // (the generated dispatcher binds them); what a revision lacks is simply undefined here.
@@ -34,6 +35,14 @@ export interface HandleContext<N = object> {
   notify?: (notification: N) => Promisable<void>;
   /** Fired when the transport gives up on the request (connection closed, timeout). */
   signal?: AbortSignal;
+  /**
+   * The same as `signal`, as a watch whose AbortSignal is made only when read (cheaper per
+   * request: see core/cancellation.ts). Read before `signal` when both are given. A transport
+   * that gives it may give `signal` as a getter on the context's prototype, for dispatchers
+   * that read only `signal` (a copy of the context made by spreading it then has no `signal`,
+   * and the copy's readers read `cancellation`).
+   */
+  cancellation?: CancellationWatch;
   /**
    * Who may cancel this request with notifications/cancelled: only messages handed over with
    * the same channel object. stdio is one channel; each Streamable HTTP POST is its own, as
@@ -127,7 +136,7 @@ export function requestContext(
     meta: Record<string, unknown>;
   },
   context: HandleContext,
-  signal: AbortSignal,
+  cancellation: Pick<CancellationWatch, "aborted" | "signal">,
 ): RequestContext {
   const { id, method, params, meta } = request;
   const keys = protocol.requestMeta;
@@ -136,7 +145,7 @@ export function requestContext(
   const logLevel = metaValue(keys.logLevel) as string | undefined;
   const { progress, log } = protocol.wellKnown;
   const notify = async (notification: object) => {
-    if (context.notify && !signal.aborted) await context.notify(notification);
+    if (context.notify && !cancellation.aborted) await context.notify(notification);
   };
   const answers = isObject(params["inputResponses"]) ? params["inputResponses"] : {};
   const version = metaValue(keys.protocolVersion);
@@ -146,7 +155,9 @@ export function requestContext(
     id,
     principal: context.principal,
     request: { method, params },
-    signal,
+    get signal() {
+      return cancellation.signal;
+    },
     protocolVersion: typeof version === "string" ? version : undefined,
     clientCapabilities: isObject(capabilities) ? capabilities : {},
     clientInfo: metaValue(keys.clientInfo) as object | undefined,

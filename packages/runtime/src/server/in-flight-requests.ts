@@ -1,5 +1,10 @@
 import type { HandleContext } from "./context.js";
 
+/** What cancelling a request in flight fires. */
+interface Abortable {
+  abort(reason: unknown): void;
+}
+
 /** The channel of every call handed over without one: they share it (HandleContext.channel). */
 const DEFAULT_CHANNEL = {};
 
@@ -8,10 +13,10 @@ const DEFAULT_CHANNEL = {};
  * cancel it (notifications/cancelled), and only for the principal that sent it.
  */
 export class InFlightRequests {
-  private readonly byChannel = new WeakMap<object, Map<string, AbortController>>();
+  private readonly byChannel = new WeakMap<object, Map<string, Abortable>>();
 
   /** Tracks `controller` as the one of request `id`; the function returned stops tracking it. */
-  track(context: HandleContext, id: string | number, controller: AbortController): () => void {
+  track(context: HandleContext, id: string | number, controller: Abortable): () => void {
     const requests = this.requestsOf(context);
     const key = requestKey(context, id);
     requests.set(key, controller);
@@ -26,7 +31,7 @@ export class InFlightRequests {
     this.requestsOf(context).get(requestKey(context, id))?.abort(reason);
   }
 
-  private requestsOf(context: HandleContext): Map<string, AbortController> {
+  private requestsOf(context: HandleContext): Map<string, Abortable> {
     const channel = context.channel ?? DEFAULT_CHANNEL;
     let requests = this.byChannel.get(channel);
     if (!requests) this.byChannel.set(channel, (requests = new Map()));

@@ -4,6 +4,7 @@
 export * from "./router.js";
 export * from "./router-types.js";
 export * from "./context.js";
+export type { CancellationWatch } from "../core/cancellation.js";
 export * from "./extensions.js";
 export * from "./input-required.js";
 export * from "./request-state.js";

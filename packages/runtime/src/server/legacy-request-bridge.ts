@@ -155,6 +155,16 @@ function refuseUnsendable(
     requireInputCapabilities(modern, ctx, result["inputRequests"]);
 }
 
+/** The legacy request's cancellation, its AbortSignal made only when read. */
+const signalOf = (legacyCtx: LegacyRequestContext) => ({
+  get aborted() {
+    return legacyCtx.signal.aborted;
+  },
+  get signal() {
+    return legacyCtx.signal;
+  },
+});
+
 /** `handler` (a modern one) serving `method`'s legacy requests on `session`. */
 export function servedOnSession(
   bridge: LegacyBridge,
@@ -179,7 +189,7 @@ export function servedOnSession(
         params: retry,
         meta: retry["_meta"] as Record<string, unknown>,
       };
-      const ctx = requestContext(mp, mv, request, context, legacyCtx.signal);
+      const ctx = requestContext(mp, mv, request, context, signalOf(legacyCtx));
       let result: unknown;
       try {
         result = await handler(retry, ctx);

@@ -1,6 +1,7 @@
 import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
 import { checkInputAnswer } from "../core/elicitation-content.js";
 import { isObject } from "../core/protocol.js";
+import { cancellationOf, type CancellationWatch } from "../core/cancellation.js";
 import type { LegacyEra } from "../core/era.js";
 
 // A legacy (initialize-based) session: what the client said at `initialize`, what it set
@@ -73,11 +74,18 @@ export class LegacySession {
    */
   async serving<R>(
     message: unknown,
-    context: { notify?: (message: object) => unknown; signal?: AbortSignal },
+    context: {
+      notify?: (message: object) => unknown;
+      signal?: AbortSignal;
+      cancellation?: CancellationWatch;
+    },
     serve: () => Promise<R>,
   ): Promise<R> {
-    const { notify, signal } = context;
-    const stream: RequestStream | undefined = notify && { send: notify, closed: signal };
+    const { notify } = context;
+    const stream: RequestStream | undefined = notify && {
+      send: notify,
+      closed: cancellationOf(context),
+    };
     const ids = stream === undefined ? [] : requestIds(message);
     for (const id of ids) this.streams.set(id, stream!);
     try {
@@ -213,7 +221,8 @@ export class LegacySession {
 /** Where a client request's answer goes, and the signal of that stream closing. */
 interface RequestStream {
   readonly send: (message: object) => unknown;
-  readonly closed: AbortSignal | undefined;
+  /** Whether the request's stream closed (the client cancelled, or it timed out). */
+  readonly closed: { readonly aborted: boolean } | undefined;
 }
 
 /** The ids of the requests in `message` (one, or a batch), as strings. */

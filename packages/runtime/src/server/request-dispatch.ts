@@ -10,6 +10,7 @@ import { markRaisedByHandler } from "./handler-marks.js";
 import { requireClientCapability, requireInputCapabilities } from "./client-capabilities.js";
 import { requestRoute, type RequestRoute } from "./method-routes.js";
 import { isObject } from "../core/protocol.js";
+import { Cancellation, cancellationOf } from "../core/cancellation.js";
 import { invalidRequestReply, unsupportedVersionReply } from "./request-checks.js";
 import { checkResult } from "./result-check.js";
 import { toolExecutionError } from "./result-rules.js";
@@ -61,48 +62,40 @@ async function runHandler(
   context: HandleContext,
 ): Promise<Record<string, unknown> | undefined> {
   const { protocol } = state;
-  if (context.signal?.aborted) return undefined;
-  const controller = new AbortController();
-  const onTransportAbort = () => controller.abort(context.signal?.reason);
-  context.signal?.addEventListener("abort", onTransportAbort, { once: true });
-  const stopTracking = state.inFlight.track(context, id, controller);
-  // Its notifications (progress, log) end when it is answered (context.ts, untilAnswered).
+  const transport = cancellationOf(context);
+  if (transport?.aborted) return undefined;
+  const cancellation = new Cancellation();
+  const stopFollowing = transport?.onAbort((reason) => cancellation.abort(reason));
+  const stopTracking = state.inFlight.track(context, id, cancellation);
   const scope = untilAnswered(context);
   const ctx: RequestContext = requestContext(
     protocol,
     state.validators,
     { id, method, params, meta },
     scope.context,
-    controller.signal,
+    cancellation,
   );
   let result: unknown;
   try {
-    // An extension's requests need the request to declare the extension (e.g. ext-tasks
-    // tasks.md, "Protocol Errors": -32021 for non-declaring clients).
     if (route.extension) requireClientCapability(protocol, ctx, ["extensions", route.extension.id]);
     result = await route.handler(params, ctx);
   } catch (error) {
-    if (controller.signal.aborted) return undefined;
-    // Read once and never throwing: whatever a handler throws (a revoked Proxy, a throwing
-    // getter) is answered here, not by the catch-all of the dispatcher.
+    if (cancellation.aborted) return undefined;
     const raised = jsonRpcErrorOf(error);
     if (raised)
       return markRaisedByHandler(
         errorResponse(protocol, id, raised.code, raised.message, raised.data),
       );
     report(state, error, method, id);
-    // A tool's own failure is a tool execution error, sent in the result (server/tools,
-    // "Error Handling"); any other method's is a generic internal error.
     if (method !== protocol.wellKnown.toolsCall)
       return errorResponse(protocol, id, JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error");
     result = toolExecutionError(error);
   } finally {
     scope.end();
     stopTracking();
-    context.signal?.removeEventListener("abort", onTransportAbort);
+    stopFollowing?.();
   }
-  // A cancelled request gets no response.
-  if (controller.signal.aborted) return undefined;
+  if (cancellation.aborted) return undefined;
   return answer(state, route, { id, method, ctx }, result);
 }
 

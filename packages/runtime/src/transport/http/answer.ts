@@ -1,5 +1,6 @@
 import { JSONRPC_ERRORS } from "../../core/errors.js";
 import { isObject } from "../../core/protocol.js";
+import { Cancellation } from "../../core/cancellation.js";
 import { raisedByHandler } from "../../server/handler-marks.js";
 import {
   errorBody,
@@ -18,12 +19,12 @@ import type { MessageHandler } from "./options.js";
 const TIMED_OUT = Symbol("timed out");
 
 /**
- * One request's clock and cancellation: `signal` aborts when the timeout fires or the
+ * One request's clock and cancellation: `cancellation` fires when the timeout fires or the
  * client goes away; `timedOut` resolves when the timeout fires (the answer does not wait for
  * a handler that ignores its signal).
  */
 export class RequestLifetime {
-  readonly #controller = new AbortController();
+  readonly cancellation = new Cancellation();
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly timedOut: Promise<typeof TIMED_OUT>;
   #stopWatching: () => void;
@@ -32,17 +33,18 @@ export class RequestLifetime {
     let fire!: (value: typeof TIMED_OUT) => void;
     this.timedOut = new Promise((resolve) => (fire = resolve));
     this.#timer = setTimeout(() => {
-      this.#controller.abort(new Error("request timed out"));
+      this.cancellation.abort(new Error("request timed out"));
       fire(TIMED_OUT);
     }, timeoutMs);
     // Closing the response stream is the cancellation on Streamable HTTP.
     this.#stopWatching = exchange.onClose(() =>
-      this.#controller.abort(new Error("client went away")),
+      this.cancellation.abort(new Error("client went away")),
     );
   }
 
+  /** The cancellation as an AbortSignal (made when first read). */
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    return this.cancellation.signal;
   }
 
   /** The answer is complete: no timeout, and a later close cancels nothing. */
@@ -50,6 +52,29 @@ export class RequestLifetime {
     clearTimeout(this.#timer);
     this.#stopWatching();
     this.#stopWatching = () => undefined;
+  }
+}
+
+/**
+ * What the dispatcher is told about a request. `signal` is a getter on the prototype, so the
+ * AbortSignal is made only for a dispatcher that reads it (the generated ones read
+ * `cancellation`; see HandleContext.cancellation).
+ */
+class RequestHandleContext {
+  readonly principal?: string;
+  readonly channel: object;
+
+  constructor(
+    readonly notify: (notification: unknown) => void,
+    readonly cancellation: Cancellation,
+    caller: Caller,
+  ) {
+    if (caller.principal !== undefined) this.principal = caller.principal;
+    this.channel = caller.channel;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
   }
 }
 
@@ -77,19 +102,17 @@ export async function answer(
   caller: Caller,
   inBand: boolean,
 ): Promise<void> {
-  const { signal } = lifetime;
+  const { cancellation } = lifetime;
   let stream: EventStream | undefined;
   const notify = (notification: unknown) => {
-    if (signal.aborted) return;
+    if (cancellation.aborted) return;
     stream ??= sink.openStream(EVENT_STREAM_HEADERS);
     stream.event(notification);
   };
-  const handled = host.dispatcher.handle(message, {
-    notify,
-    signal,
-    channel: caller.channel,
-    ...(caller.principal === undefined ? {} : { principal: caller.principal }),
-  });
+  const handled = host.dispatcher.handle(
+    message,
+    new RequestHandleContext(notify, cancellation, caller),
+  );
   const reply = await Promise.race([handled, lifetime.timedOut]);
   if (reply === TIMED_OUT) {
     const timeout = errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Request timed out", message["id"]);

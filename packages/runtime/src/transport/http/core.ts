@@ -56,7 +56,7 @@ export function createHttpCore<R>(
     principalOf,
     refuse,
     readMessage: (exchange, sink, lifetime) =>
-      readMessage(exchange, sink, limit, lifetime.signal, () =>
+      readMessage(exchange, sink, limit, lifetime.cancellation, () =>
         report(`mcp-gen: ${exchange.method} ${exchange.pathname}: 500, ${BODY_CONSUMED}`),
       ),
   };

@@ -4,6 +4,8 @@
 // `HttpExchange` and answers through `ReplySink`; each host implements both over its own
 // objects, so the node bridge never builds a Request or a Response it does not need.
 
+import type { CancellationWatch } from "../../core/cancellation.js";
+
 /** A request as the core reads it. `R` is the host's own request object. */
 export interface HttpExchange<R = unknown> {
   /** The host's request (IncomingMessage or Request): handed to `authenticate`. */
@@ -16,9 +18,9 @@ export interface HttpExchange<R = unknown> {
   header(name: string): string | undefined;
   /**
    * The body: its text, a value a framework already parsed, or why there is none. Reads at
-   * most `limit` bytes; `signal` aborts the read (the request timed out).
+   * most `limit` bytes; `cancellation` aborts the read (the request timed out).
    */
-  body(limit: number, signal: AbortSignal): Promise<BodyRead> | BodyRead;
+  body(limit: number, cancellation: CancellationWatch): Promise<BodyRead> | BodyRead;
   /**
    * Calls `listener` once when the client goes away before the response ended; returns the
    * unsubscribe. This is the cancellation on Streamable HTTP.

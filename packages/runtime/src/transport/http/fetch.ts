@@ -1,4 +1,5 @@
 import type { ProtocolDescriptor } from "../../core/protocol.js";
+import type { CancellationWatch } from "../../core/cancellation.js";
 import { createHttpCore } from "./core.js";
 import {
   eventText,
@@ -16,6 +17,7 @@ import type { HttpCoreOptions, MessageHandler } from "./options.js";
 
 /** The options of the fetch handler; `authenticate` gets the Request. */
 export type FetchHandlerOptions = HttpCoreOptions<Request>;
+export type { CancellationWatch } from "../../core/cancellation.js";
 
 /** A web-standard request handler: what Workers' `fetch`, Deno.serve and Bun.serve call. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -76,7 +78,7 @@ function fetchExchange(request: Request, closing: Closing): HttpExchange<Request
     pathname: url.pathname,
     // A Request built by hand has no Host header; its URL's host is what a server's Host made.
     header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
-    body: (limit, signal) => readBody(request, limit, signal),
+    body: (limit, cancellation) => readBody(request, limit, cancellation),
     onClose: (listener) => closing.listen(listener),
     authView() {
       if (view) return view;
@@ -87,15 +89,18 @@ function fetchExchange(request: Request, closing: Closing): HttpExchange<Request
   };
 }
 
-/** The request body as text, at most `limit` bytes; "aborted" when `signal` fires first. */
-async function readBody(request: Request, limit: number, signal: AbortSignal): Promise<BodyRead> {
+/** The request body as text, at most `limit` bytes; "aborted" when `cancellation` fires first. */
+async function readBody(
+  request: Request,
+  limit: number,
+  cancellation: CancellationWatch,
+): Promise<BodyRead> {
   if (request.bodyUsed) return { kind: "consumed" };
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) return { kind: "too-large" };
   if (!request.body) return { kind: "text", text: "" };
   const reader = request.body.getReader();
-  const onAbort = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener("abort", onAbort, { once: true });
+  const stopWatching = cancellation.onAbort(() => void reader.cancel().catch(() => undefined));
   const decoder = new TextDecoder();
   let text = "";
   let size = 0;
@@ -103,7 +108,7 @@ async function readBody(request: Request, limit: number, signal: AbortSignal): P
     for (;;) {
       const { value, done } = await reader.read();
       if (done)
-        return signal.aborted
+        return cancellation.aborted
           ? { kind: "aborted" }
           : { kind: "text", text: text + decoder.decode() };
       size += value.byteLength;
@@ -116,7 +121,7 @@ async function readBody(request: Request, limit: number, signal: AbortSignal): P
   } catch {
     return { kind: "aborted" };
   } finally {
-    signal.removeEventListener("abort", onAbort);
+    stopWatching();
   }
 }
 

@@ -1,5 +1,6 @@
 import { JSONRPC_ERRORS } from "../../core/errors.js";
 import { isObject } from "../../core/protocol.js";
+import type { CancellationWatch } from "../../core/cancellation.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 
 // A POST's JSON-RPC message: JSON by Content-Type, at most `limit` bytes, one object. The
@@ -21,7 +22,7 @@ export async function readMessage(
   exchange: HttpExchange,
   sink: ReplySink,
   limit: number,
-  signal: AbortSignal,
+  cancellation: CancellationWatch,
   onConsumed: () => void,
 ): Promise<Record<string, unknown> | undefined> {
   if (!isJsonType(exchange.header("content-type") ?? "")) {
@@ -31,7 +32,7 @@ export async function readMessage(
     );
     return void sendJson(sink, 415, error);
   }
-  const body = await exchange.body(limit, signal);
+  const body = await exchange.body(limit, cancellation);
   let message: unknown;
   switch (body.kind) {
     case "aborted":

@@ -1,5 +1,6 @@
 import type { ResourceServerOptions } from "../../auth/resource-server.js";
 import type { SessionStore } from "./sessions.js";
+import type { CancellationWatch } from "../../core/cancellation.js";
 
 // The options of the Streamable HTTP server, and what it needs of a dispatcher: types only,
 // shared by the core (core.ts), its legacy sessions (legacy.ts) and the hosts (fetch.ts for
@@ -14,6 +15,8 @@ export interface MessageHandler {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any dispatcher's notification type
       notify?: (notification: any) => void;
       signal?: AbortSignal;
+      /** The same as `signal`, made only when read (see HandleContext.cancellation). */
+      cancellation?: CancellationWatch;
       channel?: object;
     },
   ): Promise<unknown>;

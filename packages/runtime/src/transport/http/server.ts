@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { ProtocolDescriptor } from "../../core/protocol.js";
 import { createHttpCore } from "./core.js";
+import type { CancellationWatch } from "../../core/cancellation.js";
 import { eventText, type BodyRead, type HttpExchange, type ReplySink } from "./exchange.js";
 import type { HttpCoreOptions, MessageHandler } from "./options.js";
 
@@ -10,6 +11,7 @@ import type { HttpCoreOptions, MessageHandler } from "./options.js";
 // Node costs no Request/Response conversion.
 
 export type { CorsOptions, MessageHandler } from "./options.js";
+export type { CancellationWatch } from "../../core/cancellation.js";
 
 /** The options of the node:http handler; `authenticate` gets the IncomingMessage. */
 export type HttpHandlerOptions = HttpCoreOptions<IncomingMessage>;
@@ -65,7 +67,7 @@ function nodeExchange(
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(",") : value;
     },
-    body: (limit, signal) => nodeBody(req, parsedBody, limit, signal),
+    body: (limit, cancellation) => nodeBody(req, parsedBody, limit, cancellation),
     onClose(listener) {
       const onClose = () => {
         if (!res.writableEnded) listener();
@@ -85,10 +87,10 @@ function nodeBody(
   req: FrameworkRequest,
   parsedBody: unknown,
   limit: number,
-  signal: AbortSignal,
+  cancellation: CancellationWatch,
 ): Promise<BodyRead> | BodyRead {
   const unread = !req.readableDidRead && !req.readableEnded && !req.destroyed;
-  if (unread) return readStream(req, limit, signal);
+  if (unread) return readStream(req, limit, cancellation);
   const parsed = parsedBody !== undefined ? parsedBody : req.body;
   if (parsed === undefined) return { kind: "consumed" };
   if (typeof parsed === "string") return { kind: "text", text: parsed };
@@ -97,15 +99,20 @@ function nodeBody(
   return { kind: "parsed", value: parsed };
 }
 
-function readStream(req: IncomingMessage, limit: number, signal: AbortSignal): Promise<BodyRead> {
+function readStream(
+  req: IncomingMessage,
+  limit: number,
+  cancellation: CancellationWatch,
+): Promise<BodyRead> {
   return new Promise((resolve) => {
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > limit) return resolve({ kind: "too-large" });
     const chunks: Buffer[] = [];
     let size = 0;
+    let stopWatching = (): void => undefined;
     const finish = (read: BodyRead) => {
       req.off("data", onData).off("end", onEnd).off("error", onStop).off("close", onStop);
-      signal.removeEventListener("abort", onStop);
+      stopWatching();
       // Drop what is left: the answer does not wait for it.
       if (read.kind !== "text") req.resume();
       resolve(read);
@@ -121,9 +128,9 @@ function readStream(req: IncomingMessage, limit: number, signal: AbortSignal): P
         text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"),
       });
     const onStop = () => finish({ kind: "aborted" });
-    if (signal.aborted) return onStop();
+    if (cancellation.aborted) return onStop();
     req.on("data", onData).on("end", onEnd).on("error", onStop).on("close", onStop);
-    signal.addEventListener("abort", onStop, { once: true });
+    stopWatching = cancellation.onAbort(onStop);
   });
 }
 
