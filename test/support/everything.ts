@@ -131,7 +131,8 @@ export async function drive(kind: TransportKind, modules: Any[]): Promise<Drive>
     server.stdout!.on("data", (chunk) => {
       const lines = (rest + String(chunk)).split("\n");
       rest = lines.pop()!;
-      for (const line of lines) if (line.trim()) written.push(JSON.parse(line));
+      // Only messages: a line that is not JSON is not one (the transport skips it too).
+      for (const line of lines) if (line.trim().startsWith("{")) written.push(JSON.parse(line));
     });
   } else {
     const started = await startHttpServer(env);
