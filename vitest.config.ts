@@ -42,6 +42,8 @@ const INTEROP = [
   "test/client.test.ts",
   "test/dual-era.test.ts",
   "test/elicitation-form.test.ts",
+  "test/everything-drive-http.test.ts",
+  "test/everything-drive-stdio.test.ts",
   "test/examples.test.ts",
   "test/frameworks.test.ts",
   "test/multi-instance.test.ts",
