@@ -10,6 +10,7 @@
 // - stdio: the v2 SDK server as a script, and @modelcontextprotocol/server-everything 2026.8.31;
 // - OAuth: a generated server as a protected resource of the test authorization server.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import { join } from "node:path";
 import { toNodeHandler } from "@modelcontextprotocol/node";
@@ -294,5 +295,21 @@ describe("examples/client-features", () => {
     expect(as.requests.filter((r) => r.params["grant_type"] === "authorization_code")).toHaveLength(
       1,
     );
+  });
+
+  // Last: the runs above filled `printed`.
+  it("the guide's output blocks are what the examples printed", () => {
+    const pages = readdirSync(join(ROOT, "docs", "guide", "client")).filter((f) =>
+      f.endsWith(".md"),
+    );
+    const blocks = pages.flatMap((page) =>
+      [
+        ...readFileSync(join(ROOT, "docs", "guide", "client", page), "utf8").matchAll(
+          /```text\n([\s\S]*?)```/g,
+        ),
+      ].map((m) => ({ page, block: m[1]! })),
+    );
+    expect(blocks.length).toBeGreaterThan(10);
+    for (const { page, block } of blocks) expect(printed, `${page}:\n${block}`).toContain(block);
   });
 });
