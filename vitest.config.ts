@@ -38,6 +38,7 @@ const INTEROP = [
   "test/client-cancellation.test.ts",
   "test/client-era-probe.test.ts",
   "test/client-eras.test.ts",
+  "test/client-examples.test.ts",
   "test/client-legacy-calls.test.ts",
   "test/client.test.ts",
   "test/dual-era.test.ts",
