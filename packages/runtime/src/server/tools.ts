@@ -122,7 +122,7 @@ export function defineTools<
     byName.set(tool.name, definition);
   }
   const tools = [...byName.values()].map((d) => d.tool);
-  const listFields = options.list ?? ({} as ListFields);
+  const listFields = options?.list ?? ({} as ListFields);
 
   return {
     "tools/list": () => ({ ...listFields, tools: [...tools] }),

@@ -20,11 +20,17 @@ import type { ToolDefinition, ToolShape } from "./tools.js";
 // a Standard Schema that writes JSON Schema (zod 4, ArkType, Valibot through
 // toStandardJsonSchema), which checks the values itself and writes what tools/list lists.
 
-/** What a typed tool's inputSchema may be: an object's JSON Schema literal, or a Standard Schema. */
-export type TypedInputSchema = { readonly type: "object" } | StandardToolSchema;
+/**
+ * What a typed tool's inputSchema may be: an object's JSON Schema literal, or a Standard Schema
+ * that writes JSON Schema. (A schema library's object that is not a Standard JSON Schema, say a
+ * Valibot object with its `type: "object"`, is neither.)
+ */
+export type TypedInputSchema =
+  { readonly type: "object"; readonly "~standard"?: never } | StandardToolSchema;
 
-/** What a typed tool's outputSchema may be: a JSON Schema literal, or a Standard Schema. */
-export type TypedOutputSchema = { readonly [keyword: string]: unknown } | StandardToolSchema;
+/** What a typed tool's outputSchema may be: a JSON Schema literal, or a Standard Schema that writes JSON Schema. */
+export type TypedOutputSchema =
+  { readonly [keyword: string]: unknown; readonly "~standard"?: never } | StandardToolSchema;
 
 /** The arguments `call` gets for inputSchema `In`: what the schema library gives back, or what the JSON Schema describes. */
 export type ToolArguments<In> = In extends StandardSchemaV1
