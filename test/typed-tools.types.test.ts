@@ -217,6 +217,16 @@ describe("arguments and structuredContent inferred from JSON Schema literals", (
       where?: { lat: number; near?: string | null };
       anything?: unknown;
     }>();
+    // A value of the type is one the schema accepts (and a value it refuses is no such value).
+    const value: FromJsonSchema<typeof schema> = {
+      query: "mcp",
+      kind: "news",
+      pair: [1, true],
+      where: { lat: 1, near: null },
+    };
+    expect(validate(schema, value)).toBeUndefined();
+    // @ts-expect-error kind is one of the enum's values
+    expect(validate(schema, { ...value, kind: "blog" } satisfies typeof value)).toHaveLength(1);
   });
 
   it("unions (anyOf, oneOf, merged with the keywords beside them), allOf, $defs and $ref", () => {
@@ -246,6 +256,8 @@ describe("arguments and structuredContent inferred from JSON Schema literals", (
       definitions: { Place: { type: "object", properties: { town: { type: "string" } } } },
     } as const;
     type Args = FromJsonSchema<typeof schema>;
+    const value: Args = { id: 7, shape: { side: 2 }, from: { city: "Oslo" }, to: {} };
+    expect(validate(schema, value)).toBeUndefined();
     expectTypeOf<Args["id"]>().toEqualTypeOf<string | number>();
     expectTypeOf<NonNullable<Args["shape"]>>().toEqualTypeOf<
       { circle: number } | { side: number }
