@@ -10,9 +10,6 @@
 // `pattern`, `format`, ...) leave the type as it is; the server's validator still checks them.
 // A recursive `$ref` is followed to a fixed depth, past which the value is `unknown`.
 
-/** A JSON Schema as a literal: an object (or the boolean schemas true and false). */
-export type JsonSchemaLiteral = boolean | { readonly [keyword: string]: unknown };
-
 /** The values `Schema` describes, `$ref`s resolved against `Schema` itself as the root. */
 export type FromJsonSchema<Schema> = Resolve<Schema, Schema, []>;
 
