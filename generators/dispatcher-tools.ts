@@ -20,11 +20,16 @@ export function toolsListResult(loaded: LoadedRevision): string | undefined {
 export function writeDefineTools(w: CodeWriter, listResult: string, server: string): void {
   // Aliased: dispatcher.ts exports its own typed defineTools.
   w.import(server, "defineTools as runtimeDefineTools");
+  w.import(server, "defineTool as runtimeDefineTool");
   w.import(server, "SchemaValidator", true);
+  w.import(server, "TypedInputSchema", true);
+  w.import(server, "TypedOutputSchema", true);
+  w.import(server, "TypedTool as RuntimeTypedTool", true);
   const pick = 'Required<Pick<ServerHandlers, "tools/list" | "tools/call">>';
   w.line();
   w.line(`export type { SchemaValidator } from ${str(server)};`);
   w.line('type ToolsCall = NonNullable<ServerHandlers["tools/call"]>;');
+  w.line("type ToolsCallParams = Parameters<ToolsCall>[0];");
   w.line();
   w.doc(
     "What tools/list answers beside `tools`: its fields other than the tools, a cursor and resultType.",
@@ -55,19 +60,20 @@ export function writeDefineTools(w: CodeWriter, listResult: string, server: stri
     );
     w.list(
       "call: (",
-      ["args: Record<string, unknown>", "ctx: RequestContext", "params: Parameters<ToolsCall>[0]"],
+      ["args: Record<string, unknown>", "ctx: RequestContext", "params: ToolsCallParams"],
       ") => ReturnType<ToolsCall>;",
     );
   });
   w.line();
   w.doc(
-    'defineTools\' options: `validate`, a JSON Schema validator or "handler" (each tool checks its own arguments), and `list`, required where the revision requires fields there.',
+    'defineTools\' options: `validate`, a JSON Schema validator or "handler" (each tool checks its own arguments; required when a tool has a JSON Schema to check), and `list`, required where the revision requires fields there.',
   );
   w.block(
     "export type DefineToolsOptions = {",
-    () => w.line('validate: SchemaValidator | "handler";'),
+    () => w.line('validate?: SchemaValidator | "handler";'),
     "} & ({} extends ToolListFields ? { list?: ToolListFields } : { list: ToolListFields });",
   );
+  writeDefineTool(w);
   w.line();
   w.doc(
     "tools/list and tools/call served from one table, arguments checked against each inputSchema; spread the result into the server handlers.",
@@ -80,5 +86,29 @@ export function writeDefineTools(w: CodeWriter, listResult: string, server: stri
   // Typed by inference: runtimeDefineTools's Tool, Ctx, Params, Result and ListFields are
   // the revision's (ToolDefinition, DefineToolsOptions), checked against the return type.
   w.line("  return runtimeDefineTools(definitions, options);");
+  w.line("}");
+}
+
+/** Writes defineTool, the typed entry: the runtime's, bound to the revision's types. */
+function writeDefineTool(w: CodeWriter): void {
+  const bound = "T.Tool, RequestContext, ToolsCallParams, Awaited<ReturnType<ToolsCall>>";
+  w.line();
+  w.doc(
+    "A tool as defineTool takes it: `tool` (its schemas a JSON Schema literal or a Standard Schema) and `call`, typed by those schemas.",
+  );
+  w.line(`export type TypedTool<In, Out> = RuntimeTypedTool<${bound}, In, Out>;`);
+  w.line();
+  w.doc(
+    "One tool for defineTools, its `call`'s argument and structuredContent types inferred from its inputSchema and outputSchema: JSON Schema literals (checked by `validate`), or Standard Schemas that write JSON Schema (zod 4, ArkType, Valibot with toStandardJsonSchema), which check the values themselves.",
+  );
+  w.list(
+    "export function defineTool<",
+    [
+      "const In extends TypedInputSchema",
+      "const Out extends TypedOutputSchema | undefined = undefined",
+    ],
+    ">(entry: TypedTool<In, Out>): ToolDefinition {",
+  );
+  w.line(`  return runtimeDefineTool<${bound}, In, Out>(entry);`);
   w.line("}");
 }

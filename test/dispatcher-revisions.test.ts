@@ -48,6 +48,27 @@ defineTools([{ tool: echo, call: () => ({ content: [] }) }], { validate: "handle
 defineTools([{ tool: echo, call: () => ({ content: [] }) }], { list: { ttlMs: 0, cacheScope: "private" } });
 defineTools([{ tool: echo, call: () => ({ content: "text" }) }], { validate: "handler", list: { ttlMs: 0, cacheScope: "public" } });
 defineTools([{ tool: { name: "x", inputSchema: { type: "array" } }, call: () => ({ content: [] }) }], { validate: "handler", list: { ttlMs: 0, cacheScope: "public" } });
+// defineTool: argument and structuredContent types from the schemas, bound to the revision's Tool and results.
+import { defineTool } from "./dispatcher.js";
+import { z } from "zod";
+import { type } from "arktype";
+import * as v from "valibot";
+import { toStandardJsonSchema } from "@valibot/to-json-schema";
+const out = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } as const;
+defineTool({ tool: { name: "j", title: "J", annotations: { readOnlyHint: true }, inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, outputSchema: out }, call: ({ q }, ctx) => ({ content: [{ type: "text", text: q + ctx.method }], structuredContent: { n: q.length } }) });
+// @ts-expect-error a JSON Schema literal's structuredContent of the wrong type
+defineTool({ tool: { name: "j", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, outputSchema: out }, call: ({ q }) => ({ content: [], structuredContent: { n: q } }) });
+// @ts-expect-error an argument the JSON Schema literal does not declare
+defineTool({ tool: { name: "j", inputSchema: { type: "object", properties: { q: { type: "string" } } } }, call: (args) => ({ content: [{ type: "text", text: String(args.nope) }] }) });
+// @ts-expect-error a zod argument used as what it is not
+defineTool({ tool: { name: "z", inputSchema: z.object({ n: z.number() }) }, call: ({ n }) => ({ content: [{ type: "text", text: n.toUpperCase() }] }) });
+// @ts-expect-error structuredContent missing where an ArkType outputSchema asks for it
+defineTool({ tool: { name: "a", inputSchema: type({ q: "string" }), outputSchema: type({ ok: "boolean" }) }, call: () => ({ content: [] }) });
+// @ts-expect-error a Valibot structuredContent of the wrong type
+defineTool({ tool: { name: "v", inputSchema: toStandardJsonSchema(v.object({})), outputSchema: toStandardJsonSchema(v.object({ ok: v.boolean() })) }, call: () => ({ content: [], structuredContent: { ok: 1 } }) });
+// @ts-expect-error an inputSchema that is no object's
+defineTool({ tool: { name: "s", inputSchema: { type: "string" } }, call: () => ({ content: [] }) });
+defineTools([defineTool({ tool: { name: "e", inputSchema: z.object({}), outputSchema: z.object({ ok: z.boolean() }) }, call: () => ({ content: [{ type: "text", text: "no" }], isError: true }) })], { list: { ttlMs: 0, cacheScope: "private" } });
 `,
     );
     const errors = typecheck([join(dir, "use.ts")]);
@@ -69,13 +90,18 @@ defineTools([{ tool: { name: "x", inputSchema: { type: "array" } }, call: () => 
     // defineTools: the typed use compiles; no list, no validate, a wrong result or a non-object inputSchema do not.
     expect(at(22)).toEqual([]);
     expect(at(23)).toEqual([expect.stringMatching(/Property 'list' is missing/)]);
-    expect(at(24)).toEqual([expect.stringMatching(/Property 'validate' is missing/)]);
+    // No `validate` compiles (a tool made by defineTool with a Standard Schema needs none);
+    // defineTools throws at start-up for a tool with a JSON Schema to check.
+    expect(at(24)).toEqual([]);
     expect(at(25)).toEqual([
       expect.stringMatching(/Type 'string' is not assignable to type 'ContentBlock\[\]'/),
     ]);
     expect(at(26)).toEqual([
       expect.stringMatching(/Type '"array"' is not assignable to type '"object"'/),
     ]);
+    // defineTool: the typed uses compile; each @ts-expect-error line has its error (an unused
+    // directive would be an error of its own), none elsewhere.
+    expect([34, 36, 38, 40, 42, 44, 46, 47].flatMap(at)).toEqual([]);
     const defineToolsErrors = [23, 24, 25, 26].flatMap(at).length;
     expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(
       errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2 + defineToolsErrors,

@@ -96,6 +96,54 @@ describe("examples/hello-server", () => {
 });
 
 /**
+ * examples/typed-tools: tools typed by zod 4, Valibot, ArkType and a JSON Schema literal, one
+ * server, called with valid and invalid arguments by the v1 SDK client 1.32.2 (a 2025-11-25
+ * session) and the v2 SDK client 2.4.0 (2026-07-28): both see the same answers, invalid
+ * arguments as a tool execution error naming the problem, in each library's words.
+ */
+describe("examples/typed-tools", () => {
+  it("type-checks with its generated code; both eras get typed results and refusals naming the problem", async () => {
+    const { dir, sources } = await prepare("typed-tools");
+    expect(sources.sort()).toEqual([
+      "calls.ts",
+      "client-v1.ts",
+      "client-v2.ts",
+      "main.ts",
+      "server.ts",
+    ]);
+    expect(typecheck(sources.map((f) => join(dir, f)))).toEqual([]);
+    const js = transpiled(dir);
+    const { url, stderr } = await serve(js);
+    const refused = (tool: string, problem: string) =>
+      `error: Input validation error: Invalid arguments for tool ${tool}: ${problem}`;
+    const answers = [
+      'search({"query":"e"}): {"titles":["Dune","Emma","Ulysses"]}',
+      `search({"query":""}): ${refused("search", "/query: Too small: expected string to have >=1 characters")}`,
+      'to_fahrenheit({"celsius":100}): {"fahrenheit":212}',
+      `to_fahrenheit({"celsius":"hot"}): ${refused("to_fahrenheit", '/celsius: Invalid type: Expected number but received "hot"')}`,
+      'forecast({"city":"Oslo","days":2}): {"city":"Oslo","days":2}',
+      `forecast({"city":"Oslo","days":8}): ${refused("forecast", "/days: days must be at most 7 (was 8)")}`,
+      'add({"a":2,"b":3}): {"sum":5}',
+      `add({"a":2}): ${refused("add", "/ must have required property 'b'")}`,
+    ];
+    for (const [file, era] of [
+      ["client-v1.js", "2025-11-25"],
+      ["client-v2.js", "2026-07-28"],
+    ] as const) {
+      const run = await runClient(js, file, url);
+      expect(run.stderr, file).toBe("");
+      expect(run.stdout.trimEnd().split("\n"), file).toEqual([
+        `connected: ${era}`,
+        "tools: search, to_fahrenheit, forecast, add",
+        ...answers,
+      ]);
+      expect(run.status, file).toBe(0);
+    }
+    expect(stderr()).toBe("");
+  }, 240_000);
+});
+
+/**
  * examples/server-features: one dual-era server whose handlers use every server feature the
  * guide's pages show (docs/guide/server/), asked by the v1 SDK client 1.32.2 in a legacy
  * session (2025-11-25: client-v1.ts) and by the v2 SDK client 2.4.0 in its auto mode

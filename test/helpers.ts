@@ -28,11 +28,13 @@ export const SPEC_REVISIONS = readdirSync(join(SPEC_DIR, "schema"))
   .sort();
 
 let tempRoot: string | undefined;
+const SCHEMA_LIBRARIES = ["zod", "arktype", "valibot", "@valibot/to-json-schema"];
 
 /**
  * A new temporary folder. All of a worker's folders sit in one root whose node_modules links
  * the runtime package, as a project that installed it has: generated code written there
- * resolves `@mcp-gen/runtime` (and, through it, the peer libraries) like a user's would.
+ * resolves `@mcp-gen/runtime` (and, through it, the peer libraries) like a user's would, and
+ * the schema libraries zod, ArkType and Valibot.
  */
 export function tempDir(prefix = "mcp-gen-test-"): string {
   if (tempRoot === undefined) {
@@ -43,6 +45,11 @@ export function tempDir(prefix = "mcp-gen-test-"): string {
       join(tempRoot, "node_modules", "@mcp-gen", "runtime"),
       "dir",
     );
+    // The schema libraries typed tools are written with (their own dependencies resolve from
+    // the checkout's node_modules, where the links lead).
+    mkdirSync(join(tempRoot, "node_modules", "@valibot"));
+    for (const name of SCHEMA_LIBRARIES)
+      symlinkSync(join(ROOT, "node_modules", name), join(tempRoot, "node_modules", name), "dir");
   }
   return mkdtempSync(join(tempRoot, prefix));
 }

@@ -2,7 +2,12 @@
 // mcp-gen.config.json): the dispatcher routes and validates every message, defineTools serves
 // tools/list and tools/call from one table.
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { createServerDispatcher, defineTools, type SchemaValidator } from "./mcp/dispatcher.js";
+import {
+  createServerDispatcher,
+  defineTool,
+  defineTools,
+  type SchemaValidator,
+} from "./mcp/dispatcher.js";
 
 // #region validate
 // Tool arguments are checked against each tool's inputSchema before its call runs. Any JSON
@@ -18,7 +23,9 @@ const validate: SchemaValidator = (schema, value) => {
 // #region tools
 const tools = defineTools(
   [
-    {
+    // defineTool types `call` from the schema: a and b are numbers (and checked so by
+    // `validate` before call runs).
+    defineTool({
       tool: {
         name: "add",
         description: "Adds two numbers",
@@ -28,12 +35,8 @@ const tools = defineTools(
           required: ["a", "b"],
         },
       },
-      // The inputSchema has been checked: a and b are numbers.
-      call: (args) => {
-        const { a, b } = args as { a: number; b: number };
-        return { content: [{ type: "text", text: String(a + b) }] };
-      },
-    },
+      call: ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+    }),
   ],
   // tools/list's cache hints (2026-07-28): this list may change, so no one caches it.
   { validate, list: { ttlMs: 0, cacheScope: "private" } },

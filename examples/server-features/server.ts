@@ -197,6 +197,13 @@ const form = (field: string, message: string): ElicitRequestFormParams => ({
   requestedSchema: { type: "object", properties: { [field]: { type: "string" } } },
 });
 const sizeForm = form("size", "Which size?");
+// What round 2 seals for round 3. Opened with this schema, the state comes back typed
+// ({ size: string }), and state of another shape is refused.
+const pizzaState = {
+  type: "object",
+  properties: { size: { type: "string" } },
+  required: ["size"],
+} as const;
 const toppingForm = form("topping", "Which topping?");
 
 const orderPizza: ToolDefinition = {
@@ -208,7 +215,7 @@ const orderPizza: ToolDefinition = {
   call: async (_args, ctx) => {
     // A retry carries only the latest round's answers: the size, answered in round 2, is
     // sealed into requestState there and comes back in round 3.
-    const sealed = (await openStateFor(ctx, { secret })) as { size: string } | undefined;
+    const sealed = await openStateFor(ctx, { secret, schema: pizzaState, validate });
     const sizeAnswer = ctx.inputResponse("size", "elicitation/create", { params: sizeForm });
     const toppingAnswer = ctx.inputResponse("topping", "elicitation/create", {
       params: toppingForm,
@@ -224,7 +231,11 @@ const orderPizza: ToolDefinition = {
     if (topping === undefined)
       return inputRequired(ctx, {
         inputRequests: { topping: { method: "elicitation/create", params: toppingForm } },
-        requestState: await sealStateFor(ctx, { size: String(size) }, { secret }),
+        requestState: await sealStateFor(
+          ctx,
+          { size: String(size) },
+          { secret, schema: pizzaState },
+        ),
       });
     return { content: [text(`ordered: ${String(size)} pizza, ${String(topping)}`)] };
   },

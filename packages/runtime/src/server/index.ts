@@ -10,6 +10,19 @@ export * from "./input-required.js";
 export * from "./request-state.js";
 export * from "./result-rules.js";
 export * from "./tools.js";
+export * from "./typed-tools.js";
+export type {
+  StandardIssue,
+  StandardInput,
+  StandardJSONSchemaOptions,
+  StandardJSONSchemaV1,
+  StandardOutput,
+  StandardResult,
+  StandardSchemaV1,
+  StandardToolSchema,
+  StandardTypes,
+} from "./standard-schema.js";
+export * from "./json-schema-types.js";
 export * from "./era-dispatcher.js";
 export * from "./modern-router.js";
 export * from "./legacy-session.js";

@@ -1,4 +1,14 @@
 import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
+import type { FromJsonSchema } from "./json-schema-types.js";
+import {
+  isStandardSchema,
+  standardValidate,
+  type StandardInput,
+  type StandardOutput,
+  type StandardSchemaV1,
+} from "./standard-schema.js";
+import { quoted } from "./tool-checks.js";
+import type { SchemaValidator } from "./tools.js";
 
 // requestState comes back from the client, so it is attacker-controlled: sealed state is
 // HMAC-SHA256 signed (Web Crypto), expires, and is bound to the principal and to the
@@ -226,24 +236,94 @@ export interface StateContext {
   readonly requestState: string | undefined;
 }
 
-/** Seals state for the request a handler is answering (its principal and params). */
+/** sealStateFor's options. */
+export interface SealStateOptions {
+  secret: StateSecret;
+  /** How long the state stays valid, in milliseconds (default 10 minutes). */
+  ttlMs?: number;
+}
+
+/** openStateFor's options. */
+export interface OpenStateOptions {
+  secret: StateSecret;
+  /** Longest token accepted, in characters (default 65,536). */
+  maxLength?: number;
+}
+
+/**
+ * Seals state for the request a handler is answering (its principal and params). With a
+ * `schema` (the one openStateFor opens it with), `data` must be of the type it describes; the
+ * schema is not run here: opening checks it.
+ */
+export function sealStateFor<S extends StandardSchemaV1>(
+  ctx: StateContext,
+  data: StandardInput<S>,
+  options: SealStateOptions & { schema: S },
+): Promise<string>;
+export function sealStateFor<const S extends { readonly [keyword: string]: unknown }>(
+  ctx: StateContext,
+  data: FromJsonSchema<S>,
+  options: SealStateOptions & { schema: S },
+): Promise<string>;
+export function sealStateFor<Data>(
+  ctx: StateContext,
+  data: Data,
+  options: SealStateOptions,
+): Promise<string>;
 export function sealStateFor(
   ctx: StateContext,
   data: unknown,
-  options: { secret: StateSecret; ttlMs?: number },
+  options: SealStateOptions & { schema?: unknown },
 ): Promise<string> {
-  return sealRequestState(data, { ...options, principal: ctx.principal, request: ctx.request });
+  const { schema: _schema, ...sealing } = options;
+  void _schema;
+  return sealRequestState(data, { ...sealing, principal: ctx.principal, request: ctx.request });
 }
 
-/** Opens the state this retry echoed back, bound to this request; undefined if there is none. */
+/**
+ * Opens the state this retry echoed back, bound to this request; undefined if there is none.
+ * With a `schema` (a Standard Schema, or a JSON Schema literal with the `validate` that checks
+ * it), the state is checked against it and comes back typed: state of another shape (sealed
+ * by an older release of the server, say) is refused as invalid params. Without one it is the
+ * type parameter given (default unknown), trusted because only a holder of the secret can
+ * seal it.
+ */
+export function openStateFor<S extends StandardSchemaV1>(
+  ctx: StateContext,
+  options: OpenStateOptions & { schema: S },
+): Promise<StandardOutput<S> | undefined>;
+export function openStateFor<const S extends { readonly [keyword: string]: unknown }>(
+  ctx: StateContext,
+  options: OpenStateOptions & { schema: S; validate: SchemaValidator },
+): Promise<FromJsonSchema<S> | undefined>;
+export function openStateFor<Data = unknown>(
+  ctx: StateContext,
+  options: OpenStateOptions,
+): Promise<Data | undefined>;
 export async function openStateFor(
   ctx: StateContext,
-  options: { secret: StateSecret; maxLength?: number },
+  options: OpenStateOptions & { schema?: unknown; validate?: SchemaValidator },
 ): Promise<unknown> {
+  const { schema, validate, ...opening } = options;
+  if (schema !== undefined && !isStandardSchema(schema) && typeof validate !== "function")
+    throw new TypeError(
+      "openStateFor: a JSON Schema `schema` needs `validate`, the validator that checks it",
+    );
   if (ctx.requestState === undefined) return undefined;
-  return openRequestState(ctx.requestState, {
-    ...options,
+  const data = await openRequestState(ctx.requestState, {
+    ...opening,
     principal: ctx.principal,
     request: ctx.request,
   });
+  if (schema === undefined) return data;
+  const checked = isStandardSchema(schema)
+    ? await standardValidate(schema, data)
+    : { ok: false as const, problems: validate!(schema as object, data) ?? [] };
+  if (checked.ok) return checked.value;
+  const problems = quoted(checked.problems);
+  if (problems === undefined) return data;
+  throw new McpError(
+    JSONRPC_ERRORS.INVALID_PARAMS,
+    `invalid requestState: it does not match its schema: ${problems}`,
+  );
 }

@@ -1,7 +1,7 @@
 import type { Promisable } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
-import { jsonForm } from "./json-form.js";
 import { isObject } from "../core/protocol.js";
+import { checkedOutput, inputRefusal, quoted, SELF_CHECKED, type Checked } from "./tool-checks.js";
 
 // Tools served from one table: tools/list answers its definitions and tools/call runs the
 // entry named, so the two cannot drift apart. Arguments are checked against the tool's
@@ -40,12 +40,14 @@ export interface ToolDefinition<Tool extends ToolShape, Ctx, Params, Result> {
 
 export interface DefineToolsOptions<ListFields extends object = object> {
   /**
-   * How arguments (and structured results) are checked: a JSON Schema validator (see
-   * SchemaValidator), or "handler": each tool's `call` checks its own arguments and
-   * structuredContent, and nothing is checked for it. Required, so that no server goes
-   * without validation by omission.
+   * How arguments (and structured results) are checked against JSON Schemas: a JSON Schema
+   * validator (see SchemaValidator), or "handler": each tool's `call` checks its own arguments
+   * and structuredContent, and nothing is checked for it. A tool made by defineTool with a
+   * Standard Schema (zod, Valibot, ArkType) is checked by that schema instead, whatever this
+   * says. Required as soon as one tool has a JSON Schema to check (defineTools throws
+   * without it), so that no server goes without validation by omission.
    */
-  readonly validate: SchemaValidator | "handler";
+  readonly validate?: SchemaValidator | "handler" | undefined;
   /** Put into every tools/list result beside `tools` (ttlMs and cacheScope where required). */
   readonly list?: ListFields;
 }
@@ -56,18 +58,15 @@ export interface ToolHandlers<Tool, Ctx, Params, Result, ListFields> {
   readonly "tools/call": (params: Params, ctx: Ctx) => Promise<Result>;
 }
 
-/** Errors quoted in a message at most; the rest are counted. */
-const MAX_QUOTED_ERRORS = 5;
-
-/** The problems `validate` found, quoted in one line, or undefined when there are none. */
-function problems(validate: SchemaValidator, schema: object, value: unknown): string | undefined {
-  const errors = validate(schema, value);
-  if (errors === undefined || errors.length === 0) return undefined;
-  const quoted = errors.slice(0, MAX_QUOTED_ERRORS).join("; ");
-  const more =
-    errors.length > MAX_QUOTED_ERRORS ? ` (and ${errors.length - MAX_QUOTED_ERRORS} more)` : "";
-  return `${quoted}${more}`;
-}
+/** `validate` as a check of one value against `schema`. */
+const schemaCheck =
+  (validate: SchemaValidator, schema: object) =>
+  async (value: unknown): Promise<Checked> => {
+    const problems = validate(schema, value);
+    return problems === undefined || problems.length === 0
+      ? { ok: true, value }
+      : { ok: false, problems };
+  };
 
 /**
  * The tools/list and tools/call handlers serving `definitions`. tools/call answers:
@@ -98,9 +97,9 @@ export function defineTools<
   options: DefineToolsOptions<ListFields>,
 ): ToolHandlers<Tool, Ctx, Params, Result, ListFields> {
   const { validate } = options ?? {};
-  if (validate !== "handler" && typeof validate !== "function")
+  if (validate !== undefined && validate !== "handler" && typeof validate !== "function")
     throw new TypeError(
-      'defineTools needs `validate`: a JSON Schema validator, or "handler" when each tool checks its own arguments',
+      'defineTools: `validate` must be a JSON Schema validator, or "handler" when each tool checks its own arguments',
     );
   const byName = new Map<string, ToolDefinition<Tool, Ctx, Params, Result>>();
   for (const definition of definitions) {
@@ -114,10 +113,16 @@ export function defineTools<
       throw new TypeError(`defineTools: tool "${tool.name}" needs an inputSchema object`);
     if (typeof call !== "function")
       throw new TypeError(`defineTools: tool "${tool.name}" needs a \`call\` function`);
+    const self = SELF_CHECKED.get(definition);
+    const needsValidate = !self?.input || (tool.outputSchema !== undefined && !self.output);
+    if (validate === undefined && needsValidate)
+      throw new TypeError(
+        `defineTools needs \`validate\` for tool "${tool.name}" (its schemas are JSON Schemas): a JSON Schema validator, or "handler" when each tool checks its own arguments`,
+      );
     byName.set(tool.name, definition);
   }
   const tools = [...byName.values()].map((d) => d.tool);
-  const listFields = options.list ?? ({} as ListFields);
+  const listFields = options?.list ?? ({} as ListFields);
 
   return {
     "tools/list": () => ({ ...listFields, tools: [...tools] }),
@@ -127,66 +132,20 @@ export function defineTools<
         throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `Tool ${params.name} not found`);
       const { tool } = definition;
       const args = params.arguments ?? {};
-      if (validate !== "handler") {
-        const wrong = problems(validate, tool.inputSchema, args);
-        if (wrong !== undefined) {
-          const text = `Input validation error: Invalid arguments for tool ${tool.name}: ${wrong}`;
-          return { content: [{ type: "text", text }], isError: true } as Result;
-        }
+      // A definition made by defineTool with a Standard Schema checks that part itself.
+      const self = SELF_CHECKED.get(definition);
+      const byValidate = typeof validate === "function" ? validate : undefined;
+      if (byValidate && !self?.input) {
+        const wrong = quoted(byValidate(tool.inputSchema, args));
+        if (wrong !== undefined) return inputRefusal(tool.name, wrong) as Result;
       }
       const result = await definition.call({ ...args }, ctx, params);
-      if (validate === "handler" || tool.outputSchema === undefined) return result;
-      return checkedOutput(
-        validate,
-        tool as ToolShape & { outputSchema: object },
+      if (!byValidate || self?.output || tool.outputSchema === undefined) return result;
+      return (await checkedOutput(
+        tool.name,
         result,
-      ) as Result;
+        schemaCheck(byValidate, tool.outputSchema),
+      )) as Result;
     },
   };
-}
-
-/** A property of `record` as JSON.stringify sends it: own and enumerable, else undefined. */
-function sentProperty(record: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.propertyIsEnumerable.call(record, key) ? record[key] : undefined;
-}
-
-/**
- * `result` with its structuredContent in the JSON form the client gets, which is what is
- * checked (json-form.ts); throws when a complete, successful result of `tool` lacks
- * conforming structuredContent.
- */
-function checkedOutput(
-  validate: SchemaValidator,
-  tool: ToolShape & { outputSchema: object },
-  result: unknown,
-): unknown {
-  if (!isObject(result)) return result;
-  let record = result;
-  if (record["toJSON"] !== undefined) {
-    const whole = jsonForm(record);
-    // Without a JSON object form it cannot be sent at all: the router refuses it.
-    if (!whole.ok || !isObject(whole.value)) return result;
-    record = whole.value;
-  }
-  if (sentProperty(record, "isError") === true) return result;
-  // input_required, or an extension's answer (a task handle): not the tool's output yet. The
-  // router refuses any resultType the revision does not define (result-check.ts).
-  const resultType = sentProperty(record, "resultType");
-  if (resultType !== undefined && resultType !== "complete") return result;
-  const given = sentProperty(record, "structuredContent");
-  if (given === undefined)
-    throw new Error(
-      `Output validation error: Tool ${tool.name} has an output schema but no structured content was provided`,
-    );
-  const sent = jsonForm(given);
-  if (!sent.ok)
-    throw new Error(
-      `Output validation error: Structured content for tool ${tool.name} cannot be sent as JSON: ${sent.problem}`,
-    );
-  const wrong = problems(validate, tool.outputSchema, sent.value);
-  if (wrong !== undefined)
-    throw new Error(
-      `Output validation error: Invalid structured content for tool ${tool.name}: ${wrong}`,
-    );
-  return sent.value === given ? record : { ...record, structuredContent: sent.value };
 }
