@@ -52,6 +52,7 @@ const INTEROP = [
   "test/sdk-interop.test.ts",
   "test/spec-bump.test.ts",
   "test/tools-interop.test.ts",
+  "test/resources-prompts-interop.test.ts",
   // The stdio client transport, against node processes playing servers.
   "packages/runtime/test/stdio.test.ts",
 ];

@@ -15,6 +15,7 @@ import {
   writeHandlersInterface,
 } from "./dispatcher-handlers.js";
 import { toolsListResult, writeDefineTools } from "./dispatcher-tools.js";
+import { servesTables, writeDefineServer } from "./dispatcher-server.js";
 import { handlersFile } from "./dispatcher-skeleton.js";
 import { httpServerFile } from "./dispatcher-http.js";
 
@@ -43,6 +44,7 @@ function dispatcherFile(
   writeHandlerHelpers(w, plan);
   const listResult = toolsListResult(loaded);
   if (listResult) writeDefineTools(w, listResult, plan.server);
+  if (servesTables(loaded)) writeDefineServer(w, plan);
   const code = w.toString(header);
   return { path: "dispatcher.ts", kind: "generated", code, preformatted: w.exact };
 }

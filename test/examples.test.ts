@@ -210,6 +210,8 @@ describe("examples/server-features", () => {
       "sampling",
       "roots",
       "request state",
+      "prompts",
+      "resources",
       "completions",
       "subscriptions",
       "tasks",
@@ -221,6 +223,13 @@ describe("examples/server-features", () => {
     // The overview page shows what the v1 client prints.
     const page = readFileSync(join(ROOT, "docs", "guide", "server", "index.md"), "utf8");
     expect(/```text\n([\s\S]*?)```/.exec(page)?.[1]).toBe(seen.v1Printed);
+  });
+
+  it("prompts and resources: arguments typed, a template listed, read and completed", () => {
+    for (const seenBy of [seen.v1, seen.v2]) {
+      expect(seenBy["prompts"]).toBe("Review this rust code.");
+      expect(seenBy["resources"]).toBe("note://{name}; Notes, kept in memory; welcome");
+    }
   });
 
   it("logging: info and above, debug filtered out; legacy after logging/setLevel, modern per request", () => {

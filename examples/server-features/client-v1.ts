@@ -110,6 +110,26 @@ const order = await client.callTool({ name: "order_pizza", arguments: {} });
 console.log(`request state: ${textOf(order)}`);
 // #endregion request-state
 
+// #region prompts
+const reviewed = await client.getPrompt({ name: "review", arguments: { language: "rust" } });
+const [message] = reviewed.messages;
+console.log(`prompts: ${message?.content.type === "text" ? message.content.text : "(no text)"}`);
+// #endregion prompts
+
+// #region resources
+const { resourceTemplates } = await client.listResourceTemplates();
+const [about] = (await client.readResource({ uri: "about://notes" })).contents;
+// A template's variable, completed from what the user typed.
+const names = await client.complete({
+  ref: { type: "ref/resource", uri: "note://{name}" },
+  argument: { name: "name", value: "w" },
+});
+console.log(
+  `resources: ${resourceTemplates.map((t) => t.uriTemplate).join(", ")}; ` +
+    `${about && "text" in about ? about.text : "(no text)"}; ${names.completion.values.join(", ")}`,
+);
+// #endregion resources
+
 // #region completions
 const { completion } = await client.complete({
   ref: { type: "ref/prompt", name: "review" },

@@ -3,17 +3,21 @@
 // clients (2026-07-28) and legacy sessions (2025-03-26 .. 2025-11-25) reach the same handlers.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import {
-  createServerDispatcher,
   createTaskStore,
+  definePrompts,
+  defineResources,
+  defineServer,
   defineTools,
   inputRequired,
   McpError,
   openStateFor,
+  prompt,
   requireClientCapability,
+  resource,
+  resourceTemplate,
   sealStateFor,
   type HandlerResult,
   type SchemaValidator,
-  type ServerHandlers,
   type ToolDefinition,
 } from "./mcp/dispatcher.js";
 import type {
@@ -21,7 +25,6 @@ import type {
   CreateMessageRequestParams,
   ElicitRequestFormParams,
   ElicitRequestURLParams,
-  SubscriptionFilter,
   TextContent,
 } from "./mcp/types.js";
 
@@ -242,82 +245,65 @@ const orderPizza: ToolDefinition = {
 };
 // #endregion request-state
 
-// #region prompts
-const prompts: Pick<ServerHandlers, "prompts/list" | "prompts/get"> = {
-  "prompts/list": () => ({
-    prompts: [{ name: "review", arguments: [{ name: "language", required: true }] }],
-    ttlMs: 60_000,
-    cacheScope: "public",
-  }),
-  "prompts/get": (params) => ({
-    messages: [
-      { role: "user", content: text(`Review this ${params.arguments?.["language"]} code.`) },
-    ],
-  }),
-};
-// #endregion prompts
-
 // #region completions
 const LANGUAGES = ["go", "java", "javascript", "python", "rust", "typescript"];
 
-// Values for the argument being typed (the review prompt's `language`), from what is typed.
-const completions: Pick<ServerHandlers, "completion/complete"> = {
-  "completion/complete": (params) => {
-    const { ref, argument } = params;
-    if (ref.type !== "ref/prompt" || ref.name !== "review" || argument.name !== "language")
-      return { completion: { values: [] } };
-    const values = LANGUAGES.filter((language) => language.startsWith(argument.value));
-    return { completion: { values, total: values.length, hasMore: false } };
-  },
-};
+// Values for what the user typed so far, best first (at most 100 are sent).
+const languages = (typed: string) => LANGUAGES.filter((language) => language.startsWith(typed));
 // #endregion completions
 
-// #region resources
-const notes = new Map<string, string>([["note://welcome", "Hello"]]);
-
-const resources: Pick<ServerHandlers, "resources/list" | "resources/read"> = {
-  "resources/list": () => ({
-    resources: [...notes.keys()].map((uri) => ({ uri, name: uri.slice("note://".length) })),
-    ttlMs: 0,
-    cacheScope: "private",
+// #region prompts
+const review = prompt({
+  prompt: {
+    name: "review",
+    description: "Asks for a code review",
+    arguments: [{ name: "language", required: true }, { name: "focus" }],
+  },
+  // Typed from the declarations: `language` is a string, `focus` may be undefined. A call
+  // without `language` never gets here: it is refused with -32602.
+  get: ({ language, focus }) => ({
+    messages: [
+      {
+        role: "user",
+        content: text(`Review this ${language} code${focus ? `, for ${focus}` : ""}.`),
+      },
+    ],
   }),
-  "resources/read": (params) => {
-    const note = notes.get(params.uri);
-    if (note === undefined) throw new McpError(-32602, `no note ${params.uri}`);
-    return { contents: [{ uri: params.uri, text: note }], ttlMs: 0, cacheScope: "private" };
-  },
-};
+  complete: { language: languages },
+});
+
+const prompts = definePrompts([review], { list: { ttlMs: 60_000, cacheScope: "public" } });
+// #endregion prompts
+
+// #region resources
+const notes = new Map<string, string>([["welcome", "Hello"]]);
+
+const resources = defineResources(
+  [
+    resource({
+      resource: { uri: "about://notes", name: "about", mimeType: "text/plain" },
+      read: (uri) => ({
+        contents: [{ uri, text: "Notes, kept in memory" }],
+        ttlMs: 60_000,
+        cacheScope: "public",
+      }),
+    }),
+    resourceTemplate({
+      template: { uriTemplate: "note://{name}", name: "note", mimeType: "text/plain" },
+      // resources/list names the notes there are now.
+      list: () => [...notes.keys()].map((name) => ({ uri: `note://${name}`, name })),
+      // `name` is read from the URI (`note://welcome`: "welcome").
+      read: (uri, { name }) => {
+        const note = notes.get(name);
+        if (note === undefined) throw new McpError(-32602, `Resource ${uri} not found`, { uri });
+        return { contents: [{ uri, text: note }], ttlMs: 0, cacheScope: "private" };
+      },
+      complete: { name: (typed) => [...notes.keys()].filter((name) => name.startsWith(typed)) },
+    }),
+  ],
+  { list: { ttlMs: 0, cacheScope: "private" } },
+);
 // #endregion resources
-
-// #region listen
-// Modern clients (2026-07-28) open a subscriptions/listen stream; this handler keeps it open
-// and sends what each one asked for (write_note tells legacy sessions through the dispatcher).
-const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-type Send = (method: string, params?: object) => Promise<void>;
-const listeners = new Map<Send, SubscriptionFilter>();
-
-const listen: Pick<ServerHandlers, "subscriptions/listen"> = {
-  "subscriptions/listen": async (params, ctx) => {
-    const _meta = { [SUBSCRIPTION_ID]: ctx.id };
-    const send: Send = (method, fields) =>
-      ctx.notify({ jsonrpc: "2.0", method, params: { ...fields, _meta } });
-    // What this server honors of the filter: resources (it has no list of tools or prompts
-    // that changes).
-    const { resourcesListChanged, resourceSubscriptions } = params.notifications;
-    const honored: SubscriptionFilter = {
-      ...(resourcesListChanged ? { resourcesListChanged } : {}),
-      ...(resourceSubscriptions ? { resourceSubscriptions } : {}),
-    };
-    await send("notifications/subscriptions/acknowledged", { notifications: honored });
-    listeners.set(send, honored);
-    // Open until the client closes it (or the HTTP server's requestTimeoutMs passes).
-    if (!ctx.signal.aborted)
-      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
-    listeners.delete(send);
-    return { _meta };
-  },
-};
-// #endregion listen
 
 // #region subscriptions
 const writeNote: ToolDefinition = {
@@ -331,23 +317,14 @@ const writeNote: ToolDefinition = {
     },
   },
   call: (args) => {
-    const uri = `note://${String(args["name"])}`;
-    const added = !notes.has(uri);
-    notes.set(uri, String(args["text"]));
-    // Legacy sessions: on their GET stream, those subscribed to `uri` (resources/subscribe).
-    dispatcher.resourceUpdated?.(uri);
-    if (added)
-      dispatcher.notifySessions?.({
-        jsonrpc: "2.0",
-        method: "notifications/resources/list_changed",
-      });
-    // Modern clients: on their subscriptions/listen streams, as each one asked.
-    for (const [send, filter] of listeners) {
-      if (filter.resourceSubscriptions?.includes(uri))
-        void send("notifications/resources/updated", { uri });
-      if (added && filter.resourcesListChanged) void send("notifications/resources/list_changed");
-    }
-    return { content: [text(`${added ? "added" : "updated"} ${uri}`)] };
+    const name = String(args["name"]);
+    const added = !notes.has(name);
+    notes.set(name, String(args["text"]));
+    // One call per change: legacy sessions hear it on their GET stream (those subscribed to
+    // the URI), modern clients on their subscriptions/listen stream (those that asked).
+    server.resourceUpdated(`note://${name}`);
+    if (added) server.listChanged("resources");
+    return { content: [text(`${added ? "added" : "updated"} note://${name}`)] };
   },
 };
 // #endregion subscriptions
@@ -373,22 +350,24 @@ const buildReport: ToolDefinition = {
 // #endregion tasks
 
 // #region dispatcher
-export const dispatcher = createServerDispatcher(
+export const server = defineServer(
   {
-    ...defineTools(
+    tools: defineTools(
       [tidy, count, greet, connectCalendar, haiku, showRoots, orderPizza, writeNote, buildReport],
       { validate, list: { ttlMs: 60_000, cacheScope: "public" } },
     ),
-    ...prompts,
-    ...completions,
-    ...resources,
-    ...listen,
+    resources,
+    prompts,
+    // What the server tells clients about (server.listChanged, server.resourceUpdated).
+    listChanged: ["resources"],
+    subscribe: true,
   },
   {
     serverInfo: { name: "server-features", version: "1.0.0" },
-    // What no handler implies: logging (handlers call ctx.log), resource updates and list changes.
-    capabilities: { logging: {}, resources: { subscribe: true, listChanged: true } },
+    // What nothing above implies: logging (handlers call ctx.log).
+    capabilities: { logging: {} },
     extensions: [tasks],
   },
 );
+export const dispatcher = server.dispatcher;
 // #endregion dispatcher

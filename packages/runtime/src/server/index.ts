@@ -1,5 +1,6 @@
 // @mcp-gen/runtime/server: the receiving side: the JSON-RPC router a generated dispatcher
-// wraps, request contexts, multi round-trip helpers, sealed request state, tools, and the
+// wraps, request contexts, multi round-trip helpers, sealed request state, the tables of tools,
+// resources and prompts (and defineServer, which assembles them), and the
 // era dispatcher that serves legacy (initialize-based) sessions beside modern requests.
 export * from "./router.js";
 export * from "./router-types.js";
@@ -23,6 +24,12 @@ export type {
   StandardTypes,
 } from "./standard-schema.js";
 export * from "./json-schema-types.js";
+
+export * from "./uri-template.js";
+export * from "./completions.js";
+export * from "./resources.js";
+export * from "./prompts.js";
+export * from "./define-server.js";
 export * from "./era-dispatcher.js";
 export * from "./modern-router.js";
 export * from "./legacy-session.js";

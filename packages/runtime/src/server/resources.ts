@@ -1,0 +1,177 @@
+import type { Promisable } from "./context.js";
+import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
+import { isObject } from "../core/protocol.js";
+import {
+  complete,
+  type Completer,
+  type Completion,
+  type CompletionRequest,
+} from "./completions.js";
+import { UriTemplate, type TemplateVariables } from "./uri-template.js";
+
+// Resources served from one table: resources/list names the static resources (and those each
+// template lists), resources/templates/list names the templates, resources/read finds the
+// entry a URI belongs to, and completion/complete (ref/resource) completes a template's
+// variables: all read the same entries, so they cannot disagree. Method names and shapes are
+// the same in every revision; the generated dispatcher binds the revision's types.
+
+/** What this module reads of a resource definition (it lists the whole definition as given). */
+export interface ResourceShape {
+  readonly uri: string;
+  readonly name: string;
+}
+
+/** What this module reads of a resource template definition. */
+export interface ResourceTemplateShape {
+  readonly uriTemplate: string;
+  readonly name: string;
+}
+
+/** One resource at a fixed URI: its definition, as resources/list lists it, and its reader. */
+export interface StaticResource<Resource extends ResourceShape, Ctx, Result> {
+  readonly resource: Resource;
+  /** Reads it: resources/read's result for `uri` (the resource's own). */
+  readonly read: (uri: string, ctx: Ctx) => Promisable<Result>;
+}
+
+/**
+ * Resources under an RFC 6570 URI template (`file:///{+path}`): its definition, as
+ * resources/templates/list lists it, and what reads a URI it matches, given the variables
+ * read from the URI (typed from the template literal: see TemplateVariables).
+ */
+export interface TemplateResource<
+  Uri extends string,
+  Template extends ResourceTemplateShape,
+  Resource extends ResourceShape,
+  Ctx,
+  Result,
+> {
+  readonly template: Omit<Template, "uriTemplate"> & { readonly uriTemplate: Uri };
+  /** Reads a URI the template matches; throw McpError -32602 where nothing is there. */
+  readonly read: (uri: string, variables: TemplateVariables<Uri>, ctx: Ctx) => Promisable<Result>;
+  /** The resources of this template that resources/list names now (none if left out). */
+  readonly list?: (ctx: Ctx) => Promisable<readonly Resource[]>;
+  /** Completions per variable (completion/complete with `ref/resource`). */
+  readonly complete?: {
+    readonly [Name in keyof TemplateVariables<Uri>]?: Completer<
+      Ctx,
+      { readonly [Other in keyof TemplateVariables<Uri>]?: string }
+    >;
+  };
+}
+
+/** A static resource or a template, as defineResources takes it (see resourceTemplate). */
+export type ResourceEntry<Ctx = unknown> =
+  StaticResource<ResourceShape, Ctx, unknown> | TemplateEntry<Ctx>;
+
+/** A template entry with its variables' types erased (what resourceTemplate returns). */
+export interface TemplateEntry<Ctx = unknown> {
+  readonly template: ResourceTemplateShape;
+  readonly read: (uri: string, variables: never, ctx: Ctx) => unknown;
+  readonly list?: (ctx: Ctx) => Promisable<readonly ResourceShape[]>;
+  readonly complete?: { readonly [name: string]: Completer<Ctx, never> | undefined };
+}
+
+/**
+ * A template entry, its variables typed from `template.uriTemplate` (hence a function: the
+ * literal is inferred here), ready for defineResources.
+ */
+export function resourceTemplate<
+  const Uri extends string,
+  Template extends ResourceTemplateShape,
+  Resource extends ResourceShape,
+  Ctx,
+  Result,
+>(entry: TemplateResource<Uri, Template, Resource, Ctx, Result>): TemplateEntry<Ctx> {
+  return entry as unknown as TemplateEntry<Ctx>;
+}
+
+export interface DefineResourcesOptions<ListFields extends object = object> {
+  /** Put into every resources/list and resources/templates/list result (ttlMs and cacheScope where required). */
+  readonly list?: ListFields;
+}
+
+/** What a resources table serves: spread `handlers` into the server handlers, or give it to defineServer. */
+export interface ResourceTable<Ctx = unknown> {
+  readonly handlers: {
+    readonly "resources/list": (params: unknown, ctx: Ctx) => Promise<object>;
+    readonly "resources/templates/list": (params: unknown, ctx: Ctx) => object;
+    readonly "resources/read": (params: { readonly uri: string }, ctx: Ctx) => Promise<unknown>;
+  };
+  /** Answers completion/complete for `ref/resource` with `uri` (a template); undefined: not a template of this table. */
+  complete(uri: string, request: CompletionRequest, ctx: Ctx): Promise<Completion> | undefined;
+  /** Whether any template completes a variable (so the server declares `completions`). */
+  readonly completes: boolean;
+}
+
+type Compiled<Ctx> = { entry: TemplateEntry<Ctx>; matcher: UriTemplate };
+
+/**
+ * The handlers serving `entries`. resources/read looks a URI up among the static resources,
+ * then tries the templates in order (the first that matches reads it); a URI nothing serves
+ * is answered -32602 `Resource <uri> not found` with `data: { uri }` (2026-07-28
+ * server/resources, "Error Handling": never an empty `contents`). Throws a TypeError for a
+ * malformed entry, a malformed template, or a URI or template given twice.
+ */
+export function defineResources<Ctx, ListFields extends object = object>(
+  entries: readonly ResourceEntry<Ctx>[],
+  options: DefineResourcesOptions<ListFields> = {},
+): ResourceTable<Ctx> {
+  const statics = new Map<string, StaticResource<ResourceShape, Ctx, unknown>>();
+  const templates = new Map<string, Compiled<Ctx>>();
+  for (const entry of entries) {
+    if (!isObject(entry) || typeof entry["read"] !== "function")
+      throw new TypeError("defineResources: each entry needs a `read` function");
+  }
+  for (const entry of entries) {
+    if ("template" in entry) {
+      const { uriTemplate } = isObject(entry.template) ? entry.template : ({} as never);
+      if (typeof uriTemplate !== "string" || templates.has(uriTemplate))
+        throw new TypeError(
+          `defineResources: template ${JSON.stringify(uriTemplate)} is missing or given twice`,
+        );
+      templates.set(uriTemplate, { entry, matcher: new UriTemplate(uriTemplate) });
+    } else {
+      const { uri } = isObject(entry.resource) ? entry.resource : ({} as never);
+      if (typeof uri !== "string" || statics.has(uri))
+        throw new TypeError(
+          `defineResources: resource ${JSON.stringify(uri)} is missing or given twice`,
+        );
+      statics.set(uri, entry);
+    }
+  }
+  const listFields = options.list ?? {};
+  const compiled = [...templates.values()];
+
+  return {
+    handlers: {
+      "resources/list": async (_params, ctx) => {
+        const listed = await Promise.all(compiled.map(({ entry }) => entry.list?.(ctx) ?? []));
+        const resources = [...[...statics.values()].map((s) => s.resource), ...listed.flat()];
+        return { ...listFields, resources };
+      },
+      "resources/templates/list": () => ({
+        ...listFields,
+        resourceTemplates: compiled.map(({ entry }) => entry.template),
+      }),
+      "resources/read": async (params, ctx) => {
+        const { uri } = params;
+        const fixed = statics.get(uri);
+        if (fixed !== undefined) return fixed.read(uri, ctx);
+        for (const { entry, matcher } of compiled) {
+          const variables = matcher.match(uri);
+          if (variables !== undefined) return entry.read(uri, variables as never, ctx);
+        }
+        throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `Resource ${uri} not found`, { uri });
+      },
+    },
+    complete(uri, request, ctx) {
+      const found = templates.get(uri);
+      if (found === undefined) return undefined;
+      const { entry, matcher } = found;
+      const completers = entry.complete as { [name: string]: Completer<Ctx> } | undefined;
+      return complete(`Resource template ${uri}`, matcher.variableNames, completers, request, ctx);
+    },
+    completes: compiled.some(({ entry }) => Object.keys(entry.complete ?? {}).length > 0),
+  };
+}
