@@ -202,8 +202,14 @@ export class SchemaTypes {
         value: this.type(extra, depth + 1),
         loc: NOWHERE,
       };
-    if (props.length === 0 && extra !== false)
-      return { kind: "record", key: keyword("string"), value: UNKNOWN, loc: NOWHERE };
+    // No properties at all: `{}` would admit any object in TypeScript, so a record of never.
+    if (props.length === 0)
+      return {
+        kind: "record",
+        key: keyword("string"),
+        value: extra === false ? keyword("never") : UNKNOWN,
+        loc: NOWHERE,
+      };
     return { kind: "object", members: { properties: props }, loc: NOWHERE };
   }
 

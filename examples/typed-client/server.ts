@@ -1,9 +1,7 @@
 // A docs-search server written with the official TypeScript SDK v2 (2.4.0), over Streamable
 // HTTP: the server the host application (app.ts) calls through typed functions.
 //   node server.js   (PORT changes the port, default 3000)
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { toNodeHandler } from "@modelcontextprotocol/node";
+import { serve } from "@hono/node-server";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 
@@ -43,9 +41,9 @@ function docsServer(): McpServer {
 }
 // #endregion server
 
-const handler = toNodeHandler(createMcpHandler(docsServer));
-const http = createServer((req, res) => void handler(req, res));
-http.listen(Number(process.env["PORT"] ?? 3000), "127.0.0.1", () => {
-  const { port } = http.address() as AddressInfo;
-  console.log(`MCP server listening on http://127.0.0.1:${port}/mcp`);
-});
+// The SDK's web-standard handler, served by Node.js through @hono/node-server.
+const handler = createMcpHandler(docsServer);
+const port = Number(process.env["PORT"] ?? 3000);
+serve({ fetch: (request) => handler.fetch(request), port, hostname: "127.0.0.1" }, (info) =>
+  console.log(`MCP server listening on http://127.0.0.1:${info.port}/mcp`),
+);
