@@ -38,6 +38,7 @@ export default defineConfig({
           { text: "The generated output and what is yours", link: "/guide/generated-output" },
           { text: "The dispatcher: serving requests", link: "/guide/dispatcher" },
           { text: "The client: calling servers", link: "/guide/client" },
+          { text: "Typed clients for a server's tools", link: "/guide/typed-client" },
           { text: "Serving every era", link: "/guide/eras" },
           { text: "Authorization", link: "/guide/authorization" },
           { text: "Security model", link: "/guide/security" },
