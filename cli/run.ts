@@ -173,7 +173,7 @@ function addClientCommand(
     )
     .requiredOption(
       "--from <source>",
-      "the server: an http(s) URL (Streamable HTTP), a command line (stdio, run without a shell), or a JSON file holding a tools/list result (or a listing written earlier)",
+      "the server: an http(s) URL (Streamable HTTP), a command line (stdio, run without a shell), or a .json file holding a tools/list result (or a listing written earlier)",
     )
     .requiredOption(
       "--out <file>",

@@ -26,7 +26,7 @@ export type ServerSource =
 /** Largest listing file read, and largest message read from a server, in bytes. */
 export const MAX_LISTING_BYTES = 8 * 1024 * 1024;
 
-/** What `--from` names: a URL (http, https), an existing file, else a command line. */
+/** What `--from` names: a URL (http, https), a .json file, else a command line. */
 export function sourceOf(from: string): ServerSource {
   if (from.trim() === "")
     throw new McpGenError("usage", "--from is empty: name a URL, a command or a tools.json file");
@@ -34,8 +34,12 @@ export function sourceOf(from: string): ServerSource {
     if (!URL.canParse(from)) throw new McpGenError("usage", `--from ${from} is not a valid URL`);
     return { kind: "url", url: from };
   }
-  if (statSync(from, { throwIfNoEntry: false })?.isFile()) return { kind: "file", path: from };
-  if (/\.json$/i.test(from)) throw new McpGenError("usage", `--from ${from}: no such file`);
+  // A listing file by its name: an executable script (`./server`) is a command to run.
+  if (/\.json$/i.test(from)) {
+    if (!statSync(from, { throwIfNoEntry: false })?.isFile())
+      throw new McpGenError("usage", `--from ${from}: no such file`);
+    return { kind: "file", path: from };
+  }
   const words = parseShell(from);
   const operator = words.find((w) => typeof w !== "string");
   if (operator !== undefined)

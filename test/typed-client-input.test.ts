@@ -17,9 +17,17 @@ import { printedUntil } from "./support/project-processes.js";
 import { runHere } from "./support/run-here.js";
 import { transpileDir } from "../scripts/transpile-generated.mjs";
 
+/**
+ * The client generated for 2026-07-28 alone (the typed file needs only its types: the
+ * initialize-based revisions' validators would triple a type-check), and for the example's
+ * config, every era.
+ */
 let clientFiles: OutputFile[];
+let dualEraFiles: OutputFile[];
 beforeAll(async () => {
-  clientFiles = await generate(loadRevision(SPEC_DIR, "2026-07-28"), ["client"], {
+  const newest = loadRevision(SPEC_DIR, "2026-07-28");
+  clientFiles = await generate(newest, ["client"]);
+  dualEraFiles = await generate(newest, ["client"], {
     legacy: LEGACY.map((r) => loadRevision(SPEC_DIR, r)),
   });
 }, 120_000);
@@ -194,6 +202,9 @@ describe("limits and bad input: one line each", () => {
     const notJson = await client(dir);
     expect(notJson.stderr).toMatch(/^mcp-gen: tools\.json is not JSON: .*\n$/);
     expect(notJson.status).toBe(2);
+    const missing = await runHere(["client", "--from", "gone.json", "--out", "a.ts"], dir);
+    expect(missing.stderr).toBe("mcp-gen: --from gone.json: no such file\n");
+    expect(missing.status).toBe(2);
     const piped = await runHere(
       ["client", "--from", "node server.js | tee x", "--out", "a.ts"],
       dir,
@@ -251,7 +262,7 @@ describe("examples/typed-client, as the guide shows it", () => {
     const dir = join(tempDir("mcp-gen-example-"), "typed-client");
     cpSync(join(ROOT, "examples", "typed-client"), dir, { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-    writeFiles(join(dir, "mcp"), clientFiles);
+    writeFiles(join(dir, "mcp"), dualEraFiles);
     const sources = ["app.ts", "search-tools.ts", "server.ts"];
     expect(typecheck(sources.map((f) => join(dir, f)))).toEqual([]);
     const js = join(dir, "..", "js");
