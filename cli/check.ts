@@ -33,7 +33,7 @@ export interface RerunOptions {
 }
 
 /** An argument as a POSIX shell reads it back. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -154,7 +154,56 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .exitOverride()
     .action(async (opts) => setExit((await commands()).diffCommand(opts, io)));
 
+  addClientCommand(program, io, setExit, [spec, config]);
+
   return program;
+}
+
+/** `mcp-gen client`: typed functions for one server's tools (cli/client-command.ts). */
+function addClientCommand(
+  program: Command,
+  io: Io,
+  setExit: (code: number) => void,
+  [spec, config]: [() => Option, () => Option],
+): void {
+  program
+    .command("client")
+    .description(
+      "typed functions for one server's tools and prompts, over the generated client: arguments from each tool's inputSchema, results from its outputSchema",
+    )
+    .requiredOption(
+      "--from <source>",
+      "the server: an http(s) URL (Streamable HTTP), a command line (stdio, run without a shell), or a .json file holding a tools/list result (or a listing written earlier)",
+    )
+    .requiredOption(
+      "--out <file>",
+      "the .ts file to write; the listing it was made from is written beside it as <file>.listing.json",
+    )
+    .option(
+      "--client <dir>",
+      "the generated client's folder, which the file imports client.js and types.js from (config: out; default out)",
+    )
+    .option(
+      "--check",
+      "write nothing; read the source again and exit 3, naming what changed, if the files no longer match it",
+    )
+    .option(
+      "--header <header>",
+      "an HTTP header for the server, 'Name: value' (repeatable)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option("--timeout <ms>", "each request's timeout in milliseconds (default 30000)")
+    .option(
+      "--revisions <list>",
+      "revisions the client speaks to the server (default: config revisions when several, else latest and the initialize-based ones)",
+    )
+    .addOption(spec())
+    .addOption(config())
+    .exitOverride()
+    .action(async (opts) => {
+      const { clientCommand } = await import("./client-command.js");
+      setExit(await clientCommand(opts, io));
+    });
 }
 
 /**

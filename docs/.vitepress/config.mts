@@ -37,6 +37,7 @@ export default defineConfig({
           { text: "Get started", link: "/guide/get-started" },
           { text: "The generated output and what is yours", link: "/guide/generated-output" },
           { text: "The dispatcher: serving requests", link: "/guide/dispatcher" },
+          { text: "Typed clients for a server's tools", link: "/guide/typed-client" },
           { text: "Serving every era", link: "/guide/eras" },
           { text: "Authorization", link: "/guide/authorization" },
           { text: "Security model", link: "/guide/security" },
