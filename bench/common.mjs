@@ -1,5 +1,6 @@
+import { fork, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 export { transpileDir } from "../scripts/transpile-generated.mjs";
@@ -16,6 +17,53 @@ export const median = (xs) => {
 
 export function workDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The load average (1, 5, 15 min), as printed beside timings taken on a shared machine. */
+export const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+
+/** The dual-era revisions the HTTP benchmarks generate: 2026-07-28 and the initialize-based ones. */
+const DUAL_ERA_REVISIONS = "2026-07-28,2025-11-25,2025-06-18,2025-03-26";
+
+/** Generates the dual-era output with the mcp-gen of `checkout` and type-strips it into `out`. */
+export function generateWith(checkout, out, transpile) {
+  const ts = `${out}-ts`;
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(checkout, "dist/cli/main.js"),
+      "generate",
+      "--spec",
+      SPEC,
+      "--revisions",
+      DUAL_ERA_REVISIONS,
+      "--out",
+      ts,
+    ],
+    { encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(r.stderr);
+  return transpile(ts, out);
+}
+
+/**
+ * One server of bench/http-servers.mjs in a child process (`execArgv`: its node flags):
+ * its url, its stats (RSS, CPU time) on request, and stop().
+ */
+export async function startServer(kind, dir, execArgv = []) {
+  const child = fork(join(ROOT, "bench/http-servers.mjs"), [kind, dir ?? ""], { execArgv });
+  const { url } = await new Promise((resolve, reject) => {
+    child.once("message", resolve);
+    child.once("exit", (code) =>
+      reject(new Error(`${kind} server exited (${code}) before listening`)),
+    );
+  });
+  const ask = () => new Promise((resolve) => (child.once("message", resolve), child.send("stats")));
+  const stop = () => new Promise((resolve) => (child.once("exit", resolve), child.send("exit")));
+  return { kind, url: new URL(url), stats: ask, stop };
 }
 
 /**

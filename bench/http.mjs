@@ -17,12 +17,20 @@
 // printed too: on a shared machine it is steadier than requests/s, and it excludes the load
 // generator. BENCH_ROUNDS (default 3), BENCH_HTTP_MS (sample length, default 5000),
 // BENCH_HTTP_PROFILE=<dir> (--cpu-prof every server into dir).
-import { fork, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
-import { cpus, loadavg } from "node:os";
+import { cpus } from "node:os";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, SPEC, median, transpileDir, workDir } from "./common.mjs";
+import {
+  generateWith,
+  loadAverage,
+  median,
+  ROOT,
+  startServer,
+  transpileDir,
+  workDir,
+} from "./common.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SAMPLE_MS = Number(process.env.BENCH_HTTP_MS ?? 5000);
@@ -48,29 +56,6 @@ const ERA_SERVERS = {
 
 // ---- the servers ------------------------------------------------------------------------
 
-const REVISIONS = `${MODERN},${LEGACY},2025-06-18,2025-03-26`;
-
-/** Generates the dual-era output with the mcp-gen of `checkout` and type-strips it into `out`. */
-function generateWith(checkout, out, transpile) {
-  const ts = `${out}-ts`;
-  const r = spawnSync(
-    process.execPath,
-    [
-      join(checkout, "dist/cli/main.js"),
-      "generate",
-      "--spec",
-      SPEC,
-      "--revisions",
-      REVISIONS,
-      "--out",
-      ts,
-    ],
-    { encoding: "utf8" },
-  );
-  if (r.status !== 0) throw new Error(r.stderr);
-  return transpile(ts, out);
-}
-
 /**
  * The baseline commit built, once, in bench/.work-baseline-<ref> (git archive, npm ci, build):
  * its own CLI generates the baseline's output and its own runtime package serves it.
@@ -89,20 +74,11 @@ async function baselineCheckout() {
   return dir;
 }
 
-async function start(kind, dir) {
+function start(kind, dir) {
   const execArgv = PROFILE
     ? ["--cpu-prof", "--cpu-prof-dir", PROFILE, "--cpu-prof-name", `${kind}.cpuprofile`]
     : [];
-  const child = fork(join(ROOT, "bench/http-servers.mjs"), [kind, dir ?? ""], { execArgv });
-  const { url } = await new Promise((resolve, reject) => {
-    child.once("message", resolve);
-    child.once("exit", (code) =>
-      reject(new Error(`${kind} server exited (${code}) before listening`)),
-    );
-  });
-  const ask = () => new Promise((resolve) => (child.once("message", resolve), child.send("stats")));
-  const stop = () => new Promise((resolve) => (child.once("exit", resolve), child.send("exit")));
-  return { kind, url: new URL(url), stats: ask, stop };
+  return startServer(kind, dir, execArgv);
 }
 
 // ---- the load ---------------------------------------------------------------------------
@@ -248,10 +224,7 @@ async function sample(server, era, connections) {
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const spread = (xs) => `[${fmt(Math.min(...xs))} .. ${fmt(Math.max(...xs))}]`;
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ");
+const load = loadAverage;
 
 /** Every (era, connections) measured: modern at each level, legacy at LEGACY_LANES. */
 const SETTINGS = [

@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, each printing its peers side by side and their ratio.
-// BENCH=generate,validators,breakers,dispatch,sessions,http,soak,size picks some; BENCH_ROUNDS sets the rounds. For generate,
+// BENCH=generate,validators,breakers,dispatch,sessions,http,client,soak,size picks some; BENCH_ROUNDS sets the rounds. For generate,
 // BENCH_SCALES (default 1,5,20: copies of the schema) and BENCH_SCALE_ROUNDS (default 3) set
 // the scale table; at 20 copies one mcp-gen round takes tens of seconds.
+import { benchClient } from "./client.mjs";
 import { benchDispatch } from "./dispatch.mjs";
 import { benchGenerate } from "./generate.mjs";
 import { benchHttp } from "./http.mjs";
@@ -18,6 +19,7 @@ const all = {
   dispatch: benchDispatch,
   sessions: benchSessions,
   http: benchHttp,
+  client: benchClient,
   soak: benchSoak,
   size: benchSize,
 };

@@ -1,3 +1,4 @@
+import { defaultFetch } from "#default-fetch";
 import { authorizedFetch } from "../../auth/http-auth.js";
 import type { ProtocolDescriptor } from "../../core/protocol.js";
 import { describeCause, SessionExpiredError, TransportError } from "../transport-error.js";
@@ -103,7 +104,7 @@ export class HttpEndpoint {
     this.options = options;
     this.posting = { httpMethod: "POST", url: options.url };
     this.resuming = { httpMethod: "GET", url: options.url };
-    this.#fetch = guardedFetch(options.fetch ?? globalThis.fetch, options.url);
+    this.#fetch = guardedFetch(options.fetch ?? defaultFetch, options.url);
   }
 
   /** One HTTP request to the endpoint, authorized when the transport has an auth hook. */

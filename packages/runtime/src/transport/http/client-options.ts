@@ -8,7 +8,12 @@ export interface HttpTransportOptions {
   url: string | URL;
   /** Extra headers on every request (authorization, ...). */
   headers?: Record<string, string>;
-  /** A fetch implementation (default globalThis.fetch). */
+  /**
+   * A fetch implementation. Default: on Node.js, requests over node:http / node:https (their
+   * global keep-alive agents), a fraction of the built-in fetch's CPU time per request;
+   * elsewhere globalThis.fetch. Pass `globalThis.fetch` to use Node's built-in fetch (undici:
+   * its dispatcher, its proxy settings).
+   */
   fetch?: typeof fetch;
   /** Largest JSON response body, and largest single SSE event, in bytes (default 16 MiB). */
   maxMessageBytes?: number;
