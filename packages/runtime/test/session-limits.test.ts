@@ -1,4 +1,5 @@
 import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import type { ProtocolDescriptor } from "../src/core/protocol.js";
@@ -158,7 +159,10 @@ function watch(reply: Reply) {
   const state = { text: "", ended: false };
   const ended = new Promise<void>((resolve) => {
     reply.body.on("data", (chunk: Buffer) => (state.text += chunk.toString("utf8")));
-    reply.body.on("close", () => resolve((state.ended = true), undefined));
+    reply.body.on("close", () => {
+      state.ended = true;
+      resolve();
+    });
   });
   return {
     state,
@@ -176,6 +180,48 @@ function watch(reply: Reply) {
     },
     cancel: () => reply.body.destroy(),
   };
+}
+
+/**
+ * `count` copies of one POST, pipelined on one connection (HTTP/1.1: the server answers them
+ * in order), as a flooding client sends them: the statuses of the answers, in order.
+ */
+function pipelined(
+  url: string,
+  count: number,
+  body: object,
+  headers: Record<string, string>,
+): Promise<number[]> {
+  const { hostname, port, pathname, host } = new URL(url);
+  const text = JSON.stringify(body);
+  const head = [
+    `POST ${pathname} HTTP/1.1`,
+    `host: ${host}`,
+    "content-type: application/json",
+    `content-length: ${Buffer.byteLength(text)}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ].join("\r\n");
+  return within(
+    new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      const statuses: number[] = [];
+      let rest = "";
+      socket.on("data", (chunk: Buffer) => {
+        const lines = (rest + chunk.toString("latin1")).split("\r\n");
+        rest = lines.pop()!;
+        // Status lines; the JSON bodies start with "{".
+        for (const line of lines) {
+          const status = /^HTTP\/1\.1 (\d{3}) /.exec(line)?.[1];
+          if (status) statuses.push(Number(status));
+        }
+        if (statuses.length === count) resolve((socket.end(), statuses));
+      });
+      socket.on("error", reject);
+      socket.write(`${head}\r\n\r\n${text}`.repeat(count));
+    }),
+    `${count} pipelined answers`,
+    60_000,
+  );
 }
 
 /** `count` requests made `concurrency` at a time; their statuses, in order. */
@@ -196,9 +242,15 @@ describe("sessions per principal: a new session over the cap is refused, nobody 
   it("10,000 sessions from one principal leave another principal's session served", async () => {
     const s = await start();
     const alice = await s.open("alice");
-    const statuses = await flood(10_000, 100, () =>
-      s.post(INITIALIZE, { authorization: "mallory" }),
-    );
+    // 10 connections, each pipelining 1,000 initialize requests.
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          pipelined(s.url, 1_000, INITIALIZE, { authorization: "mallory" }),
+        ),
+      )
+    ).flat();
+    expect(statuses).toHaveLength(10_000);
     // The default cap: 100 sessions per principal; every other attempt refused with 429.
     expect(statuses.filter((status) => status === 200)).toHaveLength(100);
     expect(statuses.filter((status) => status === 429)).toHaveLength(9_900);

@@ -2,6 +2,8 @@ import { positiveInteger, timeoutOption } from "../../core/options.js";
 import { isObject } from "../../core/protocol.js";
 import type { LegacySessionState } from "../../server/legacy-session.js";
 
+export type { LegacySessionState };
+
 // Legacy Streamable HTTP sessions (2025-03-26 .. 2025-11-25 basic/transports, "Session
 // Management"): an `Mcp-Session-Id` minted on initialize and required after it. What a
 // session is lives in a store as data (JSON), so that any instance sharing the store can
@@ -36,7 +38,10 @@ export interface SessionStore {
   create(id: string, record: SessionRecord): Promise<"created" | SessionRefusal>;
   /** The session's record; undefined when unknown or expired. */
   get(id: string): Promise<SessionRecord | undefined>;
-  /** Replaces a session's record (its state changed) and restarts its idle clock; false when gone. */
+  /**
+   * Replaces a session's record (its state changed) and restarts its idle clock; false when
+   * gone, or when `record` names another principal (a session never changes hands).
+   */
   set(id: string, record: SessionRecord): Promise<boolean>;
   /** Restarts the session's idle clock; false when gone. */
   touch(id: string): Promise<boolean>;
@@ -135,8 +140,9 @@ export class MemorySessionStore implements SessionStore {
 
   async set(id: string, record: SessionRecord): Promise<boolean> {
     const entry = this.live(id);
-    if (!entry) return false;
-    entry.json = JSON.stringify({ ...record, principal: entry.bucket });
+    // A session stays with the principal that opened it.
+    if (!entry || record.principal !== entry.bucket) return false;
+    entry.json = JSON.stringify(record);
     this.refresh(id, entry);
     return true;
   }
