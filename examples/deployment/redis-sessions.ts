@@ -10,7 +10,8 @@ const port = Number(process.env["PORT"] ?? 3000);
 
 async function main() {
   // #region recipe
-  const redis = await createClient({ url: process.env["REDIS_URL"] }).connect();
+  const url = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379";
+  const redis = await createClient({ url }).connect();
   const handler = createHttpHandler(dispatcher, {
     // Every instance: the same Redis, the same prefix (the default), the same bounds.
     sessionStore: new RedisSessionStore({ client: redis, maxSessionsPerPrincipal: 20 }),
