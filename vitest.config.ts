@@ -48,6 +48,8 @@ const INTEROP = [
   "test/examples.test.ts",
   "test/frameworks.test.ts",
   "test/multi-instance.test.ts",
+  // A real redis-server, and the v1 SDK client through two instances sharing it.
+  "test/redis-sessions.test.ts",
   "test/request-lifetime.test.ts",
   "test/sdk-interop.test.ts",
   "test/spec-bump.test.ts",

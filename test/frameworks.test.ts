@@ -38,6 +38,7 @@ describe("examples/deployment", () => {
       "next/app/layout.ts",
       "next/app/mcp/route.ts",
       "node-http.ts",
+      "redis-sessions.ts",
       "server.ts",
       "worker.ts",
     ]);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { serveHttp } from "../src/transport/http/server.js";
 import { McpError } from "../src/core/errors.js";
-import { MemorySessionStore } from "../src/transport/http/sessions.js";
+import { MemorySessionStore, parseSessionRecord } from "../src/transport/http/sessions.js";
+import { recordOf, sessionStoreContract } from "./session-store-contract.js";
 import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, VALIDATORS } from "./fixture.js";
 
 describe("legacy HTTP sessions", () => {
@@ -112,40 +113,50 @@ describe("legacy HTTP sessions", () => {
 });
 
 describe("the in-memory session store", () => {
-  it("evicts the least recently used session beyond its bound, telling onEvict", () => {
-    const evicted: object[] = [];
-    const store = new MemorySessionStore({ maxSessions: 2, onEvict: (c) => void evicted.push(c) });
-    const [a, b, c] = [{}, {}, {}];
-    store.add("a", a);
-    store.add("b", b);
-    expect(store.get("a")).toBe(a); // a is now the most recently used
-    store.add("c", c);
-    expect(evicted).toEqual([b]);
-    expect([store.get("a"), store.get("b"), store.get("c")]).toEqual([a, undefined, c]);
-    expect(store.size).toBe(2);
-  });
+  sessionStoreContract(async (limits) => new MemorySessionStore(limits));
 
-  it("expires idle sessions", () => {
+  it("expires idle sessions, touch and set restart the clock, and an expired one frees its place", async () => {
     let now = 0;
-    const evicted: object[] = [];
     const store = new MemorySessionStore({
       idleTimeoutMs: 100,
+      maxSessionsPerPrincipal: 1,
       now: () => now,
-      onEvict: (c) => void evicted.push(c),
     });
-    const a = {};
-    store.add("a", a);
-    now = 50;
-    expect(store.get("a")).toBe(a);
-    now = 150;
-    expect(store.get("a")).toBe(a); // last used at 50: idle for exactly 100 ms
-    now = 251;
-    expect(store.get("a")).toBeUndefined();
-    expect(evicted).toEqual([a]);
+    await store.create("a", recordOf("alice"));
+    now = 100;
+    expect(await store.touch("a")).toBe(true); // idle for exactly 100 ms: still live
+    now = 200;
+    expect(await store.set("a", recordOf("alice", "info"))).toBe(true);
+    now = 300;
+    expect(await store.get("a")).toEqual(recordOf("alice", "info"));
+    expect(await store.create("b", recordOf("alice"))).toBe("principal-full");
+    now = 301;
+    expect(await store.get("a")).toBeUndefined();
+    expect(await store.count("alice")).toBe(0);
+    expect(await store.create("b", recordOf("alice"))).toBe("created");
+    expect(store.size).toBe(1);
   });
 
-  it("refuses a bound that is not a positive integer", () => {
+  it("refuses bounds that are not positive integers, naming the option", () => {
     expect(() => new MemorySessionStore({ maxSessions: 0 })).toThrow(/maxSessions/);
     expect(() => new MemorySessionStore({ maxSessions: NaN })).toThrow(/maxSessions/);
+    expect(() => new MemorySessionStore({ maxSessionsPerPrincipal: 1.5 })).toThrow(
+      /maxSessionsPerPrincipal/,
+    );
+    expect(() => new MemorySessionStore({ maxAnonymousSessions: -1 })).toThrow(
+      /maxAnonymousSessions/,
+    );
+    expect(() => new MemorySessionStore({ idleTimeoutMs: 2 ** 31 })).toThrow(/idleTimeoutMs/);
+  });
+
+  it("reads no record of another shape as a session", () => {
+    const good = recordOf("alice");
+    expect(parseSessionRecord(JSON.parse(JSON.stringify(good)))).toEqual(good);
+    expect(parseSessionRecord({ session: { ...good.session, subscriptions: [1] } })).toBe(
+      undefined,
+    );
+    expect(parseSessionRecord({ principal: 7, session: good.session })).toBeUndefined();
+    expect(parseSessionRecord({ session: { version: "2025-11-25" } })).toBeUndefined();
+    expect(parseSessionRecord("{}")).toBeUndefined();
   });
 });

@@ -7,12 +7,13 @@ import {
 } from "./router.js";
 import type { HandlerTable, Reply } from "./router-types.js";
 import type { AdaptedEra, Era, LegacyEra } from "../core/era.js";
-import type { LegacySession, SessionOptions } from "./legacy-session.js";
+import type { LegacySession, LegacySessionState, SessionOptions } from "./legacy-session.js";
 import { LegacySessionTable } from "./legacy-session-table.js";
 import { createLegacyRouter, type LegacyServing } from "./legacy-router.js";
 import {
   answerInitialize,
   isLegacyInitialize,
+  restoreSession,
   type InitializeServing,
 } from "./legacy-initialize.js";
 import { errorReporter, routeByEra, type EraRouting } from "./era-routing.js";
@@ -48,6 +49,14 @@ export interface EraDispatcher<Answer = Reply> extends Dispatcher<Answer> {
   session(channel: object): LegacySession | undefined;
   /** Ends the legacy session on `channel` (requests it awaits fail). */
   endSession(channel: object): void;
+  /** The legacy session on `channel` as data, for a session store (see LegacySessionState). */
+  sessionState(channel: object): LegacySessionState | undefined;
+  /**
+   * Opens on `channel` the legacy session `state` describes (as a store kept it, written by
+   * this instance or another), or brings the one open there up to date with it; false when
+   * its revision is not served.
+   */
+  restoreSession(channel: object, state: LegacySessionState): boolean;
   /** Every protocol version served, newest first. */
   readonly supportedVersions: readonly string[];
   /** Makes `send` the session's stream for messages not tied to a request; returns its detach. */
@@ -110,6 +119,8 @@ export function createEraDispatcher<Table extends HandlerTable<Table> = Handlers
     ...(modern.nameParams ? { nameParams: modern.nameParams } : {}),
     session: (channel) => sessions.get(channel)?.session,
     endSession: (channel) => sessions.end(channel),
+    sessionState: (channel) => sessions.get(channel)?.session.state(),
+    restoreSession: (channel, state) => restoreSession(channel, state, initializing),
     attachStream: (channel, send) => sessions.attachStream(channel, send),
     notifySessions: (notification, filter) => sessions.notify(notification, filter),
     resourceUpdated(uri) {

@@ -9,7 +9,7 @@ import {
 } from "../core/protocol.js";
 import type { Era, LegacyEra } from "../core/era.js";
 import type { Dispatcher, DispatcherOptions, Handlers, Reply } from "./router-types.js";
-import { LegacySession, type SessionOptions } from "./legacy-session.js";
+import { LegacySession, type LegacySessionState, type SessionOptions } from "./legacy-session.js";
 import { channelOf, type LegacySessionTable } from "./legacy-session-table.js";
 import { INITIALIZE } from "./legacy-router.js";
 
@@ -81,6 +81,28 @@ export function answerInitialize(
     ...(instructions !== undefined ? { instructions } : {}),
   };
   return { jsonrpc: "2.0", id, result };
+}
+
+/**
+ * Opens on `channel` the session `state` describes (kept by a store, perhaps written by
+ * another instance), or brings the one open there up to date with it. False when this server
+ * no longer serves the session's revision: the session is gone for it.
+ */
+export function restoreSession(
+  channel: object,
+  state: LegacySessionState,
+  serving: InitializeServing,
+): boolean {
+  const open = serving.sessions.get(channel)?.session;
+  if (open && open.version === state.version) {
+    open.applyState(state);
+    return true;
+  }
+  const era = serving.legacy.find((e) => e.protocol.protocolVersion === state.version);
+  if (!era) return false;
+  const session = LegacySession.fromState(era, state, serving.options);
+  serving.sessions.open(channel, session, serving.routerFor(session));
+  return true;
 }
 
 /**

@@ -9,6 +9,24 @@ import type { LegacyEra } from "../core/era.js";
 // 2025-xx revisions keep this state per stdio process or per HTTP session
 // (2025-11-25 basic/lifecycle, basic/transports "Session Management").
 
+/**
+ * A legacy session as data (JSON): what the client said at `initialize` and set since.
+ * Enough for any instance to serve the session (see `LegacySession.fromState`); the live
+ * parts (streams, requests awaiting the client) stay with the instance that holds them.
+ */
+export interface LegacySessionState {
+  /** The protocol version negotiated at initialize. */
+  version: string;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo?: Record<string, unknown>;
+  /** Set by logging/setLevel. */
+  logLevel?: string;
+  /** Set by notifications/initialized. */
+  initialized: boolean;
+  /** Resource URIs the client subscribed to (resources/subscribe). */
+  subscriptions: string[];
+}
+
 export interface SessionOptions {
   /** How long the server waits for the client's answer to a request it sent (default 5 minutes). */
   clientRequestTimeoutMs?: number;
@@ -64,6 +82,41 @@ export class LegacySession {
     this.clientCapabilities = isObject(params["capabilities"]) ? params["capabilities"] : {};
     this.clientInfo = isObject(params["clientInfo"]) ? params["clientInfo"] : undefined;
     this.timeoutMs = options.clientRequestTimeoutMs ?? 300_000;
+  }
+
+  /** The session as data, for a store (see LegacySessionState). */
+  state(): LegacySessionState {
+    return {
+      version: this.version,
+      clientCapabilities: this.clientCapabilities,
+      ...(this.clientInfo ? { clientInfo: this.clientInfo } : {}),
+      ...(this.logLevel !== undefined ? { logLevel: this.logLevel } : {}),
+      initialized: this.initialized,
+      subscriptions: [...this.subscriptions],
+    };
+  }
+
+  /**
+   * Takes what the client set since initialize (log level, subscriptions, initialized) from
+   * `state`, as another instance serving the session may have changed it.
+   */
+  applyState(state: LegacySessionState): void {
+    this.logLevel = state.logLevel;
+    this.initialized = state.initialized;
+    this.subscriptions.clear();
+    for (const uri of state.subscriptions) this.subscriptions.add(uri);
+  }
+
+  /** A session rebuilt from its state (kept by a store), at `era`, its negotiated revision. */
+  static fromState(
+    era: LegacyEra,
+    state: LegacySessionState,
+    options: SessionOptions = {},
+  ): LegacySession {
+    const params = { capabilities: state.clientCapabilities, clientInfo: state.clientInfo };
+    const session = new LegacySession(era, state.version, params, options);
+    session.applyState(state);
+    return session;
   }
 
   /**

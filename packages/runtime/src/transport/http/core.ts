@@ -55,6 +55,7 @@ export function createHttpCore<R>(
     statusOf: replyStatus(protocol.http.badRequestCodes),
     principalOf,
     refuse,
+    report,
     readMessage: (exchange, sink, lifetime) =>
       readMessage(exchange, sink, limit, lifetime.cancellation, () =>
         report(`mcp-gen: ${exchange.method} ${exchange.pathname}: 500, ${BODY_CONSUMED}`),

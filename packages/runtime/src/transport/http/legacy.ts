@@ -1,15 +1,18 @@
 import { JSONRPC_ERRORS } from "../../core/errors.js";
+import { timeoutOption } from "../../core/options.js";
+import type { LegacySessionState } from "../../server/legacy-session.js";
 import type { ResourceServer } from "../../auth/resource-server.js";
 import { answer, type AnswerHost, RequestLifetime } from "./answer.js";
-import {
-  errorBody,
-  EVENT_STREAM_HEADERS,
-  sendJson,
-  type HttpExchange,
-  type ReplySink,
-} from "./exchange.js";
+import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import type { HttpCoreOptions } from "./options.js";
-import { MemorySessionStore, newSessionId, type SessionStore } from "./sessions.js";
+import { LiveSessions } from "./live-sessions.js";
+import {
+  MemorySessionStore,
+  newSessionId,
+  type SessionRecord,
+  type SessionRefusal,
+  type SessionStore,
+} from "./sessions.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
 // Management"): `initialize` opens a session named by the Mcp-Session-Id response header;
@@ -26,6 +29,8 @@ export interface LegacyHttpHost extends AnswerHost {
     exchange: HttpExchange,
     sink: ReplySink,
   ): Promise<{ principal: string | undefined } | false>;
+  /** Told about failures no response carries. */
+  report(line: string): void;
   /** Answers a refused request (401/403 with the challenge). */
   refuse(sink: ReplySink, error: unknown, id?: unknown): void;
   /** Reads a POST's message, or answers why not and returns undefined. */
@@ -38,17 +43,28 @@ export interface LegacyHttpHost extends AnswerHost {
 
 export function legacySessions(host: LegacyHttpHost) {
   const { dispatcher, options } = host;
-  const store: SessionStore =
-    options.sessionStore ??
-    new MemorySessionStore({
-      ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
-      ...(options.sessionIdleTimeoutMs !== undefined
-        ? { idleTimeoutMs: options.sessionIdleTimeoutMs }
-        : {}),
-      onEvict: (channel) => dispatcher.endSession?.(channel),
-    });
-  // Who opened each session: only that principal may use or end it.
-  const owners = new WeakMap<object, string | undefined>();
+  const store = sessionStoreOf(options);
+  const live = new LiveSessions({
+    dispatcher,
+    store,
+    keepAliveMs: timeoutOption(options.sseKeepAliveMs, "sseKeepAliveMs", 15_000),
+    streamIdleTimeoutMs: timeoutOption(
+      options.streamIdleTimeoutMs,
+      "streamIdleTimeoutMs",
+      5 * 60_000,
+    ),
+    idleMs: timeoutOption(options.sessionIdleTimeoutMs, "sessionIdleTimeoutMs", 30 * 60_000),
+    report: host.report,
+  });
+
+  /** The session open on `channel` as data (minimal when the dispatcher cannot tell more). */
+  const stateOf = (channel: object, version: string): LegacySessionState =>
+    dispatcher.sessionState?.(channel) ?? {
+      version,
+      clientCapabilities: {},
+      initialized: false,
+      subscriptions: [],
+    };
 
   /** `initialize` from a legacy client: a new session when the dispatcher serves legacy eras. */
   async function initialize(
@@ -62,82 +78,77 @@ export function legacySessions(host: LegacyHttpHost) {
       ...(principal === undefined ? {} : { principal }),
     });
     const headers: Record<string, string> = {};
-    if (dispatcher.session?.(channel)) {
+    const session = dispatcher.session?.(channel);
+    if (session) {
       const id = newSessionId();
-      store.add(id, channel);
-      owners.set(channel, principal);
+      const record = {
+        ...(principal === undefined ? {} : { principal }),
+        session: stateOf(channel, session.version),
+      };
+      let created: Awaited<ReturnType<SessionStore["create"]>> | undefined;
+      try {
+        created = await store.create(id, record);
+      } finally {
+        // Not stored (refused, or the store failed): the session does not exist.
+        if (created !== "created") dispatcher.endSession?.(channel);
+      }
+      if (created !== "created") return refuseSession(sink, created, principal, message["id"]);
+      live.hold(id, channel);
       headers["mcp-session-id"] = id;
     }
     sendJson(sink, host.statusOf(reply), reply, headers);
   }
 
-  /** The standalone stream: messages not tied to a request (list changes, resource updates). */
-  function openStandaloneStream(exchange: HttpExchange, sink: ReplySink, channel: object): void {
-    const stream = sink.openStream(EVENT_STREAM_HEADERS);
-    stream.comment("stream open");
-    const detach = dispatcher.attachStream!(channel, (m) => stream.event(m));
-    exchange.onClose(detach);
-  }
-
-  /** A session's POST: a notification or response (202), or a request answered in band. */
-  async function post(
+  /** A session's POST, its state written back to the store when the request changed it. */
+  async function postAndStore(
     exchange: HttpExchange,
     sink: ReplySink,
+    id: string,
+    record: SessionRecord,
     channel: object,
-    session: { readonly version: string },
-    principal: string | undefined,
   ): Promise<void> {
-    const lifetime = new RequestLifetime(host.timeoutMs, exchange);
+    const session = dispatcher.session!(channel)!;
+    const before = JSON.stringify(stateOf(channel, session.version));
+    const tracked = live.track(id, exchange, sink);
     try {
-      const message = await host.readMessage(exchange, sink, lifetime);
-      if (!message) return;
-      const refusal = host.auth?.authorize(exchange.authView() as never, message);
-      if (refusal) return host.refuse(sink, refusal, message["id"]);
-      const version = exchange.header("mcp-protocol-version");
-      if (version !== undefined && version !== session.version) {
-        const error = errorBody(
-          JSONRPC_ERRORS.INVALID_REQUEST,
-          `MCP-Protocol-Version ${version} is not this session's ${session.version}`,
-          message["id"],
-        );
-        return sendJson(sink, 400, error);
-      }
-      const caller = { channel, principal };
-      // Notifications, and responses to requests the server sent, are accepted with 202.
-      if (typeof message["method"] !== "string" || message["id"] === undefined) {
-        await dispatcher.handle(message, {
-          channel,
-          ...(principal === undefined ? {} : { principal }),
-        });
-        return sink.send(202, {});
-      }
-      // A session's request errors travel in the body with 200 (2025-11-25 transports: a
-      // request is answered with JSON or SSE; 404 on a session id means the session is gone,
-      // and clients MUST initialize again). The SDK servers answer them so.
-      await answer(host, sink, lifetime, message, caller, true);
+      await post(host, tracked.exchange, tracked.sink, channel, session, record.principal);
     } finally {
-      lifetime.end();
+      tracked.done();
     }
+    const now = dispatcher.session!(channel);
+    const after = now && stateOf(channel, now.version);
+    // Changed here (log level, subscriptions, initialized): every instance serves it so next.
+    const kept =
+      after && JSON.stringify(after) !== before
+        ? await store.set(id, { ...record, session: after })
+        : await store.touch(id);
+    if (!kept) live.end(id);
   }
 
   /** A request naming a session: its POSTs, GET for the standalone stream, DELETE to end it. */
   async function serve(exchange: HttpExchange, sink: ReplySink, id: string): Promise<void> {
     const who = await host.principalOf(exchange, sink);
     if (!who) return;
-    const { principal } = who;
-    const channel = store.get(id);
-    const session = channel && dispatcher.session?.(channel);
+    const found = await store.get(id);
+    if (!found) live.end(id);
     // An unknown or expired session: 404, and the client starts a new one (2025-11-25
     // transports). A session opened by another principal is just as unknown to this one.
-    if (!channel || !session || owners.get(channel) !== principal)
+    const record = found?.principal === who.principal ? found : undefined;
+    // A session this instance did not open is rebuilt from its record (sessions leave the
+    // instance that created them when the store is shared).
+    const channel = record && live.channelFor(id, record.session);
+    const session = channel && dispatcher.session?.(channel);
+    if (!record || !channel || !session)
       return sendJson(sink, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
     if (exchange.method === "DELETE") {
-      store.delete(id);
-      dispatcher.endSession?.(channel);
+      await store.delete(id);
+      live.end(id);
       return sink.send(200, {});
     }
-    if (exchange.method === "GET" && dispatcher.attachStream)
-      return openStandaloneStream(exchange, sink, channel);
+    if (exchange.method === "GET" && dispatcher.attachStream) {
+      await store.touch(id);
+      return live.openStandalone(id, exchange, sink);
+    }
     if (exchange.method !== "POST") {
       const error = errorBody(
         JSONRPC_ERRORS.INVALID_REQUEST,
@@ -145,8 +156,89 @@ export function legacySessions(host: LegacyHttpHost) {
       );
       return sendJson(sink, 405, error, { allow: "POST, GET, DELETE" });
     }
-    return post(exchange, sink, channel, session, principal);
+    return postAndStore(exchange, sink, id, record, channel);
   }
 
   return { initialize, serve };
+}
+
+/** A session's POST: a notification or response (202), or a request answered in band. */
+async function post(
+  host: LegacyHttpHost,
+  exchange: HttpExchange,
+  sink: ReplySink,
+  channel: object,
+  session: { readonly version: string },
+  principal: string | undefined,
+): Promise<void> {
+  const lifetime = new RequestLifetime(host.timeoutMs, exchange);
+  try {
+    const message = await host.readMessage(exchange, sink, lifetime);
+    if (!message) return;
+    const refusal = host.auth?.authorize(exchange.authView() as never, message);
+    if (refusal) return host.refuse(sink, refusal, message["id"]);
+    const version = exchange.header("mcp-protocol-version");
+    if (version !== undefined && version !== session.version) {
+      const error = errorBody(
+        JSONRPC_ERRORS.INVALID_REQUEST,
+        `MCP-Protocol-Version ${version} is not this session's ${session.version}`,
+        message["id"],
+      );
+      return sendJson(sink, 400, error);
+    }
+    const caller = { channel, principal };
+    // Notifications, and responses to requests the server sent, are accepted with 202.
+    if (typeof message["method"] !== "string" || message["id"] === undefined) {
+      await host.dispatcher.handle(message, {
+        channel,
+        ...(principal === undefined ? {} : { principal }),
+      });
+      return sink.send(202, {});
+    }
+    // A session's request errors travel in the body with 200 (2025-11-25 transports: a
+    // request is answered with JSON or SSE; 404 on a session id means the session is gone,
+    // and clients MUST initialize again). The SDK servers answer them so.
+    await answer(host, sink, lifetime, message, caller, true);
+  } finally {
+    lifetime.end();
+  }
+}
+
+/** The store of `options`, or the default one (in memory) with the bounds they give. */
+function sessionStoreOf(options: HttpCoreOptions<never>): SessionStore {
+  const { sessionStore, maxSessions, maxSessionsPerPrincipal, maxAnonymousSessions } = options;
+  const limits = { maxSessions, maxSessionsPerPrincipal, maxAnonymousSessions };
+  const given = Object.entries(limits).filter(([, value]) => value !== undefined);
+  if (!sessionStore)
+    return new MemorySessionStore({
+      ...Object.fromEntries(given),
+      ...(options.sessionIdleTimeoutMs === undefined
+        ? {}
+        : { idleTimeoutMs: options.sessionIdleTimeoutMs }),
+    });
+  if (given.length > 0)
+    throw new TypeError(
+      `${given.map(([name]) => name).join(", ")} bound the default session store: pass them to your sessionStore instead`,
+    );
+  return sessionStore;
+}
+
+/**
+ * A new session refused: its principal holds the most sessions allowed (429), or the store
+ * is full (503). Nobody else's session is evicted to make room.
+ */
+function refuseSession(
+  sink: ReplySink,
+  refusal: SessionRefusal,
+  principal: string | undefined,
+  id: unknown,
+): void {
+  const message =
+    refusal === "store-full"
+      ? "Too many sessions: the server holds the most it keeps (maxSessions); try again later"
+      : principal === undefined
+        ? "Too many sessions opened without authentication (maxAnonymousSessions); end one with DELETE or let one expire"
+        : "Too many sessions for this principal (maxSessionsPerPrincipal); end one with DELETE or let one expire";
+  const status = refusal === "store-full" ? 503 : 429;
+  sendJson(sink, status, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, message, id));
 }

@@ -1,4 +1,5 @@
 import type { ResourceServerOptions } from "../../auth/resource-server.js";
+import type { LegacySessionState } from "../../server/legacy-session.js";
 import type { SessionStore } from "./sessions.js";
 import type { CancellationWatch } from "../../core/cancellation.js";
 
@@ -23,6 +24,10 @@ export interface MessageHandler {
   /** Dual-era dispatchers: the legacy session open on a channel. */
   session?(channel: object): { readonly version: string } | undefined;
   endSession?(channel: object): void;
+  /** The legacy session on `channel` as data, for the session store. */
+  sessionState?(channel: object): LegacySessionState | undefined;
+  /** Opens on `channel` the session a store kept (or updates the one open); false when not served. */
+  restoreSession?(channel: object, state: LegacySessionState): boolean;
   attachStream?(channel: object, send: (message: object) => unknown): () => void;
   /** The params naming what the dispatcher's extension requests act on (checked as `Mcp-Name`). */
   readonly nameParams?: { readonly [method: string]: string };
@@ -50,12 +55,34 @@ export interface HttpCoreOptions<R> {
   maxBodyBytes?: number;
   /** A request still unanswered after this many ms is answered with an error and aborted (default 60 s). */
   requestTimeoutMs?: number;
-  /** Where legacy sessions live (default: in memory, see maxSessions and sessionIdleTimeoutMs). */
+  /**
+   * Where legacy sessions live (default: in memory, bounded by maxSessions,
+   * maxSessionsPerPrincipal, maxAnonymousSessions and sessionIdleTimeoutMs). A store every
+   * instance shares (`RedisSessionStore`, `@mcp-gen/runtime/redis`) lets any instance serve a
+   * session; it has its own bounds.
+   */
   sessionStore?: SessionStore;
-  /** Most legacy sessions kept by the default store; the least recently used goes first (default 10,000). */
+  /** Most legacy sessions the default store keeps; a new one beyond it is refused with 503 (default 10,000). */
   maxSessions?: number;
-  /** A legacy session unused this long expires in the default store (default 30 minutes). */
+  /** Most legacy sessions one principal holds in the default store; one more is refused with 429 (default 100). */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * Most legacy sessions opened without a principal (no authentication), all in one bucket,
+   * in the default store; one more is refused with 429 (default 1,000).
+   */
+  maxAnonymousSessions?: number;
+  /**
+   * A legacy session unused this long expires in the default store (default 30 minutes);
+   * with a store of your own, how long an instance keeps an unused session it rebuilt.
+   */
   sessionIdleTimeoutMs?: number;
+  /** A comment on a session's open GET stream this often, so that proxies keep it open (default 15 s). */
+  sseKeepAliveMs?: number;
+  /**
+   * A session's GET stream that carried no message this long is closed (default 5 minutes);
+   * the client opens it again (2025-11-25 transports: the server MAY close it at any time).
+   */
+  streamIdleTimeoutMs?: number;
   /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
   authenticate?: (request: R) => string | undefined | Promise<string | undefined>;
   /**

@@ -1,92 +1,222 @@
-// Legacy Streamable HTTP sessions (2025-03-26 .. 2025-11-25 basic/transports, "Session
-// Management"): an `Mcp-Session-Id` minted on initialize and required after it. The id maps
-// to a channel object, which is how the dispatcher finds the session's state. Modern
-// (2026-07-28) requests never create one.
+import { positiveInteger, timeoutOption } from "../../core/options.js";
+import { isObject } from "../../core/protocol.js";
+import type { LegacySessionState } from "../../server/legacy-session.js";
 
-/**
- * Where sessions live. The default keeps them in memory, bounded; a deployment with several
- * instances either pins clients to one (sticky on Mcp-Session-Id) or supplies its own store.
- */
-export interface SessionStore {
-  /** Records a new session; may evict others (each evicted channel is passed to `onEvict`). */
-  add(id: string, channel: object): void;
-  /** The session's channel, refreshing its idle timer; undefined when unknown or expired. */
-  get(id: string): object | undefined;
-  delete(id: string): object | undefined;
-  readonly size: number;
+export type { LegacySessionState };
+
+// Legacy Streamable HTTP sessions (2025-03-26 .. 2025-11-25 basic/transports, "Session
+// Management"): an `Mcp-Session-Id` minted on initialize and required after it. What a
+// session is lives in a store as data (JSON), so that any instance sharing the store can
+// serve it; the live parts (its streams, requests awaiting the client) stay with the
+// instance that holds them (live-sessions.ts). Modern (2026-07-28) requests never create one.
+
+/** A legacy session as a store keeps it: JSON, the same for every instance. */
+export interface SessionRecord {
+  /**
+   * Who opened the session (the request's principal, from `authenticate` or `auth`): only
+   * they may use or end it. Absent without authentication: such sessions share one
+   * "anonymous" bucket, whose own cap is `maxAnonymousSessions`.
+   */
+  principal?: string;
+  /** The session as the dispatcher serves it. */
+  session: LegacySessionState;
 }
 
-export interface MemorySessionStoreOptions {
-  /** Most sessions kept at once; adding one more evicts the least recently used (default 10,000). */
+/** Why a store refused a new session. */
+export type SessionRefusal = "principal-full" | "store-full";
+
+/**
+ * Where legacy sessions live: in memory (the default, one instance), or in a store every
+ * instance shares (`RedisSessionStore` from `@mcp-gen/runtime/redis`). A session unused for
+ * the store's idle timeout expires; `touch` restarts that clock.
+ */
+export interface SessionStore {
+  /**
+   * Adds a new session, unless its principal already holds the most sessions allowed, or the
+   * store is full: then nothing is added (no other session is evicted to make room).
+   */
+  create(id: string, record: SessionRecord): Promise<"created" | SessionRefusal>;
+  /** The session's record; undefined when unknown or expired. */
+  get(id: string): Promise<SessionRecord | undefined>;
+  /**
+   * Replaces a session's record (its state changed) and restarts its idle clock; false when
+   * gone, or when `record` names another principal (a session never changes hands).
+   */
+  set(id: string, record: SessionRecord): Promise<boolean>;
+  /** Restarts the session's idle clock; false when gone. */
+  touch(id: string): Promise<boolean>;
+  /** Ends the session; false when it was gone already. */
+  delete(id: string): Promise<boolean>;
+  /** The live sessions `principal` holds (undefined: the anonymous bucket). */
+  count(principal: string | undefined): Promise<number>;
+}
+
+/** The bounds of a session store; each a positive integer. */
+export interface SessionLimits {
+  /** Most sessions kept at once; a new one beyond it is refused (default 10,000). */
   maxSessions?: number;
-  /** A session unused this long is gone (default 30 minutes). */
+  /** Most sessions one authenticated principal holds at once (default 100). */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * Most sessions opened without a principal (no `authenticate`/`auth`, or it returned
+   * undefined): they all share this one bucket (default 1,000). The client's address is not
+   * used: behind a load balancer it is the balancer's.
+   */
+  maxAnonymousSessions?: number;
+  /** A session unused this long expires (default 30 minutes). */
   idleTimeoutMs?: number;
-  /** Told about every session dropped by eviction or expiry, to release its state. */
-  onEvict?: (channel: object) => void;
+}
+
+/** `limits` checked, with their defaults. */
+export function sessionLimits(limits: SessionLimits = {}): Required<SessionLimits> {
+  return {
+    maxSessions: positiveInteger(limits.maxSessions, "maxSessions", 10_000),
+    maxSessionsPerPrincipal: positiveInteger(
+      limits.maxSessionsPerPrincipal,
+      "maxSessionsPerPrincipal",
+      100,
+    ),
+    maxAnonymousSessions: positiveInteger(
+      limits.maxAnonymousSessions,
+      "maxAnonymousSessions",
+      1_000,
+    ),
+    idleTimeoutMs: timeoutOption(limits.idleTimeoutMs, "idleTimeoutMs", 30 * 60_000),
+  };
+}
+
+/** The cap on the sessions `principal` may hold. */
+export const capFor = (limits: Required<SessionLimits>, principal: string | undefined) =>
+  principal === undefined ? limits.maxAnonymousSessions : limits.maxSessionsPerPrincipal;
+
+export interface MemorySessionStoreOptions extends SessionLimits {
   /** The clock (default Date.now), for tests. */
   now?: () => number;
 }
 
-/** An in-memory store: least recently used first out, idle sessions expire. */
+/** A session in memory: its record as JSON text (what a shared store would hold). */
+interface MemoryEntry {
+  json: string;
+  /** Its principal, whose bucket it counts in. */
+  bucket: string | undefined;
+  /** When it was last used. */
+  seen: number;
+}
+
+/** An in-memory store: one instance's sessions; idle ones expire, full means refused. */
 export class MemorySessionStore implements SessionStore {
-  private readonly entries = new Map<string, { channel: object; seen: number }>();
-  private readonly max: number;
-  private readonly idle: number;
-  private readonly onEvict: (channel: object) => void;
+  /** Least recently used first. */
+  private readonly entries = new Map<string, MemoryEntry>();
+  private readonly buckets = new Map<string | undefined, number>();
+  private readonly limits: Required<SessionLimits>;
   private readonly now: () => number;
 
   constructor(options: MemorySessionStoreOptions = {}) {
-    this.max = options.maxSessions ?? 10_000;
-    this.idle = options.idleTimeoutMs ?? 30 * 60_000;
-    this.onEvict = options.onEvict ?? (() => undefined);
+    this.limits = sessionLimits(options);
     this.now = options.now ?? Date.now;
-    if (!Number.isSafeInteger(this.max) || this.max < 1)
-      throw new TypeError("maxSessions must be a positive integer");
   }
 
+  /** Live sessions, expired ones not counted. */
   get size(): number {
+    this.sweep();
     return this.entries.size;
   }
 
-  add(id: string, channel: object): void {
+  async create(id: string, record: SessionRecord): Promise<"created" | SessionRefusal> {
     this.sweep();
-    while (this.entries.size >= this.max) {
-      const oldest = this.entries.keys().next().value as string;
-      this.onEvict(this.delete(oldest)!);
-    }
-    this.entries.set(id, { channel, seen: this.now() });
+    const bucket = record.principal;
+    if ((this.buckets.get(bucket) ?? 0) >= capFor(this.limits, bucket)) return "principal-full";
+    if (this.entries.size >= this.limits.maxSessions) return "store-full";
+    this.entries.delete(id);
+    this.entries.set(id, { json: JSON.stringify(record), bucket, seen: this.now() });
+    this.buckets.set(bucket, (this.buckets.get(bucket) ?? 0) + 1);
+    return "created";
   }
 
-  get(id: string): object | undefined {
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const entry = this.live(id);
+    return entry && parseSessionRecord(JSON.parse(entry.json));
+  }
+
+  async set(id: string, record: SessionRecord): Promise<boolean> {
+    const entry = this.live(id);
+    // A session stays with the principal that opened it.
+    if (!entry || record.principal !== entry.bucket) return false;
+    entry.json = JSON.stringify(record);
+    this.refresh(id, entry);
+    return true;
+  }
+
+  async touch(id: string): Promise<boolean> {
+    const entry = this.live(id);
+    if (entry) this.refresh(id, entry);
+    return entry !== undefined;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const entry = this.entries.get(id);
+    if (!entry) return false;
+    this.remove(id, entry);
+    return true;
+  }
+
+  async count(principal: string | undefined): Promise<number> {
+    this.sweep();
+    return this.buckets.get(principal) ?? 0;
+  }
+
+  /** The entry of `id` unless it expired (then it is dropped). */
+  private live(id: string): MemoryEntry | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    if (this.now() - entry.seen > this.idle) {
-      this.entries.delete(id);
-      this.onEvict(entry.channel);
-      return undefined;
-    }
-    // Re-inserting keeps the map ordered by last use.
+    if (this.now() - entry.seen <= this.limits.idleTimeoutMs) return entry;
+    this.remove(id, entry);
+    return undefined;
+  }
+
+  /** Marks `entry` used now; re-inserting keeps the map ordered by last use. */
+  private refresh(id: string, entry: MemoryEntry): void {
     this.entries.delete(id);
     entry.seen = this.now();
     this.entries.set(id, entry);
-    return entry.channel;
   }
 
-  delete(id: string): object | undefined {
-    const entry = this.entries.get(id);
+  private remove(id: string, entry: MemoryEntry): void {
     this.entries.delete(id);
-    return entry?.channel;
+    const left = (this.buckets.get(entry.bucket) ?? 1) - 1;
+    if (left > 0) this.buckets.set(entry.bucket, left);
+    else this.buckets.delete(entry.bucket);
   }
 
   /** Drops expired sessions from the least recently used end. */
   private sweep(): void {
-    const limit = this.now() - this.idle;
+    const limit = this.now() - this.limits.idleTimeoutMs;
     for (const [id, entry] of this.entries) {
       if (entry.seen >= limit) break;
-      this.entries.delete(id);
-      this.onEvict(entry.channel);
+      this.remove(id, entry);
     }
   }
+}
+
+/**
+ * A record read from a store, checked: a shared store is written by other processes, and a
+ * record of another shape (an older release's, or damaged) is no session: undefined.
+ */
+export function parseSessionRecord(value: unknown): SessionRecord | undefined {
+  if (!isObject(value) || !isObject(value["session"])) return undefined;
+  const principal = value["principal"];
+  const s = value["session"];
+  const strings = (v: unknown): v is string[] =>
+    Array.isArray(v) && v.every((item) => typeof item === "string");
+  const valid =
+    (principal === undefined || typeof principal === "string") &&
+    typeof s["version"] === "string" &&
+    isObject(s["clientCapabilities"]) &&
+    (s["clientInfo"] === undefined || isObject(s["clientInfo"])) &&
+    (s["logLevel"] === undefined || typeof s["logLevel"] === "string") &&
+    typeof s["initialized"] === "boolean" &&
+    strings(s["subscriptions"]);
+  return valid ? (value as unknown as SessionRecord) : undefined;
 }
 
 /** A session id: 128 random bits, visible ASCII as the spec requires. */

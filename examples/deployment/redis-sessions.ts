@@ -1,0 +1,29 @@
+// Several instances of one server behind a load balancer, legacy sessions shared in Redis:
+// any instance serves a session any other opened. Needs the `redis` package (node-redis).
+import { createServer } from "node:http";
+import { RedisSessionStore } from "@mcp-gen/runtime/redis";
+import { createClient } from "redis";
+import { createHttpHandler } from "./mcp/http-server.js";
+import { dispatcher } from "./server.js";
+
+const port = Number(process.env["PORT"] ?? 3000);
+
+async function main() {
+  // #region recipe
+  const url = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379";
+  const redis = await createClient({ url }).connect();
+  const handler = createHttpHandler(dispatcher, {
+    // Every instance: the same Redis, the same prefix (the default), the same bounds.
+    sessionStore: new RedisSessionStore({ client: redis, maxSessionsPerPrincipal: 20 }),
+    // The name the balancer forwards as Host.
+    allowedHosts: ["mcp.example.com"],
+  });
+  const server = createServer((req, res) => void handler(req, res));
+  // #endregion recipe
+  server.listen(port, "127.0.0.1", () => {
+    const { port } = server.address() as { port: number };
+    console.log(`MCP server listening on http://127.0.0.1:${port}/mcp`);
+  });
+}
+
+void main();

@@ -1,0 +1,205 @@
+import type { LegacySessionState } from "../../server/legacy-session.js";
+import {
+  EVENT_STREAM_HEADERS,
+  type EventStream,
+  type HttpExchange,
+  type ReplySink,
+} from "./exchange.js";
+import type { MessageHandler } from "./options.js";
+import type { SessionStore } from "./sessions.js";
+
+// The legacy sessions this instance holds: for each, the channel its dispatcher session is
+// open on, its standalone GET stream and the POSTs it is answering. What a session is lives
+// in the store (sessions.ts); this table holds what cannot be stored, and rebuilds a session
+// any instance created from its record. Every stream of a session is closed when the session
+// ends here (DELETE), is found gone from the store (expired, or deleted through another
+// instance), or, for the standalone stream, when a newer one replaces it or it stays idle.
+
+/** How this instance keeps its sessions' streams. */
+export interface LiveSessionOptions {
+  readonly dispatcher: MessageHandler;
+  readonly store: SessionStore;
+  /** A comment on an open standalone stream this often, so that proxies keep it open. */
+  readonly keepAliveMs: number;
+  /** A standalone stream that carried no message this long is closed; the client reopens it. */
+  readonly streamIdleTimeoutMs: number;
+  /** A session this instance has not served this long (and holds no stream of) is let go. */
+  readonly idleMs: number;
+  /** Told about failures no response carries (the store unreachable while checking). */
+  readonly report: (line: string) => void;
+}
+
+/** A session held here. */
+interface HeldSession {
+  readonly channel: object;
+  /** The standalone GET stream, while open: closing it ends it. */
+  standalone: { close(): void } | undefined;
+  /** The POSTs being answered: each closer ends its stream and aborts its request. */
+  readonly requests: Set<() => void>;
+  /** When this instance last served it. */
+  seen: number;
+}
+
+export class LiveSessions {
+  /** Least recently served first. */
+  private readonly held = new Map<string, HeldSession>();
+  private readonly options: LiveSessionOptions;
+
+  constructor(options: LiveSessionOptions) {
+    this.options = options;
+  }
+
+  /**
+   * The channel serving session `id` here: the one held, brought up to date with `state`
+   * (another instance may have changed it), or a new one the session is rebuilt on from
+   * `state`. Undefined when the dispatcher cannot serve the session.
+   */
+  channelFor(id: string, state: LegacySessionState): object | undefined {
+    const { dispatcher } = this.options;
+    const held = this.held.get(id);
+    if (held && dispatcher.session?.(held.channel)) {
+      dispatcher.restoreSession?.(held.channel, state);
+      this.markServed(id, held);
+      return held.channel;
+    }
+    const channel = {};
+    if (!dispatcher.restoreSession?.(channel, state)) return undefined;
+    this.hold(id, channel);
+    return channel;
+  }
+
+  /** Holds the session `id`, open on `channel` (a new one, or one rebuilt from its record). */
+  hold(id: string, channel: object): void {
+    this.sweep();
+    const held = this.held.get(id);
+    if (held && held.channel !== channel) this.end(id);
+    this.held.set(id, { channel, standalone: undefined, requests: new Set(), seen: Date.now() });
+  }
+
+  /** Ends the session here: its streams closed, its requests aborted, its dispatcher session ended. */
+  end(id: string): void {
+    const held = this.held.get(id);
+    if (!held) return;
+    this.held.delete(id);
+    held.standalone?.close();
+    for (const close of [...held.requests]) close();
+    this.options.dispatcher.endSession?.(held.channel);
+  }
+
+  /**
+   * Opens the session's standalone stream (2025-11-25 transports, "Listening for Messages
+   * from the Server"), closing the one open before: a session has one, so that each message
+   * goes on exactly one stream ("Multiple Connections"), and a client cannot hold any number
+   * of connections open on one session. The server MAY close the stream at any time: a
+   * client reopens it (the SDK clients do).
+   */
+  openStandalone(id: string, exchange: HttpExchange, sink: ReplySink): void {
+    const held = this.held.get(id);
+    const attach = this.options.dispatcher.attachStream;
+    if (!held || !attach) return;
+    held.standalone?.close();
+    const stream = sink.openStream(EVENT_STREAM_HEADERS);
+    stream.comment("stream open");
+    let lastMessage = Date.now();
+    const detach = attach(held.channel, (message) => {
+      lastMessage = Date.now();
+      return stream.event(message);
+    });
+    let checking = false;
+    const tick = () => {
+      if (Date.now() - lastMessage >= this.options.streamIdleTimeoutMs) return close();
+      stream.comment("keep-alive");
+      if (checking) return;
+      checking = true;
+      // A session deleted through another instance, or expired, takes its stream with it.
+      void this.options.store
+        .get(id)
+        .then((record) => record === undefined && this.end(id))
+        .catch((error: unknown) => this.options.report(`mcp-gen: session check: ${error}`))
+        .finally(() => (checking = false));
+    };
+    const timer = setInterval(tick, this.options.keepAliveMs);
+    (timer as { unref?: () => void }).unref?.();
+    const standalone = { close };
+    const finish = () => {
+      clearInterval(timer);
+      detach();
+      stopWatching();
+      if (held.standalone === standalone) held.standalone = undefined;
+    };
+    // The client going away ends the stream too.
+    const stopWatching = exchange.onClose(finish);
+    held.standalone = standalone;
+    function close() {
+      finish();
+      stream.end();
+    }
+  }
+
+  /**
+   * A session's POST, tracked until `done`: the exchange and sink to answer it through, so
+   * that the session's end closes its response stream and aborts its request (as the client
+   * going away would).
+   */
+  track(
+    id: string,
+    exchange: HttpExchange,
+    sink: ReplySink,
+  ): { exchange: HttpExchange; sink: ReplySink; done(): void } {
+    const held = this.held.get(id);
+    if (!held) return { exchange, sink, done: () => undefined };
+    const listeners = new Set<() => void>();
+    let stream: EventStream | undefined;
+    let ended = false;
+    const close = () => {
+      if (ended) return;
+      ended = true;
+      for (const listener of [...listeners]) listener();
+      stream?.end();
+    };
+    held.requests.add(close);
+    const tracked: HttpExchange = {
+      ...exchange,
+      onClose(listener) {
+        listeners.add(listener);
+        const stop = exchange.onClose(listener);
+        return () => (listeners.delete(listener), stop());
+      },
+    };
+    const trackedSink: ReplySink = {
+      send: (status, headers, body) => sink.send(status, headers, body),
+      openStream(headers) {
+        const opened = sink.openStream(headers);
+        stream = opened;
+        // Once the session ended, nothing more is written (a handler may still answer).
+        return {
+          event: (message) => !ended && opened.event(message),
+          comment: (text) => void (!ended && opened.comment(text)),
+          end: () => void (ended || ((ended = true), opened.end())),
+        };
+      },
+    };
+    return { exchange: tracked, sink: trackedSink, done: () => void held.requests.delete(close) };
+  }
+
+  private markServed(id: string, held: HeldSession): void {
+    this.held.delete(id);
+    held.seen = Date.now();
+    this.held.set(id, held);
+    this.sweep();
+  }
+
+  /**
+   * Lets go of sessions not served here for `idleMs`, from the least recently served end:
+   * the store keeps them (or expired them), and a later request rebuilds one.
+   */
+  private sweep(): void {
+    const limit = Date.now() - this.options.idleMs;
+    for (const [id, held] of this.held) {
+      if (held.seen >= limit) break;
+      if (held.standalone || held.requests.size > 0) continue;
+      this.held.delete(id);
+      this.options.dispatcher.endSession?.(held.channel);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { spawn } from "node:child_process";
+import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { within } from "./wait.js";
+
+// A real redis-server (the OS package) for a test: started on a free loopback port with
+// nothing persisted, stopped by the test. `.ci/run` installs the package when it is missing.
+
+/** The redis-server on PATH, or undefined when it is not installed. */
+export function redisServerPath(): string | undefined {
+  for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
+    const candidate = join(dir, "redis-server");
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** A free TCP port on 127.0.0.1 (free when asked: redis-server is retried if it lost the race). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningRedis {
+  /** redis://127.0.0.1:<port> */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server; resolves once it accepts connections. */
+export async function startRedis(binary = redisServerPath()): Promise<RunningRedis> {
+  if (!binary) throw new Error("redis-server is not installed (apt-get install redis-server)");
+  let lastOutput = "";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), "mcp-gen-redis-"));
+    const child = spawn(binary, [
+      ...["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      ...["--dir", dir],
+    ]);
+    let output = "";
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const ready = new Promise<boolean>((resolve) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        output += chunk;
+        if (output.includes("Ready to accept connections")) resolve(true);
+      });
+      void exited.then(() => resolve(false));
+    });
+    if (await within(ready, "redis-server ready", 20_000)) {
+      return {
+        url: `redis://127.0.0.1:${port}`,
+        async stop() {
+          if (child.exitCode === null) child.kill("SIGTERM");
+          await within(exited, "redis-server stopped", 20_000);
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    }
+    rmSync(dir, { recursive: true, force: true });
+    lastOutput = output;
+  }
+  throw new Error(`redis-server did not start:\n${lastOutput}`);
+}
