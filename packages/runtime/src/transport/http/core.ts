@@ -52,6 +52,7 @@ export function createHttpCore<R>(
     limit,
     timeoutMs,
     auth,
+    report,
     statusOf: replyStatus(protocol.http.badRequestCodes),
     principalOf,
     refuse,

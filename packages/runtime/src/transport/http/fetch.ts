@@ -2,6 +2,7 @@ import type { ProtocolDescriptor } from "../../core/protocol.js";
 import { createHttpCore } from "./core.js";
 import {
   eventText,
+  markText,
   type AuthRequestView,
   type BodyRead,
   type HttpExchange,
@@ -150,7 +151,8 @@ function fetchSink(closing: Closing) {
         respond(new Response(stream, { status: 200, headers }));
       }
       return {
-        event: (message) => write(eventText(message)),
+        event: (message, id) => write(eventText(message, id)),
+        mark: (fields) => void write(markText(fields)),
         comment: (text) => void write(`: ${text}\n\n`),
         end() {
           if (!open) return;

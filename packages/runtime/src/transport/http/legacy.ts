@@ -10,6 +10,8 @@ import {
 } from "./exchange.js";
 import type { HttpCoreOptions } from "./options.js";
 import { MemorySessionStore, newSessionId, type SessionStore } from "./sessions.js";
+import { MemoryEventStore, positiveInteger } from "./event-store.js";
+import { resumableStreams, type SessionRef } from "./resumable.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
 // Management"): `initialize` opens a session named by the Mcp-Session-Id response header;
@@ -21,6 +23,8 @@ export interface LegacyHttpHost extends AnswerHost {
   limit: number;
   timeoutMs: number;
   auth: ResourceServer | undefined;
+  /** Told about failures no response carries (default console.error). */
+  report(line: string): void;
   /** The request's principal, or false after answering 401. */
   principalOf(
     exchange: HttpExchange,
@@ -38,6 +42,16 @@ export interface LegacyHttpHost extends AnswerHost {
 
 export function legacySessions(host: LegacyHttpHost) {
   const { dispatcher, options } = host;
+  // Resumable streams (default: events kept in memory); `eventStore: false` turns them off.
+  if (options.sseRetryMs !== undefined) positiveInteger("sseRetryMs", options.sseRetryMs);
+  const streams =
+    options.eventStore === false || !dispatcher.attachStream
+      ? undefined
+      : resumableStreams({
+          store: options.eventStore ?? new MemoryEventStore(),
+          retryMs: options.sseRetryMs ?? 1000,
+          report: host.report,
+        });
   const store: SessionStore =
     options.sessionStore ??
     new MemorySessionStore({
@@ -45,7 +59,10 @@ export function legacySessions(host: LegacyHttpHost) {
       ...(options.sessionIdleTimeoutMs !== undefined
         ? { idleTimeoutMs: options.sessionIdleTimeoutMs }
         : {}),
-      onEvict: (channel) => dispatcher.endSession?.(channel),
+      onEvict: (channel) => {
+        streams?.forget(channel);
+        dispatcher.endSession?.(channel);
+      },
     });
   // Who opened each session: only that principal may use or end it.
   const owners = new WeakMap<object, string | undefined>();
@@ -84,7 +101,7 @@ export function legacySessions(host: LegacyHttpHost) {
     exchange: HttpExchange,
     sink: ReplySink,
     channel: object,
-    session: { readonly version: string },
+    session: SessionRef,
     principal: string | undefined,
   ): Promise<void> {
     const lifetime = new RequestLifetime(host.timeoutMs, exchange);
@@ -114,7 +131,10 @@ export function legacySessions(host: LegacyHttpHost) {
       // A session's request errors travel in the body with 200 (2025-11-25 transports: a
       // request is answered with JSON or SSE; 404 on a session id means the session is gone,
       // and clients MUST initialize again). The SDK servers answer them so.
-      await answer(host, sink, lifetime, message, caller, true);
+      const replySink = streams
+        ? await streams.postSink(sink, exchange, session, () => lifetime.keepOnClose())
+        : sink;
+      await answer(host, replySink, lifetime, message, caller, true);
     } finally {
       lifetime.end();
     }
@@ -133,8 +153,20 @@ export function legacySessions(host: LegacyHttpHost) {
       return sendJson(sink, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
     if (exchange.method === "DELETE") {
       store.delete(id);
+      streams?.forget(channel);
       dispatcher.endSession?.(channel);
       return sink.send(200, {});
+    }
+    const ref: SessionRef = {
+      channel,
+      id,
+      version: session.version,
+      attach: (send) => dispatcher.attachStream!(channel, send),
+    };
+    if (exchange.method === "GET" && streams) {
+      const lastEventId = exchange.header("last-event-id");
+      if (lastEventId !== undefined) return streams.resume(exchange, sink, ref, lastEventId);
+      return streams.openStandalone(exchange, sink, ref);
     }
     if (exchange.method === "GET" && dispatcher.attachStream)
       return openStandaloneStream(exchange, sink, channel);
@@ -145,7 +177,7 @@ export function legacySessions(host: LegacyHttpHost) {
       );
       return sendJson(sink, 405, error, { allow: "POST, GET, DELETE" });
     }
-    return post(exchange, sink, channel, session, principal);
+    return post(exchange, sink, channel, ref, principal);
   }
 
   return { initialize, serve };
