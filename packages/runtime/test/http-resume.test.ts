@@ -3,141 +3,22 @@
 // stream, the priming event, replay after Last-Event-ID (nothing twice, nothing missed), the
 // refusals, and modern streams staying without ids.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEraDispatcher } from "../src/server/era-dispatcher.js";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createHttpHandler } from "../src/transport/http/server.js";
-import { MemoryEventStore } from "../src/transport/http/event-store.js";
-import { readSseEvents, type SseEvent } from "../src/transport/sse.js";
-import type { EventStore } from "../src/transport/http/event-store.js";
-import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, request, VALIDATORS } from "./fixture.js";
-
-type Any = any;
-
-/** A promise and its resolver: a handler waits on one the test opens. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
-
-let gates: Record<string, ReturnType<typeof gate>> = {};
-/** Resolves when the handler of the "slow" tool has passed its first notification. */
-let started = gate();
-
-function dispatcher() {
-  const eras = {
-    modern: { protocol: PROTOCOL, validators: VALIDATORS },
-    legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
-  };
-  return createEraDispatcher(eras, {
-    "tools/call": async (params: { name: string }, ctx: Any) => {
-      if (params.name === "slow") {
-        await ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { n: 1 } });
-        started.open();
-        await gates["more"]!.opened;
-        await ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { n: 2 } });
-        await ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { n: 3 } });
-        return { content: [{ type: "text", text: "slow done" }] };
-      }
-      if (params.name === "chatty") {
-        await ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { n: 1 } });
-        return { content: [] };
-      }
-      return { content: [] };
-    },
-  });
-}
-
-interface Server {
-  url: string;
-  close(): Promise<void>;
-  d: ReturnType<typeof dispatcher>;
-  /** Resolves when the server sees the client drop a response it had not ended. */
-  dropped(): Promise<void>;
-}
-
-async function start(options: Any = {}): Promise<Server> {
-  const d = dispatcher();
-  const handler = createHttpHandler(PROTOCOL, d, options);
-  let drop = gate();
-  const server = createServer((req, res) => {
-    res.on("close", () => {
-      if (res.writableEnded) return;
-      drop.open();
-      drop = gate();
-    });
-    void handler(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-    d,
-    dropped: () => drop.opened,
-  };
-}
-
-const post = (url: string, body: object, headers: Record<string, string> = {}) =>
-  fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-
-async function open(url: string): Promise<string> {
-  const r = await post(url, {
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: {
-      protocolVersion: "2098-01-01",
-      capabilities: {},
-      clientInfo: { name: "c", version: "1" },
-    },
-  });
-  expect(r.status).toBe(200);
-  return r.headers.get("mcp-session-id")!;
-}
-
-const call = (name: string, id = 1) => ({
-  jsonrpc: "2.0",
-  id,
-  method: "tools/call",
-  params: { name },
-});
-
-/** Reads events of a response until `stop` says so (then lets go: the connection closes). */
-async function readUntil(response: Response, stop: (events: SseEvent[]) => boolean) {
-  const events: SseEvent[] = [];
-  for await (const event of readSseEvents(response.body!, 1 << 20)) {
-    events.push(event);
-    if (stop(events)) break;
-  }
-  return events;
-}
-const readAll = (response: Response) => readUntil(response, () => false);
-/** The JSON messages among events, with their ids. */
-const messages = (events: SseEvent[]) =>
-  events.filter((e) => e.data !== "").map((e) => ({ id: e.id, message: JSON.parse(e.data) }));
-
-const get = (url: string, session: string, lastEventId?: string) =>
-  fetch(url, {
-    method: "GET",
-    headers: {
-      accept: "text/event-stream",
-      "mcp-session-id": session,
-      ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
-    },
-  });
+import { MemoryEventStore, type EventStore } from "../src/transport/http/event-store.js";
+import { request } from "./fixture.js";
+import {
+  call,
+  gates,
+  get,
+  messages,
+  open,
+  post,
+  readAll,
+  readUntil,
+  resetGates,
+  start,
+  type Any,
+  type Server,
+} from "./resume-support.js";
 
 describe("resumable streams of legacy sessions", () => {
   let server: Server;
@@ -163,18 +44,17 @@ describe("resumable streams of legacy sessions", () => {
   });
 
   it("a client that drops a POST stream resumes it with GET: the rest, nothing twice", async () => {
-    gates = { more: gate() };
-    started = gate();
+    resetGates();
     const session = await open(server.url);
     const r = await post(server.url, call("slow"), { "mcp-session-id": session });
     // Read the priming event and progress 1, then drop the connection.
     const dropped = server.dropped();
     const first = await readUntil(r, (events) => messages(events).length === 1);
-    await started.opened;
+    await gates.started.opened;
     await dropped;
     const last = first.at(-1)!.id!;
     // The handler goes on although the client went away (not a cancellation).
-    gates["more"]!.open();
+    gates.more.open();
     const resumed = await get(server.url, session, last);
     expect(resumed.status).toBe(200);
     const rest = messages(await readAll(resumed));
