@@ -46,6 +46,7 @@ const INTEROP = [
   "test/frameworks.test.ts",
   "test/multi-instance.test.ts",
   "test/request-lifetime.test.ts",
+  "test/resume-sdk.test.ts",
   "test/sdk-interop.test.ts",
   "test/spec-bump.test.ts",
   "test/tools-interop.test.ts",
