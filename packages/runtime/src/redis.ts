@@ -6,3 +6,4 @@ export {
   type RedisCommandClient,
   type RedisEventStoreOptions,
 } from "./transport/http/event-store-redis.js";
+export type { EventRetention, EventStore } from "./transport/http/event-store.js";

@@ -16,9 +16,11 @@ import {
 
 /** What the store needs of a Redis client: node-redis's `sendCommand` (v5 and later). */
 export interface RedisCommandClient {
+  /** Sends one command (its name and arguments) and resolves to Redis's reply. */
   sendCommand(args: string[]): Promise<unknown>;
 }
 
+/** The client a RedisEventStore writes through, its key prefix, and its bounds per stream. */
 export interface RedisEventStoreOptions extends EventRetention {
   /** A connected node-redis client (`await createClient({ url }).connect()`). */
   client: RedisCommandClient;

@@ -40,6 +40,7 @@ export interface EventRetention {
   maxAgeMs?: number;
 }
 
+/** The bounds a store keeps unless told otherwise. */
 export const DEFAULT_RETENTION: Readonly<Required<EventRetention>> = {
   maxEventsPerStream: 1_000,
   maxBytesPerStream: 1024 * 1024,
@@ -105,6 +106,7 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
+/** The bounds of a MemoryEventStore: per stream (EventRetention), and over all streams. */
 export interface MemoryEventStoreOptions extends EventRetention {
   /** Most streams kept; the one written to least recently goes first (default 10,000). */
   maxStreams?: number;
