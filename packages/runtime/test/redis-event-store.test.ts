@@ -26,8 +26,6 @@ import {
   type Server,
 } from "./resume-support.js";
 
-type Client = ReturnType<typeof createClient>;
-
 const note = (n: number, pad = "") => ({ jsonrpc: "2.0", method: "n", params: { n, pad } });
 
 async function replay(store: EventStore, after: string) {
@@ -40,7 +38,7 @@ describe.skipIf(redisMissing !== undefined)(
   `RedisEventStore on a real redis-server${redisMissing ? ` (skipped: ${redisMissing})` : ""}`,
   () => {
     let redis: RedisProcess;
-    const clients: Client[] = [];
+    const clients: { close(): Promise<void> }[] = [];
     const connect = async () => {
       const client = createClient({ url: redis.url });
       await client.connect();
