@@ -132,7 +132,8 @@ const TEMPLATES = ["file:///{+path}", "search://files{?q,limit}"];
 describe("defineServer's tables served to the SDK clients", () => {
   it("v1 SDK client 1.32.2 (legacy session): lists, reads through templates, completes, gets prompts, hears changes", async () => {
     const client = new V1Client({ name: "v1", version: "1.0.0" });
-    await client.connect(new V1HttpTransport(new URL(server.url)));
+    const transport = new V1HttpTransport(new URL(server.url));
+    await client.connect(transport);
     expect(client.getServerCapabilities()).toMatchObject({
       resources: { subscribe: true, listChanged: true },
       prompts: {},
@@ -197,6 +198,9 @@ describe("defineServer's tables served to the SDK clients", () => {
     expect(await within(listChanged, "list_changed on the GET stream")).toBe(
       "notifications/resources/list_changed",
     );
+    // Ended (DELETE), not just closed: a session left open keeps its GET stream's events
+    // recorded for a resumption, and so still counts among the sessions a change reaches.
+    await transport.terminateSession();
     await client.close();
   });
 
