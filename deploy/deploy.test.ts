@@ -1,6 +1,6 @@
-// The real deployment: HAProxy (the OS package, configured by deploy/haproxy.cfg, the file
-// the deployment guide shows) in front of three processes of one generated dual-era server
-// (deploy/replica.mjs) sharing a real redis-server (their legacy session store) and a
+// The real deployment: HAProxy (the OS package, configured by
+// examples/deployment/haproxy.cfg, the file the deployment guide shows) in front of three
+// processes of one generated dual-era server (deploy/replica.mjs) sharing a real redis-server (their legacy session store) and a
 // request-state secret. `npm run test:deploy`; .ci/run installs haproxy and redis-server.
 import type { ChildProcess } from "node:child_process";
 import { copyFileSync, writeFileSync } from "node:fs";
@@ -49,13 +49,16 @@ beforeAll(async () => {
   ))
     replicas.set(name, replica);
   const [rr, sticky] = [await freePort(), await freePort()];
-  haproxy = await startHaproxy(join(import.meta.dirname, "haproxy.cfg"), {
-    MCP_RR_PORT: String(rr),
-    MCP_STICKY_PORT: String(sticky),
-    MCP_A: replicas.get("a")!.address,
-    MCP_B: replicas.get("b")!.address,
-    MCP_C: replicas.get("c")!.address,
-  });
+  haproxy = await startHaproxy(
+    join(import.meta.dirname, "..", "examples", "deployment", "haproxy.cfg"),
+    {
+      MCP_RR_PORT: String(rr),
+      MCP_STICKY_PORT: String(sticky),
+      MCP_A: replicas.get("a")!.address,
+      MCP_B: replicas.get("b")!.address,
+      MCP_C: replicas.get("c")!.address,
+    },
+  );
   roundRobinUrl = new URL(`http://127.0.0.1:${rr}/mcp`);
   stickyUrl = new URL(`http://127.0.0.1:${sticky}/mcp`);
 });

@@ -86,7 +86,8 @@ export async function startHaproxy(
   );
   exited.catch(() => {});
   const ports = [env["MCP_RR_PORT"], env["MCP_STICKY_PORT"]].map(Number);
-  // Listening is visible to a connect; retried on each refusal until HAProxy binds.
+  // HAProxy prints nothing when it is ready: a connection that is no longer refused is the
+  // only sign. Each attempt waits for its own refusal; `within` bounds the whole wait.
   const accepts = async (port: number) => {
     for (;;) {
       const ok = await fetch(`http://127.0.0.1:${port}/`, { method: "HEAD" }).then(
