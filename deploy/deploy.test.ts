@@ -7,7 +7,10 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
@@ -86,16 +89,31 @@ async function modernClient(url: URL) {
   });
 }
 
-/** A v1 SDK (1.32.2) client connected through `url`, answering elicitations. */
+/**
+ * A v1 SDK (1.32.2) client connected through `url`, answering elicitations, counting
+ * list_changed notifications; `streamOpen` resolves when its GET stream is answered.
+ */
 async function legacyClient(url: URL, name: string) {
   const client = new V1Client({ name, version: "1.0.0" }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async (r) => ({
     action: "accept",
     content: { v: r.params.message === "First?" ? "uno" : "dos" },
   }));
-  const transport = new V1HttpTransport(url);
+  const listChanged: { count: number; next?: () => void } = { count: 0 };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    listChanged.count++;
+    listChanged.next?.();
+  });
+  let streamOpened!: () => void;
+  const streamOpen = new Promise<void>((resolve) => (streamOpened = resolve));
+  const watching = async (input: Any, init?: RequestInit) => {
+    const response = await fetch(input, init);
+    if (init?.method === "GET" && response.ok) streamOpened();
+    return response;
+  };
+  const transport = new V1HttpTransport(url, { fetch: watching });
   await client.connect(transport);
-  return { client, transport };
+  return { client, transport, listChanged, streamOpen };
 }
 
 const parsed = (result: Any) => JSON.parse(result.content[0].text);
@@ -130,7 +148,10 @@ describe.skipIf(Boolean(missing))(`three replicas behind HAProxy with Redis${WHY
   });
 
   it("a legacy session with plain round robin is served by every replica (the Redis store)", async () => {
-    const { client, transport } = await legacyClient(roundRobinUrl, "v1-roaming");
+    const { client, transport, listChanged, streamOpen } = await legacyClient(
+      roundRobinUrl,
+      "v1-roaming",
+    );
     await client.setLoggingLevel("warning");
     const served = new Set<string>();
     for (let i = 0; i < 6; i++) {
@@ -141,6 +162,16 @@ describe.skipIf(Boolean(missing))(`three replicas behind HAProxy with Redis${WHY
     }
     expect(served).toEqual(new Set(NAMES));
     const listed = await client.listTools();
+    // A list change announced on each replica in turn (called directly, not through the
+    // balancer) reaches the client's GET stream, open on one of them: the Redis bus.
+    await within(streamOpen, "the v1 client's GET stream");
+    for (const [i, replica] of [...replicas.values()].entries()) {
+      const direct = await modernClient(new URL(`http://${replica.address}/mcp`));
+      const arrived = new Promise<void>((resolve) => (listChanged.next = resolve));
+      await direct.callTool({ name: "announce" });
+      await within(arrived, `list_changed announced on replica ${replica.name}`);
+      expect(listChanged.count).toBe(i + 1);
+    }
     expect(listed.tools.map((t) => t.name)).toContain("whoami");
     await transport.terminateSession();
     await client.close();

@@ -3,7 +3,8 @@
 // a secret every replica shares. Copied beside the generated code, which it imports.
 import { createServerDispatcher, inputRequired, openStateFor, sealStateFor } from "./dispatcher.js";
 import { serveHttp } from "./http-server.js";
-import { connectRedisSessionStore } from "@mcp-gen/runtime/redis";
+import { shareSessionNotices } from "@mcp-gen/runtime/server";
+import { connectRedisMessageBus, connectRedisSessionStore } from "@mcp-gen/runtime/redis";
 
 const me = process.env.INSTANCE;
 const secret = process.env.STATE_SECRET;
@@ -41,6 +42,7 @@ const tools = [
   { name: "whoami", inputSchema: { type: "object" } },
   { name: "two-rounds", inputSchema: { type: "object" } },
   { name: "never-answers", inputSchema: { type: "object" } },
+  { name: "announce", inputSchema: { type: "object" } },
 ];
 const dispatcher = createServerDispatcher(
   {
@@ -48,12 +50,26 @@ const dispatcher = createServerDispatcher(
     "tools/call": async (params, ctx) => {
       if (params.name === "whoami") return text({ instance: me, client: ctx.clientInfo?.name });
       if (params.name === "two-rounds") return twoRounds(ctx);
+      // A tools list change, told to every legacy session wherever its stream is open.
+      if (params.name === "announce")
+        return text({
+          instance: me,
+          here: dispatcher.notifySessions({
+            jsonrpc: "2.0",
+            method: "notifications/tools/list_changed",
+          }),
+        });
       // The test kills this replica while the call runs; it says when the call arrived.
       console.log(`CALL STARTED ${me}`);
       return new Promise(() => {});
     },
   },
-  { serverInfo: { name: `replica-${me}`, version: "1.0.0" } },
+  {
+    serverInfo: { name: `replica-${me}`, version: "1.0.0" },
+    capabilities: { tools: { listChanged: true } },
+  },
 );
+// Session notices from any replica reach the sessions whose streams are open on the others.
+await shareSessionNotices(dispatcher, await connectRedisMessageBus({ url: process.env.REDIS_URL }));
 const server = await serveHttp(dispatcher, { sessionStore: store });
 console.log(`LISTENING ${server.url}`);
