@@ -27,7 +27,7 @@ class LongestFirst extends BaseSequencer {
  * The projects, by what a test file runs, not by its name (`npm run test:<project>` runs one):
  * - install: npm itself (pack, install, init of a project and its own npm install).
  * - interop: other programs as peers: the v1 and v2 MCP SDKs, server and client processes
- *   (stdio, the examples and deployment recipes, two server instances), frameworks.
+ *   (stdio, the examples and deployment recipes, two server instances), frameworks, Redis.
  * - unit: everything else, in-process: the runtime, the reader, generators, printer,
  *   validators, diff, the CLI (run in-process, or the built CLI run once to its exit status),
  *   and generated code against itself, over memory or HTTP on loopback within the test.
@@ -51,12 +51,15 @@ const INTEROP = [
   // A real redis-server, and the v1 SDK client through two instances sharing it.
   "test/redis-sessions.test.ts",
   "test/request-lifetime.test.ts",
+  "test/resume-sdk.test.ts",
   "test/sdk-interop.test.ts",
   "test/spec-bump.test.ts",
   "test/tools-interop.test.ts",
   "test/resources-prompts-interop.test.ts",
   // The stdio client transport, against node processes playing servers.
   "packages/runtime/test/stdio.test.ts",
+  // The Redis event store, against a redis-server it starts.
+  "packages/runtime/test/redis-event-store.test.ts",
 ];
 
 export default defineConfig({

@@ -91,12 +91,17 @@ export function writeDefineTools(w: CodeWriter, listResult: string, server: stri
 
 /** Writes defineTool, the typed entry: the runtime's, bound to the revision's types. */
 function writeDefineTool(w: CodeWriter): void {
-  const bound = "T.Tool, RequestContext, ToolsCallParams, Awaited<ReturnType<ToolsCall>>";
+  // The type arguments, one a line as prettier breaks them (no trailing comma there).
+  const bound = ["T.Tool", "RequestContext", "ToolsCallParams", "Awaited<ReturnType<ToolsCall>>"];
+  const typeArguments = (indent: string) =>
+    [...bound, "In", "Out"].map((t, i, all) => `${indent}${t}${i < all.length - 1 ? "," : ""}`);
   w.line();
   w.doc(
     "A tool as defineTool takes it: `tool` (its schemas a JSON Schema literal or a Standard Schema) and `call`, typed by those schemas.",
   );
-  w.line(`export type TypedTool<In, Out> = RuntimeTypedTool<${bound}, In, Out>;`);
+  w.line("export type TypedTool<In, Out> = RuntimeTypedTool<");
+  for (const line of typeArguments("  ")) w.line(line);
+  w.line(">;");
   w.line();
   w.doc(
     "One tool for defineTools, its `call`'s argument and structuredContent types inferred from its inputSchema and outputSchema: JSON Schema literals (checked by `validate`), or Standard Schemas that write JSON Schema (zod 4, ArkType, Valibot with toStandardJsonSchema), which check the values themselves.",
@@ -109,6 +114,8 @@ function writeDefineTool(w: CodeWriter): void {
     ],
     ">(entry: TypedTool<In, Out>): ToolDefinition {",
   );
-  w.line(`  return runtimeDefineTool<${bound}, In, Out>(entry);`);
+  w.line("  return runtimeDefineTool<");
+  for (const line of typeArguments("    ")) w.line(line);
+  w.line("  >(entry);");
   w.line("}");
 }

@@ -76,6 +76,7 @@ export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     "auth/dpop.ts",
     "auth/assertion.ts",
   ],
+  redis: ["transport/http/redis-sessions.ts"],
 };
 
 /** The runtime's sources (its package's src/ folder), which vendor mode copies. */
@@ -93,13 +94,36 @@ export function runtimeSource(path: string): string {
   return text;
 }
 
+/**
+ * The package's own subpath imports (package.json "imports") and the module a vendored copy
+ * uses for each: a copy has no package.json to pick a condition by, so it takes the portable
+ * one (#default-fetch: globalThis.fetch; the package picks node:http on Node).
+ */
+export const PACKAGE_IMPORTS: Readonly<Record<string, string>> = {
+  "#default-fetch": "transport/http/default-fetch.ts",
+};
+
 /** The runtime modules `path` imports or re-exports (relative specifiers, parsed, not matched). */
 function imports(path: string): string[] {
   const { importedFiles } = ts.preProcessFile(runtimeSource(path), true, true);
   return importedFiles
     .map((f) => f.fileName)
-    .filter((spec) => spec.startsWith("."))
-    .map((spec) => posix.join(posix.dirname(path), spec).replace(/\.js$/, ".ts"));
+    .flatMap((spec) => {
+      if (spec.startsWith("."))
+        return [posix.join(posix.dirname(path), spec).replace(/\.js$/, ".ts")];
+      const mapped = PACKAGE_IMPORTS[spec];
+      return mapped === undefined ? [] : [mapped];
+    });
+}
+
+/** `path`'s source as a vendored copy holds it: package imports made relative (PACKAGE_IMPORTS). */
+function vendoredSource(path: string): string {
+  return runtimeSource(path).replace(/from "(#[\w-]+)"/g, (whole, spec: string) => {
+    const target = PACKAGE_IMPORTS[spec];
+    if (target === undefined) return whole;
+    const relative = posix.relative(posix.dirname(path), target).replace(/\.ts$/, ".js");
+    return `from "${relative.startsWith(".") ? relative : `./${relative}`}"`;
+  });
 }
 
 /** The source files `paths` reach, themselves included, sorted (paths relative to src/). */
@@ -149,7 +173,7 @@ export function runtimeImports(mode: RuntimeMode, depth = 0): RuntimeImports {
         : runtimeClosure(entries).map((path) => ({
             path: `runtime/${path}`,
             kind: "generated",
-            code: `${SCHEMA_FREE_HEADER}\n${runtimeSource(path)}`,
+            code: `${SCHEMA_FREE_HEADER}\n${vendoredSource(path)}`,
             preformatted: true,
           })),
   };

@@ -220,7 +220,7 @@ describe("examples/client-features", () => {
 
   it("prompts and completions", async () => {
     const expected = [
-      "prompt: review(language)",
+      "prompt: review(language, focus)",
       "completions: java, javascript",
       "user: Review this java code.",
     ];

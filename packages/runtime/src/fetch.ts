@@ -4,3 +4,12 @@
 export * from "./transport/http/fetch.js";
 export type { CorsOptions, HttpCoreOptions, MessageHandler } from "./transport/http/options.js";
 export * from "./transport/http/sessions.js";
+export {
+  DEFAULT_RETENTION,
+  formatEventId,
+  MemoryEventStore,
+  parseEventId,
+  type EventRetention,
+  type EventStore,
+  type MemoryEventStoreOptions,
+} from "./transport/http/event-store.js";

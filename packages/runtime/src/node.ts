@@ -3,3 +3,12 @@
 export * from "./transport/stdio.js";
 export * from "./transport/http/server.js";
 export * from "./transport/http/sessions.js";
+export {
+  DEFAULT_RETENTION,
+  formatEventId,
+  MemoryEventStore,
+  parseEventId,
+  type EventRetention,
+  type EventStore,
+  type MemoryEventStoreOptions,
+} from "./transport/http/event-store.js";

@@ -1,7 +1,9 @@
-// @mcp-gen/runtime/redis: legacy sessions in Redis, shared by every instance of a server, and
-// the message bus carrying session notices between them (pub/sub).
-// Needs the `redis` package (node-redis), an optional peer dependency: only this subpath
-// imports it, so the rest of the runtime stays dependency-free.
+// `@mcp-gen/runtime/redis`: the Redis-backed stores, for several server instances: legacy
+// sessions (RedisSessionStore) and the events of their SSE streams (RedisEventStore); and
+// the message bus carrying session notices between instances (RedisMessageBus, pub/sub). They
+// take a connected node-redis client (the `redis` package, an optional peer dependency; the
+// bus adds a duplicate of it for subscribing): only this subpath imports it, so the rest of
+// the runtime stays dependency-free.
 export * from "./transport/http/redis-sessions.js";
 export * from "./transport/http/redis-bus.js";
 export type {
@@ -11,3 +13,9 @@ export type {
   SessionRefusal,
   SessionStore,
 } from "./transport/http/sessions.js";
+export {
+  RedisEventStore,
+  type RedisCommandClient,
+  type RedisEventStoreOptions,
+} from "./transport/http/event-store-redis.js";
+export type { EventRetention, EventStore } from "./transport/http/event-store.js";

@@ -47,6 +47,16 @@ export class RequestLifetime {
     return this.cancellation.signal;
   }
 
+  /**
+   * The client can resume the response stream (it holds an event id): its going away cancels
+   * nothing from now on (2025-03-26 .. 2025-11-25 transports: disconnection SHOULD NOT be
+   * interpreted as the client cancelling its request). The timeout still applies.
+   */
+  keepOnClose(): void {
+    this.#stopWatching();
+    this.#stopWatching = () => undefined;
+  }
+
   /** The answer is complete: no timeout, and a later close cancels nothing. */
   end(): void {
     clearTimeout(this.#timer);

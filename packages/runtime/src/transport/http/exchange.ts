@@ -58,16 +58,33 @@ export interface ReplySink {
 }
 
 export interface EventStream {
-  /** Writes one SSE event carrying `message` (JSON); false once the client is gone. */
-  event(message: unknown): boolean;
+  /**
+   * Writes one SSE event carrying `message` (JSON), with `id` when the stream is resumable;
+   * false once the client is gone.
+   */
+  event(message: unknown, id?: string): boolean;
+  /**
+   * Writes an event without a message: an `id` the client may resume after (the priming
+   * event), a `retry` delay it waits before reconnecting, or both.
+   */
+  mark(fields: { id?: string; retryMs?: number }): void;
   /** Writes an SSE comment (keeps proxies from timing the stream out). */
   comment(text: string): void;
   end(): void;
 }
 
-/** The text of one SSE `message` event carrying `message`. */
-export const eventText = (message: unknown) =>
-  `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+/** The text of one SSE `message` event carrying `message`, with its id if it has one. */
+export const eventText = (message: unknown, id?: string) =>
+  `event: message\n${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(message)}\n\n`;
+
+/**
+ * The text of an event with no message (HTML SSE: an empty data field dispatches nothing, but
+ * `id` sets the last event id and `retry` the reconnection time).
+ */
+export const markText = (fields: { id?: string; retryMs?: number }) =>
+  `${fields.id === undefined ? "" : `id: ${fields.id}\n`}${
+    fields.retryMs === undefined ? "" : `retry: ${fields.retryMs}\n`
+  }data: \n\n`;
 
 export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/event-stream",

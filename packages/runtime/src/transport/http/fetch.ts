@@ -3,6 +3,7 @@ import type { CancellationWatch } from "../../core/cancellation.js";
 import { createHttpCore } from "./core.js";
 import {
   eventText,
+  markText,
   type AuthRequestView,
   type BodyRead,
   type HttpExchange,
@@ -155,7 +156,8 @@ function fetchSink(closing: Closing) {
         respond(new Response(stream, { status: 200, headers }));
       }
       return {
-        event: (message) => write(eventText(message)),
+        event: (message, id) => write(eventText(message, id)),
+        mark: (fields) => void write(markText(fields)),
         comment: (text) => void write(`: ${text}\n\n`),
         end() {
           if (!open) return;

@@ -5,7 +5,7 @@ import type { ResourceServer } from "../../auth/resource-server.js";
 import { answer, type AnswerHost, RequestLifetime } from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import type { HttpCoreOptions } from "./options.js";
-import { LiveSessions } from "./live-sessions.js";
+import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
 import {
   MemorySessionStore,
   newSessionId,
@@ -13,6 +13,8 @@ import {
   type SessionRefusal,
   type SessionStore,
 } from "./sessions.js";
+import { MemoryEventStore, positiveInteger } from "./event-store.js";
+import { resumableStreams, type ResumableStreams, type SessionRef } from "./resumable.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
 // Management"): `initialize` opens a session named by the Mcp-Session-Id response header;
@@ -24,6 +26,8 @@ export interface LegacyHttpHost extends AnswerHost {
   limit: number;
   timeoutMs: number;
   auth: ResourceServer | undefined;
+  /** Told about failures no response carries (default console.error). */
+  report(line: string): void;
   /** The request's principal, or false after answering 401. */
   principalOf(
     exchange: HttpExchange,
@@ -43,6 +47,16 @@ export interface LegacyHttpHost extends AnswerHost {
 
 export function legacySessions(host: LegacyHttpHost) {
   const { dispatcher, options } = host;
+  // Resumable streams (default: events kept in memory); `eventStore: false` turns them off.
+  if (options.sseRetryMs !== undefined) positiveInteger("sseRetryMs", options.sseRetryMs);
+  const streams =
+    options.eventStore === false || !dispatcher.attachStream
+      ? undefined
+      : resumableStreams({
+          store: options.eventStore ?? new MemoryEventStore(),
+          retryMs: options.sseRetryMs ?? 1000,
+          report: host.report,
+        });
   const store = sessionStoreOf(options);
   const live = new LiveSessions({
     dispatcher,
@@ -55,6 +69,7 @@ export function legacySessions(host: LegacyHttpHost) {
     ),
     idleMs: timeoutOption(options.sessionIdleTimeoutMs, "sessionIdleTimeoutMs", 30 * 60_000),
     report: host.report,
+    ...(streams ? { onEnd: (channel: object) => streams.forget(channel) } : {}),
   });
 
   /** The session open on `channel` as data (minimal when the dispatcher cannot tell more). */
@@ -105,13 +120,14 @@ export function legacySessions(host: LegacyHttpHost) {
     sink: ReplySink,
     id: string,
     record: SessionRecord,
-    channel: object,
+    ref: SessionRef,
   ): Promise<void> {
+    const { channel } = ref;
     const session = dispatcher.session!(channel)!;
     const before = JSON.stringify(stateOf(channel, session.version));
     const tracked = live.track(id, exchange, sink);
     try {
-      await post(host, tracked.exchange, tracked.sink, channel, session, record.principal);
+      await post(host, tracked, ref, record.principal, streams);
     } finally {
       tracked.done();
     }
@@ -145,9 +161,26 @@ export function legacySessions(host: LegacyHttpHost) {
       live.end(id);
       return sink.send(200, {});
     }
+    const ref: SessionRef = {
+      channel,
+      id,
+      version: session.version,
+      attach: (send) => dispatcher.attachStream!(channel, send),
+    };
     if (exchange.method === "GET" && dispatcher.attachStream) {
       await store.touch(id);
-      return live.openStandalone(id, exchange, sink);
+      const lastEventId = exchange.header("last-event-id");
+      // A resumption is not a new standalone stream: it goes on with the stream it names.
+      if (streams && lastEventId !== undefined)
+        return streams.resume(exchange, sink, ref, lastEventId);
+      return live.openStandalone(
+        id,
+        exchange,
+        sink,
+        streams &&
+          ((opening, opened, attach) =>
+            streams.openStandalone(opening, opened, { ...ref, attach })),
+      );
     }
     if (exchange.method !== "POST") {
       const error = errorBody(
@@ -156,7 +189,7 @@ export function legacySessions(host: LegacyHttpHost) {
       );
       return sendJson(sink, 405, error, { allow: "POST, GET, DELETE" });
     }
-    return postAndStore(exchange, sink, id, record, channel);
+    return postAndStore(exchange, sink, id, record, ref);
   }
 
   return { initialize, serve };
@@ -165,13 +198,17 @@ export function legacySessions(host: LegacyHttpHost) {
 /** A session's POST: a notification or response (202), or a request answered in band. */
 async function post(
   host: LegacyHttpHost,
-  exchange: HttpExchange,
-  sink: ReplySink,
-  channel: object,
-  session: { readonly version: string },
+  request: TrackedRequest,
+  session: SessionRef,
   principal: string | undefined,
+  streams: ResumableStreams | undefined,
 ): Promise<void> {
+  const { channel } = session;
+  const { exchange, sink } = request;
   const lifetime = new RequestLifetime(host.timeoutMs, exchange);
+  const stopWatchingSession = request.onSessionEnd(() =>
+    lifetime.cancellation.abort(new Error("session ended")),
+  );
   try {
     const message = await host.readMessage(exchange, sink, lifetime);
     if (!message) return;
@@ -198,8 +235,14 @@ async function post(
     // A session's request errors travel in the body with 200 (2025-11-25 transports: a
     // request is answered with JSON or SSE; 404 on a session id means the session is gone,
     // and clients MUST initialize again). The SDK servers answer them so.
-    await answer(host, sink, lifetime, message, caller, true);
+    // With resumable streams, once the client holds an event id its going away is not a
+    // cancellation: it resumes (2025-11-25 transports, "Sending Messages to the Server").
+    const replySink = streams
+      ? await streams.postSink(sink, exchange, session, () => lifetime.keepOnClose())
+      : sink;
+    await answer(host, replySink, lifetime, message, caller, true);
   } finally {
+    stopWatchingSession();
     lifetime.end();
   }
 }

@@ -27,6 +27,51 @@ export interface LiveSessionOptions {
   readonly idleMs: number;
   /** Told about failures no response carries (the store unreachable while checking). */
   readonly report: (line: string) => void;
+  /** Told when a session ends here (DELETE, expiry, gone from the store): forget its events. */
+  readonly onEnd?: (channel: object) => void;
+}
+
+/**
+ * Opens a standalone stream's connection through `sink` and makes it the session's stream
+ * for messages not tied to a request through `attach`; returns what detaches it, if the
+ * stream stops receiving when its connection closes. The resumable streams (resumable.ts)
+ * open it so that its events carry ids, and keep recording after the connection closes.
+ */
+export type StandaloneOpener = (
+  exchange: HttpExchange,
+  sink: ReplySink,
+  attach: (send: (message: object) => unknown) => () => void,
+) => Promise<(() => void) | void> | (() => void) | void;
+
+/** `stream`, writing nothing once ended (the resumable layer may still write to it). */
+function endedOnce(stream: EventStream): EventStream {
+  let ended = false;
+  return {
+    event: (message, id) => !ended && stream.event(message, id),
+    mark: (fields) => void (ended || stream.mark(fields)),
+    comment: (text) => void (ended || stream.comment(text)),
+    end: () => void (ended || ((ended = true), stream.end())),
+  };
+}
+
+/** A standalone stream without event ids: it stops receiving when its connection closes. */
+const plainStandalone: StandaloneOpener = (_exchange, sink, attach) => {
+  const stream = sink.openStream(EVENT_STREAM_HEADERS);
+  stream.comment("stream open");
+  return attach((message) => stream.event(message));
+};
+
+/** A session's POST while this instance answers it. */
+export interface TrackedRequest {
+  /** The exchange and sink to answer through: the session's end closes them. */
+  readonly exchange: HttpExchange;
+  readonly sink: ReplySink;
+  /**
+   * Calls `listener` when the session ends first, even when the request no longer watches
+   * its client going away (a resumable stream's client resumes; the ended session does not).
+   */
+  onSessionEnd(listener: () => void): () => void;
+  done(): void;
 }
 
 /** A session held here. */
@@ -83,6 +128,7 @@ export class LiveSessions {
     this.held.delete(id);
     held.standalone?.close();
     for (const close of [...held.requests]) close();
+    this.options.onEnd?.(held.channel);
     this.options.dispatcher.endSession?.(held.channel);
   }
 
@@ -91,20 +137,42 @@ export class LiveSessions {
    * from the Server"), closing the one open before: a session has one, so that each message
    * goes on exactly one stream ("Multiple Connections"), and a client cannot hold any number
    * of connections open on one session. The server MAY close the stream at any time: a
-   * client reopens it (the SDK clients do).
+   * client reopens it (the SDK clients do). `open` opens its connection (default: without
+   * event ids).
    */
-  openStandalone(id: string, exchange: HttpExchange, sink: ReplySink): void {
+  async openStandalone(
+    id: string,
+    exchange: HttpExchange,
+    sink: ReplySink,
+    open: StandaloneOpener = plainStandalone,
+  ): Promise<void> {
     const held = this.held.get(id);
     const attach = this.options.dispatcher.attachStream;
     if (!held || !attach) return;
     held.standalone?.close();
-    const stream = sink.openStream(EVENT_STREAM_HEADERS);
-    stream.comment("stream open");
+    let opened: EventStream | undefined;
+    const capturing: ReplySink = {
+      send: (status, headers, body) => sink.send(status, headers, body),
+      openStream: (headers) => (opened = endedOnce(sink.openStream(headers))),
+    };
     let lastMessage = Date.now();
-    const detach = attach(held.channel, (message) => {
-      lastMessage = Date.now();
-      return stream.event(message);
-    });
+    const detached = await open(exchange, capturing, (send) =>
+      attach(held.channel, (message) => {
+        lastMessage = Date.now();
+        return send(message);
+      }),
+    );
+    const detach = detached ?? (() => undefined);
+    if (opened === undefined) return detach();
+    const stream: EventStream = opened;
+    // A newer GET came in while this one opened: this one is the newest now.
+    held.standalone?.close();
+    if (this.held.get(id) !== held) {
+      // The session ended while the stream opened.
+      detach();
+      stream.end();
+      return this.options.onEnd?.(held.channel);
+    }
     let checking = false;
     const tick = () => {
       if (Date.now() - lastMessage >= this.options.streamIdleTimeoutMs) return close();
@@ -141,20 +209,18 @@ export class LiveSessions {
    * that the session's end closes its response stream and aborts its request (as the client
    * going away would).
    */
-  track(
-    id: string,
-    exchange: HttpExchange,
-    sink: ReplySink,
-  ): { exchange: HttpExchange; sink: ReplySink; done(): void } {
+  track(id: string, exchange: HttpExchange, sink: ReplySink): TrackedRequest {
     const held = this.held.get(id);
-    if (!held) return { exchange, sink, done: () => undefined };
+    if (!held)
+      return { exchange, sink, done: () => undefined, onSessionEnd: () => () => undefined };
     const listeners = new Set<() => void>();
+    const endListeners = new Set<() => void>();
     let stream: EventStream | undefined;
     let ended = false;
     const close = () => {
       if (ended) return;
       ended = true;
-      for (const listener of [...listeners]) listener();
+      for (const listener of [...endListeners, ...listeners]) listener();
       stream?.end();
     };
     held.requests.add(close);
@@ -173,13 +239,19 @@ export class LiveSessions {
         stream = opened;
         // Once the session ended, nothing more is written (a handler may still answer).
         return {
-          event: (message) => !ended && opened.event(message),
+          event: (message, eventId) => !ended && opened.event(message, eventId),
+          mark: (fields) => void (!ended && opened.mark(fields)),
           comment: (text) => void (!ended && opened.comment(text)),
           end: () => void (ended || ((ended = true), opened.end())),
         };
       },
     };
-    return { exchange: tracked, sink: trackedSink, done: () => void held.requests.delete(close) };
+    return {
+      exchange: tracked,
+      sink: trackedSink,
+      done: () => void held.requests.delete(close),
+      onSessionEnd: (listener) => (endListeners.add(listener), () => endListeners.delete(listener)),
+    };
   }
 
   private markServed(id: string, held: HeldSession): void {

@@ -21,7 +21,7 @@ type Body = string | Uint8Array;
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /** The request's headers as node:http takes them: a record (what the transport sends), or any HeadersInit. */
-function plainHeaders(headers: HeadersInit | undefined): OutgoingHttpHeaders {
+function plainHeaders(headers: RequestInit["headers"]): OutgoingHttpHeaders {
   if (headers === undefined) return {};
   if (headers instanceof Headers || Array.isArray(headers))
     return Object.fromEntries(new Headers(headers));

@@ -2,6 +2,7 @@ import type { ResourceServerOptions } from "../../auth/resource-server.js";
 import type { LegacySessionState } from "../../server/legacy-session.js";
 import type { SessionStore } from "./sessions.js";
 import type { CancellationWatch } from "../../core/cancellation.js";
+import type { EventStore } from "./event-store.js";
 
 // The options of the Streamable HTTP server, and what it needs of a dispatcher: types only,
 // shared by the core (core.ts), its legacy sessions (legacy.ts) and the hosts (fetch.ts for
@@ -83,6 +84,19 @@ export interface HttpCoreOptions<R> {
    * the client opens it again (2025-11-25 transports: the server MAY close it at any time).
    */
   streamIdleTimeoutMs?: number;
+  /**
+   * Where the events of legacy sessions' SSE streams are kept, so that a client reconnecting
+   * with Last-Event-ID gets what it missed (default: a MemoryEventStore with its default
+   * bounds; a RedisEventStore from `@mcp-gen/runtime/redis` for several instances). `false`:
+   * streams carry no event ids and cannot be resumed. Modern (2026-07-28) streams are never
+   * resumable.
+   */
+  eventStore?: EventStore | false;
+  /**
+   * The `retry` (ms) sent before the server closes a connection whose stream is not over, so
+   * the client reconnects after it (default 1000).
+   */
+  sseRetryMs?: number;
   /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
   authenticate?: (request: R) => string | undefined | Promise<string | undefined>;
   /**

@@ -2,7 +2,13 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { ProtocolDescriptor } from "../../core/protocol.js";
 import { createHttpCore } from "./core.js";
 import type { CancellationWatch } from "../../core/cancellation.js";
-import { eventText, type BodyRead, type HttpExchange, type ReplySink } from "./exchange.js";
+import {
+  eventText,
+  markText,
+  type BodyRead,
+  type HttpExchange,
+  type ReplySink,
+} from "./exchange.js";
 import type { HttpCoreOptions, MessageHandler } from "./options.js";
 
 // The node:http host of the Streamable HTTP core (core.ts): a `(req, res)` listener for
@@ -143,7 +149,8 @@ function nodeSink(res: ServerResponse): ReplySink {
     openStream(headers) {
       if (!res.headersSent) res.writeHead(200, { ...headers, connection: "keep-alive" });
       return {
-        event: (message) => res.write(eventText(message)),
+        event: (message, id) => res.write(eventText(message, id)),
+        mark: (fields) => void res.write(markText(fields)),
         comment: (text) => void res.write(`: ${text}\n\n`),
         end: () => void res.end(),
       };

@@ -1,0 +1,267 @@
+// Where the events of resumable SSE streams are kept, so that a client that reconnects with
+// `Last-Event-ID` gets what it missed (2025-03-26 .. 2025-11-25 basic/transports, "Resumability
+// and Redelivery"). An event id names its stream and a position in it (`<streamId>:<cursor>`):
+// a per-stream cursor, as the spec puts it, that any instance sharing the store can follow.
+// The default keeps events in memory, bounded; `@mcp-gen/runtime/redis` keeps them in Redis
+// Streams, for several instances.
+
+/**
+ * A store of SSE events. A store assigns each event an id of the form `<streamId>:<cursor>`
+ * (see `formatEventId`): the stream an id belongs to is read from it without asking the store.
+ */
+export interface EventStore {
+  /**
+   * Records `message` as the next event of `streamId` and resolves to its event id. Without a
+   * message (undefined) it records a position only: the priming event, which a client may
+   * resume after before any message was sent.
+   */
+  append(streamId: string, message: object | undefined): Promise<string>;
+  /**
+   * Sends the messages recorded on the stream of `eventId` after it, oldest first, each with
+   * its own id; resolves to that stream's id. Resolves to undefined, sending nothing, when the
+   * event is not kept (never recorded, dropped by retention, or the stream deleted): the
+   * client may then have missed events, and the caller refuses the resumption.
+   */
+  replayAfter(
+    eventId: string,
+    send: (eventId: string, message: object) => void,
+  ): Promise<string | undefined>;
+  /** Forgets a stream's events (its session ended). */
+  deleteStream(streamId: string): Promise<void>;
+}
+
+/** How long and how much of each stream a store keeps; the defaults are in `DEFAULT_RETENTION`. */
+export interface EventRetention {
+  /** Most events kept per stream; the oldest go first (default 1,000). */
+  maxEventsPerStream?: number;
+  /** Most bytes (UTF-8 JSON) kept per stream; the oldest go first, the newest is always kept (default 1 MiB). */
+  maxBytesPerStream?: number;
+  /** Events older than this many ms are dropped, and so is a stream not written to for as long (default 5 minutes). */
+  maxAgeMs?: number;
+}
+
+/** The bounds a store keeps unless told otherwise. */
+export const DEFAULT_RETENTION: Readonly<Required<EventRetention>> = {
+  maxEventsPerStream: 1_000,
+  maxBytesPerStream: 1024 * 1024,
+  maxAgeMs: 5 * 60_000,
+};
+
+/** `options` with the defaults filled in; a bound that is not a positive integer throws. */
+export function resolveRetention(options: EventRetention = {}): Required<EventRetention> {
+  const resolved = { ...DEFAULT_RETENTION };
+  for (const key of Object.keys(DEFAULT_RETENTION) as (keyof EventRetention)[]) {
+    const value = options[key];
+    if (value === undefined) continue;
+    positiveInteger(key, value);
+    resolved[key] = value;
+  }
+  return resolved;
+}
+
+/** Throws a TypeError naming `name` unless `value` is a positive safe integer. */
+export function positiveInteger(name: string, value: unknown): void {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1)
+    throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
+}
+
+/** What a stream id may be made of: it ends at the first `:` of an event id. */
+const STREAM_ID = /^[\w.-]{1,128}$/;
+/** A cursor: a store's own position, without line breaks (an SSE id cannot hold them). */
+const CURSOR = /^[\w.-]{1,64}$/;
+
+/** The event id of the event at `cursor` of `streamId`. */
+export function formatEventId(streamId: string, cursor: string): string {
+  checkStreamId(streamId);
+  return `${streamId}:${cursor}`;
+}
+
+/** The stream and cursor an event id names, or undefined when it is not one (a peer sent it). */
+export function parseEventId(eventId: string): { streamId: string; cursor: string } | undefined {
+  const colon = eventId.indexOf(":");
+  if (colon === -1) return undefined;
+  const streamId = eventId.slice(0, colon);
+  const cursor = eventId.slice(colon + 1);
+  return STREAM_ID.test(streamId) && CURSOR.test(cursor) ? { streamId, cursor } : undefined;
+}
+
+export function checkStreamId(streamId: string): void {
+  if (!STREAM_ID.test(streamId))
+    throw new TypeError(`a stream id is 1 to 128 letters, digits, '_', '.' or '-': ${streamId}`);
+}
+
+/** The UTF-8 length of `text`, without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    // A surrogate pair is 2 UTF-16 units and 4 bytes; any other unit up to 0xffff is 3 bytes.
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** The bounds of a MemoryEventStore: per stream (EventRetention), and over all streams. */
+export interface MemoryEventStoreOptions extends EventRetention {
+  /** Most streams kept; the one written to least recently goes first (default 10,000). */
+  maxStreams?: number;
+  /** Most bytes kept over all streams; the oldest events of the stream written to least recently go first (default 64 MiB). */
+  maxTotalBytes?: number;
+  /** The clock (default Date.now), for tests. */
+  now?: () => number;
+}
+
+/** One kept event; `text` is the message's JSON, undefined for a priming position. */
+interface StoredEvent {
+  readonly seq: number;
+  readonly text: string | undefined;
+  readonly bytes: number;
+  readonly at: number;
+}
+
+/** A stream's kept events: `events[head..]`, with sequence numbers counting up by one. */
+interface StoredStream {
+  events: StoredEvent[];
+  head: number;
+  nextSeq: number;
+  bytes: number;
+  lastWrite: number;
+}
+
+/**
+ * The in-memory store: bounded per stream (events, bytes, age) and over all streams (streams,
+ * bytes). Messages are kept as JSON text, so a message changed after it was sent replays as
+ * it was sent.
+ */
+export class MemoryEventStore implements EventStore {
+  private readonly streams = new Map<string, StoredStream>();
+  private readonly retention: Required<EventRetention>;
+  private readonly maxStreams: number;
+  private readonly maxTotalBytes: number;
+  private readonly now: () => number;
+  private totalBytes = 0;
+
+  constructor(options: MemoryEventStoreOptions = {}) {
+    this.retention = resolveRetention(options);
+    this.maxStreams = options.maxStreams ?? 10_000;
+    this.maxTotalBytes = options.maxTotalBytes ?? 64 * 1024 * 1024;
+    positiveInteger("maxStreams", this.maxStreams);
+    positiveInteger("maxTotalBytes", this.maxTotalBytes);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Streams kept, and their bytes: for tests and metrics. */
+  get size(): { streams: number; bytes: number } {
+    return { streams: this.streams.size, bytes: this.totalBytes };
+  }
+
+  append(streamId: string, message: object | undefined): Promise<string> {
+    checkStreamId(streamId);
+    const now = this.now();
+    this.expireStreams(now);
+    let stream = this.streams.get(streamId);
+    if (stream) this.streams.delete(streamId);
+    else stream = { events: [], head: 0, nextSeq: 1, bytes: 0, lastWrite: now };
+    // Re-inserted: the map stays ordered by last write, least recent first.
+    this.streams.set(streamId, stream);
+    stream.lastWrite = now;
+    const text = message === undefined ? undefined : JSON.stringify(message);
+    const bytes = text === undefined ? 0 : utf8Length(text);
+    const seq = stream.nextSeq++;
+    stream.events.push({ seq, text, bytes, at: now });
+    stream.bytes += bytes;
+    this.totalBytes += bytes;
+    this.trim(stream, now);
+    this.bound(streamId);
+    return Promise.resolve(formatEventId(streamId, String(seq)));
+  }
+
+  replayAfter(
+    eventId: string,
+    send: (eventId: string, message: object) => void,
+  ): Promise<string | undefined> {
+    const parsed = parseEventId(eventId);
+    const stream = parsed && this.streams.get(parsed.streamId);
+    if (!parsed || !stream || !/^[1-9]\d{0,15}$/.test(parsed.cursor))
+      return Promise.resolve(undefined);
+    const now = this.now();
+    this.trim(stream, now);
+    const first = stream.events[stream.head]?.seq;
+    const at = first === undefined ? -1 : Number(parsed.cursor) - first;
+    // The client's own event must still be kept: else events after it may have been dropped.
+    if (at < 0 || stream.head + at >= stream.events.length) return Promise.resolve(undefined);
+    for (let i = stream.head + at + 1; i < stream.events.length; i++) {
+      const event = stream.events[i]!;
+      if (event.text !== undefined)
+        send(formatEventId(parsed.streamId, String(event.seq)), JSON.parse(event.text) as object);
+    }
+    return Promise.resolve(parsed.streamId);
+  }
+
+  deleteStream(streamId: string): Promise<void> {
+    const stream = this.streams.get(streamId);
+    if (stream) {
+      this.totalBytes -= stream.bytes;
+      this.streams.delete(streamId);
+    }
+    return Promise.resolve();
+  }
+
+  /** Drops a stream's events beyond its bounds, oldest first; the newest always stays. */
+  private trim(stream: StoredStream, now: number): void {
+    const { maxEventsPerStream, maxBytesPerStream, maxAgeMs } = this.retention;
+    while (stream.events.length - stream.head > 1) {
+      const oldest = stream.events[stream.head]!;
+      const over =
+        stream.events.length - stream.head > maxEventsPerStream ||
+        stream.bytes > maxBytesPerStream ||
+        now - oldest.at > maxAgeMs;
+      if (!over) break;
+      this.dropOldest(stream);
+    }
+    // The newest alone can be too old too (nothing written for maxAgeMs).
+    const newest = stream.events[stream.head];
+    if (newest && now - newest.at > maxAgeMs) this.dropOldest(stream);
+  }
+
+  private dropOldest(stream: StoredStream): void {
+    const oldest = stream.events[stream.head++]!;
+    stream.bytes -= oldest.bytes;
+    this.totalBytes -= oldest.bytes;
+    // Compacted now and then, so that dropping from the front stays O(1) amortized.
+    if (stream.head > 64 && stream.head * 2 > stream.events.length) {
+      stream.events = stream.events.slice(stream.head);
+      stream.head = 0;
+    }
+  }
+
+  /** Streams not written to for maxAgeMs are gone (the map is ordered by last write). */
+  private expireStreams(now: number): void {
+    for (const [id, stream] of this.streams) {
+      if (now - stream.lastWrite <= this.retention.maxAgeMs) break;
+      void this.deleteStream(id);
+    }
+  }
+
+  /** The bounds over all streams: the least recently written give way first, never `keep`. */
+  private bound(keep: string): void {
+    while (this.streams.size > this.maxStreams) {
+      const [oldest] = this.streams.keys();
+      void this.deleteStream(oldest!);
+    }
+    while (this.totalBytes > this.maxTotalBytes) {
+      const [id, stream] = this.streams.entries().next().value as [string, StoredStream];
+      if (id === keep) {
+        // Only the stream just written to is left: it keeps its newest event at least.
+        if (stream.events.length - stream.head <= 1) break;
+        this.dropOldest(stream);
+      } else if (stream.events.length - stream.head <= 1) void this.deleteStream(id);
+      else this.dropOldest(stream);
+    }
+  }
+}
