@@ -100,6 +100,7 @@ export default tseslint.config(
       "conformance/**",
       "scripts/**",
       "platforms/**",
+      "deploy/**",
     ],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },

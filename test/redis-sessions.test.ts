@@ -6,13 +6,19 @@
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { connectRedisSessionStore, RedisSessionStore } from "@mcp-gen/runtime/redis";
+import {
+  connectRedisMessageBus,
+  connectRedisSessionStore,
+  RedisMessageBus,
+  RedisSessionStore,
+} from "@mcp-gen/runtime/redis";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
 import { SPEC_DIR, writeGenerated } from "./helpers.js";
 import { redisServerPath, startRedis, type RunningRedis } from "./support/redis.js";
+import { within } from "./support/wait.js";
 import { recordOf, sessionStoreContract } from "../packages/runtime/test/session-store-contract.js";
 
 type Any = any;
@@ -80,6 +86,34 @@ describe.skipIf(!binary)(`RedisSessionStore${WHY_SKIPPED}`, () => {
     expect(await own.create("x", recordOf(undefined))).toBe("created");
     expect(await own.count(undefined)).toBe(1);
     await own.close();
+  });
+});
+
+describe.skipIf(!binary)(`RedisMessageBus${WHY_SKIPPED}`, () => {
+  it("delivers a message to every subscriber on other connections, until unsubscribed", async () => {
+    const a = new RedisMessageBus({ client });
+    const b = await connectRedisMessageBus({ url: redis.url });
+    const got: string[] = [];
+    const waiters: { count: number; resolve: () => void }[] = [];
+    const listen = (who: string) => (message: string) => {
+      got.push(`${who} ${message}`);
+      for (const w of waiters) if (got.length === w.count) w.resolve();
+    };
+    const until = (count: number) =>
+      within(new Promise<void>((resolve) => waiters.push({ count, resolve })), `${count} messages`);
+    const stopA = await a.subscribe("bus-test", listen("a"));
+    await b.subscribe("bus-test", listen("b"));
+    await b.publish("bus-test", "hello");
+    await until(2);
+    expect([...got].sort()).toEqual(["a hello", "b hello"]);
+    // Unsubscribed (Redis confirmed it) before the publish: only b gets it.
+    await stopA();
+    await a.publish("bus-test", "again");
+    await until(3);
+    expect(got[2]).toBe("b again");
+    await a.close();
+    await b.close();
+    expect(() => new RedisMessageBus({} as Any)).toThrow(/node-redis client/);
   });
 });
 

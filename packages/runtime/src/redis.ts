@@ -1,9 +1,11 @@
 // `@mcp-gen/runtime/redis`: the Redis-backed stores, for several server instances: legacy
-// sessions (RedisSessionStore) and the events of their SSE streams (RedisEventStore). They
-// take a connected node-redis client (the `redis` package, an optional peer dependency) and
-// only send it commands: only this subpath imports it, so the rest of the runtime stays
-// dependency-free.
+// sessions (RedisSessionStore) and the events of their SSE streams (RedisEventStore); and
+// the message bus carrying session notices between instances (RedisMessageBus, pub/sub). They
+// take a connected node-redis client (the `redis` package, an optional peer dependency; the
+// bus adds a duplicate of it for subscribing): only this subpath imports it, so the rest of
+// the runtime stays dependency-free.
 export * from "./transport/http/redis-sessions.js";
+export * from "./transport/http/redis-bus.js";
 export type {
   LegacySessionState,
   SessionLimits,

@@ -31,5 +31,6 @@ export * from "./resources.js";
 export * from "./prompts.js";
 export * from "./define-server.js";
 export * from "./era-dispatcher.js";
+export * from "./message-bus.js";
 export * from "./modern-router.js";
 export * from "./legacy-session.js";

@@ -1,0 +1,107 @@
+// The deployment test's processes: the replicas (node, deploy/replica.mjs beside generated
+// code) and HAProxy (the OS package, in the foreground with -db). The test kills them.
+import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { createServer } from "node:net";
+import { delimiter, join } from "node:path";
+import { within } from "../test/support/wait.js";
+
+export interface Replica {
+  readonly name: string;
+  /** host:port it listens on. */
+  readonly address: string;
+  readonly process: ChildProcess;
+  /** Resolves when it prints that a never-answering call arrived. */
+  readonly callStarted: Promise<void>;
+}
+
+/** The haproxy binary on PATH or in /usr/sbin (Debian's), or undefined. */
+export function haproxyPath(): string | undefined {
+  const dirs = [...(process.env["PATH"] ?? "").split(delimiter), "/usr/sbin", "/usr/local/sbin"];
+  for (const dir of dirs) {
+    try {
+      accessSync(join(dir, "haproxy"), constants.X_OK);
+      return join(dir, "haproxy");
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** A TCP port on 127.0.0.1 free when asked. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `replica.mjs` in `dir`; resolves once it listens (on a port of its choosing). */
+export function startReplica(
+  dir: string,
+  name: string,
+  env: Record<string, string>,
+): Promise<Replica> {
+  const child = spawn(process.execPath, [join(dir, "replica.mjs")], {
+    env: { ...process.env, ...env, INSTANCE: name },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let callStarted!: () => void;
+  const started = new Promise<void>((resolve) => (callStarted = resolve));
+  const listening = new Promise<Replica>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk;
+      const m = /LISTENING http:\/\/([^/\s]+)/.exec(out);
+      if (m) resolve({ name, address: m[1]!, process: child, callStarted: started });
+      if (out.includes(`CALL STARTED ${name}`)) callStarted();
+    });
+    child.stderr.on("data", (chunk: Buffer) => (out += chunk));
+    child.once("exit", (code) => reject(new Error(`replica ${name} exited ${code}: ${out}`)));
+  });
+  return within(listening, `replica ${name} listening`, 30_000);
+}
+
+/** Starts HAProxy on `config` with `env`; resolves once both frontends accept connections. */
+export async function startHaproxy(
+  config: string,
+  env: Record<string, string>,
+): Promise<ChildProcess> {
+  const binary = haproxyPath();
+  if (!binary) throw new Error("haproxy is not installed (apt-get install haproxy)");
+  const child = spawn(binary, ["-f", config, "-db"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`haproxy exited ${code}:\n${output}`))),
+  );
+  exited.catch(() => {});
+  const ports = [env["MCP_RR_PORT"], env["MCP_STICKY_PORT"]].map(Number);
+  // HAProxy prints nothing when it is ready: a connection that is no longer refused is the
+  // only sign. Each attempt waits for its own refusal; `within` bounds the whole wait.
+  const accepts = async (port: number) => {
+    for (;;) {
+      const ok = await fetch(`http://127.0.0.1:${port}/`, { method: "HEAD" }).then(
+        () => true,
+        () => false,
+      );
+      if (ok) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  await within(
+    Promise.race([Promise.all(ports.map(accepts)), exited]),
+    "haproxy listening",
+    20_000,
+  );
+  return child;
+}
