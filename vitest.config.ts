@@ -31,20 +31,31 @@ class LongestFirst extends BaseSequencer {
  * - unit: everything else, in-process: the runtime, the reader, generators, printer,
  *   validators, diff, the CLI (run in-process, or the built CLI run once to its exit status),
  *   and generated code against itself, over memory or HTTP on loopback within the test.
+ * - e2e: see E2E below; the only project `npm test` leaves out.
  * A new file is a unit test until it is listed here.
  */
 const INSTALL = ["test/init.test.ts"];
+/**
+ * e2e: whole example projects and reference servers driven end to end (each file tens of
+ * seconds: generation, a strict type-check, several server processes). Not in `npm test`,
+ * which stays under five minutes on the 2-core CI machine; `npm run test:e2e`, run by .ci/run.
+ */
+const E2E = [
+  "test/client-examples.test.ts",
+  "test/client-tasks-legacy.test.ts",
+  "test/everything-drive-http.test.ts",
+  "test/everything-drive-stdio.test.ts",
+  "test/typed-client.test.ts",
+  "test/typed-client-input.test.ts",
+];
 const INTEROP = [
   "test/client-cancellation.test.ts",
   "test/client-era-probe.test.ts",
   "test/client-eras.test.ts",
-  "test/client-examples.test.ts",
   "test/client-legacy-calls.test.ts",
   "test/client.test.ts",
   "test/dual-era.test.ts",
   "test/elicitation-form.test.ts",
-  "test/everything-drive-http.test.ts",
-  "test/everything-drive-stdio.test.ts",
   "test/examples.test.ts",
   "test/frameworks.test.ts",
   "test/multi-instance.test.ts",
@@ -81,11 +92,12 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...INSTALL, ...INTEROP],
+          exclude: [...configDefaults.exclude, ...INSTALL, ...INTEROP, ...E2E],
         },
       },
       { extends: true, test: { name: "interop", include: INTEROP } },
       { extends: true, test: { name: "install", include: INSTALL } },
+      { extends: true, test: { name: "e2e", include: E2E } },
     ],
   },
 });

@@ -76,7 +76,7 @@ export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     "auth/dpop.ts",
     "auth/assertion.ts",
   ],
-  redis: ["transport/http/redis-sessions.ts"],
+  redis: ["transport/http/redis-sessions.ts", "transport/http/redis-bus.ts"],
 };
 
 /** The runtime's sources (its package's src/ folder), which vendor mode copies. */

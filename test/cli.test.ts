@@ -417,8 +417,8 @@ describe("mcp-gen generate end to end (the built CLI)", () => {
   it.each([
     // Imports @mcp-gen/runtime: only the files printed from the schema and their re-exports.
     ["package", [], 9],
-    // And the 91 runtime sources its entry points reach (server, client, transport, stdio).
-    ["vendor", ["--runtime", "vendor"], 100],
+    // And the 92 runtime sources its entry points reach (server, client, transport, stdio).
+    ["vendor", ["--runtime", "vendor"], 101],
   ] as const)(
     "fills the output folder for a real revision, and --check agrees (runtime %s)",
     (mode, flags, count) => {
