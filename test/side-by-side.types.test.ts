@@ -88,6 +88,22 @@ async function sdkAnswer(register: (server: McpServer) => void): Promise<unknown
   }
 }
 
+describe("the arguments: typed from inputSchema by both", () => {
+  it("an argument used as what it is not does not compile, with either", () => {
+    defineTool<Tool, unknown, Params, Result, In, undefined>({
+      tool: { name: "search_books", inputSchema },
+      // @ts-expect-error query is a string
+      call: ({ query }) => ({ content: [{ type: "text", text: query.toFixed() }] }),
+    });
+    const server = new McpServer({ name: "bookshop", version: "1.0.0" });
+    server.registerTool("search_books", { inputSchema }, ({ query }) => ({
+      // @ts-expect-error query is a string
+      content: [{ type: "text", text: query.toFixed() }],
+    }));
+    expect(server).toBeInstanceOf(McpServer);
+  });
+});
+
 describe("v2 SDK 2.4.0: structuredContent is checked at run time only", () => {
   it("a wrong one compiles, and is refused at run time", async () => {
     const answer = await sdkAnswer((server) =>
