@@ -442,7 +442,13 @@ describe("examples/typed-client, as the guide shows it", () => {
     app.stderr.on("data", (b: Buffer) => (printed += b));
     const [status] = await new Promise<[number | null]>((r) => app.on("close", (s) => r([s])));
     expect(printed).toBe(
-      "Typed clients: https://example.com/guide/typed-client\nThe client: https://example.com/guide/client\n",
+      [
+        "Typed clients: https://example.com/guide/typed-client",
+        "The client: https://example.com/guide/client",
+        "# Serving every era",
+        "slugs starting with t: typed-client",
+        "",
+      ].join("\n"),
     );
     expect(status).toBe(0);
   }, 240_000);
