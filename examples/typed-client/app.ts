@@ -27,7 +27,9 @@ const tools = createServerTools(client, { validate });
 // `query` is a string, `limit` an optional number; `hits` is typed from the outputSchema.
 const { structuredContent } = await tools.search({ query: "client", limit: 2 });
 for (const hit of structuredContent.hits) console.log(`${hit.title}: ${hit.url}`);
+// #endregion app
 
+// #region templates
 // The template docs://pages/{slug}: `slug` is required, and expanded into the URI read.
 const pages = createServerResourceTemplates(client);
 const { contents } = await pages.page({ slug: "eras" });
@@ -37,5 +39,5 @@ for (const content of contents) if ("text" in content) console.log(content.text.
 const completions = createServerResourceCompletions(client);
 const { completion } = await completions.page("slug", "t");
 console.log(`slugs starting with t: ${completion.values.join(", ")}`);
+// #endregion templates
 await client.close();
-// #endregion app
