@@ -338,6 +338,33 @@ describe("resource templates on a saved listing", () => {
     expect(typecheck([join(dir, "src", "use-templates.ts")])).toEqual([]);
   }, 180_000);
 
+  it("imports UriTemplate from the vendored runtime when the config says runtime: vendor", async () => {
+    const vendored = tempDir("mcp-gen-typed-vendor-");
+    const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), ["client"], {
+      runtime: "vendor",
+    });
+    writeFiles(
+      vendored,
+      files.map((f) => ({ path: `out/${f.path}`, content: f.content })),
+    );
+    writeFileSync(join(vendored, "tools.json"), JSON.stringify(TEMPLATES));
+    writeFileSync(join(vendored, "mcp-gen.config.json"), '{ "runtime": "vendor" }');
+    const run = await client(vendored);
+    expect(run.stderr).toBe("");
+    const typed = readFileSync(join(vendored, "src", "tools.ts"), "utf8");
+    expect(typed).toContain(
+      'import { UriTemplate, type TemplateValue } from "../out/runtime/client/index.js";',
+    );
+    writeFileSync(
+      join(vendored, "src", "use.ts"),
+      [
+        'import type { ServerResourceTemplates } from "./tools.js";',
+        'export const use = (t: ServerResourceTemplates) => t.file({ path: "a" });',
+      ].join("\n"),
+    );
+    expect(typecheck([join(vendored, "src", "use.ts")])).toEqual([]);
+  }, 180_000);
+
   it("refuses a uriTemplate it cannot parse in one line naming the template", async () => {
     const bad = {
       tools: [],
