@@ -20,10 +20,10 @@ import { specOf, type CommonOptions } from "./settings.js";
 import { readListing, sourceName, sourceOf, type ServerSource } from "./server-listing.js";
 
 // `mcp-gen client --from <url | command | file> --out <file.ts>`: typed functions for one
-// server's tools, prompts and resource templates (generators/typed-client.ts), with the listing they came from
-// written beside them (`<file>.listing.json`). `--check` writes nothing: it reads the
-// source again (a file without connecting, a server by connecting) and exits 3 with one
-// line naming what changed when the files no longer match it.
+// server's tools, prompts and resource templates (generators/typed-client.ts), with the
+// listing they came from written beside them (`<file>.listing.json`). `--check` writes
+// nothing: it reads the source again (a file without connecting, a server by connecting) and
+// exits 3 with one line naming what changed when the files no longer match it.
 
 export interface ClientCommandOptions extends CommonOptions {
   from: string;

@@ -14,9 +14,9 @@ import { typedClientRuntimeLines } from "./typed-client-runtime.js";
 // on top of the generated client (client.ts). A tool's arguments are typed from its
 // inputSchema and its result from its outputSchema (json-schema-types.ts); prompt arguments
 // are strings; a template's variables are read from its uriTemplate
-// (typed-client-resources.ts). Names,
-// descriptions and schema keys come from the server: each name becomes an identifier made
-// here (never the server's text as code), and every text goes through printer.ts.
+// (typed-client-resources.ts). Names, descriptions and schema keys come from the server:
+// each name becomes an identifier made here (never the server's text as code), and every
+// text goes through printer.ts.
 
 /** Where the emitted file finds the generated client, relative to itself. */
 export interface TypedClientImports {
