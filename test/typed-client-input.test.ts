@@ -263,7 +263,18 @@ describe("resource templates on a saved listing", () => {
     expect(code).toContain("fixed(options?: CallOptions): Promise<ReadResourceResult>;");
     expect(code).toContain("then_(variables: ThenVariables, options?: CallOptions)");
     expect(code).toContain('X: (variables, options) => read("X://{a.b}{;v}", variables, options),');
-    // The server's text only in comments (escaped) and strings.
+    // The server's text only in comments (escaped) and strings: no statement of its own.
+    const file = ts.createSourceFile("tools.ts", code, ts.ScriptTarget.ES2022);
+    const kinds = file.statements.map((st) => ts.SyntaxKind[st.kind]);
+    expect(new Set(kinds)).toEqual(
+      new Set([
+        "ImportDeclaration",
+        "TypeAliasDeclaration",
+        "InterfaceDeclaration",
+        "ClassDeclaration",
+        "FunctionDeclaration",
+      ]),
+    );
     expect(code).toContain('Resource template "file": Files *\\/ here');
     expect(code).toContain(`read('quote://"*/{q}', variables, options)`);
   });
