@@ -16,8 +16,10 @@ export function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = proces
 
 /** A port free on 127.0.0.1 now (for a server that must know its URL before it starts). */
 export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
       const { port } = probe.address() as { port: number };
       probe.close(() => resolve(port));
     });
