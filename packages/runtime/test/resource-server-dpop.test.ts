@@ -10,7 +10,7 @@ import {
   type TestAuthorizationServer,
 } from "../../../test/support/oauth-server.js";
 import { serveProtected } from "../../../test/support/protected-server.js";
-import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, request, VALIDATORS } from "./fixture.js";
+import { dualEras, PROTOCOL, request } from "./fixture.js";
 
 // The resource server with DPoP-bound tokens (RFC 9449 section 7): the proofs the generated
 // OAuth client signs (runtime/auth-dpop.ts) checked by runtime/auth-dpop-proof.ts, and every
@@ -24,11 +24,7 @@ let jkt: string;
 
 beforeAll(async () => {
   as = await startTestAuthorizationServer();
-  const eras = {
-    modern: { protocol: PROTOCOL, validators: VALIDATORS },
-    legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
-  };
-  const dispatcher = createEraDispatcher(eras, {
+  const dispatcher = createEraDispatcher(dualEras(), {
     "tools/call": (_p: any, ctx: any) => ({
       content: [{ type: "text", text: String(ctx.principal) }],
     }),
