@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { freePort } from "./project-processes.js";
+import { freePort } from "./free-port.js";
 import { within } from "./wait.js";
 
 // A real redis-server (the OS package) for a test: started on a free loopback port with
