@@ -141,6 +141,7 @@ describe("examples/server-features", () => {
 
   it("type-checks with its generated code under the strict flags", () => {
     expect(sources.sort()).toEqual([
+      "client-common.ts",
       "client-v1.ts",
       "client-v2.ts",
       "main.ts",
