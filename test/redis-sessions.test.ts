@@ -23,6 +23,7 @@ import { recordOf, sessionStoreContract } from "../packages/runtime/test/session
 
 type Any = any;
 
+const noRedis = redisMissing !== undefined;
 const WHY_SKIPPED = redisMissing ? ` (skipped: ${redisMissing})` : "";
 
 let redis: RunningRedis;
@@ -34,7 +35,7 @@ const storeWith = (limits: object) =>
   new RedisSessionStore({ client, prefix: `test${++prefixes}:`, ...limits });
 
 beforeAll(async () => {
-  if (redisMissing) return;
+  if (noRedis) return;
   redis = await startRedis();
   client = await connect(redis.url);
 });
@@ -43,7 +44,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-describe.skipIf(redisMissing !== undefined)(`RedisSessionStore${WHY_SKIPPED}`, () => {
+describe.skipIf(noRedis)(`RedisSessionStore${WHY_SKIPPED}`, () => {
   sessionStoreContract(async (limits) => storeWith(limits));
 
   it("expires a session with its idle timeout, which touch restarts", async () => {
@@ -88,7 +89,7 @@ describe.skipIf(redisMissing !== undefined)(`RedisSessionStore${WHY_SKIPPED}`, (
   });
 });
 
-describe.skipIf(redisMissing !== undefined)(`RedisMessageBus${WHY_SKIPPED}`, () => {
+describe.skipIf(noRedis)(`RedisMessageBus${WHY_SKIPPED}`, () => {
   it("delivers a message to every subscriber on other connections, until unsubscribed", async () => {
     const a = new RedisMessageBus({ client });
     const b = await connectRedisMessageBus({ url: redis.url });
@@ -116,82 +117,79 @@ describe.skipIf(redisMissing !== undefined)(`RedisMessageBus${WHY_SKIPPED}`, () 
   });
 });
 
-describe.skipIf(redisMissing !== undefined)(
-  `a session served by two instances sharing Redis${WHY_SKIPPED}`,
-  () => {
-    const instances: { url: string; close(): Promise<void> }[] = [];
-    const connections: { close(): Promise<void> }[] = [];
-    let store: RedisSessionStore;
-    afterAll(async () => {
-      await Promise.all(instances.map((i) => i.close()));
-      await Promise.all(connections.map((c) => c.close()));
-    });
+describe.skipIf(noRedis)(`a session served by two instances sharing Redis${WHY_SKIPPED}`, () => {
+  const instances: { url: string; close(): Promise<void> }[] = [];
+  const connections: { close(): Promise<void> }[] = [];
+  let store: RedisSessionStore;
+  afterAll(async () => {
+    await Promise.all(instances.map((i) => i.close()));
+    await Promise.all(connections.map((c) => c.close()));
+  });
 
-    beforeAll(async () => {
-      const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, {
-        legacy: [loadRevision(SPEC_DIR, "2025-11-25")],
-      });
-      const dir = writeGenerated(files);
-      const [dispatcher, http] = await Promise.all(
-        ["dispatcher.js", "http-server.js"].map((m) => import(join(dir, m))),
+  beforeAll(async () => {
+    const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, {
+      legacy: [loadRevision(SPEC_DIR, "2025-11-25")],
+    });
+    const dir = writeGenerated(files);
+    const [dispatcher, http] = await Promise.all(
+      ["dispatcher.js", "http-server.js"].map((m) => import(join(dir, m))),
+    );
+    for (const name of ["a", "b"]) {
+      const d = dispatcher.createServerDispatcher(
+        {
+          "tools/call": (_params: Any, ctx: Any) => ({
+            content: [
+              {
+                type: "text",
+                // What the instance knows of the session: from the record in Redis on B.
+                text: JSON.stringify({
+                  instance: name,
+                  client: ctx.clientInfo?.name,
+                  logLevel: ctx.logLevel,
+                }),
+              },
+            ],
+          }),
+          "tools/list": () => ({ tools: [{ name: "whoami", inputSchema: { type: "object" } }] }),
+        },
+        { serverInfo: { name: `instance-${name}`, version: "1.0.0" } },
       );
-      for (const name of ["a", "b"]) {
-        const d = dispatcher.createServerDispatcher(
-          {
-            "tools/call": (_params: Any, ctx: Any) => ({
-              content: [
-                {
-                  type: "text",
-                  // What the instance knows of the session: from the record in Redis on B.
-                  text: JSON.stringify({
-                    instance: name,
-                    client: ctx.clientInfo?.name,
-                    logLevel: ctx.logLevel,
-                  }),
-                },
-              ],
-            }),
-            "tools/list": () => ({ tools: [{ name: "whoami", inputSchema: { type: "object" } }] }),
-          },
-          { serverInfo: { name: `instance-${name}`, version: "1.0.0" } },
-        );
-        // Each instance its own connection, as separate processes would have.
-        const own = await connect(redis.url);
-        connections.push(own);
-        store = new RedisSessionStore({ client: own, prefix: "shared:" });
-        instances.push(await http.serveHttp(d, { sessionStore: store }));
-      }
-    });
+      // Each instance its own connection, as separate processes would have.
+      const own = await connect(redis.url);
+      connections.push(own);
+      store = new RedisSessionStore({ client: own, prefix: "shared:" });
+      instances.push(await http.serveHttp(d, { sessionStore: store }));
+    }
+  });
 
-    it("the v1 SDK client's requests alternate between A and B, and both serve the session", async () => {
-      const hits: string[] = [];
-      let next = 0;
-      // A balancer with no stickiness at all: each request to the next instance.
-      const roundRobin = (input: Any, init: Any) => {
-        const instance = instances[next++ % instances.length]!;
-        hits.push(`${init?.method ?? "GET"} ${instance.url}`);
-        return fetch(instance.url, init);
-      };
-      const transport = new V1HttpTransport(new URL(instances[0]!.url), { fetch: roundRobin });
-      const client = new V1Client({ name: "redis-roaming-client", version: "1.0.0" });
-      await client.connect(transport);
-      await client.setLoggingLevel("warning");
-      const served = [];
-      for (let i = 0; i < 4; i++) {
-        const result: Any = await client.callTool({ name: "whoami", arguments: {} });
-        served.push(JSON.parse(result.content[0].text));
-      }
-      expect(new Set(served.map((s) => s.instance))).toEqual(new Set(["a", "b"]));
-      // Each instance served it as the client set it up, whichever instance that went through.
-      for (const s of served)
-        expect(s).toMatchObject({ client: "redis-roaming-client", logLevel: "warning" });
-      const id = transport.sessionId!;
-      const record = await store.get(id);
-      expect(record?.session).toMatchObject({ version: "2025-11-25", logLevel: "warning" });
-      await transport.terminateSession();
-      expect(await store.get(id)).toBeUndefined();
-      await client.close();
-      expect(hits.filter((h) => h.startsWith("POST")).length).toBeGreaterThanOrEqual(6);
-    });
-  },
-);
+  it("the v1 SDK client's requests alternate between A and B, and both serve the session", async () => {
+    const hits: string[] = [];
+    let next = 0;
+    // A balancer with no stickiness at all: each request to the next instance.
+    const roundRobin = (input: Any, init: Any) => {
+      const instance = instances[next++ % instances.length]!;
+      hits.push(`${init?.method ?? "GET"} ${instance.url}`);
+      return fetch(instance.url, init);
+    };
+    const transport = new V1HttpTransport(new URL(instances[0]!.url), { fetch: roundRobin });
+    const client = new V1Client({ name: "redis-roaming-client", version: "1.0.0" });
+    await client.connect(transport);
+    await client.setLoggingLevel("warning");
+    const served = [];
+    for (let i = 0; i < 4; i++) {
+      const result: Any = await client.callTool({ name: "whoami", arguments: {} });
+      served.push(JSON.parse(result.content[0].text));
+    }
+    expect(new Set(served.map((s) => s.instance))).toEqual(new Set(["a", "b"]));
+    // Each instance served it as the client set it up, whichever instance that went through.
+    for (const s of served)
+      expect(s).toMatchObject({ client: "redis-roaming-client", logLevel: "warning" });
+    const id = transport.sessionId!;
+    const record = await store.get(id);
+    expect(record?.session).toMatchObject({ version: "2025-11-25", logLevel: "warning" });
+    await transport.terminateSession();
+    expect(await store.get(id)).toBeUndefined();
+    await client.close();
+    expect(hits.filter((h) => h.startsWith("POST")).length).toBeGreaterThanOrEqual(6);
+  });
+});
