@@ -17,20 +17,28 @@ import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import {
+  envCount,
   generateWith,
   loadAverage,
   median,
   ROOT,
+  samplingOptions,
   startServer,
   transpileDir,
   workDir,
 } from "./common.mjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SAMPLE_MS = Number(process.env.BENCH_CLIENT_MS ?? 3000);
-const LANES = (process.env.BENCH_CLIENT_LANES ?? "1,16").split(",").map(Number);
-const COLD_TRIES = Number(process.env.BENCH_CLIENT_COLD ?? 5);
-const PROFILE = process.env.BENCH_CLIENT_PROFILE;
+const {
+  rounds: ROUNDS,
+  sampleMs: SAMPLE_MS,
+  lanes: LANES,
+  profile: PROFILE,
+} = samplingOptions("BENCH_CLIENT", {
+  sampleMs: 3000,
+  lanesVariable: "BENCH_CLIENT_LANES",
+  lanes: [1, 16],
+});
+const COLD_TRIES = envCount("BENCH_CLIENT_COLD", 5);
 const PEERS = join(ROOT, "bench/client-peers.mjs");
 
 const CLIENTS = {

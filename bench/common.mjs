@@ -25,6 +25,47 @@ export const loadAverage = () =>
     .map((l) => l.toFixed(1))
     .join(" ");
 
+/** Stops the run with one line naming the setting, as every bench does with a bad value. */
+function refuse(name, raw, what) {
+  console.error(`bench: ${name} must be ${what}, not ${JSON.stringify(raw)}`);
+  process.exit(2);
+}
+
+/** The environment variable `name` as a whole number >= 1, or `fallback` when it is unset. */
+export function envCount(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) refuse(name, raw, "a whole number >= 1");
+  return n;
+}
+
+/** The environment variable `name` as a comma-separated list of whole numbers >= 1. */
+export function envCounts(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const list = raw.split(",").map(Number);
+  if (!list.every((n) => Number.isSafeInteger(n) && n >= 1))
+    refuse(name, raw, "whole numbers >= 1, separated by commas");
+  return list;
+}
+
+/**
+ * What a benchmark that samples lanes of calls in rounds reads from the environment
+ * (bench/client.mjs: prefix BENCH_CLIENT, lanes BENCH_CLIENT_LANES; bench/http.mjs:
+ * BENCH_HTTP, BENCH_HTTP_CONNECTIONS): rounds from BENCH_ROUNDS (default 3), the sample
+ * length in ms from <prefix>_MS, the in-flight counts from `lanesVariable`, and the folder
+ * every peer process writes its --cpu-prof into from <prefix>_PROFILE (unset: no profiles).
+ */
+export function samplingOptions(prefix, { sampleMs, lanesVariable, lanes }) {
+  return {
+    rounds: envCount("BENCH_ROUNDS", 3),
+    sampleMs: envCount(`${prefix}_MS`, sampleMs),
+    lanes: envCounts(lanesVariable, lanes),
+    profile: process.env[`${prefix}_PROFILE`] || undefined,
+  };
+}
+
 /** The dual-era revisions the HTTP benchmarks generate: 2026-07-28 and the initialize-based ones. */
 const DUAL_ERA_REVISIONS = "2026-07-28,2025-11-25,2025-06-18,2025-03-26";
 

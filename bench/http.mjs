@@ -27,16 +27,23 @@ import {
   loadAverage,
   median,
   ROOT,
+  samplingOptions,
   startServer,
   transpileDir,
   workDir,
 } from "./common.mjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SAMPLE_MS = Number(process.env.BENCH_HTTP_MS ?? 5000);
-const CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? "1,16,64").split(",").map(Number);
+const {
+  rounds: ROUNDS,
+  sampleMs: SAMPLE_MS,
+  lanes: CONNECTIONS,
+  profile: PROFILE,
+} = samplingOptions("BENCH_HTTP", {
+  sampleMs: 5000,
+  lanesVariable: "BENCH_HTTP_CONNECTIONS",
+  lanes: [1, 16, 64],
+});
 const LEGACY_LANES = 16;
-const PROFILE = process.env.BENCH_HTTP_PROFILE;
 const BASELINE_REF = process.env.BENCH_HTTP_BASELINE ?? "aba262f";
 const MODERN = "2026-07-28";
 const LEGACY = "2025-11-25";

@@ -9,7 +9,7 @@
 //   (test/fixtures/client-features-v2.mjs);
 // - stdio: the v2 SDK server as a script, and @modelcontextprotocol/server-everything 2026.8.31;
 // - OAuth: a generated server as a protected resource of the test authorization server.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import { join } from "node:path";
@@ -23,6 +23,7 @@ import { listen, stop, v1SessionfulHandler } from "./support/dual-era-client.js"
 import {
   prepareExample,
   runScript,
+  serveExample,
   transpiledExample,
   type ScriptRun,
 } from "./support/example-project.js";
@@ -30,7 +31,6 @@ import {
   startTestAuthorizationServer,
   type TestAuthorizationServer,
 } from "./support/oauth-server.js";
-import { printedUntil } from "./support/project-processes.js";
 import { serveProtected } from "./support/protected-server.js";
 
 const children: ChildProcess[] = [];
@@ -46,13 +46,7 @@ let as: TestAuthorizationServer;
 /** Starts examples/server-features's main.js on a free port: its URL. */
 async function serverFeatures(): Promise<string> {
   const { dir: features } = await prepareExample("server-features");
-  const featuresJs = transpiledExample(features);
-  const server = spawn(process.execPath, [join(featuresJs, "main.js")], {
-    env: { ...process.env, PORT: "0" },
-  });
-  children.push(server);
-  const printed = await printedUntil(server, "\n");
-  return /MCP server listening on (http:\/\/\S+)/.exec(printed)![1]!;
+  return (await serveExample(transpiledExample(features), children)).url;
 }
 
 /** The v2 SDK server in its modern mode (2026-07-28 only), behind node:http. */

@@ -4,87 +4,39 @@
 // 1.32.2 and the v2 SDK client 2.4.0, real peers). The docs' pages include their code from
 // these files (scripts/docs/check-snippets.mjs refuses a page's code that comes from nowhere
 // else). examples/deployment is run by test/frameworks.test.ts and platforms/.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../generators/index.js";
-import { loadRevision } from "../schema/index.js";
-import { ROOT, SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
-import { printedUntil } from "./support/project-processes.js";
-import { transpileDir } from "../scripts/transpile-generated.mjs";
+import { ROOT, typecheck } from "./helpers.js";
+import {
+  prepareExample,
+  runScript,
+  serveExample,
+  transpiledExample,
+  type ScriptRun,
+} from "./support/example-project.js";
 
-const EXAMPLES = join(ROOT, "examples");
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((child) => child.kill()));
 
-/** The example copied out, with its generated code and node_modules; returns the folder. */
-async function prepare(name: string): Promise<{ dir: string; sources: string[] }> {
-  const dir = join(tempDir("mcp-gen-example-"), name);
-  cpSync(join(EXAMPLES, name), dir, { recursive: true });
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  const config = JSON.parse(readFileSync(join(dir, "mcp-gen.config.json"), "utf8")) as {
-    revisions: string[];
-    out: string;
-  };
-  const [newest, ...older] = config.revisions.map((r) => loadRevision(SPEC_DIR, r));
-  writeFiles(join(dir, config.out), await generate(newest!, undefined, { legacy: older }));
-  const sources = readdirSync(dir).filter((f) => f.endsWith(".ts"));
-  return { dir, sources };
-}
-
-/**
- * The example's files as JavaScript beside it, with the checkout's node_modules first (the
- * SDK clients, and the runtime package through its workspace link), so transpileDir finds
- * the runtime there and links nothing of its own; returns the folder.
- */
-function transpiled(dir: string): string {
-  const js = join(dir, "..", "js");
-  mkdirSync(js);
-  symlinkSync(join(ROOT, "node_modules"), join(js, "node_modules"), "dir");
-  transpileDir(dir, js);
-  return js;
-}
-
-/** Starts the example's main.js on a free port: its URL, and what it printed to stderr so far. */
+/** Starts the example's main.js on a free port: its URL (checked), and its stderr so far. */
 async function serve(js: string): Promise<{ url: string; stderr: () => string }> {
-  const server = spawn(process.execPath, [join(js, "main.js")], {
-    env: { ...process.env, PORT: "0" },
-  });
-  children.push(server);
-  let stderr = "";
-  server.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
-  const printed = await printedUntil(server, "\n");
-  const url = /MCP server listening on (http:\/\/\S+)/.exec(printed)?.[1];
-  expect(url, printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-  return { url: url!, stderr: () => stderr };
+  const server = await serveExample(js, children);
+  expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  return server;
 }
 
-interface ClientRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs one of the example's clients against `url` (killed after a minute): its exit status,
- * stdout and stderr. Not spawnSync: the server's output must be read while the client runs.
- */
-function runClient(js: string, file: string, url: string): Promise<ClientRun> {
-  const client = spawn(process.execPath, [join(js, file), url], { timeout: 60_000 });
-  children.push(client);
-  const run: ClientRun = { status: null, stdout: "", stderr: "" };
-  client.stdout.on("data", (chunk: Buffer) => (run.stdout += chunk));
-  client.stderr.on("data", (chunk: Buffer) => (run.stderr += chunk));
-  return new Promise((resolve) => client.on("close", (status) => resolve({ ...run, status })));
-}
+/** Runs one of the example's clients against `url` (killed after a minute). */
+const runClient = (js: string, file: string, url: string): Promise<ScriptRun> =>
+  runScript(join(js, file), [url], children);
 
 describe("examples/hello-server", () => {
   it("type-checks with its generated code, serves one tool, and the v1 SDK client calls it", async () => {
-    const { dir, sources } = await prepare("hello-server");
+    const { dir, sources } = await prepareExample("hello-server");
     expect(sources.sort()).toEqual(["client.ts", "main.ts", "server.ts"]);
     expect(typecheck(sources.map((f) => join(dir, f)))).toEqual([]);
-    const js = transpiled(dir);
+    const js = transpiledExample(dir);
     const { url } = await serve(js);
     const client = await runClient(js, "client.js", url);
     expect(client.stderr).toBe("");
@@ -103,7 +55,7 @@ describe("examples/hello-server", () => {
  */
 describe("examples/typed-tools", () => {
   it("type-checks with its generated code; both eras get typed results and refusals naming the problem", async () => {
-    const { dir, sources } = await prepare("typed-tools");
+    const { dir, sources } = await prepareExample("typed-tools");
     expect(sources.sort()).toEqual([
       "calls.ts",
       "client-v1.ts",
@@ -112,7 +64,7 @@ describe("examples/typed-tools", () => {
       "server.ts",
     ]);
     expect(typecheck(sources.map((f) => join(dir, f)))).toEqual([]);
-    const js = transpiled(dir);
+    const js = transpiledExample(dir);
     const { url, stderr } = await serve(js);
     const refused = (tool: string, problem: string) =>
       `error: Input validation error: Invalid arguments for tool ${tool}: ${problem}`;
@@ -164,7 +116,7 @@ describe("examples/server-features", () => {
   };
 
   /** A client's lines by feature, after checking it ran cleanly. */
-  const linesOf = (client: ClientRun): Lines => {
+  const linesOf = (client: ScriptRun): Lines => {
     expect(client.stderr).toBe("");
     expect(client.status, client.stdout).toBe(0);
     return Object.fromEntries(
@@ -176,8 +128,8 @@ describe("examples/server-features", () => {
   };
 
   beforeAll(async () => {
-    ({ dir, sources } = await prepare("server-features"));
-    const js = transpiled(dir);
+    ({ dir, sources } = await prepareExample("server-features"));
+    const js = transpiledExample(dir);
     const server = await serve(js);
     const v1 = await runClient(js, "client-v1.js", server.url);
     seen.v1 = linesOf(v1);
@@ -189,6 +141,7 @@ describe("examples/server-features", () => {
 
   it("type-checks with its generated code under the strict flags", () => {
     expect(sources.sort()).toEqual([
+      "client-common.ts",
       "client-v1.ts",
       "client-v2.ts",
       "main.ts",

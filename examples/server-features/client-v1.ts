@@ -11,11 +11,7 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-
-const url = new URL(process.argv[2] ?? "http://127.0.0.1:3000/mcp");
-/** The text blocks of a tool's result, joined. */
-const textOf = (result: object) =>
-  ((result as { content?: { text?: string }[] }).content ?? []).map((b) => b.text).join(" ");
+import { promptsResourcesCompletions, textOf, url } from "./client-common.js";
 
 // #region connect
 // The server asks for input with server-initiated requests on this session: the client
@@ -110,33 +106,8 @@ const order = await client.callTool({ name: "order_pizza", arguments: {} });
 console.log(`request state: ${textOf(order)}`);
 // #endregion request-state
 
-// #region prompts
-const reviewed = await client.getPrompt({ name: "review", arguments: { language: "rust" } });
-const [message] = reviewed.messages;
-console.log(`prompts: ${message?.content.type === "text" ? message.content.text : "(no text)"}`);
-// #endregion prompts
-
-// #region resources
-const { resourceTemplates } = await client.listResourceTemplates();
-const [about] = (await client.readResource({ uri: "about://notes" })).contents;
-// A template's variable, completed from what the user typed.
-const names = await client.complete({
-  ref: { type: "ref/resource", uri: "note://{name}" },
-  argument: { name: "name", value: "w" },
-});
-console.log(
-  `resources: ${resourceTemplates.map((t) => t.uriTemplate).join(", ")}; ` +
-    `${about && "text" in about ? about.text : "(no text)"}; ${names.completion.values.join(", ")}`,
-);
-// #endregion resources
-
-// #region completions
-const { completion } = await client.complete({
-  ref: { type: "ref/prompt", name: "review" },
-  argument: { name: "language", value: "ja" },
-});
-console.log(`completions: ${completion.values.join(", ")} (total ${completion.total})`);
-// #endregion completions
+// Prompts, resources and completions: the same calls in both SDKs (client-common.ts).
+await promptsResourcesCompletions(client);
 
 // #region subscriptions
 // Both arrive on the session's GET stream, which the SDK opened after initialize.

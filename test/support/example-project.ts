@@ -5,10 +5,11 @@ import { generate } from "../../generators/index.js";
 import { loadRevision } from "../../schema/index.js";
 import { ROOT, SPEC_DIR, tempDir, writeFiles } from "../helpers.js";
 import { transpileDir } from "../../scripts/transpile-generated.mjs";
+import { printedUntil } from "./project-processes.js";
 
 // A project under examples/ as its reader would use it: copied out, its protocol code
 // generated from its own mcp-gen.config.json, its files transpiled to JavaScript, and its
-// scripts run with node (test/client-examples.test.ts).
+// scripts run with node (test/examples.test.ts, test/client-examples.test.ts).
 
 /** The example copied out, with its generated code and node_modules: the folder and its .ts files. */
 export async function prepareExample(name: string): Promise<{ dir: string; sources: string[] }> {
@@ -64,4 +65,24 @@ export function runScript(
   child.stdout.on("data", (chunk: Buffer) => (run.stdout += chunk));
   child.stderr.on("data", (chunk: Buffer) => (run.stderr += chunk));
   return new Promise((resolve) => child.on("close", (status) => resolve({ ...run, status })));
+}
+
+/**
+ * Starts the example's main.js (in `js`) on a free port, adding it to `children`: the URL it
+ * prints ("MCP server listening on <url>"), and what it has written to stderr so far.
+ */
+export async function serveExample(
+  js: string,
+  children: ChildProcess[],
+): Promise<{ url: string; stderr: () => string }> {
+  const server = spawn(process.execPath, [join(js, "main.js")], {
+    env: { ...process.env, PORT: "0" },
+  });
+  children.push(server);
+  let stderr = "";
+  server.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+  const printed = await printedUntil(server, "\n");
+  const url = /MCP server listening on (http:\/\/\S+)/.exec(printed)?.[1];
+  if (!url) throw new Error(`the example's server printed no URL: ${printed}`);
+  return { url, stderr: () => stderr };
 }

@@ -1,6 +1,5 @@
 import { spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bundleSpec } from "../../scripts/release/bundle-spec.mjs";
@@ -14,15 +13,7 @@ export function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = proces
   return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
 }
 
-/** A port free on 127.0.0.1 now (for a server that must know its URL before it starts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "./free-port.js";
 
 /** Resolves to what `child` printed (stdout and stderr) once its stdout contains `until`; rejects if it exits first. */
 export function printedUntil(child: ChildProcess, until: string): Promise<string> {

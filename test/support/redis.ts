@@ -1,12 +1,14 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { freePort } from "./free-port.js";
 import { within } from "./wait.js";
 
 // A real redis-server (the OS package) for a test: started on a free loopback port with
 // nothing persisted, stopped by the test. `.ci/run` installs the package when it is missing.
+// The one way the tests start Redis: a test that needs it skips, saying why, where the
+// binary is missing (`describe.skipIf(redisMissing !== undefined)`).
 
 /** The redis-server on PATH, or undefined when it is not installed. */
 export function redisServerPath(): string | undefined {
@@ -22,17 +24,10 @@ export function redisServerPath(): string | undefined {
   return undefined;
 }
 
-/** A free TCP port on 127.0.0.1 (free when asked: redis-server is retried if it lost the race). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+/** Why Redis tests cannot run here, or undefined when they can. */
+export const redisMissing = redisServerPath()
+  ? undefined
+  : "redis-server is not installed (apt-get install redis-server; .ci/run installs it)";
 
 export interface RunningRedis {
   /** redis://127.0.0.1:<port> */
@@ -45,6 +40,7 @@ export async function startRedis(binary = redisServerPath()): Promise<RunningRed
   if (!binary) throw new Error("redis-server is not installed (apt-get install redis-server)");
   let lastOutput = "";
   for (let attempt = 0; attempt < 3; attempt++) {
+    // Free when asked: redis-server is retried if another process took the port meanwhile.
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "mcp-gen-redis-"));
     const child = spawn(binary, [

@@ -2,15 +2,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createOAuthClient,
-  type AssertionContext,
-  type OAuthClientOptions,
-} from "../src/auth/oauth-client.js";
+import { createOAuthClient, type AssertionContext } from "../src/auth/oauth-client.js";
 import { AuthorizationError } from "../src/auth/http-auth.js";
-import { createHttpTransport } from "../src/transport/http/client.js";
-import { startFake, type Fake, type FakeOptions } from "./auth-fixture.js";
-import { PROTOCOL } from "./fixture.js";
+import { failure as failureOf } from "./auth-common.js";
+import {
+  startFakeWithClient,
+  type ClientOptions,
+  type Fake,
+  type FakeOptions,
+} from "./auth-fixture.js";
 
 // The JWT bearer grant of the OAuth client (runtime/auth-assertion.ts): workload identity (the
 // workload's JWT as the assertion) and enterprise-managed authorization (an ID-JAG from a token
@@ -33,34 +33,18 @@ afterEach(async () => {
   fake = idp = undefined;
 });
 
-/** `client` may be a function of the fake's base URL (its issuer), known once it runs. */
-type ClientOptions = Partial<OAuthClientOptions> | ((base: string) => Partial<OAuthClientOptions>);
-
 async function setup(options: FakeOptions, client: ClientOptions) {
-  fake = await startFake(options);
-  const auth = createOAuthClient({
-    serverUrl: fake.url,
+  // The JWT bearer grant unless `client` names another.
+  const started = await startFakeWithClient(options, (base) => ({
     grant: "jwt_bearer",
-    insecureLoopback: true,
-    ...(typeof client === "function" ? client(fake.base) : client),
-  });
-  const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
-  let id = 0;
-  const call = async () =>
-    (await transport.request({ jsonrpc: "2.0", id: ++id, method: "tools/list", params: {} })) as {
-      result?: { token: string };
-    };
-  return { fake, auth, call };
+    ...(typeof client === "function" ? client(base) : client),
+  }));
+  fake = started.fake;
+  return started;
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthorizationError);
-  return error as Error;
-}
+/** The error a call fails with: an AuthorizationError. */
+const failure = (promise: Promise<unknown>) => failureOf(promise, AuthorizationError);
 
 const shown = (error: Error) =>
   `${String(error)} ${error.stack} ${JSON.stringify(error)} ${String((error as { cause?: unknown }).cause)}`;

@@ -1,58 +1,35 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  createOAuthClient,
-  headlessRedirect,
-  memoryTokenStore,
-  type OAuthClientOptions,
-} from "../src/auth/oauth-client.js";
+import { createOAuthClient, headlessRedirect, memoryTokenStore } from "../src/auth/oauth-client.js";
 import { metadataUrls, resourceMatches } from "../src/auth/discovery.js";
 import { AuthorizationError } from "../src/auth/http-auth.js";
 import { createSender } from "../src/client/engine.js";
 import { RequestTimeoutError } from "../src/client/errors.js";
 import { createHttpTransport } from "../src/transport/http/client.js";
 import type { Transport } from "../src/transport/transport.js";
-import { startFake, type Fake, type FakeOptions } from "./auth-fixture.js";
+import { failure, REDIRECT } from "./auth-common.js";
+import {
+  startFake,
+  startFakeWithClient,
+  type ClientOptions,
+  type Fake,
+  type FakeOptions,
+} from "./auth-fixture.js";
 import { within } from "../../../test/support/wait.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 // The OAuth client (runtime/auth-client.ts) through the HTTP transport's auth hook, against a
 // fake authorization server and resource server (auth-fixture.ts).
 
-const REDIRECT = "http://localhost:9/callback";
 let fake: Fake | undefined;
 afterEach(async () => {
   vi.useRealTimers();
   await fake?.close();
 });
 
-/** `client` may be a function of the fake's base URL (its issuer), known once it runs. */
-type ClientOptions = Partial<OAuthClientOptions> | ((base: string) => Partial<OAuthClientOptions>);
-
 async function setup(options: FakeOptions = {}, client: ClientOptions = {}) {
-  fake = await startFake(options);
-  const auth = createOAuthClient({
-    serverUrl: fake.url,
-    redirect: headlessRedirect(REDIRECT),
-    insecureLoopback: true,
-    ...(typeof client === "function" ? client(fake.base) : client),
-  });
-  const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
-  let id = 0;
-  const call = async (method = "tools/list") =>
-    (await transport.request({ jsonrpc: "2.0", id: ++id, method, params: {} })) as {
-      result?: { token: string };
-    };
-  return { fake, auth, call };
-}
-
-/** The error a call fails with (it must fail). */
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
+  const started = await startFakeWithClient(options, client);
+  fake = started.fake;
+  return started;
 }
 
 describe("the OAuth client", () => {

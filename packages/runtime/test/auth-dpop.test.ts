@@ -16,32 +16,21 @@ import {
 } from "../src/auth/oauth-client.js";
 import { createDPoPProver, generateDPoPKeyPair } from "../src/auth/dpop.js";
 import { createHttpTransport } from "../src/transport/http/client.js";
-import { startFake, type Fake, type FakeOptions } from "./auth-fixture.js";
+import { REDIRECT } from "./auth-common.js";
+import { startFakeWithClient, type Fake, type FakeOptions } from "./auth-fixture.js";
 import { PROTOCOL } from "./fixture.js";
 
 // DPoP (RFC 9449) in the OAuth client: the proofs themselves, then the client through the HTTP
 // transport against the fake authorization and resource server (auth-fixture.ts), which checks
 // every proof it receives as a DPoP server would.
 
-const REDIRECT = "http://localhost:9/callback";
 let fake: Fake | undefined;
 afterEach(async () => fake?.close());
 
 async function setup(options: FakeOptions, client: Partial<OAuthClientOptions> = {}) {
-  fake = await startFake(options);
-  const auth = createOAuthClient({
-    serverUrl: fake.url,
-    redirect: headlessRedirect(REDIRECT),
-    insecureLoopback: true,
-    ...client,
-  });
-  const transport = createHttpTransport(PROTOCOL, { url: fake.url, auth });
-  let id = 0;
-  const call = async () =>
-    (await transport.request({ jsonrpc: "2.0", id: ++id, method: "tools/list", params: {} })) as {
-      result?: { token: string };
-    };
-  return { fake, call };
+  const started = await startFakeWithClient(options, client);
+  fake = started.fake;
+  return started;
 }
 
 describe("DPoP proofs", () => {

@@ -8,6 +8,8 @@ import {
   jwtVerify,
   type JWTPayload,
 } from "jose";
+import type { OAuthClientOptions } from "../src/auth/oauth-client.js";
+import { clientOf, json } from "./auth-common.js";
 
 // A small OAuth authorization server and MCP resource server in one node:http server, for the
 // OAuth client's unit tests. Every part of the flow is configurable, and everything the client
@@ -83,16 +85,6 @@ export interface Fake {
   options: FakeOptions;
   close(): Promise<void>;
 }
-
-const json = (
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-};
 
 async function bodyOf(req: IncomingMessage): Promise<string> {
   let text = "";
@@ -304,4 +296,26 @@ export async function startFake(options: FakeOptions = {}): Promise<Fake> {
     json(res, 404, { error: "not_found" });
   }
   return fake;
+}
+
+/** Options of the client under test; a function of the fake's base URL (its issuer) when they name it. */
+export type ClientOptions =
+  Partial<OAuthClientOptions> | ((base: string) => Partial<OAuthClientOptions>);
+
+/**
+ * The fake started with `options`, and an OAuth client of its MCP endpoint (clientOf: the code
+ * grant through a headless redirect unless `client` says otherwise); `call` sends one request
+ * and resolves to the answer, whose result names the token the resource server accepted.
+ */
+export async function startFakeWithClient(options: FakeOptions = {}, client: ClientOptions = {}) {
+  const fake = await startFake(options);
+  const { auth, call } = clientOf(
+    fake.url,
+    typeof client === "function" ? client(fake.base) : client,
+  );
+  return {
+    fake,
+    auth,
+    call: async (method?: string) => (await call(method)) as { result?: { token: string } },
+  };
 }

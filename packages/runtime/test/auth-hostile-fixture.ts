@@ -1,13 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect } from "vitest";
-import {
-  createOAuthClient,
-  headlessRedirect,
-  type OAuthClientOptions,
-} from "../src/auth/oauth-client.js";
-import { createHttpTransport } from "../src/transport/http/client.js";
-import { PROTOCOL } from "./fixture.js";
+import { json } from "./auth-common.js";
 
 // Hostile peers of the OAuth client (issue 27): an MCP server and authorization server on
 // 127.0.0.1 whose every route a test can replace, recording what the client sent. The
@@ -32,16 +25,6 @@ export interface Peer {
   route(key: string, handler: Handler): void;
   close(): Promise<void>;
 }
-
-export const json = (
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-};
 
 export const challenge = (res: ServerResponse, status: number, params: Record<string, string>) =>
   json(
@@ -129,37 +112,6 @@ export async function startPeer(): Promise<Peer> {
     });
   });
   return peer;
-}
-
-export const REDIRECT = "http://127.0.0.1:9/callback";
-
-/** An OAuth client for `serverUrl` on an HTTP transport; `call` sends one request. */
-export function clientOf(serverUrl: string, options: Partial<OAuthClientOptions> = {}) {
-  const auth = createOAuthClient({
-    serverUrl,
-    redirect: headlessRedirect(REDIRECT),
-    insecureLoopback: true,
-    ...options,
-  });
-  const transport = createHttpTransport(PROTOCOL, {
-    url: serverUrl,
-    auth,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-  let id = 0;
-  const call = (method = "tools/list") =>
-    transport.request({ jsonrpc: "2.0", id: ++id, method, params: {} });
-  return { auth, call };
-}
-
-/** The error a call fails with (it must fail). */
-export async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
 }
 
 /**

@@ -4,12 +4,11 @@ import {
   AS_PATH,
   PRM_PATH,
   asMetadata,
-  clientOf,
-  failure,
   hugeJson,
   startPeer,
   type Peer,
 } from "./auth-hostile-fixture.js";
+import { clientOf, failure } from "./auth-common.js";
 
 // Issue 27, finding 1: what hostile OAuth peers send is read up to a cap. Each document is
 // served as 32 MiB, far more than the kernel's socket buffers hold, so a transfer the client

@@ -5,12 +5,10 @@ import {
   PRM_PATH,
   asMetadata,
   challenge,
-  clientOf,
-  failure,
-  json,
   startPeer,
   type Peer,
 } from "./auth-hostile-fixture.js";
+import { clientOf, failure, json } from "./auth-common.js";
 
 // Issue 27, findings 2 and 3: what a hostile MCP server can make the OAuth client send, and
 // to whom: a pre-registered secret to the authorization server it names, and discovery

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { nextReauthorizationAt } from "../src/auth/reauthorization.js";
-import { challenge, clientOf, failure, startPeer, type Peer } from "./auth-hostile-fixture.js";
+import { challenge, startPeer, type Peer } from "./auth-hostile-fixture.js";
+import { clientOf, failure } from "./auth-common.js";
 
 // Issue 27, finding 4: a hostile MCP server answers every token with a 403 insufficient_scope
 // for a scope it never asked before. At most two authorizations per request were the only

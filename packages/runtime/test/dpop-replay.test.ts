@@ -1,8 +1,6 @@
-import { createHash } from "node:crypto";
-import { exportJWK, SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { generateDPoPKeyPair } from "../src/auth/dpop.js";
 import { createDPoPProofVerifier } from "../src/auth/dpop-proof.js";
+import { proofSigner } from "./dpop-signer.js";
 
 // The DPoP verifier's replay cache (RFC 9449 section 11.1): bounded per principal and in all,
 // failing closed when full (a proof is refused, never an earlier one forgotten), and keeping
@@ -12,24 +10,7 @@ const URL_ = "https://mcp.example.com/mcp";
 const TOKEN = "an-access-token";
 
 /** A signer of proofs by one new key, each with a fresh jti, issued at `iat` (default now). */
-async function signer() {
-  const keys = await generateDPoPKeyPair();
-  const { kty, crv, x, y } = await exportJWK(keys.publicKey);
-  return (iat = Math.floor(Date.now() / 1000)) =>
-    new SignJWT({
-      htm: "POST",
-      htu: URL_,
-      ath: createHash("sha256").update(TOKEN).digest("base64url"),
-    })
-      .setProtectedHeader({
-        alg: "ES256",
-        typ: "dpop+jwt",
-        jwk: { kty: kty!, crv: crv!, x: x!, y: y! },
-      })
-      .setJti(crypto.randomUUID())
-      .setIssuedAt(iat)
-      .sign(keys.privateKey);
-}
+const signer = () => proofSigner(URL_, TOKEN);
 
 const check = (principal: string) => ({ method: "POST", url: URL_, accessToken: TOKEN, principal });
 /** "ok", or the refusal's message. */

@@ -143,3 +143,24 @@ export const LEGACY_PROTOCOL: ProtocolDescriptor = {
     discoverCacheHints: false,
   },
 };
+
+/**
+ * The fixture's two eras for an era dispatcher: its stateless revision, and `legacy`
+ * (initialize-based; default LEGACY_PROTOCOL) beside it.
+ */
+export const dualEras = (legacy: ProtocolDescriptor = LEGACY_PROTOCOL) => ({
+  modern: { protocol: PROTOCOL, validators: VALIDATORS },
+  legacy: [{ protocol: legacy, validators: VALIDATORS, adapters: {} }],
+});
+
+/** The initialize request that opens a session of LEGACY_PROTOCOL. */
+export const LEGACY_INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: LEGACY_PROTOCOL.protocolVersion,
+    capabilities: {},
+    clientInfo: { name: "c", version: "1" },
+  },
+};

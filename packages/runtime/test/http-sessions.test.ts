@@ -1,28 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
-import { serveHttp } from "../src/transport/http/server.js";
 import { McpError } from "../src/core/errors.js";
 import { MemorySessionStore, parseSessionRecord } from "../src/transport/http/sessions.js";
 import { recordOf, sessionStoreContract } from "./session-store-contract.js";
-import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, VALIDATORS } from "./fixture.js";
+import { dualEras, LEGACY_INITIALIZE } from "./fixture.js";
+import { serveSessions } from "./session-server.js";
 
 describe("legacy HTTP sessions", () => {
   let server: { url: string; close(): Promise<void> };
   beforeAll(async () => {
-    const eras = {
-      modern: { protocol: PROTOCOL, validators: VALIDATORS },
-      legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
-    };
-    const dispatcher = createEraDispatcher(eras, {
+    const dispatcher = createEraDispatcher(dualEras(), {
       "tools/call": (params: { name: string }) => {
         if (params.name === "bad") throw new McpError(-32602, "Unknown tool: bad");
         return { content: [] };
       },
     });
-    // The principal is whoever the Authorization header names (a stand-in for token checks).
-    server = await serveHttp(PROTOCOL, dispatcher, {
-      authenticate: (req) => req.headers.authorization,
-    });
+    server = await serveSessions(dispatcher);
   });
   afterAll(() => server.close());
 
@@ -33,19 +26,7 @@ describe("legacy HTTP sessions", () => {
       body: JSON.stringify(body),
     });
   const open = async (who: string) => {
-    const r = await post(
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2098-01-01",
-          capabilities: {},
-          clientInfo: { name: "c", version: "1" },
-        },
-      },
-      { authorization: who },
-    );
+    const r = await post(LEGACY_INITIALIZE, { authorization: who });
     expect((await r.json()).result.protocolVersion).toBe("2098-01-01");
     return r.headers.get("mcp-session-id")!;
   };

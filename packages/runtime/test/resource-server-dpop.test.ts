@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import { exportJWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDPoPProver, generateDPoPKeyPair, type DPoPProver } from "../src/auth/dpop.js";
 import { createDPoPProofVerifier } from "../src/auth/dpop-proof.js";
@@ -10,7 +8,8 @@ import {
   type TestAuthorizationServer,
 } from "../../../test/support/oauth-server.js";
 import { serveProtected } from "../../../test/support/protected-server.js";
-import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, request, VALIDATORS } from "./fixture.js";
+import { proofSigner } from "./dpop-signer.js";
+import { dualEras, PROTOCOL, request } from "./fixture.js";
 
 // The resource server with DPoP-bound tokens (RFC 9449 section 7): the proofs the generated
 // OAuth client signs (runtime/auth-dpop.ts) checked by runtime/auth-dpop-proof.ts, and every
@@ -24,11 +23,7 @@ let jkt: string;
 
 beforeAll(async () => {
   as = await startTestAuthorizationServer();
-  const eras = {
-    modern: { protocol: PROTOCOL, validators: VALIDATORS },
-    legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
-  };
-  const dispatcher = createEraDispatcher(eras, {
+  const dispatcher = createEraDispatcher(dualEras(), {
     "tools/call": (_p: any, ctx: any) => ({
       content: [{ type: "text", text: String(ctx.principal) }],
     }),
@@ -172,19 +167,6 @@ describe("a resource server taking DPoP-bound tokens", () => {
 
 /** A proof signed ten minutes ago (the verifier takes 300 s plus 30 s of skew). */
 async function oldProof(url: URL, token: string): Promise<string> {
-  const keys = await generateDPoPKeyPair();
-  const { kty, crv, x, y } = await exportJWK(keys.publicKey);
-  return new SignJWT({
-    htm: "POST",
-    htu: `${url.origin}${url.pathname}`,
-    ath: createHash("sha256").update(token).digest("base64url"),
-  })
-    .setProtectedHeader({
-      alg: "ES256",
-      typ: "dpop+jwt",
-      jwk: { kty: kty!, crv: crv!, x: x!, y: y! },
-    })
-    .setJti(crypto.randomUUID())
-    .setIssuedAt(Math.floor(Date.now() / 1000) - 600)
-    .sign(keys.privateKey);
+  const sign = await proofSigner(`${url.origin}${url.pathname}`, token);
+  return sign(Math.floor(Date.now() / 1000) - 600);
 }

@@ -12,7 +12,7 @@ import {
   type TestAuthorizationServer,
 } from "../../../test/support/oauth-server.js";
 import { serveProtected } from "../../../test/support/protected-server.js";
-import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, request, VALIDATORS } from "./fixture.js";
+import { dualEras, LEGACY_INITIALIZE, PROTOCOL, request } from "./fixture.js";
 
 // The HTTP server as an OAuth resource server (2026-07-28 basic/authorization), with the
 // JWT verifier against the test authorization server's JWKS, over both eras.
@@ -24,12 +24,8 @@ const seen: (string | undefined)[] = [];
 
 beforeAll(async () => {
   as = await startTestAuthorizationServer();
-  const eras = {
-    modern: { protocol: PROTOCOL, validators: VALIDATORS },
-    legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
-  };
   // The tool answers with the principal the dispatcher was given.
-  const dispatcher = createEraDispatcher(eras, {
+  const dispatcher = createEraDispatcher(dualEras(), {
     "tools/call": (_params: any, ctx: any) => (
       seen.push(ctx.principal),
       { content: [{ type: "text", text: String(ctx.principal) }] }
@@ -234,22 +230,11 @@ describe("bearer challenges", () => {
 });
 
 describe("legacy sessions under a resource server", () => {
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2098-01-01",
-      capabilities: {},
-      clientInfo: { name: "c", version: "1" },
-    },
-  };
-
   it("binds a session to the token's principal: another principal's valid token gets 404 on POST, GET and DELETE", async () => {
     const alice = bearer(await token());
     const bob = bearer(await as.mintToken({ aud: resource, scope: "mcp:tools", sub: "bob" }));
-    expect((await post(initialize)).status).toBe(401);
-    const opened = await post(initialize, alice);
+    expect((await post(LEGACY_INITIALIZE)).status).toBe(401);
+    const opened = await post(LEGACY_INITIALIZE, alice);
     expect(opened.status).toBe(200);
     const id = opened.headers.get("mcp-session-id")!;
     const session = { "mcp-session-id": id, "MCP-Protocol-Version": "2098-01-01" };

@@ -3,14 +3,11 @@ import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import type { ProtocolDescriptor } from "../src/core/protocol.js";
-import {
-  createHttpHandler,
-  serveHttp,
-  type ServeHttpOptions,
-} from "../src/transport/http/server.js";
+import { createHttpHandler, type ServeHttpOptions } from "../src/transport/http/server.js";
 import { MemorySessionStore } from "../src/transport/http/sessions.js";
 import { within } from "../../../test/support/wait.js";
-import { LEGACY_PROTOCOL, PROTOCOL, VALIDATORS } from "./fixture.js";
+import { dualEras, LEGACY_INITIALIZE as INITIALIZE, LEGACY_PROTOCOL, PROTOCOL } from "./fixture.js";
+import { serveSessions } from "./session-server.js";
 
 // The attacks found on an `init` server, as regressions (issue 25): one principal opening
 // 10,000 sessions, one session opening 1,000 GET streams, a DELETE leaving streams open; and
@@ -40,11 +37,7 @@ const LEGACY: ProtocolDescriptor = {
 const held: AbortSignal[] = [];
 
 function dispatcher() {
-  const eras = {
-    modern: { protocol: PROTOCOL, validators: VALIDATORS },
-    legacy: [{ protocol: LEGACY, validators: VALIDATORS, adapters: {} }],
-  };
-  return createEraDispatcher(eras, {
+  return createEraDispatcher(dualEras(LEGACY), {
     "tools/call": async (params: { name: string }, ctx: any) => {
       if (params.name !== "hold") return { content: [] };
       // A long call answered on a stream: it notifies, then waits for its signal.
@@ -96,10 +89,7 @@ async function json(reply: Reply): Promise<any> {
 
 /** A server whose principal is the Authorization header (none: anonymous), and its responses. */
 async function start(options: ServeHttpOptions = {}, d = dispatcher()) {
-  const server = await serveHttp(PROTOCOL, d, {
-    authenticate: (req) => req.headers.authorization,
-    ...options,
-  });
+  const server = await serveSessions(d, options);
   servers.push(server);
   const responses: ServerResponse[] = [];
   server.server.on("request", (_req, res: ServerResponse) => responses.push(res));
@@ -137,16 +127,6 @@ async function start(options: ServeHttpOptions = {}, d = dispatcher()) {
   };
 }
 
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2098-01-01",
-    capabilities: {},
-    clientInfo: { name: "c", version: "1" },
-  },
-};
 const call = (name: string, id = 2) => ({
   jsonrpc: "2.0",
   id,
