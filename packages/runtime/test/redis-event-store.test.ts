@@ -7,7 +7,7 @@ import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventStore } from "../src/redis.js";
 import { MemorySessionStore } from "../src/transport/http/sessions.js";
-import type { EventStore } from "../src/transport/http/event-store.js";
+import { note, observedStore, replay } from "./event-store-support.js";
 import { within } from "../../../test/support/wait.js";
 import { redisMissing, startRedis, type RedisProcess } from "../../../test/support/redis-server.js";
 import {
@@ -25,14 +25,6 @@ import {
   start,
   type Server,
 } from "./resume-support.js";
-
-const note = (n: number, pad = "") => ({ jsonrpc: "2.0", method: "n", params: { n, pad } });
-
-async function replay(store: EventStore, after: string) {
-  const sent: [string, object][] = [];
-  const stream = await store.replayAfter(after, (id, message) => sent.push([id, message]));
-  return { stream, ns: sent.map(([, m]) => (m as ReturnType<typeof note>).params.n), sent };
-}
 
 describe.skipIf(redisMissing !== undefined)(
   `RedisEventStore on a real redis-server${redisMissing ? ` (skipped: ${redisMissing})` : ""}`,
@@ -132,16 +124,7 @@ describe.skipIf(redisMissing !== undefined)(
         const sessionStore = new MemorySessionStore();
         const store = async () =>
           new RedisEventStore({ client: await connect(), keyPrefix: "shared:" });
-        const writer = await store();
-        const observed: EventStore = {
-          append: async (streamId, message) => {
-            const id = await writer.append(streamId, message);
-            recorded(message);
-            return id;
-          },
-          replayAfter: (eventId, send) => writer.replayAfter(eventId, send),
-          deleteStream: (streamId) => writer.deleteStream(streamId),
-        };
+        const observed = observedStore(await store(), { onAppend: (m) => recorded(m) });
         a = await start({ sessionStore, eventStore: observed }, shared);
         b = await start({ sessionStore, eventStore: await store() }, shared);
       });
