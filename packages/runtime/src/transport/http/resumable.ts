@@ -141,6 +141,10 @@ function streamOf(eventId: string, tag: string): { id: string; kind: "p" | "g" }
   return { id: streamId!, kind };
 }
 
+/** Whether `eventId` names a standalone GET stream (whoever's it is: resume checks that). */
+export const namesStandaloneStream = (eventId: string) =>
+  parseEventId(eventId)?.streamId.startsWith("g.") === true;
+
 /** A JSON-RPC response (not a request or notification): the end of a POST's stream. */
 const isResponse = (message: object) =>
   "id" in message && !("method" in message) && ("result" in message || "error" in message);
@@ -174,12 +178,16 @@ export function resumableStreams(host: ResumableHost) {
   };
   const primes = (session: SessionRef) => session.version >= PRIMING_SINCE;
 
-  /** Makes `stream` the session's standalone stream here, ending the one it replaces. */
+  /**
+   * Makes `stream` the session's standalone stream here through `session.attach` (again, when
+   * it is already: the connection resuming it watches its messages for the idle limit),
+   * ending the one it replaces.
+   */
   function adopt(session: SessionRef, stream: LiveStream): void {
     const previous = standalone.get(session.channel);
     const detach = session.attach((message) => stream.send(message));
     standalone.set(session.channel, { stream, detach });
-    previous?.stream.end();
+    if (previous?.stream !== stream) previous?.stream.end();
   }
 
   /**
@@ -244,7 +252,7 @@ export function resumableStreams(host: ResumableHost) {
       // Resuming a standalone stream makes it the session's: the client asks for that one. Here
       // on another instance than the one that wrote it, or after a newer GET, it is adopted.
       live = mine?.id === named.id && !mine.ended ? mine : new LiveStream(named.id, host);
-      if (live !== mine) adopt(session, live);
+      adopt(session, live);
     }
     let outcome: "refused" | "failed" | "done" = "done";
     const replay = async () => {
