@@ -148,7 +148,7 @@ export function rawText(response: Response) {
   const waiters = new Set<() => void>();
   const decoder = new TextDecoder();
   const done = (async () => {
-    for await (const chunk of response.body! as AsyncIterable<Uint8Array>) {
+    for await (const chunk of response.body! as unknown as AsyncIterable<Uint8Array>) {
       state.text += decoder.decode(chunk, { stream: true });
       for (const check of [...waiters]) check();
     }

@@ -61,6 +61,9 @@ export function legacySessions(host: LegacyHttpHost) {
           store: options.eventStore ?? new MemoryEventStore(),
           retryMs: options.sseRetryMs ?? 1000,
           report: host.report,
+          // Looked up when needed: shareSessionNotices may give the dispatcher one later.
+          missedNotices: (channel, after) =>
+            dispatcher.missedNotices?.(channel, after) ?? Promise.resolve(undefined),
         });
   const store = sessionStoreOf(options);
   const live = new LiveSessions({
