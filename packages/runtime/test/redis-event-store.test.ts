@@ -126,8 +126,10 @@ describe.skipIf(redisMissing !== undefined)(
       const eventStore = new RedisEventStore({ client: await connect(), keyPrefix: "t6:" });
       const bus = new InProcessMessageBus();
       const [da, db] = [dispatcher(), dispatcher()];
-      const sharing = await shareSessionNotices(da, bus, { history: eventStore });
-      await shareSessionNotices(db, bus, { history: eventStore });
+      // `as never`: SessionNoticeTarget's filter type does not accept an EraDispatcher's (an
+      // existing typing gap; generated servers are plain JS at this call).
+      const sharing = await shareSessionNotices(da as never, bus, { history: eventStore });
+      await shareSessionNotices(db as never, bus, { history: eventStore });
       const a = await start({ sessionStore, eventStore }, da);
       const b = await start({ sessionStore, eventStore }, db);
       try {
