@@ -9,6 +9,7 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   ElicitRequestSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,6 +34,8 @@ const replicas = new Map<string, Replica>();
 let roundRobinUrl: URL;
 let stickyUrl: URL;
 let modernClientDir: string;
+let replicaDir: string;
+let replicaEnv: Record<string, string>;
 
 beforeAll(async () => {
   if (missing) return;
@@ -47,6 +50,7 @@ beforeAll(async () => {
   );
   redis = await startRedis();
   const env = { STATE_SECRET: "a secret every replica shares!!", REDIS_URL: redis.url };
+  [replicaDir, replicaEnv] = [dir, env];
   for (const [name, replica] of await Promise.all(
     NAMES.map(async (name) => [name, await startReplica(dir, name, env)] as const),
   ))
@@ -118,6 +122,104 @@ async function legacyClient(url: URL, name: string) {
 
 const parsed = (result: Any) => JSON.parse(result.content[0].text);
 
+/** The replicas still running. */
+const alive = () =>
+  [...replicas.values()].filter((r) => r.process.exitCode === null && !r.process.killed);
+
+/** A promise with its resolver outside. */
+function signal<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * A v1 SDK client through `url` whose standalone GET stream the test watches: the ids of the
+ * messages it carried, each GET's Last-Event-ID, and a gate that holds a reconnecting GET
+ * (one with Last-Event-ID) until the test opens it. It reconnects by itself, as the v1
+ * StreamableHTTPClientTransport does when its GET stream breaks, after 50 ms instead of 1 s.
+ */
+async function watchedLegacyClient(url: URL, name: string) {
+  const client = new V1Client({ name, version: "1.0.0" });
+  const seen = { listChanged: 0, updated: [] as string[], next: () => {} };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    seen.listChanged++;
+    seen.next();
+  });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
+    seen.updated.push(n.params.uri);
+    seen.next();
+  });
+  const gets: { lastEventId: string | null; status: number }[] = [];
+  const ids: string[] = [];
+  const opened = signal();
+  const reconnecting = signal();
+  const reconnect = signal();
+  const watching = async (input: Any, init?: RequestInit) => {
+    if (init?.method !== "GET") return fetch(input, init);
+    const lastEventId = new Headers(init.headers).get("last-event-id");
+    if (lastEventId !== null) {
+      reconnecting.resolve();
+      await reconnect.promise;
+    }
+    const response = await fetch(input, init);
+    gets.push({ lastEventId, status: response.status });
+    if (!response.ok || !response.body) return response;
+    opened.resolve();
+    const [mine, theirs] = response.body.tee();
+    void collectIds(mine, ids);
+    return new Response(theirs, { status: response.status, headers: response.headers });
+  };
+  const transport = new V1HttpTransport(url, {
+    fetch: watching,
+    reconnectionOptions: {
+      initialReconnectionDelay: 50,
+      maxReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1.5,
+      maxRetries: 5,
+    },
+  });
+  // The broken stream is reported through onerror (the client reconnects all the same).
+  const errors: string[] = [];
+  await client.connect(transport);
+  client.onerror = (error) => errors.push(String(error));
+  /** Resolves once `ready()` holds, checked on each notification. */
+  const until = (ready: () => boolean, what: string) =>
+    within(
+      new Promise<void>((resolve) => {
+        seen.next = () => ready() && resolve();
+        seen.next();
+      }),
+      what,
+    );
+  return { client, transport, seen, gets, ids, opened, reconnecting, reconnect, until, errors };
+}
+
+/** Collects the ids of the SSE events carrying a message on `body`. */
+async function collectIds(body: ReadableStream<Uint8Array>, ids: string[]): Promise<void> {
+  let text = "";
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      const blocks = text.split("\n\n");
+      text = blocks.pop()!;
+      for (const block of blocks) {
+        const id = /^id: (.*)$/m.exec(block)?.[1];
+        if (id !== undefined && /^data: ./m.test(block)) ids.push(id);
+      }
+    }
+  } catch {
+    // the connection broke: the replica died
+  }
+}
+
+/** Calls `tool` on `replica` directly (not through the balancer) with a modern client. */
+async function callOn(replica: Replica, tool: string, args?: object) {
+  const direct = await modernClient(new URL(`http://${replica.address}/mcp`));
+  return parsed(await direct.callTool({ name: tool, ...(args ? { arguments: args } : {}) }));
+}
+
 describe.skipIf(Boolean(missing))(`three replicas behind HAProxy with Redis${WHY_SKIPPED}`, () => {
   it("modern clients are spread round robin, multi round-trip rounds on several replicas", async () => {
     const client = await modernClient(roundRobinUrl);
@@ -175,6 +277,72 @@ describe.skipIf(Boolean(missing))(`three replicas behind HAProxy with Redis${WHY
     expect(listed.tools.map((t) => t.name)).toContain("whoami");
     await transport.terminateSession();
     await client.close();
+  });
+
+  // Before the tests that kill replicas for good: this one starts the one it kills again.
+  it("the replica holding a legacy GET stream dies: the client resumes elsewhere, nothing missed or twice", async () => {
+    const uri = "test://watched";
+    const watched = await watchedLegacyClient(roundRobinUrl, "v1-resumer");
+    const { client, seen, gets, ids } = watched;
+    await within(watched.opened.promise, "the v1 client's GET stream");
+    await client.subscribeResource({ uri });
+    // Which replica holds the stream: the one where an announcement reaches a session here.
+    let holder: Replica | undefined;
+    for (const replica of alive())
+      if ((await callOn(replica, "announce")).here > 0) holder = replica;
+    await watched.until(() => seen.listChanged === 3, "three list changes before the kill");
+    expect(holder).toBeDefined();
+    const lastBefore = ids.at(-1)!;
+    expect(ids).toHaveLength(3);
+
+    holder!.process.kill("SIGKILL");
+    await within(watched.reconnecting.promise, "the client reconnecting with Last-Event-ID");
+    // While the client is away (its GET held back by the test): notices from the others.
+    const others = alive();
+    expect(others).toHaveLength(2);
+    for (const replica of others) {
+      await callOn(replica, "announce");
+      await callOn(replica, "update-resource", { uri });
+      await callOn(replica, "update-resource", { uri: "test://not-watched" });
+    }
+    watched.reconnect.resolve();
+    await watched.until(
+      () => seen.listChanged === 5 && seen.updated.length === 2,
+      "what was sent while away, on the resumed stream",
+    );
+    // The reconnection went through the balancer, with the last id the client had, and was
+    // answered by a replica that never wrote the stream before.
+    expect(gets.map((g) => g.lastEventId)).toEqual([null, lastBefore]);
+    expect(gets.map((g) => g.status)).toEqual([200, 200]);
+    // After the resumption the stream is live on its new replica: notices from each one left.
+    for (const replica of others) {
+      await callOn(replica, "announce");
+      await callOn(replica, "update-resource", { uri });
+    }
+    await watched.until(
+      () => seen.listChanged === 7 && seen.updated.length === 4,
+      "notices on the resumed stream",
+    );
+    // Exactly these, each once: 7 list changes and 4 updates of the watched resource, every
+    // message with its own id, all on the one stream the client first opened.
+    expect(seen.listChanged).toBe(7);
+    expect(seen.updated).toEqual([uri, uri, uri, uri]);
+    expect(ids).toHaveLength(11);
+    expect(new Set(ids).size).toBe(11);
+    expect(new Set(ids.map((id) => id.split(":")[0]))).toEqual(new Set([lastBefore.split(":")[0]]));
+    await watched.transport.terminateSession();
+    await client.close();
+
+    // The dead replica comes back where HAProxy looks for it, for the tests after this one.
+    const port = holder!.address.split(":").at(-1)!;
+    const again = await startReplica(replicaDir, holder!.name, { ...replicaEnv, PORT: port });
+    replicas.set(holder!.name, again);
+    const modern = await modernClient(roundRobinUrl);
+    const back = async () => {
+      for (;;)
+        if (parsed(await modern.callTool({ name: "whoami" })).instance === again.name) return;
+    };
+    await within(back(), `HAProxy sending to replica ${again.name} again`, 20_000);
   });
 
   // Last so that the others run with three replicas. A request already sent to a replica

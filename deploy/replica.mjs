@@ -4,11 +4,21 @@
 import { createServerDispatcher, inputRequired, openStateFor, sealStateFor } from "./dispatcher.js";
 import { serveHttp } from "./http-server.js";
 import { shareSessionNotices } from "@mcp-gen/runtime/server";
-import { connectRedisMessageBus, connectRedisSessionStore } from "@mcp-gen/runtime/redis";
+import {
+  connectRedisEventStore,
+  connectRedisMessageBus,
+  connectRedisSessionStore,
+} from "@mcp-gen/runtime/redis";
 
 const me = process.env.INSTANCE;
 const secret = process.env.STATE_SECRET;
 const store = await connectRedisSessionStore({ url: process.env.REDIS_URL, prefix: "deploy:" });
+// The events of every resumable SSE stream, and the history of session notices, in Redis:
+// a client whose replica dies resumes its stream on another with Last-Event-ID.
+const events = await connectRedisEventStore({
+  url: process.env.REDIS_URL,
+  keyPrefix: "deploy:events:",
+});
 const text = (value) => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
 const ask = (key, message) => ({
   [key]: {
@@ -43,10 +53,12 @@ const tools = [
   { name: "two-rounds", inputSchema: { type: "object" } },
   { name: "never-answers", inputSchema: { type: "object" } },
   { name: "announce", inputSchema: { type: "object" } },
+  { name: "update-resource", inputSchema: { type: "object" } },
 ];
 const dispatcher = createServerDispatcher(
   {
     "tools/list": () => ({ tools }),
+    "resources/list": () => ({ resources: [] }),
     "tools/call": async (params, ctx) => {
       if (params.name === "whoami") return text({ instance: me, client: ctx.clientInfo?.name });
       if (params.name === "two-rounds") return twoRounds(ctx);
@@ -59,6 +71,9 @@ const dispatcher = createServerDispatcher(
             method: "notifications/tools/list_changed",
           }),
         });
+      // A resource's update, told to every legacy session subscribed to it, wherever.
+      if (params.name === "update-resource")
+        return text({ instance: me, here: dispatcher.resourceUpdated(params.arguments.uri) });
       // The test kills this replica while the call runs; it says when the call arrived.
       console.log(`CALL STARTED ${me}`);
       return new Promise(() => {});
@@ -66,10 +81,22 @@ const dispatcher = createServerDispatcher(
   },
   {
     serverInfo: { name: `replica-${me}`, version: "1.0.0" },
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
   },
 );
 // Session notices from any replica reach the sessions whose streams are open on the others.
-await shareSessionNotices(dispatcher, await connectRedisMessageBus({ url: process.env.REDIS_URL }));
-const server = await serveHttp(dispatcher, { sessionStore: store });
+// With a history, the notices sent while a client's stream had no replica are caught up.
+await shareSessionNotices(
+  dispatcher,
+  await connectRedisMessageBus({ url: process.env.REDIS_URL }),
+  {
+    history: events,
+  },
+);
+// PORT: a replica restarted by the test listens where HAProxy expects it.
+const server = await serveHttp(dispatcher, {
+  sessionStore: store,
+  eventStore: events,
+  port: Number(process.env.PORT ?? 0),
+});
 console.log(`LISTENING ${server.url}`);

@@ -14,6 +14,7 @@ export type {
   SessionStore,
 } from "./transport/http/sessions.js";
 export {
+  connectRedisEventStore,
   RedisEventStore,
   type RedisCommandClient,
   type RedisEventStoreOptions,

@@ -9,16 +9,8 @@ import {
   parseEventId,
   resolveRetention,
   utf8Length,
-  type EventStore,
 } from "../src/transport/http/event-store.js";
-
-const note = (n: number, pad = "") => ({ jsonrpc: "2.0", method: "n", params: { n, pad } });
-
-async function replay(store: EventStore, after: string) {
-  const sent: [string, object][] = [];
-  const stream = await store.replayAfter(after, (id, message) => sent.push([id, message]));
-  return { stream, sent, ns: sent.map(([, m]) => (m as ReturnType<typeof note>).params.n) };
-}
+import { note, replay } from "./event-store-support.js";
 
 describe("MemoryEventStore", () => {
   it("replays what came after an event, on that stream only, each once, oldest first", async () => {

@@ -2,9 +2,11 @@
 // "Resumability and Redelivery"): event ids on POST response streams and the standalone GET
 // stream, the priming event, replay after Last-Event-ID (nothing twice, nothing missed), the
 // refusals, and modern streams staying without ids.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryEventStore, type EventStore } from "../src/transport/http/event-store.js";
 import { request } from "./fixture.js";
+import { within } from "../../../test/support/wait.js";
+import { note, observedStore } from "./event-store-support.js";
 import {
   call,
   gates,
@@ -12,6 +14,7 @@ import {
   messages,
   open,
   post,
+  rawText,
   readAll,
   readUntil,
   resetGates,
@@ -73,11 +76,6 @@ describe("resumable streams of legacy sessions", () => {
     const session = await open(server.url);
     const g = await get(server.url, session);
     expect(g.status).toBe(200);
-    const note = (n: number) => ({
-      jsonrpc: "2.0",
-      method: "notifications/progress",
-      params: { n },
-    });
     // The priming event, then the client goes away.
     let dropped = server.dropped();
     const [primed] = await readUntil(g, (events) => events.length === 1);
@@ -202,19 +200,11 @@ describe("retention and configuration", () => {
 
 describe("resumable streams under the session rules (one standalone stream, DELETE)", () => {
   it("a newer GET closes the older, a resumption goes on with its stream, DELETE forgets it", async () => {
-    const kept = new MemoryEventStore();
     const forgotten: string[] = [];
-    const eventStore: EventStore = {
-      append: (stream, message) => kept.append(stream, message),
-      replayAfter: (lastEventId, send) => kept.replayAfter(lastEventId, send),
-      deleteStream: (stream) => (forgotten.push(stream), kept.deleteStream(stream)),
-    };
-    const server = await start({ eventStore });
-    const note = (n: number) => ({
-      jsonrpc: "2.0",
-      method: "notifications/progress",
-      params: { n },
+    const eventStore = observedStore(new MemoryEventStore(), {
+      onDelete: (stream) => forgotten.push(stream),
     });
+    const server = await start({ eventStore });
     try {
       const session = await open(server.url);
       // The older stream is read until the server ends it: a newer GET replaces it.
@@ -252,6 +242,46 @@ describe("resumable streams under the session rules (one standalone stream, DELE
       expect((await deleting!).status).toBe(200);
       expect(forgotten).toContain(streamId);
       expect((await get(server.url, session, first!.id!)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("a resumed standalone stream keeps the limits of a new one", () => {
+  // Fake interval timers and clock: the keep-alive and the idle limit run when the test moves
+  // time, while the HTTP traffic runs for real.
+  beforeEach(() => void vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] }));
+  afterEach(() => void vi.useRealTimers());
+
+  it("gets keep-alive comments and is closed after streamIdleTimeoutMs; the session stays", async () => {
+    const server = await start({ sseKeepAliveMs: 1000, streamIdleTimeoutMs: 5000 });
+    try {
+      const session = await open(server.url);
+      const dropped = server.dropped();
+      const [primed] = await readUntil(await get(server.url, session), (e) => e.length === 1);
+      await within(dropped, "the first GET dropped");
+      server.d.notifySessions(note(1));
+      const resumed = rawText(await get(server.url, session, primed!.id!));
+      await within(resumed.seen('"n":1'), "the replayed notification");
+      await vi.advanceTimersByTimeAsync(1000);
+      await within(resumed.seen(": keep-alive"), "a keep-alive on the resumed stream");
+      await vi.advanceTimersByTimeAsync(1000);
+      await within(resumed.seen(": keep-alive", 2), "a second keep-alive");
+      expect(resumed.state.ended).toBe(false);
+      // A message restarts the idle clock, as on a new stream.
+      server.d.notifySessions(note(2));
+      await within(resumed.seen('"n":2'), "a live notification");
+      await vi.advanceTimersByTimeAsync(4000);
+      expect(resumed.state.ended).toBe(false);
+      await vi.advanceTimersByTimeAsync(1000);
+      await within(resumed.ended, "the idle resumed stream closed");
+      // The stream was closed, not ended: it records on, and the client can resume again.
+      server.d.notifySessions(note(3));
+      const ids = [...resumed.state.text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]!);
+      const again = await get(server.url, session, ids.at(-1)!);
+      const [third] = messages(await readUntil(again, (e) => messages(e).length === 1));
+      expect(third!.message.params.n).toBe(3);
     } finally {
       await server.close();
     }

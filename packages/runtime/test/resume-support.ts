@@ -138,3 +138,36 @@ export const get = (url: string, session: string, lastEventId?: string) =>
       ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
     },
   });
+
+/**
+ * The raw text of an SSE response as it arrives (comments included, which `readSseEvents`
+ * skips): `seen` resolves once the text holds a part, `ended` once the server ended it.
+ */
+export function rawText(response: Response) {
+  const state = { text: "", ended: false };
+  const waiters = new Set<() => void>();
+  const decoder = new TextDecoder();
+  const done = (async () => {
+    for await (const chunk of response.body! as unknown as AsyncIterable<Uint8Array>) {
+      state.text += decoder.decode(chunk, { stream: true });
+      for (const check of [...waiters]) check();
+    }
+    state.ended = true;
+  })();
+  return {
+    state,
+    ended: done,
+    /** Resolves once the text received holds `part` `count` times. */
+    seen(part: string, count = 1): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (state.text.split(part).length - 1 < count) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}

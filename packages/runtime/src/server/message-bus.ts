@@ -3,6 +3,8 @@
 // the instance they are called on. A message bus every instance subscribes to carries them
 // to the others, each delivering to its own sessions. In-process default here; Redis pub/sub
 // at `@mcp-gen/runtime/redis`.
+import type { EventStore } from "../transport/http/event-store.js";
+import { deliverAt } from "./notice-position.js";
 
 /** Publish/subscribe between the instances of a server (at-most-once, no history). */
 export interface MessageBus {
@@ -37,13 +39,37 @@ export class InProcessMessageBus implements MessageBus {
 export interface SessionNoticeTarget {
   notifySessions?(notification: object, filter?: (session: never) => boolean): number;
   resourceUpdated?(uri: string): number;
+  /** The session on a channel as data: its subscriptions pick the resource updates it missed. */
+  sessionState?(channel: object): { subscriptions: string[] } | undefined;
+  /** Set with `history`: the notices the session on `channel` missed (see MissedNotices). */
+  missedNotices?: MissedNotices;
 }
+
+/**
+ * The session notices recorded after the moment the event `afterEventId` of the event store
+ * was, that the session on `channel` would have got: every notification, and the updates of
+ * resources it subscribes to. Each with its position in the history (`at`). Undefined when
+ * the history cannot tell (a store without `replaySince`).
+ */
+export type MissedNotices = (
+  channel: object,
+  afterEventId: string,
+) => Promise<{ at: string; message: object }[] | undefined>;
 
 export interface ShareSessionNoticesOptions {
   /** The bus channel; servers sharing one bus need different channels. Default `mcp-gen:session-notices`. */
   channel?: string;
   /** Called with a message from the bus that is not a notice, or a failed publish. Default: ignored. */
   onError?: (error: unknown) => void;
+  /**
+   * Where every notice is also recorded before it is published (one stream, bounded by the
+   * store's retention), so that a legacy client whose standalone stream's instance died gets
+   * the notices sent while it was away when it resumes on another instance. Give the event
+   * store the HTTP server keeps its streams in (the same Redis: the history is ordered
+   * against those streams by the Redis clock). Default: none, and such notices are lost.
+   * With a history, this instance's own sessions get a notice once it is recorded.
+   */
+  history?: EventStore;
 }
 
 /** Largest notice carried, in characters (a notification is small; the bus is no data channel). */
@@ -51,11 +77,12 @@ export const MAX_NOTICE_CHARS = 64 * 1024;
 
 type Notice = { notification: object } | { resourceUpdated: string };
 
-function parseNotice(text: string): (Notice & { from: string }) | undefined {
+function parseNotice(text: string): (Notice & { from: string; at?: string }) | undefined {
   if (text.length > MAX_NOTICE_CHARS) return undefined;
   try {
     const value = JSON.parse(text) as Record<string, unknown>;
     if (typeof value["from"] !== "string") return undefined;
+    if (value["at"] !== undefined && typeof value["at"] !== "string") return undefined;
     if (typeof value["resourceUpdated"] === "string") return value as never;
     const notification = value["notification"];
     if (typeof notification === "object" && notification !== null && !Array.isArray(notification))
@@ -86,34 +113,81 @@ export async function shareSessionNotices(
     throw new TypeError("shareSessionNotices: the dispatcher serves no legacy sessions");
   const localNotify = notifySessions.bind(dispatcher);
   const localUpdated = resourceUpdated.bind(dispatcher);
+  const deliver = (notice: Notice) =>
+    "resourceUpdated" in notice
+      ? localUpdated(notice.resourceUpdated)
+      : localNotify(notice.notification);
   // Tells this instance's own notices apart when the bus brings them back.
   const me = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const { history } = options;
+  const historyStream = `n.${channel.replace(/[^\w.-]/g, "_")}`.slice(0, 128);
+  /** Publishes `notice`; with a history, records it first and delivers it here then. */
   const publish = (notice: Notice) => {
     const text = JSON.stringify({ from: me, ...notice });
     if (text.length > MAX_NOTICE_CHARS)
       return report(new RangeError(`a session notice over ${MAX_NOTICE_CHARS} characters`));
-    bus.publish(channel, text).catch(report);
+    if (!history) return void bus.publish(channel, text).catch(report);
+    const send = (at: string | undefined) => {
+      deliverAt(at, () => deliver(notice));
+      bus.publish(channel, JSON.stringify({ from: me, ...notice, at })).catch(report);
+    };
+    history.append(historyStream, notice).then(send, (error: unknown) => {
+      report(error);
+      send(undefined);
+    });
   };
   const unsubscribe = await bus.subscribe(channel, (text) => {
     const notice = parseNotice(text);
     if (!notice) return report(new Error(`not a session notice on ${channel}`));
     if (notice.from === me) return;
-    if ("resourceUpdated" in notice) localUpdated(notice.resourceUpdated);
-    else localNotify(notice.notification);
+    deliverAt(notice.at, () => deliver(notice));
   });
+  /** With a history, how many of this instance's sessions `filter` picks (delivered later). */
+  const counted = (filter: (session: { subscriptions?: Set<string> }) => boolean) => {
+    let count = 0;
+    localNotify({}, ((session: never) => (filter(session) && count++, false)) as never);
+    return count;
+  };
   dispatcher.notifySessions = (notification, filter) => {
-    if (!filter) publish({ notification });
-    return localNotify(notification, filter);
+    if (filter) return localNotify(notification, filter);
+    publish({ notification });
+    return history ? counted(() => true) : localNotify(notification);
   };
   dispatcher.resourceUpdated = (uri) => {
     publish({ resourceUpdated: uri });
-    return localUpdated(uri);
+    return history ? counted((s) => s.subscriptions?.has(uri) === true) : localUpdated(uri);
   };
+  if (history) dispatcher.missedNotices = missedNotices(dispatcher, history, historyStream);
   return {
     async close() {
       dispatcher.notifySessions = notifySessions;
       dispatcher.resourceUpdated = resourceUpdated;
+      delete dispatcher.missedNotices;
       await unsubscribe();
     },
+  };
+}
+
+/** The history's notices after a moment that a session would have got (see MissedNotices). */
+function missedNotices(
+  dispatcher: SessionNoticeTarget,
+  history: EventStore,
+  historyStream: string,
+): MissedNotices {
+  return async (channel, afterEventId) => {
+    if (!history.replaySince) return undefined;
+    const subscriptions = new Set(dispatcher.sessionState?.(channel)?.subscriptions ?? []);
+    const missed: { at: string; message: object }[] = [];
+    await history.replaySince(historyStream, afterEventId, (at, recorded) => {
+      const notice = recorded as Partial<{ notification: object; resourceUpdated: string }>;
+      if (typeof notice.resourceUpdated === "string") {
+        if (!subscriptions.has(notice.resourceUpdated)) return;
+        const params = { uri: notice.resourceUpdated };
+        const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params };
+        missed.push({ at, message });
+      } else if (typeof notice.notification === "object" && notice.notification !== null)
+        missed.push({ at, message: notice.notification });
+    });
+    return missed;
   };
 }

@@ -107,6 +107,27 @@ export class RedisEventStore implements EventStore {
     return parsed.streamId;
   }
 
+  async replaySince(
+    streamId: string,
+    eventId: string,
+    send: (eventId: string, message: object) => void,
+  ): Promise<void> {
+    checkStreamId(streamId);
+    const cursor = parseEventId(eventId)?.cursor;
+    if (!cursor || !ENTRY_ID.test(cursor)) throw new TypeError(`not an event id: ${eventId}`);
+    // Entry ids are the Redis clock's times: "(" starts after the moment, exclusive.
+    const entries = (await this.client.sendCommand([
+      "XRANGE",
+      this.key(streamId),
+      `(${cursor}`,
+      "+",
+    ])) as [string, string[]][];
+    for (const [id, fields] of Array.isArray(entries) ? entries : []) {
+      const text = fields[fields.indexOf("m") + 1];
+      if (text) send(formatEventId(streamId, id), JSON.parse(text) as object);
+    }
+  }
+
   async deleteStream(streamId: string): Promise<void> {
     const key = this.key(streamId);
     await this.client.sendCommand(["DEL", key, `${key}:bytes`]);
@@ -139,4 +160,23 @@ export class RedisEventStore implements EventStore {
       }
     }
   }
+}
+
+/**
+ * A RedisEventStore on a connection of its own to `url` (redis://...), made with the `redis`
+ * package, which must be installed; `close()` ends the connection.
+ */
+export async function connectRedisEventStore(
+  options: Omit<RedisEventStoreOptions, "client"> & { url: string },
+): Promise<RedisEventStore & { close(): Promise<void> }> {
+  let redis: typeof import("redis");
+  try {
+    redis = await import("redis");
+  } catch {
+    throw new Error("RedisEventStore needs the `redis` package: npm install redis");
+  }
+  const { url, ...rest } = options;
+  const client = await redis.createClient({ url }).connect();
+  const store = new RedisEventStore({ ...rest, client: client as RedisCommandClient });
+  return Object.assign(store, { close: () => client.close() });
 }

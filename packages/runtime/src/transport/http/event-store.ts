@@ -28,6 +28,18 @@ export interface EventStore {
   ): Promise<string | undefined>;
   /** Forgets a stream's events (its session ended). */
   deleteStream(streamId: string): Promise<void>;
+  /**
+   * Sends the messages of `streamId` recorded after the moment the event `eventId`, of any
+   * stream of this store, was recorded; oldest first. Only a store whose cursors order events
+   * across its streams can (a Redis stream entry id is a time on the Redis server's clock);
+   * the others leave it out. A standalone stream adopted after its instance died catches up
+   * with the session notices it missed so (see shareSessionNotices' `history`).
+   */
+  replaySince?(
+    streamId: string,
+    eventId: string,
+    send: (eventId: string, message: object) => void,
+  ): Promise<void>;
 }
 
 /** How long and how much of each stream a store keeps; the defaults are in `DEFAULT_RETENTION`. */

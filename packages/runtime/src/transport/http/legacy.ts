@@ -14,7 +14,12 @@ import {
   type SessionStore,
 } from "./sessions.js";
 import { MemoryEventStore, positiveInteger } from "./event-store.js";
-import { resumableStreams, type ResumableStreams, type SessionRef } from "./resumable.js";
+import {
+  namesStandaloneStream,
+  resumableStreams,
+  type ResumableStreams,
+  type SessionRef,
+} from "./resumable.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
 // Management"): `initialize` opens a session named by the Mcp-Session-Id response header;
@@ -56,6 +61,9 @@ export function legacySessions(host: LegacyHttpHost) {
           store: options.eventStore ?? new MemoryEventStore(),
           retryMs: options.sseRetryMs ?? 1000,
           report: host.report,
+          // Looked up when needed: shareSessionNotices may give the dispatcher one later.
+          missedNotices: (channel, after) =>
+            dispatcher.missedNotices?.(channel, after) ?? Promise.resolve(undefined),
         });
   const store = sessionStoreOf(options);
   const live = new LiveSessions({
@@ -169,18 +177,7 @@ export function legacySessions(host: LegacyHttpHost) {
     };
     if (exchange.method === "GET" && dispatcher.attachStream) {
       await store.touch(id);
-      const lastEventId = exchange.header("last-event-id");
-      // A resumption is not a new standalone stream: it goes on with the stream it names.
-      if (streams && lastEventId !== undefined)
-        return streams.resume(exchange, sink, ref, lastEventId);
-      return live.openStandalone(
-        id,
-        exchange,
-        sink,
-        streams &&
-          ((opening, opened, attach) =>
-            streams.openStandalone(opening, opened, { ...ref, attach })),
-      );
+      return standaloneGet(live, streams, exchange, sink, ref);
     }
     if (exchange.method !== "POST") {
       const error = errorBody(
@@ -193,6 +190,30 @@ export function legacySessions(host: LegacyHttpHost) {
   }
 
   return { initialize, serve };
+}
+
+/**
+ * A session's GET: its standalone stream, new or resumed after `Last-Event-ID`. A resumption
+ * is not a new stream: it goes on with the stream it names. A POST's stream is replayed as it
+ * is; a standalone one becomes the session's standalone stream again, with the keep-alive,
+ * idle limit and replacement rules of a new one.
+ */
+function standaloneGet(
+  live: LiveSessions,
+  streams: ResumableStreams | undefined,
+  exchange: HttpExchange,
+  sink: ReplySink,
+  ref: SessionRef,
+): Promise<void> {
+  const lastEventId = exchange.header("last-event-id");
+  if (!streams) return live.openStandalone(ref.id, exchange, sink);
+  if (lastEventId !== undefined && !namesStandaloneStream(lastEventId))
+    return streams.resume(exchange, sink, ref, lastEventId);
+  return live.openStandalone(ref.id, exchange, sink, (opening, opened, attach) =>
+    lastEventId === undefined
+      ? streams.openStandalone(opening, opened, { ...ref, attach })
+      : streams.resume(opening, opened, { ...ref, attach }, lastEventId),
+  );
 }
 
 /** A session's POST: a notification or response (202), or a request answered in band. */

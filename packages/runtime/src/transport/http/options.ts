@@ -3,6 +3,7 @@ import type { LegacySessionState } from "../../server/legacy-session.js";
 import type { SessionStore } from "./sessions.js";
 import type { CancellationWatch } from "../../core/cancellation.js";
 import type { EventStore } from "./event-store.js";
+import type { MissedNotices } from "../../server/message-bus.js";
 
 // The options of the Streamable HTTP server, and what it needs of a dispatcher: types only,
 // shared by the core (core.ts), its legacy sessions (legacy.ts) and the hosts (fetch.ts for
@@ -30,6 +31,8 @@ export interface MessageHandler {
   /** Opens on `channel` the session a store kept (or updates the one open); false when not served. */
   restoreSession?(channel: object, state: LegacySessionState): boolean;
   attachStream?(channel: object, send: (message: object) => unknown): () => void;
+  /** The session notices the session on `channel` missed (set by shareSessionNotices with a history). */
+  missedNotices?: MissedNotices;
   /** The params naming what the dispatcher's extension requests act on (checked as `Mcp-Name`). */
   readonly nameParams?: { readonly [method: string]: string };
 }

@@ -8,6 +8,8 @@ import {
   type ReplySink,
 } from "./exchange.js";
 import { JSONRPC_ERRORS } from "../../core/errors.js";
+import type { MissedNotices } from "../../server/message-bus.js";
+import { sessionNoticePosition } from "../../server/notice-position.js";
 
 // Resumable SSE streams of legacy sessions (2025-03-26 .. 2025-11-25 basic/transports,
 // "Resumability and Redelivery"): every event of a POST's response stream and of the
@@ -29,6 +31,8 @@ export interface ResumableHost {
   /** The `retry` sent before closing a connection whose stream is not over. */
   retryMs: number;
   report(line: string): void;
+  /** The session notices a session missed after an event (the dispatcher's, when it has a history). */
+  missedNotices?: MissedNotices | undefined;
 }
 
 /** What legacy.ts tells the resumable streams about the session a request names. */
@@ -55,6 +59,8 @@ class LiveStream {
   private connection: { stream: EventStream; release: () => void } | undefined;
   /** An append failed: events go out without ids from then on (the store has a gap). */
   private broken = false;
+  /** Session notices up to this history position are on the stream already (caught up). */
+  private caughtUpTo: string | undefined;
 
   constructor(
     readonly id: string,
@@ -72,13 +78,33 @@ class LiveStream {
   }
 
   send(message: object): void {
+    const at = sessionNoticePosition();
     void this.queue(async () => {
-      const id = await this.record(message);
-      const connection = this.connection;
-      if (!connection) return;
-      connection.stream.event(message, id);
-      if (id !== undefined) this.idWritten();
+      const upTo = this.caughtUpTo;
+      if (at !== undefined && upTo !== undefined && !laterPosition(at, upTo)) return;
+      await this.deliver(message);
     }).catch(() => undefined);
+  }
+
+  /**
+   * Records the session notices the stream missed while no instance wrote it (its instance
+   * died), after its event `after`, and writes them; later deliveries of them are skipped.
+   * Runs inside a queued task, once the connection is attached.
+   */
+  async catchUp(channel: object, after: string): Promise<void> {
+    const missed = await this.host.missedNotices?.(channel, after);
+    for (const { at, message } of missed ?? []) {
+      await this.deliver(message);
+      this.caughtUpTo = at;
+    }
+  }
+
+  private async deliver(message: object): Promise<void> {
+    const id = await this.record(message);
+    const connection = this.connection;
+    if (!connection) return;
+    connection.stream.event(message, id);
+    if (id !== undefined) this.idWritten();
   }
 
   /** The priming event: a position the client can resume after before any message came. */
@@ -141,6 +167,17 @@ function streamOf(eventId: string, tag: string): { id: string; kind: "p" | "g" }
   return { id: streamId!, kind };
 }
 
+/** Whether history position `a` (an event id, its cursor a Redis entry id) comes after `b`. */
+function laterPosition(a: string, b: string): boolean {
+  const [am = 0, as = 0] = (parseEventId(a)?.cursor ?? "").split("-").map(Number);
+  const [bm = 0, bs = 0] = (parseEventId(b)?.cursor ?? "").split("-").map(Number);
+  return am > bm || (am === bm && as > bs);
+}
+
+/** Whether `eventId` names a standalone GET stream (whoever's it is: resume checks that). */
+export const namesStandaloneStream = (eventId: string) =>
+  parseEventId(eventId)?.streamId.startsWith("g.") === true;
+
 /** A JSON-RPC response (not a request or notification): the end of a POST's stream. */
 const isResponse = (message: object) =>
   "id" in message && !("method" in message) && ("result" in message || "error" in message);
@@ -174,12 +211,16 @@ export function resumableStreams(host: ResumableHost) {
   };
   const primes = (session: SessionRef) => session.version >= PRIMING_SINCE;
 
-  /** Makes `stream` the session's standalone stream here, ending the one it replaces. */
+  /**
+   * Makes `stream` the session's standalone stream here through `session.attach` (again, when
+   * it is already: the connection resuming it watches its messages for the idle limit),
+   * ending the one it replaces.
+   */
   function adopt(session: SessionRef, stream: LiveStream): void {
     const previous = standalone.get(session.channel);
     const detach = session.attach((message) => stream.send(message));
     standalone.set(session.channel, { stream, detach });
-    previous?.stream.end();
+    if (previous?.stream !== stream) previous?.stream.end();
   }
 
   /**
@@ -244,8 +285,10 @@ export function resumableStreams(host: ResumableHost) {
       // Resuming a standalone stream makes it the session's: the client asks for that one. Here
       // on another instance than the one that wrote it, or after a newer GET, it is adopted.
       live = mine?.id === named.id && !mine.ended ? mine : new LiveStream(named.id, host);
-      if (live !== mine) adopt(session, live);
+      adopt(session, live);
     }
+    // Written elsewhere, by an instance that may be gone (see catchUp).
+    const adopted = named.kind === "g" && mine === undefined;
     let outcome: "refused" | "failed" | "done" = "done";
     const replay = async () => {
       const events: [string, object][] = [];
@@ -262,7 +305,11 @@ export function resumableStreams(host: ResumableHost) {
       if (found === undefined) return void (outcome = "refused");
       const connection = sink.openStream(EVENT_STREAM_HEADERS);
       for (const [id, message] of events) connection.event(message, id);
-      if (live && !live.ended) return live.attach(connection, exchange);
+      if (live && !live.ended) {
+        live.attach(connection, exchange);
+        if (adopted) await catchUp(host, live, session, events.at(-1)?.[0] ?? lastEventId);
+        return;
+      }
       // A POST's stream no instance here writes: over once its response was sent; else the
       // client polls (2025-11-25 transports: close with `retry`, the client reconnects), and
       // whichever instance writes it records what comes next in the shared store.
@@ -298,6 +345,28 @@ export function resumableStreams(host: ResumableHost) {
   }
 
   return { postSink, openStandalone, resume, forget };
+}
+
+/**
+ * Catches `live` up with the session notices sent after its event `after`; a failure is
+ * reported, not fatal. For a standalone stream adopted by an instance that had none of the
+ * session: the one resumed was written elsewhere, by an instance that may have died, and no
+ * instance recorded what came since. One replaced here by a newer GET is not caught up: what
+ * came since went on the newer one, and a server "MUST NOT replay messages that would have
+ * been delivered on a different stream" (2025-11-25 transports, "Resumability and
+ * Redelivery").
+ */
+async function catchUp(
+  host: ResumableHost,
+  live: LiveStream,
+  session: SessionRef,
+  after: string,
+): Promise<void> {
+  try {
+    await live.catchUp(session.channel, after);
+  } catch (error) {
+    host.report(`mcp-gen: catching up SSE stream ${live.id}: ${describe(error)}`);
+  }
 }
 
 function refuse(sink: ReplySink, message: string): void {
