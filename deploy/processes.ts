@@ -2,9 +2,9 @@
 // code) and HAProxy (the OS package, in the foreground with -db). The test kills them.
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants } from "node:fs";
-import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
 import { within } from "../test/support/wait.js";
+export { freePort } from "../test/support/free-port.js";
 
 export interface Replica {
   readonly name: string;
@@ -27,18 +27,6 @@ export function haproxyPath(): string | undefined {
     }
   }
   return undefined;
-}
-
-/** A TCP port on 127.0.0.1 free when asked. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `replica.mjs` in `dir`; resolves once it listens (on a port of its choosing). */

@@ -10,7 +10,7 @@ import { MemorySessionStore } from "../src/transport/http/sessions.js";
 import { InProcessMessageBus, shareSessionNotices } from "../src/server/message-bus.js";
 import { note, observedStore, replay } from "./event-store-support.js";
 import { within } from "../../../test/support/wait.js";
-import { redisMissing, startRedis, type RedisProcess } from "../../../test/support/redis-server.js";
+import { redisMissing, startRedis, type RunningRedis } from "../../../test/support/redis.js";
 import {
   call,
   dispatcher,
@@ -30,7 +30,7 @@ import {
 describe.skipIf(redisMissing !== undefined)(
   `RedisEventStore on a real redis-server${redisMissing ? ` (skipped: ${redisMissing})` : ""}`,
   () => {
-    let redis: RedisProcess;
+    let redis: RunningRedis;
     const clients: { close(): Promise<void> }[] = [];
     const connect = async () => {
       const client = createClient({ url: redis.url });
