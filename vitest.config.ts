@@ -45,6 +45,7 @@ const E2E = [
   "test/client-tasks-legacy.test.ts",
   "test/everything-drive-http.test.ts",
   "test/everything-drive-stdio.test.ts",
+  "test/side-by-side-example.test.ts",
   "test/typed-client.test.ts",
   "test/typed-client-input.test.ts",
 ];
@@ -64,6 +65,10 @@ const INTEROP = [
   "test/request-lifetime.test.ts",
   "test/resume-sdk.test.ts",
   "test/sdk-interop.test.ts",
+  // examples/side-by-side's two servers (mcp-gen, v2 SDK) called by the v2 SDK client.
+  "test/side-by-side.test.ts",
+  // The v2 SDK server and client in memory, against mcp-gen's typed tools.
+  "test/side-by-side.types.test.ts",
   "test/spec-bump.test.ts",
   "test/tools-interop.test.ts",
   "test/resources-prompts-interop.test.ts",

@@ -10,6 +10,7 @@ import {
   snapshotText,
   type ServerSnapshot,
 } from "../generators/server-snapshot.js";
+import { runtimeImports, type RuntimeMode } from "../generators/runtime.js";
 import { typedClientFile } from "../generators/typed-client.js";
 import { display, shellWord } from "./check.js";
 import { loadConfig } from "./config.js";
@@ -19,10 +20,10 @@ import { specOf, type CommonOptions } from "./settings.js";
 import { readListing, sourceName, sourceOf, type ServerSource } from "./server-listing.js";
 
 // `mcp-gen client --from <url | command | file> --out <file.ts>`: typed functions for one
-// server's tools and prompts (generators/typed-client.ts), with the listing they came from
-// written beside them (`<file>.listing.json`). `--check` writes nothing: it reads the
-// source again (a file without connecting, a server by connecting) and exits 3 with one
-// line naming what changed when the files no longer match it.
+// server's tools, prompts and resource templates (generators/typed-client.ts), with the
+// listing they came from written beside them (`<file>.listing.json`). `--check` writes
+// nothing: it reads the source again (a file without connecting, a server by connecting) and
+// exits 3 with one line naming what changed when the files no longer match it.
 
 export interface ClientCommandOptions extends CommonOptions {
   from: string;
@@ -49,6 +50,15 @@ export function listingPath(out: string): string {
 function importPath(fromFile: string, to: string): string {
   const path = relative(dirname(fromFile), to).split(sep).join("/");
   return path.startsWith(".") ? path : `./${path}`;
+}
+
+/**
+ * Where the typed file finds the runtime's client entry: the package, or (`"runtime":
+ * "vendor"` in the config) the copy the generated client carries in its folder.
+ */
+function runtimeSpecifier(out: string, clientDir: string, mode: RuntimeMode): string {
+  const from = runtimeImports(mode).from("client");
+  return mode === "package" ? from : importPath(out, join(clientDir, from));
 }
 
 function headersOf(list: readonly string[] | undefined): Record<string, string> {
@@ -132,6 +142,7 @@ export async function clientCommand(options: ClientCommandOptions, io: Io): Prom
   const code = await typedClientFile(snapshot, listingFile.split(/[\\/]/).pop()!, listingText, {
     client: importPath(options.out, join(clientDir, "client.js")),
     types: importPath(options.out, join(clientDir, "types.js")),
+    runtime: runtimeSpecifier(options.out, clientDir, config.runtime ?? "package"),
   });
   if (options.check) {
     const onDisk = readIfThere(options.out);
@@ -147,9 +158,11 @@ export async function clientCommand(options: ClientCommandOptions, io: Io): Prom
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(listingFile, listingText);
   writeFileSync(options.out, code);
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   const counts = [
-    `${snapshot.tools.length} tool${snapshot.tools.length === 1 ? "" : "s"}`,
-    `${snapshot.prompts.length} prompt${snapshot.prompts.length === 1 ? "" : "s"}`,
+    count(snapshot.tools.length, "tool"),
+    count(snapshot.prompts.length, "prompt"),
+    count(snapshot.resourceTemplates.length, "resource template"),
   ].join(", ");
   io.out(
     `mcp-gen: ${counts} of ${where} -> ${display(options.out)} (listing in ${display(listingFile)})`,

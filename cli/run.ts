@@ -169,7 +169,7 @@ function addClientCommand(
   program
     .command("client")
     .description(
-      "typed functions for one server's tools and prompts, over the generated client: arguments from each tool's inputSchema, results from its outputSchema",
+      "typed functions for one server's tools, prompts and resource templates, over the generated client: arguments from each tool's inputSchema, results from its outputSchema, variables from each uriTemplate",
     )
     .requiredOption(
       "--from <source>",

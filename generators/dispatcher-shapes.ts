@@ -47,9 +47,9 @@ export function writeHandlerTypes(w: CodeWriter, plan: DispatcherPlan): void {
 export function writeOptionTypes(w: CodeWriter, plan: DispatcherPlan): void {
   const { loaded, serverOptions } = plan;
   w.line();
-  w.line(
-    `export type DispatcherOptions = RouterOptions<${schemaType(loaded, "ServerCapabilities", "object")}, ${schemaType(loaded, "Implementation", "object")}>;`,
-  );
+  const routerOptions = `RouterOptions<${schemaType(loaded, "ServerCapabilities", "object")}, ${schemaType(loaded, "Implementation", "object")}>`;
+  if (plan.eras) writeEraOptions(w, routerOptions);
+  else w.line(`export type DispatcherOptions = ${routerOptions};`);
   w.line();
   if (serverOptions.members.length === 0) return;
   w.doc(
@@ -106,4 +106,28 @@ export function writeDispatcherInterface(w: CodeWriter, plan: DispatcherPlan): v
     "Params as every revision this server speaks sends them: fields `K`, which an older revision lacks, may be missing.",
   );
   w.line("export type OlderEraParams<P, K extends keyof P> = Omit<P, K> & Partial<Pick<P, K>>;");
+}
+
+/**
+ * The options of a dispatcher serving every era (the runtime's EraDispatcherOptions): the
+ * router's, and the bounds of the legacy sessions it opens on `initialize`. The defaults
+ * are the runtime's (server/legacy-session.ts, server/era-dispatcher.ts), which checks both
+ * when the dispatcher is created.
+ */
+function writeEraOptions(w: CodeWriter, routerOptions: string): void {
+  w.doc("The dispatcher's options, and the bounds of the legacy sessions it opens on initialize.");
+  w.block(`export interface DispatcherOptions extends ${routerOptions} {`, () => {
+    w.docLines([
+      "How long a legacy session's request to the client (elicitation, sampling, roots) waits for",
+      "the answer, in ms; then it is given up and cancelled (notifications/cancelled), and the",
+      "request that asked fails. A positive integer, at most 2147483647. Default: 300000 (5 minutes).",
+    ]);
+    w.line("clientRequestTimeoutMs?: number;");
+    w.docLines([
+      "Rounds of input_required one legacy request may take (each asks the client on the session);",
+      "then tools/call answers a tool execution error (isError), another method an internal error.",
+      "A positive integer. Default: 10.",
+    ]);
+    w.line("maxLegacyRounds?: number;");
+  });
 }

@@ -92,11 +92,19 @@ const AUTH_FILES: [template: string, path: string][] = [
   ["dev-auth.ts.hbs", "src/dev-auth.ts"],
 ];
 
-function devVersion(name: string): string {
+/**
+ * The version of `name` mcp-gen itself is built and tested with: a dev dependency, or a
+ * dependency (typescript, which generate runs). Never "*": a project left to the newest
+ * release would build with a compiler its generated code was never checked against.
+ */
+function testedVersion(name: string): string {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
-    devDependencies: Record<string, string>;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
   };
-  return pkg.devDependencies[name] ?? "*";
+  const version = pkg.devDependencies?.[name] ?? pkg.dependencies?.[name];
+  if (version === undefined) throw new Error(`mcp-gen's package.json names no ${name}`);
+  return version;
 }
 
 export async function initProject(dir: string, options: InitOptions): Promise<InitResult> {
@@ -151,14 +159,14 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
       { name: RUNTIME_PACKAGE, version: RUNTIME_VERSION, root: RUNTIME_ROOT },
       target,
     ),
-    typescriptVersion: devVersion("typescript"),
-    typesNodeVersion: devVersion("@types/node"),
+    typescriptVersion: testedVersion("typescript"),
+    typesNodeVersion: testedVersion("@types/node"),
     // defineTools' JSON Schema validator (src/validate.ts): the versions mcp-gen's own tests run.
-    ajvVersion: `^${devVersion("ajv")}`,
-    ajvFormatsVersion: `^${devVersion("ajv-formats")}`,
+    ajvVersion: `^${testedVersion("ajv")}`,
+    ajvFormatsVersion: `^${testedVersion("ajv-formats")}`,
     auth: options.auth === true,
-    joseVersion: `^${devVersion("jose")}`,
-    oauth4webapiVersion: `^${devVersion("oauth4webapi")}`,
+    joseVersion: `^${testedVersion("jose")}`,
+    oauth4webapiVersion: `^${testedVersion("oauth4webapi")}`,
   };
   // The generated protocol code. The project brings its own handlers.ts, so the generated
   // skeleton is left out; what it has an entry for and the project's does not serve is named

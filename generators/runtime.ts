@@ -34,10 +34,22 @@ export type RuntimeEntry =
   | "node/http"
   | "fetch";
 
-/** The runtime package's exports map: where each entry point's module is. */
+/** A package.json target: a path, or conditions (`node`, `default`, ...) each naming one. */
+type PackageTarget = string | Readonly<Record<string, string>>;
+
+/**
+ * The runtime's package.json: its exports (where each entry point's module is) and its imports
+ * (its own subpath imports, such as #default-fetch).
+ */
 const manifest = JSON.parse(readFileSync(join(RUNTIME_ROOT, "package.json"), "utf8")) as {
-  exports: Record<string, { default: string } | string>;
+  exports: Record<string, PackageTarget>;
+  imports?: Record<string, PackageTarget>;
 };
+
+/** The source of a built module package.json names (`./dist/server/index.js`), relative to src/. */
+function sourceOf(built: string): string {
+  return built.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts");
+}
 
 /**
  * The versions of the runtime package the generated code works with: the range mcp-gen's own
@@ -59,8 +71,9 @@ function runtimeDependency(): string {
 /** The source file of an entry point, relative to the package's src/ (`server/index.ts`). */
 function entrySource(entry: RuntimeEntry): string {
   const target = manifest.exports[`./${entry}`];
-  if (typeof target !== "object") throw new Error(`internal: the runtime exports no ./${entry}`);
-  return target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts");
+  const built = typeof target === "object" ? target.default : undefined;
+  if (built === undefined) throw new Error(`internal: the runtime exports no ./${entry}`);
+  return sourceOf(built);
 }
 
 /** The packages runtime modules may import, and only the modules listed (optional peer dependencies). */
@@ -97,11 +110,19 @@ export function runtimeSource(path: string): string {
 /**
  * The package's own subpath imports (package.json "imports") and the module a vendored copy
  * uses for each: a copy has no package.json to pick a condition by, so it takes the portable
- * one (#default-fetch: globalThis.fetch; the package picks node:http on Node).
+ * one, the `default` condition (#default-fetch: globalThis.fetch; the package picks node:http
+ * on Node). Read from package.json, so a new import needs no second entry here.
  */
-export const PACKAGE_IMPORTS: Readonly<Record<string, string>> = {
-  "#default-fetch": "transport/http/default-fetch.ts",
-};
+export const PACKAGE_IMPORTS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(manifest.imports ?? {}).map(([spec, target]) => {
+    const portable = typeof target === "string" ? target : target.default;
+    if (typeof portable !== "string")
+      throw new Error(
+        `internal: the runtime's package.json import ${spec} has no "default" condition, which vendored copies use`,
+      );
+    return [spec, sourceOf(portable)];
+  }),
+);
 
 /** The runtime modules `path` imports or re-exports (relative specifiers, parsed, not matched). */
 function imports(path: string): string[] {
@@ -116,14 +137,37 @@ function imports(path: string): string[] {
     });
 }
 
-/** `path`'s source as a vendored copy holds it: package imports made relative (PACKAGE_IMPORTS). */
+/**
+ * `path`'s source as a vendored copy holds it: package imports made relative (PACKAGE_IMPORTS).
+ * The specifiers are found as imports() finds them (static, re-exports and dynamic import()),
+ * so every import the closure followed is rewritten.
+ */
 function vendoredSource(path: string): string {
-  return runtimeSource(path).replace(/from "(#[\w-]+)"/g, (whole, spec: string) => {
-    const target = PACKAGE_IMPORTS[spec];
-    if (target === undefined) return whole;
+  const text = runtimeSource(path);
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  let out = "";
+  let copied = 0;
+  for (const { fileName, pos } of importedFiles.sort((a, b) => a.pos - b.pos)) {
+    const target = PACKAGE_IMPORTS[fileName];
+    if (target === undefined) continue;
+    // `pos` is where the string literal's token starts (its quote, for TypeScript 5.9): the
+    // specifier is the first occurrence from there.
+    const start = text.indexOf(fileName, pos);
     const relative = posix.relative(posix.dirname(path), target).replace(/\.ts$/, ".js");
-    return `from "${relative.startsWith(".") ? relative : `./${relative}`}"`;
-  });
+    out += text.slice(copied, start) + (relative.startsWith(".") ? relative : `./${relative}`);
+    copied = start + fileName.length;
+  }
+  return out + text.slice(copied);
+}
+
+/** The vendored copies of the runtime sources `paths` (relative to src/), under runtime/. */
+export function vendoredFiles(paths: readonly string[]): EmittedFile[] {
+  return paths.map((path) => ({
+    path: `runtime/${path}`,
+    kind: "generated",
+    code: `${SCHEMA_FREE_HEADER}\n${vendoredSource(path)}`,
+    preformatted: true,
+  }));
 }
 
 /** The source files `paths` reach, themselves included, sorted (paths relative to src/). */
@@ -167,15 +211,7 @@ export function runtimeImports(mode: RuntimeMode, depth = 0): RuntimeImports {
         ? `${RUNTIME_PACKAGE}/${entry}`
         : `${up}runtime/${entrySource(entry).replace(/\.ts$/, ".js")}`,
     at: (d) => runtimeImports(mode, d),
-    files: (entries) =>
-      mode === "package"
-        ? []
-        : runtimeClosure(entries).map((path) => ({
-            path: `runtime/${path}`,
-            kind: "generated",
-            code: `${SCHEMA_FREE_HEADER}\n${vendoredSource(path)}`,
-            preformatted: true,
-          })),
+    files: (entries) => (mode === "package" ? [] : vendoredFiles(runtimeClosure(entries))),
   };
 }
 

@@ -12,6 +12,8 @@ import { lineCommentText } from "./printer.js";
 export const MAX_ENTRIES = 1_000;
 /** Longest tool, prompt or argument name accepted (the spec suggests 1 to 128 characters). */
 export const MAX_NAME_CHARS = 256;
+/** Longest uriTemplate accepted: its variables become a type's members. */
+export const MAX_URI_TEMPLATE_CHARS = 2048;
 
 export interface ToolEntry {
   name: string;
@@ -135,6 +137,11 @@ function template(entry: Json, where: string): ResourceTemplateEntry {
   const uriTemplate = entry["uriTemplate"];
   if (typeof uriTemplate !== "string")
     throw problem(where, `resource template ${quoted(templateName)} has no uriTemplate`);
+  if (uriTemplate.length > MAX_URI_TEMPLATE_CHARS)
+    throw problem(
+      where,
+      `resource template ${quoted(templateName)} has a uriTemplate longer than ${MAX_URI_TEMPLATE_CHARS} characters`,
+    );
   return {
     name: templateName,
     uriTemplate,

@@ -69,6 +69,10 @@ defineTool({ tool: { name: "v", inputSchema: toStandardJsonSchema(v.object({})),
 // @ts-expect-error an inputSchema that is no object's
 defineTool({ tool: { name: "s", inputSchema: { type: "string" } }, call: () => ({ content: [] }) });
 defineTools([defineTool({ tool: { name: "e", inputSchema: z.object({}), outputSchema: z.object({ ok: z.boolean() }) }, call: () => ({ content: [{ type: "text", text: "no" }], isError: true }) })], { list: { ttlMs: 0, cacheScope: "private" } });
+// The bounds of the legacy sessions a dual-era dispatcher serves: options of its own, typed.
+createServerDispatcher({}, { maxLegacyRounds: 3, clientRequestTimeoutMs: 60_000 });
+// @ts-expect-error a bound that is not a number
+createServerDispatcher({}, { maxLegacyRounds: "3" });
 `,
     );
     const errors = typecheck([join(dir, "use.ts")]);
@@ -102,6 +106,8 @@ defineTools([defineTool({ tool: { name: "e", inputSchema: z.object({}), outputSc
     // defineTool: the typed uses compile; each @ts-expect-error line has its error (an unused
     // directive would be an error of its own), none elsewhere.
     expect([34, 36, 38, 40, 42, 44, 46, 47].flatMap(at)).toEqual([]);
+    // DispatcherOptions lists clientRequestTimeoutMs and maxLegacyRounds, as numbers.
+    expect([49, 51].flatMap(at)).toEqual([]);
     const defineToolsErrors = [23, 24, 25, 26].flatMap(at).length;
     expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(
       errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2 + defineToolsErrors,

@@ -107,6 +107,13 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       ajv: `^${ours.ajv}`,
       "ajv-formats": `^${ours["ajv-formats"]}`,
     });
+    // It compiles with the TypeScript and Node types mcp-gen is tested with, pinned: never
+    // whatever release is newest the day it is installed.
+    const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    expect(pkg.devDependencies).toMatchObject({
+      typescript: own.dependencies.typescript,
+      "@types/node": ours["@types/node"],
+    });
     expect(existsSync(join(project, "src", "mcp", "runtime"))).toBe(false);
     expect(existsSync(join(project, "src", "mcp", "auth.ts"))).toBe(false);
     authProject = join(tempDir(), "my-protected-server");

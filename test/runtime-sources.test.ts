@@ -1,14 +1,17 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import * as prettier from "prettier";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import {
   PACKAGE_IMPORTS,
   PEER_IMPORTS,
   RUNTIME_SRC,
   sourceClosure,
+  vendoredFiles,
 } from "../generators/runtime.js";
-import { STRICT_OPTIONS, typecheck } from "./helpers.js";
+import { STRICT_OPTIONS, tempDir, typecheck, writeFiles } from "./helpers.js";
 
 // The runtime package's sources are also what `--runtime vendor` copies into outputs as they
 // are (not formatted at generation), so they must already be what prettier prints with the
@@ -75,4 +78,56 @@ describe("runtime sources", () => {
     );
     expect(errors).toEqual([]);
   }, 60_000);
+
+  // A vendored copy has no package.json, so the package's own subpath imports (#default-fetch)
+  // must be rewritten to the module their "default" condition names. PACKAGE_IMPORTS is read
+  // from package.json: a new import there must work in a copy with no other change.
+  it('every package.json "imports" entry works in a vendored copy: rewritten, compiled, loaded', async () => {
+    const manifest = JSON.parse(readFileSync(join(RUNTIME_SRC, "..", "package.json"), "utf8")) as {
+      imports: Record<string, unknown>;
+    };
+    expect(Object.keys(PACKAGE_IMPORTS).sort()).toEqual(Object.keys(manifest.imports).sort());
+    const specifiers = (file: string) =>
+      ts
+        .preProcessFile(readFileSync(join(RUNTIME_SRC, file), "utf8"), true, true)
+        .importedFiles.map((f) => f.fileName);
+    const users = files.filter((f) => specifiers(f).some((spec) => spec.startsWith("#")));
+    // Every import is used (else it is dead weight in package.json), and only listed ones are.
+    const used = new Set(users.flatMap((f) => specifiers(f).filter((s) => s.startsWith("#"))));
+    expect([...used].sort()).toEqual(Object.keys(manifest.imports).sort());
+    const copy = vendoredFiles(sourceClosure(users));
+    for (const target of Object.values(PACKAGE_IMPORTS))
+      expect(copy.map((f) => f.path)).toContain(`runtime/${target}`);
+    for (const file of copy)
+      expect(
+        ts
+          .preProcessFile(file.code, true, true)
+          .importedFiles.filter((f) => f.fileName.startsWith("#")),
+        file.path,
+      ).toEqual([]);
+    // Compiled where no package.json has "imports": a specifier left as it was fails to resolve.
+    const dir = tempDir();
+    writeFiles(
+      dir,
+      copy.map((f) => ({ path: f.path, content: f.code })),
+    );
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    expect(typecheck(copy.map((f) => join(dir, f.path)))).toEqual([]);
+    // And loaded by Node, as JavaScript, from the same place.
+    writeFiles(
+      dir,
+      copy.map((f) => ({
+        path: f.path.replace(/\.ts$/, ".js"),
+        content: ts.transpileModule(f.code, {
+          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+        }).outputText,
+      })),
+    );
+    for (const user of users) {
+      const loaded = (await import(
+        pathToFileURL(join(dir, "runtime", user.replace(/\.ts$/, ".js"))).href
+      )) as Record<string, unknown>;
+      expect(Object.keys(loaded).length, user).toBeGreaterThan(0);
+    }
+  }, 120_000);
 });

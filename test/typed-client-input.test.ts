@@ -11,7 +11,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, type OutputFile } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
-import { CLI, ROOT, SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
+import { CLI, ROOT, SPEC_DIR, tempDir, typecheck, writeFiles, writeGenerated } from "./helpers.js";
 import { LEGACY } from "./support/dual-era-client.js";
 import { printedUntil } from "./support/project-processes.js";
 import { runHere } from "./support/run-here.js";
@@ -217,6 +217,190 @@ describe("limits and bad input: one line each", () => {
   });
 });
 
+/** Resource templates as a server may list them: every RFC 6570 operator, names that collide. */
+const TEMPLATES = {
+  tools: [{ name: "x", inputSchema: object() }],
+  resourceTemplates: [
+    {
+      name: "file",
+      title: "Files */ here",
+      description: "A file by its path",
+      mimeType: "text/plain",
+      uriTemplate: "file:///{+path}",
+    },
+    { name: "search", uriTemplate: "search://docs{/segments*}{?q,tags*}" },
+    { name: "fixed", uriTemplate: "fixed://one" },
+    { name: "x", uriTemplate: "x://{id}{#part}" },
+    { name: "X", uriTemplate: "X://{a.b}{;v}" },
+    { name: "then", uriTemplate: 'quote://"*/{q}' },
+  ],
+};
+
+describe("resource templates on a saved listing", () => {
+  let dir: string;
+  let code: string;
+  beforeAll(async () => {
+    dir = project(TEMPLATES);
+    const run = await client(dir);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      "mcp-gen: 1 tool, 0 prompts, 6 resource templates of tools.json -> src/tools.ts (listing in src/tools.listing.json)\n",
+    );
+    code = readFileSync(join(dir, "src", "tools.ts"), "utf8");
+  }, 60_000);
+
+  it("types each variable from how the template uses it, names distinct and safe", () => {
+    expect(code).toMatch(/export interface FileVariables \{\n {2}path: string;\n\}/);
+    // An exploded variable is a list; a named expression's variables may be left out.
+    expect(code).toMatch(
+      /export interface SearchVariables \{\n {2}segments: string\[\];\n {2}q\?: string;\n {2}tags\?: string\[\];\n\}/,
+    );
+    // "X" and "x" (sorted in that order) both make XVariables: the second is XVariables2.
+    expect(code).toMatch(
+      /export interface XVariables \{\n {2}"a\.b": string;\n {2}v\?: string;\n\}/,
+    );
+    expect(code).toMatch(/export interface XVariables2 \{\n {2}id: string;\n {2}part: string;\n\}/);
+    expect(code).toContain("fixed(options?: CallOptions): Promise<ReadResourceResult>;");
+    expect(code).toContain("then_(variables: ThenVariables, options?: CallOptions)");
+    expect(code).toContain('X: (variables, options) => read("X://{a.b}{;v}", variables, options),');
+    // The server's text only in comments (escaped) and strings: no statement of its own.
+    const file = ts.createSourceFile("tools.ts", code, ts.ScriptTarget.ES2022);
+    const kinds = file.statements.map((st) => ts.SyntaxKind[st.kind]);
+    expect(new Set(kinds)).toEqual(
+      new Set([
+        "ImportDeclaration",
+        "TypeAliasDeclaration",
+        "InterfaceDeclaration",
+        "ClassDeclaration",
+        "FunctionDeclaration",
+      ]),
+    );
+    expect(code).toContain('Resource template "file": Files *\\/ here');
+    expect(code).toContain(`read('quote://"*/{q}', variables, options)`);
+  });
+
+  it("expands each template as RFC 6570 says and reads that URI", async () => {
+    const js = writeGenerated([{ path: "tools.ts", content: code }]);
+    const typed = await import(join(js, "tools.js"));
+    const read: unknown[] = [];
+    const fake = {
+      readResource: async (params: { uri: string }, options?: object) => {
+        read.push([params.uri, options]);
+        return { contents: [] };
+      },
+    };
+    const templates = typed.createServerResourceTemplates(fake);
+    await templates.file({ path: "a b/c.txt" });
+    await templates.search({ segments: ["guide", "typed client"], tags: ["x", "y"] });
+    await templates.search({ segments: [], q: "a&b" });
+    await templates.fixed({ signal: undefined });
+    await templates.x({ id: "7", part: "top" });
+    await templates.X({ "a.b": "1" });
+    expect(read).toEqual([
+      ["file:///a%20b/c.txt", undefined],
+      ["search://docs/guide/typed%20client?tags=x&tags=y", undefined],
+      ["search://docs?q=a%26b", undefined],
+      ["fixed://one", { signal: undefined }],
+      ["x://7#top", undefined],
+      ["X://1", undefined],
+    ]);
+    const asked: unknown[] = [];
+    const completions = typed.createServerResourceCompletions({
+      complete: async (params: unknown) => (asked.push(params), { completion: { values: [] } }),
+    });
+    await completions.search("q", "ty", { segments: "guide" });
+    await completions.file("path", "");
+    expect(asked).toEqual([
+      {
+        ref: { type: "ref/resource", uri: "search://docs{/segments*}{?q,tags*}" },
+        argument: { name: "q", value: "ty" },
+        context: { arguments: { segments: "guide" } },
+      },
+      {
+        ref: { type: "ref/resource", uri: "file:///{+path}" },
+        argument: { name: "path", value: "" },
+      },
+    ]);
+    // A template without variables has no completion helper.
+    expect(completions.fixed).toBeUndefined();
+  });
+
+  it("type-checks under the strict flags; a missing or wrong variable does not", () => {
+    writeFileSync(
+      join(dir, "src", "use-templates.ts"),
+      [
+        'import type { ServerResourceCompletions, ServerResourceTemplates } from "./tools.js";',
+        "export async function use(t: ServerResourceTemplates, c: ServerResourceCompletions) {",
+        '  await t.search({ segments: ["a"] });',
+        "  await t.fixed();",
+        '  await t.X({ "a.b": "1", v: "2" });',
+        '  await c.search("tags", "", { q: "a" });',
+        "  // @ts-expect-error: path is required",
+        "  await t.file({});",
+        "  // @ts-expect-error: segments is a list",
+        '  await t.search({ segments: "a" });',
+        "  // @ts-expect-error: fixed takes no variables",
+        '  await t.fixed({ id: "1" }, {});',
+        "  // @ts-expect-error: search has no variable id",
+        '  await c.search("id", "");',
+        "}",
+      ].join("\n"),
+    );
+    expect(typecheck([join(dir, "src", "use-templates.ts")])).toEqual([]);
+  }, 180_000);
+
+  it("imports UriTemplate from the vendored runtime when the config says runtime: vendor", async () => {
+    const vendored = tempDir("mcp-gen-typed-vendor-");
+    const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), ["client"], {
+      runtime: "vendor",
+    });
+    writeFiles(
+      vendored,
+      files.map((f) => ({ path: `out/${f.path}`, content: f.content })),
+    );
+    writeFileSync(join(vendored, "tools.json"), JSON.stringify(TEMPLATES));
+    writeFileSync(join(vendored, "mcp-gen.config.json"), '{ "runtime": "vendor" }');
+    const run = await client(vendored);
+    expect(run.stderr).toBe("");
+    const typed = readFileSync(join(vendored, "src", "tools.ts"), "utf8");
+    expect(typed).toContain(
+      'import { UriTemplate, type TemplateValue } from "../out/runtime/client/index.js";',
+    );
+    writeFileSync(
+      join(vendored, "src", "use.ts"),
+      [
+        'import type { ServerResourceTemplates } from "./tools.js";',
+        'export const use = (t: ServerResourceTemplates) => t.file({ path: "a" });',
+      ].join("\n"),
+    );
+    expect(typecheck([join(vendored, "src", "use.ts")])).toEqual([]);
+  }, 180_000);
+
+  it("refuses a uriTemplate it cannot parse in one line naming the template", async () => {
+    const bad = {
+      tools: [],
+      resourceTemplates: [
+        { name: "ok", uriTemplate: "x://{a}" },
+        { name: "broken", uriTemplate: "x://{a" },
+      ],
+    };
+    const run = await client(project(bad));
+    expect(run.stderr).toBe(
+      'mcp-gen: resource template "broken": uriTemplate "x://{a" is not an RFC 6570 URI template ("{" is not closed)\n',
+    );
+    expect(run.status).toBe(1);
+    const long = {
+      tools: [],
+      resourceTemplates: [{ name: "long", uriTemplate: `x://${"a".repeat(5000)}` }],
+    };
+    const tooLong = await client(project(long));
+    expect(tooLong.stderr).toBe(
+      'mcp-gen: tools.json: resource template "long" has a uriTemplate longer than 2048 characters\n',
+    );
+    expect(tooLong.status).toBe(1);
+  });
+});
+
 describe("--check on a saved listing", () => {
   it("passes on the same listing, and names each change (without connecting to anything)", async () => {
     const listing = {
@@ -296,7 +480,13 @@ describe("examples/typed-client, as the guide shows it", () => {
     app.stderr.on("data", (b: Buffer) => (printed += b));
     const [status] = await new Promise<[number | null]>((r) => app.on("close", (s) => r([s])));
     expect(printed).toBe(
-      "Typed clients: https://example.com/guide/typed-client\nThe client: https://example.com/guide/client\n",
+      [
+        "Typed clients: https://example.com/guide/typed-client",
+        "The client: https://example.com/guide/client",
+        "# Serving every era",
+        "slugs starting with t: typed-client",
+        "",
+      ].join("\n"),
     );
     expect(status).toBe(0);
   }, 240_000);

@@ -1,17 +1,17 @@
-// `mcp-gen client`: typed functions for one server's tools, over the generated client. Run
-// against a v2 SDK 2.4.0 server over Streamable HTTP (in this process, its tools changed
-// between runs for --check) and @modelcontextprotocol/server-everything 2026.8.31 over
-// stdio; the emitted code type-checks under the strict flags with the generated client, a
-// call works end to end, and a hostile listing (names, descriptions, schema keys, sizes)
-// is escaped or refused in one line.
+// `mcp-gen client`: typed functions for one server's tools, prompts and resource templates,
+// over the generated client. Run against a v2 SDK 2.4.0 server over Streamable HTTP (in this
+// process, its tools and template changed between runs for --check) and
+// @modelcontextprotocol/server-everything 2026.8.31 over stdio; the emitted code type-checks
+// under the strict flags with the generated client, and calls work end to end (a tool, a
+// prompt, a template read and a template variable completed).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { quote } from "shell-quote";
@@ -87,7 +87,7 @@ describe("against a v2 SDK 2.4.0 server over Streamable HTTP", () => {
   let url: string;
   let dir: string;
   /** What the server lists: changed by the --check test. */
-  const shape = { extraTool: false, limitIsString: false };
+  const shape = { extraTool: false, limitIsString: false, pagesMoved: false };
 
   beforeAll(async () => {
     const server = () => {
@@ -113,6 +113,24 @@ describe("against a v2 SDK 2.4.0 server over Streamable HTTP", () => {
       }));
       if (shape.extraTool)
         v2.registerTool("count", { inputSchema: z.object({}) }, async () => ({ content: [] }));
+      const slugs = ["typed-client", "tools", "tasks"];
+      v2.registerResource(
+        "page",
+        new ResourceTemplate(`docs://${shape.pagesMoved ? "v2/" : ""}pages/{slug}{?lang}`, {
+          list: undefined,
+          complete: { slug: (value) => slugs.filter((s) => s.startsWith(value)) },
+        }),
+        {
+          title: "Docs page",
+          description: "A page of the docs */ by its slug",
+          mimeType: "text/markdown",
+        },
+        async (uri, variables) => ({
+          contents: [
+            { uri: uri.href, mimeType: "text/markdown", text: `# ${String(variables["slug"])}` },
+          ],
+        }),
+      );
       return v2;
     };
     const handler = createMcpHandler(server);
@@ -130,7 +148,7 @@ describe("against a v2 SDK 2.4.0 server over Streamable HTTP", () => {
     );
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(
-      /^mcp-gen: 2 tools, 0 prompts of the server at http:\/\/127\.0\.0\.1:\d+\/mcp -> src\/tools\.ts/,
+      /^mcp-gen: 2 tools, 0 prompts, 1 resource template of the server at http:\/\/127\.0\.0\.1:\d+\/mcp -> src\/tools\.ts/,
     );
     expect(run.status).toBe(0);
   }, 180_000);
@@ -148,14 +166,38 @@ describe("against a v2 SDK 2.4.0 server over Streamable HTTP", () => {
       })),
       { path: "src/tools.ts", content: readFileSync(join(dir, "src", "tools.ts"), "utf8") },
     ]);
+    // vitest (expectTypeOf) and the runtime resolve from the checkout.
+    symlinkSync(join(ROOT, "node_modules"), join(checked, "node_modules"), "dir");
     writeFileSync(
       join(checked, "src", "use.ts"),
       [
         'import { createClient } from "../out/client.js";',
         'import { createHttpTransport } from "../out/http-client.js";',
-        'import { createServerTools } from "./tools.js";',
-        'const tools = createServerTools(createClient({ transport: createHttpTransport({ url: "http://x" }) }));',
+        'import { expectTypeOf } from "vitest";',
+        'import type { CompleteResult, ReadResourceResult } from "../out/types.js";',
+        'import { createServerResourceCompletions, createServerResourceTemplates, createServerTools, type PageVariables } from "./tools.js";',
+        'const client = createClient({ transport: createHttpTransport({ url: "http://x" }) });',
+        "const tools = createServerTools(client);",
+        "const pages = createServerResourceTemplates(client);",
+        "const completions = createServerResourceCompletions(client);",
         "export async function use(): Promise<string | undefined> {",
+        // {slug} is required, {?lang} is not (a named expression leaves out what is not given).
+        "  expectTypeOf<PageVariables>().toEqualTypeOf<{ slug: string; lang?: string }>();",
+        "  expectTypeOf(pages.page).parameter(0).toEqualTypeOf<PageVariables>();",
+        "  expectTypeOf(pages.page).returns.resolves.toEqualTypeOf<ReadResourceResult>();",
+        '  await pages.page({ slug: "tools" });',
+        "  // @ts-expect-error: slug is required",
+        '  await pages.page({ lang: "fr" });',
+        "  // @ts-expect-error: the variables are required",
+        "  await pages.page();",
+        "  // @ts-expect-error: slug is a string",
+        "  await pages.page({ slug: 1 });",
+        "  // @ts-expect-error: the template has no such variable",
+        '  await pages.page({ slug: "tools", section: "a" });',
+        '  expectTypeOf(completions.page).parameter(0).toEqualTypeOf<"slug" | "lang">();',
+        '  expectTypeOf(completions.page("slug", "t")).resolves.toEqualTypeOf<CompleteResult>();',
+        "  // @ts-expect-error: the template has no such variable",
+        '  await completions.page("section", "t");',
         '  const { structuredContent } = await tools.search({ query: "a", limit: 2 });',
         "  await tools.fail();",
         "  // @ts-expect-error: query is a string",
@@ -188,6 +230,25 @@ describe("against a v2 SDK 2.4.0 server over Streamable HTTP", () => {
     const broken = await strict.search({ query: "mcp" }).catch((e: Any) => e);
     expect(broken).toBeInstanceOf(typed.ToolOutputError);
     expect(broken.problems).toEqual(["/hits must be empty"]);
+    // A template's variables expanded (RFC 6570: the space percent-encoded), the resource read
+    // from the URI the server matched. (The SDK matches {?lang} only when the query is there:
+    // the expansion without it is tested on a saved listing, typed-client-input.test.ts.)
+    const pages = typed.createServerResourceTemplates(c);
+    const page = await pages.page({ slug: "typed client", lang: "fr" });
+    expect(page.contents).toEqual([
+      {
+        uri: "docs://pages/typed%20client?lang=fr",
+        mimeType: "text/markdown",
+        text: expect.stringMatching(/^# typed(%20| )client$/),
+      },
+    ]);
+    const completions = typed.createServerResourceCompletions(c);
+    expect((await completions.page("slug", "t")).completion.values).toEqual([
+      "typed-client",
+      "tools",
+      "tasks",
+    ]);
+    expect((await completions.page("slug", "ty")).completion.values).toEqual(["typed-client"]);
     await c.close();
     // Transpiling and importing the four revisions' client: seconds, a minute at load 30.
   }, 180_000);
@@ -199,16 +260,17 @@ describe("against a v2 SDK 2.4.0 server over Streamable HTTP", () => {
     expect(same.status).toBe(0);
     shape.extraTool = true;
     shape.limitIsString = true;
+    shape.pagesMoved = true;
     const changed = await cli(args, dir);
     expect(changed.stderr.trimEnd().split("\n")).toEqual([
-      `mcp-gen: src/tools.ts no longer matches the server at ${url}: tool "count" added, tool "search" inputSchema changed; run mcp-gen client --from ${url} --out src/tools.ts --client out`,
+      `mcp-gen: src/tools.ts no longer matches the server at ${url}: tool "count" added, tool "search" inputSchema changed, resource template "page" uriTemplate changed; run mcp-gen client --from ${url} --out src/tools.ts --client out`,
     ]);
     expect(changed.status).toBe(3);
   }, 180_000);
 });
 
 describe("against @modelcontextprotocol/server-everything 2026.8.31 over stdio", () => {
-  it("lists its tools and prompts through the spawned command, and a typed call works", async () => {
+  it("lists its tools, prompts and templates through the spawned command; typed calls work", async () => {
     const dir = project();
     const command = quote([process.execPath, EVERYTHING, "stdio"]);
     const run = await cli(
@@ -223,6 +285,9 @@ describe("against @modelcontextprotocol/server-everything 2026.8.31 over stdio",
     expect(code).toMatch(/export interface GetStructuredContentResult \{[^}]*temperature: number;/);
     expect(code).toMatch(
       /export interface ArgsPromptPromptArguments \{[^}]*city: string;[^}]*state\?: string;/,
+    );
+    expect(code).toMatch(
+      /export interface DynamicTextResourceVariables \{\n {2}resourceId: string;\n\}/,
     );
     const { typed, client, stdio } = await importTyped(dir, "src/everything.ts");
     const c = client.createClient({
@@ -246,6 +311,17 @@ describe("against @modelcontextprotocol/server-everything 2026.8.31 over stdio",
       expect((await prompts.simplePrompt()).messages.length).toBeGreaterThan(0);
       const asked = await prompts.argsPrompt({ city: "Lyon" });
       expect(asked.messages[0].content.text).toBe("What's weather in Lyon?");
+      // Its template demo://resource/dynamic/text/{resourceId}, read and completed.
+      const resources = typed.createServerResourceTemplates(c);
+      const text = await resources.dynamicTextResource({ resourceId: "7" });
+      expect(text.contents).toHaveLength(1);
+      expect(text.contents[0].uri).toBe("demo://resource/dynamic/text/7");
+      expect(text.contents[0].text).toMatch(/^Resource 7: This is a plaintext resource/);
+      const completions = typed.createServerResourceCompletions(c);
+      const valid = await completions.dynamicTextResource("resourceId", "42");
+      expect(valid.completion.values).toEqual(["42"]);
+      const invalid = await completions.dynamicTextResource("resourceId", "x");
+      expect(invalid.completion.values).toEqual([]);
     } finally {
       await c.close();
     }

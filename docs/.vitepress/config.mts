@@ -44,6 +44,7 @@ export default defineConfig({
           { text: "Deployment", link: "/guide/deployment" },
           { text: "Spec bumps", link: "/guide/spec-bumps" },
           { text: "Migrating from the official SDK", link: "/guide/migration" },
+          { text: "mcp-gen and the v2 SDK, side by side", link: "/guide/side-by-side" },
           { text: "Troubleshooting", link: "/guide/troubleshooting" },
         ],
       },

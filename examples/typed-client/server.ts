@@ -1,8 +1,9 @@
 // A docs-search server written with the official TypeScript SDK v2 (2.4.0), over Streamable
-// HTTP: the server the host application (app.ts) calls through typed functions.
+// HTTP: the server the host application (app.ts) calls through typed functions. It has one
+// tool (search) and one resource template (a page by its slug, with completions).
 //   node server.js   (PORT changes the port, default 3000)
 import { serve } from "@hono/node-server";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import * as z from "zod";
 
 const PAGES = [
@@ -10,6 +11,8 @@ const PAGES = [
   { title: "The client", url: "https://example.com/guide/client" },
   { title: "Serving every era", url: "https://example.com/guide/eras" },
 ];
+/** A page's slug: the last segment of its URL (`typed-client`). */
+const slugOf = (page: { url: string }) => page.url.slice(page.url.lastIndexOf("/") + 1);
 
 // #region server
 function docsServer(): McpServer {
@@ -35,6 +38,24 @@ function docsServer(): McpServer {
         content: [{ type: "text", text: JSON.stringify({ hits }) }],
         structuredContent: { hits },
       };
+    },
+  );
+  server.registerResource(
+    "page",
+    new ResourceTemplate("docs://pages/{slug}", {
+      list: undefined,
+      complete: { slug: (value) => PAGES.map(slugOf).filter((slug) => slug.startsWith(value)) },
+    }),
+    {
+      title: "Docs page",
+      description: "A page of the docs, as Markdown",
+      mimeType: "text/markdown",
+    },
+    async (uri, { slug }) => {
+      const page = PAGES.find((p) => slugOf(p) === String(slug));
+      if (page === undefined) throw new Error(`No page ${String(slug)}`);
+      const text = `# ${page.title}\n\n${page.url}\n`;
+      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text }] };
     },
   );
   return server;

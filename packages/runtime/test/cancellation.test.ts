@@ -82,3 +82,24 @@ describe("cancellationOf", () => {
     expect(heard).not.toHaveBeenCalled();
   });
 });
+
+describe("watchSignal given a function", () => {
+  it("calls it only when read, and follows the signal it returns", () => {
+    const controller = new AbortController();
+    const read = vi.fn(() => controller.signal);
+    const watch = watchSignal(read);
+    expect(read).not.toHaveBeenCalled();
+    expect(watch.aborted).toBe(false);
+    expect(watch.signal).toBe(controller.signal);
+    const heard = vi.fn();
+    watch.onAbort(heard);
+    controller.abort("stop");
+    expect(heard).toHaveBeenCalledWith("stop");
+    expect(watch.aborted).toBe(true);
+    expect(watch.reason).toBe("stop");
+    // An abort already seen: no listener is kept, and the unsubscribe is harmless.
+    const late = vi.fn();
+    watch.onAbort(late)();
+    expect(late).not.toHaveBeenCalled();
+  });
+});

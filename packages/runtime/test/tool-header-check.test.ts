@@ -1,9 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { decodeHeaderValue } from "../src/transport/http/headers.js";
 import {
   createToolHeaderChecker,
+  NOT_LISTED,
+  toolHeaderCheck,
   type ListTools,
 } from "../src/transport/http/tool-header-check.js";
+import { PROTOCOL } from "./fixture.js";
 
 // The server's check of Mcp-Param-* headers against a tools/call's arguments (2026-07-28
 // transports/streamable-http, "Server Validation"), with a listing of its own tools.
@@ -96,5 +99,66 @@ describe("Mcp-Param-* headers on the server", () => {
     expect(calls).toEqual([undefined, "1"]);
     await checker.check("bob", params, headers({}), list);
     expect(calls).toEqual([undefined, "1", undefined, "1"]);
+  });
+});
+
+describe("Mcp-Param-* headers on the server, once the caller's tools are listed", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("answers at once from the caller's fresh plans, as the listing check does, until they expire", async () => {
+    vi.useFakeTimers();
+    const checker = createToolHeaderChecker();
+    const { list, calls } = listing();
+    const params = { name: "deploy", arguments: { region: "eu", replicas: 3 } };
+    const cases = [
+      {},
+      { "Mcp-Param-Region": "eu" },
+      { "Mcp-Param-Region": "eu", "Mcp-Param-Replicas": "3" },
+      { "Mcp-Param-Region": "us", "Mcp-Param-Replicas": "3" },
+      { "Mcp-Param-Region": "=?base64?!!?=", "Mcp-Param-Replicas": "3" },
+    ];
+    expect(checker.checkListed("alice", params, headers({}))).toBe(NOT_LISTED);
+    const listed: (string | undefined)[] = [];
+    for (const h of cases) listed.push(await checker.check("alice", params, headers(h), list));
+    expect(listed).toContain(undefined);
+    expect(new Set(listed).size).toBeGreaterThan(2);
+    expect(cases.map((h) => checker.checkListed("alice", params, headers(h)))).toEqual(listed);
+    expect(checker.checkListed("alice", { name: "plain", arguments: {} }, headers({}))).toBe(
+      undefined,
+    );
+    expect(checker.checkListed("alice", { arguments: {} }, headers({}))).toBe(undefined);
+    // Another caller's plans are its own; a listing that has not come back is not used.
+    expect(checker.checkListed("bob", params, headers({}))).toBe(NOT_LISTED);
+    const pending = checker.check("bob", params, headers({}), list);
+    expect(checker.checkListed("bob", params, headers({}))).toBe(NOT_LISTED);
+    await pending;
+    expect(calls).toEqual([undefined, undefined]);
+    vi.advanceTimersByTime(30_000);
+    expect(checker.checkListed("alice", params, headers({}))).toBe(NOT_LISTED);
+  });
+
+  it("the HTTP server's check returns no promise and lists nothing once the plans are in", async () => {
+    let listings = 0;
+    const dispatcher = {
+      handle: async (message: unknown) => {
+        listings++;
+        return { jsonrpc: "2.0", id: (message as { id: string }).id, result: { tools } };
+      },
+    };
+    const check = toolHeaderCheck(PROTOCOL, dispatcher);
+    const call = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "deploy", arguments: { region: "eu" } },
+    };
+    const first = check(call, "alice", headers({}));
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toBe('missing Mcp-Param-Region header for "region"');
+    expect(check(call, "alice", headers({}))).toBe('missing Mcp-Param-Region header for "region"');
+    expect(check(call, "alice", headers({ "Mcp-Param-Region": "eu" }))).toBe(undefined);
+    expect(listings).toBe(1);
+    // Not a tools/call: nothing to check, and nothing to wait for.
+    expect(check({ ...call, method: "tools/list" }, "alice", headers({}))).toBe(undefined);
   });
 });

@@ -275,6 +275,22 @@ describe("UriTemplate.match: what does not match", () => {
   });
 });
 
+describe("UriTemplate.variableUses: how each expression uses each variable", () => {
+  it("lists every use in template order, with its operator, explode and prefix", () => {
+    const template = new UriTemplate("x://{var:3}/{var}{/path*}{?q,tags*}{#frag}");
+    expect(template.variableUses).toEqual([
+      { name: "var", operator: "", explode: false, prefix: 3 },
+      { name: "var", operator: "", explode: false, prefix: undefined },
+      { name: "path", operator: "/", explode: true, prefix: undefined },
+      { name: "q", operator: "?", explode: false, prefix: undefined },
+      { name: "tags", operator: "?", explode: true, prefix: undefined },
+      { name: "frag", operator: "#", explode: false, prefix: undefined },
+    ]);
+    expect(template.variableNames).toEqual(["var", "path", "q", "tags", "frag"]);
+    expect(new UriTemplate("fixed://one").variableUses).toEqual([]);
+  });
+});
+
 describe("TemplateVariables: the variables read from the template literal", () => {
   it("a string per path variable, optional ones per query variable, lists for exploded ones", () => {
     expectTypeOf<TemplateVariables<"file:///{path}">>().toEqualTypeOf<{

@@ -10,3 +10,11 @@ export * from "./round.js";
 export * from "./versions.js";
 export * from "./era-probe.js";
 export * from "./task-types.js";
+// RFC 6570 expansion, for a client that reads a server's resource templates (the typed
+// functions of `mcp-gen client`): the server side's parser, one implementation of both.
+export {
+  UriTemplate,
+  type TemplateOperator,
+  type TemplateValue,
+  type TemplateVariableUse,
+} from "../server/uri-template.js";

@@ -65,17 +65,25 @@ export class Cancellation implements CancellationWatch {
   }
 }
 
-/** An AbortSignal read as a CancellationWatch. */
-export function watchSignal(signal: AbortSignal): CancellationWatch {
+/**
+ * An AbortSignal read as a CancellationWatch. Given a function instead, the watch calls it
+ * for the signal each time it is read, and not before: a signal made on first read (a
+ * RequestContext's `signal` getter) stays unmade while nobody reads the watch.
+ */
+export function watchSignal(signal: AbortSignal | (() => AbortSignal)): CancellationWatch {
+  const current = typeof signal === "function" ? signal : () => signal;
   return {
     get aborted() {
-      return signal.aborted;
+      return current().aborted;
     },
     get reason() {
-      return signal.reason as unknown;
+      return current().reason as unknown;
     },
-    signal,
+    get signal() {
+      return current();
+    },
     onAbort(listener) {
+      const signal = current();
       if (signal.aborted) return NOTHING_TO_UNSUBSCRIBE;
       const onAbort = () => listener(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });

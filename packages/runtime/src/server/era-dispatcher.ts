@@ -17,6 +17,7 @@ import {
   type InitializeServing,
 } from "./legacy-initialize.js";
 import { errorReporter, routeByEra, type EraRouting } from "./era-routing.js";
+import { positiveInteger, timeoutOption } from "../core/options.js";
 
 // One server, written once against the newest revision, serving every era in use
 // (2026-07-28 basic/versioning, "Backward Compatibility with Initialization-Based Versions"):
@@ -39,7 +40,7 @@ export interface Eras {
 }
 
 export interface EraDispatcherOptions extends DispatcherOptions, SessionOptions {
-  /** Rounds of input_required a legacy request may take (default 10). */
+  /** Rounds of input_required a legacy request may take (default 10): a positive integer. */
   maxLegacyRounds?: number;
 }
 
@@ -79,6 +80,11 @@ export function createEraDispatcher<Table extends HandlerTable<Table> = Handlers
   allHandlers: Table,
   options: EraDispatcherOptions = {},
 ): EraDispatcher<Answer> {
+  // Both checked now, so a bad value fails at start-up, not at the first legacy session
+  // (each LegacySession reads clientRequestTimeoutMs itself, with its default).
+  const maxRounds = positiveInteger(options.maxLegacyRounds, "maxLegacyRounds", 10);
+  if (options.clientRequestTimeoutMs !== undefined)
+    timeoutOption(options.clientRequestTimeoutMs, "clientRequestTimeoutMs", 0);
   const handlers = servedHandlers(allHandlers);
   const modernEras = [eras.modern, ...(eras.previous ?? [])];
   const modernVersions = options.supportedVersions ?? versionsOf(modernEras);
@@ -95,7 +101,7 @@ export function createEraDispatcher<Table extends HandlerTable<Table> = Handlers
     handlers,
     options,
     extensions: options.extensions,
-    maxRounds: options.maxLegacyRounds ?? 10,
+    maxRounds,
   };
   const initializing: InitializeServing = {
     modern: eras.modern,

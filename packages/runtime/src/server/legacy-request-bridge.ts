@@ -1,5 +1,6 @@
 import { requestContext, type HandleContext, type RequestContext } from "./context.js";
 import { requireInputCapabilities } from "./client-capabilities.js";
+import { watchSignal } from "../core/cancellation.js";
 import { jsonRpcErrorOf } from "../core/errors.js";
 import { adaptResult } from "./modern-router.js";
 import { isObject, own, type ProtocolDescriptor } from "../core/protocol.js";
@@ -155,16 +156,6 @@ function refuseUnsendable(
     requireInputCapabilities(modern, ctx, result["inputRequests"]);
 }
 
-/** The legacy request's cancellation, its AbortSignal made only when read. */
-const signalOf = (legacyCtx: LegacyRequestContext) => ({
-  get aborted() {
-    return legacyCtx.signal.aborted;
-  },
-  get signal() {
-    return legacyCtx.signal;
-  },
-});
-
 /** `handler` (a modern one) serving `method`'s legacy requests on `session`. */
 export function servedOnSession(
   bridge: LegacyBridge,
@@ -181,6 +172,8 @@ export function servedOnSession(
       notify: (n: object) => legacyCtx.notify(n),
       ...(legacyCtx.principal !== undefined ? { principal: legacyCtx.principal } : {}),
     };
+    // The legacy request's cancellation: its context's AbortSignal is made only when read.
+    const cancellation = watchSignal(() => legacyCtx.signal);
     let retry: Record<string, unknown> = { ...params, _meta: { ...given, ...meta } };
     for (let round = 0; round < maxRounds; round++) {
       const request = {
@@ -189,7 +182,7 @@ export function servedOnSession(
         params: retry,
         meta: retry["_meta"] as Record<string, unknown>,
       };
-      const ctx = requestContext(mp, mv, request, context, signalOf(legacyCtx));
+      const ctx = requestContext(mp, mv, request, context, cancellation);
       let result: unknown;
       try {
         result = await handler(retry, ctx);

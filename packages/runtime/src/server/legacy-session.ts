@@ -3,6 +3,7 @@ import { checkInputAnswer } from "../core/elicitation-content.js";
 import { isObject } from "../core/protocol.js";
 import { cancellationOf, type CancellationWatch } from "../core/cancellation.js";
 import type { LegacyEra } from "../core/era.js";
+import { timeoutOption } from "../core/options.js";
 import { newRequestId } from "./request-origin.js";
 
 // A legacy (initialize-based) session: what the client said at `initialize`, what it set
@@ -28,8 +29,14 @@ export interface LegacySessionState {
   subscriptions: string[];
 }
 
+/** How long a session waits for the client's answer by default: 5 minutes. */
+const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
+
 export interface SessionOptions {
-  /** How long the server waits for the client's answer to a request it sent (default 5 minutes). */
+  /**
+   * How long the server waits for the client's answer to a request it sent, in ms (default
+   * 5 minutes): a positive integer, at most 2147483647 (checked: TypeError).
+   */
   clientRequestTimeoutMs?: number;
 }
 
@@ -81,7 +88,11 @@ export class LegacySession {
     this.version = version;
     this.clientCapabilities = isObject(params["capabilities"]) ? params["capabilities"] : {};
     this.clientInfo = isObject(params["clientInfo"]) ? params["clientInfo"] : undefined;
-    this.timeoutMs = options.clientRequestTimeoutMs ?? 300_000;
+    this.timeoutMs = timeoutOption(
+      options.clientRequestTimeoutMs,
+      "clientRequestTimeoutMs",
+      DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+    );
   }
 
   /** The session as data, for a store (see LegacySessionState). */

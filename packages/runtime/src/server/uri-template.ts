@@ -15,7 +15,19 @@
 /** A variable's value for expansion: a string, or a list of strings (undefined: left out). */
 export type TemplateValue = string | readonly string[] | undefined;
 
-type Operator = "" | "+" | "#" | "." | "/" | ";" | "?" | "&";
+/** An expression's operator (RFC 6570 section 2.2): "" for a simple `{x}`. */
+export type TemplateOperator = "" | "+" | "#" | "." | "/" | ";" | "?" | "&";
+type Operator = TemplateOperator;
+
+/** One variable as one expression of a template uses it. */
+export interface TemplateVariableUse {
+  readonly name: string;
+  readonly operator: TemplateOperator;
+  /** `{x*}`: a list whose items expand one by one. */
+  readonly explode: boolean;
+  /** `{x:3}`: the first 3 characters. */
+  readonly prefix: number | undefined;
+}
 
 /** RFC 6570 appendix A: how each operator expands. */
 const OPERATORS: Record<
@@ -77,6 +89,11 @@ export class UriTemplate {
   readonly template: string;
   /** Every variable name, in template order, each once. */
   readonly variableNames: readonly string[];
+  /**
+   * Each variable of each expression, in template order (a name the template uses twice is
+   * here twice): what a generator needs to type the values `expand` takes.
+   */
+  readonly variableUses: readonly TemplateVariableUse[];
   private readonly parts: readonly (string | Expression)[];
   private readonly pattern: RegExp;
 
@@ -84,8 +101,15 @@ export class UriTemplate {
     if (typeof template !== "string") throw new TypeError("A URI template must be a string");
     this.template = template;
     this.parts = markPrefixes(parseTemplate(template));
-    const names = this.expressions().flatMap((e) => e.variables.map((v) => v.name));
-    this.variableNames = [...new Set(names)];
+    this.variableUses = this.expressions().flatMap((e) =>
+      e.variables.map(({ name, explode, prefix }) => ({
+        name,
+        operator: e.operator,
+        explode,
+        prefix,
+      })),
+    );
+    this.variableNames = [...new Set(this.variableUses.map((v) => v.name))];
     const source = this.parts
       .map((part) => (typeof part === "string" ? escapeRegExp(part) : CAPTURES[part.operator]))
       .join("");

@@ -98,7 +98,8 @@ export function createHttpCore<R>(
         );
         return sendJson(sink, 400, error);
       }
-      const problem = await checkHeaders(exchange, message, principal);
+      const checked = checkHeaders(exchange, message, principal);
+      const problem = checked instanceof Promise ? await checked : checked;
       if (problem) return sendJson(sink, 400, problem);
       // Each POST is its own channel: a notification in another POST cancels nothing here.
       const caller = { principal, channel: {} };
@@ -202,7 +203,13 @@ function headerChecks(protocol: ProtocolDescriptor, dispatcher: MessageHandler) 
         },
       }
     : protocol;
-  return async (
+  const refusal = (problem: string | undefined, message: Record<string, unknown>) =>
+    problem && mismatch !== null
+      ? errorBody(mismatch, `Header mismatch: ${problem}`, message["id"])
+      : undefined;
+  // Synchronous unless the tool headers' plans must be listed first: most requests take no
+  // promise here (the HTTP hot path).
+  return (
     exchange: HttpExchange,
     message: Record<string, unknown>,
     principal: string | undefined,
@@ -210,8 +217,9 @@ function headerChecks(protocol: ProtocolDescriptor, dispatcher: MessageHandler) 
     if (mismatch === null) return undefined;
     const header = (name: string) => exchange.header(name.toLowerCase());
     const problem =
-      checkRoutingHeaders(routing, header, message) ??
-      (await checkToolHeaders(message, principal, header));
-    return problem ? errorBody(mismatch, `Header mismatch: ${problem}`, message["id"]) : undefined;
+      checkRoutingHeaders(routing, header, message) ?? checkToolHeaders(message, principal, header);
+    return problem instanceof Promise
+      ? problem.then((p) => refusal(p, message))
+      : refusal(problem, message);
   };
 }

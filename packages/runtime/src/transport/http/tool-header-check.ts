@@ -28,8 +28,41 @@ function matches(decoded: string, value: unknown): boolean {
   return false;
 }
 
+/** What a check answers when the caller's plans are not listed yet (or no longer fresh). */
+export const NOT_LISTED: unique symbol = Symbol("not listed");
+
+/** What is wrong with a tools/call's Mcp-Param headers by its tool's plan, or undefined. */
+function problemOf(
+  plan: HeaderPlan | undefined,
+  params: Record<string, unknown>,
+  header: (name: string) => string | undefined,
+): string | undefined {
+  // A tool without annotations (or with invalid ones, refused by clients) has nothing to check.
+  if (!plan || "invalid" in plan) return undefined;
+  const args = isObject(params["arguments"]) ? params["arguments"] : {};
+  for (const [property, headerName] of plan.headers) {
+    const value = own(args, property);
+    const raw = header(`Mcp-Param-${headerName}`);
+    // A null or absent argument has no header to expect.
+    if (value === undefined || value === null) continue;
+    if (raw === undefined) return `missing Mcp-Param-${headerName} header for "${property}"`;
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === undefined) return `Mcp-Param-${headerName} header is not a valid value`;
+    if (!matches(decoded, value))
+      return `Mcp-Param-${headerName} header does not match the body's "${property}"`;
+  }
+  return undefined;
+}
+
+/** One caller's plans: the listing, and its result once it is in. */
+interface KeptPlans {
+  readonly at: number;
+  readonly plans: Promise<Map<string, HeaderPlan>>;
+  listed: Map<string, HeaderPlan> | undefined;
+}
+
 export function createToolHeaderChecker() {
-  const cache = new Map<string, { at: number; plans: Promise<Map<string, HeaderPlan>> }>();
+  const cache = new Map<string, KeptPlans>();
 
   async function fetchPlans(list: ListTools): Promise<Map<string, HeaderPlan>> {
     const plans = new Map<string, HeaderPlan>();
@@ -47,19 +80,31 @@ export function createToolHeaderChecker() {
     return plans;
   }
 
+  /** The caller's kept plans while fresh. */
+  function fresh(caller: string, now: number): KeptPlans | undefined {
+    const kept = cache.get(caller);
+    return kept && now - kept.at < TTL_MS ? kept : undefined;
+  }
+
   function plansFor(caller: string, list: ListTools): Promise<Map<string, HeaderPlan>> {
     const now = Date.now();
-    const kept = cache.get(caller);
-    if (kept && now - kept.at < TTL_MS) return kept.plans;
+    const kept = fresh(caller, now);
+    if (kept) return kept.plans;
     cache.delete(caller);
     if (cache.size >= MAX_CALLERS) cache.delete(cache.keys().next().value!);
-    const plans = fetchPlans(list).catch(() => new Map<string, HeaderPlan>());
-    cache.set(caller, { at: now, plans });
-    return plans;
+    const entry: KeptPlans = {
+      at: now,
+      plans: fetchPlans(list)
+        .catch(() => new Map<string, HeaderPlan>())
+        .then((plans) => (entry.listed = plans)),
+      listed: undefined,
+    };
+    cache.set(caller, entry);
+    return entry.plans;
   }
 
   return {
-    /** What is wrong with a tools/call's Mcp-Param headers, or undefined. */
+    /** What is wrong with a tools/call's Mcp-Param headers, or undefined; lists the tools when needed. */
     async check(
       caller: string,
       params: Record<string, unknown>,
@@ -68,22 +113,21 @@ export function createToolHeaderChecker() {
     ): Promise<string | undefined> {
       const name = params["name"];
       if (typeof name !== "string") return undefined;
-      const plan = (await plansFor(caller, list)).get(name);
-      // A tool without annotations (or with invalid ones, refused by clients) has nothing to check.
-      if (!plan || "invalid" in plan) return undefined;
-      const args = isObject(params["arguments"]) ? params["arguments"] : {};
-      for (const [property, headerName] of plan.headers) {
-        const value = own(args, property);
-        const raw = header(`Mcp-Param-${headerName}`);
-        // A null or absent argument has no header to expect.
-        if (value === undefined || value === null) continue;
-        if (raw === undefined) return `missing Mcp-Param-${headerName} header for "${property}"`;
-        const decoded = decodeHeaderValue(raw);
-        if (decoded === undefined) return `Mcp-Param-${headerName} header is not a valid value`;
-        if (!matches(decoded, value))
-          return `Mcp-Param-${headerName} header does not match the body's "${property}"`;
-      }
-      return undefined;
+      return problemOf((await plansFor(caller, list)).get(name), params, header);
+    },
+    /**
+     * The same answer at once, from the caller's plans when they are listed and fresh (the
+     * HTTP hot path: no listing, no promise); NOT_LISTED when `check` must list them first.
+     */
+    checkListed(
+      caller: string,
+      params: Record<string, unknown>,
+      header: (name: string) => string | undefined,
+    ): string | undefined | typeof NOT_LISTED {
+      const name = params["name"];
+      if (typeof name !== "string") return undefined;
+      const listed = fresh(caller, Date.now())?.listed;
+      return listed ? problemOf(listed.get(name), params, header) : NOT_LISTED;
     },
   };
 }
@@ -101,15 +145,10 @@ interface Handler {
 export function toolHeaderCheck(protocol: ProtocolDescriptor, dispatcher: Handler) {
   const checker = protocol.features.toolHeaders ? createToolHeaderChecker() : undefined;
   const { toolsCall, toolsList } = protocol.wellKnown;
-  return async (
-    message: Record<string, unknown>,
-    principal: string | undefined,
-    header: (name: string) => string | undefined,
-  ): Promise<string | undefined> => {
-    const params = message["params"];
-    if (!checker || message["method"] !== toolsCall || !toolsList || !isObject(params))
-      return undefined;
-    const list: ListTools = async (cursor) => {
+  /** The server's own tools/list, as the caller of `params` would send it. */
+  const listingFor =
+    (params: Record<string, unknown>, principal: string | undefined): ListTools =>
+    async (cursor) => {
       const meta = isObject(params["_meta"]) ? { _meta: params["_meta"] } : {};
       const request = {
         jsonrpc: "2.0",
@@ -124,6 +163,18 @@ export function toolHeaderCheck(protocol: ProtocolDescriptor, dispatcher: Handle
       const next = result["nextCursor"];
       return { tools: result["tools"], ...(typeof next === "string" ? { nextCursor: next } : {}) };
     };
-    return checker.check(principal ?? "", params, header, list);
+  /** The problem with a message's Mcp-Param headers: at once when nothing needs listing. */
+  return (
+    message: Record<string, unknown>,
+    principal: string | undefined,
+    header: (name: string) => string | undefined,
+  ): string | undefined | Promise<string | undefined> => {
+    const params = message["params"];
+    if (!checker || message["method"] !== toolsCall || !toolsList || !isObject(params))
+      return undefined;
+    const caller = principal ?? "";
+    const known = checker.checkListed(caller, params, header);
+    if (known !== NOT_LISTED) return known;
+    return checker.check(caller, params, header, listingFor(params, principal));
   };
 }
