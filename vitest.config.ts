@@ -76,6 +76,8 @@ const INTEROP = [
   "packages/runtime/test/stdio.test.ts",
   // The Redis event store, against a redis-server it starts.
   "packages/runtime/test/redis-event-store.test.ts",
+  // Answers and cancellations across instances on Redis pub/sub, against a redis-server.
+  "packages/runtime/test/redis-session-relay.test.ts",
 ];
 
 export default defineConfig({

@@ -13,6 +13,10 @@ export interface Replica {
   readonly process: ChildProcess;
   /** Resolves when it prints that a never-answering call arrived. */
   readonly callStarted: Promise<void>;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves once its output contains `text`, or matches it (fails the test after `ms`). */
+  printed(text: string | RegExp, ms?: number): Promise<void>;
 }
 
 /** The haproxy binary on PATH or in /usr/sbin (Debian's), or undefined. */
@@ -42,14 +46,33 @@ export function startReplica(
   let out = "";
   let callStarted!: () => void;
   const started = new Promise<void>((resolve) => (callStarted = resolve));
+  // Waiters for a text in the output, checked on each chunk.
+  const waiters = new Set<{ text: string | RegExp; found: () => void }>();
+  const has = (text: string | RegExp) =>
+    typeof text === "string" ? out.includes(text) : text.test(out);
+  const printed = (text: string | RegExp, ms = 20_000) => {
+    if (has(text)) return Promise.resolve();
+    const seen = new Promise<void>((found) => waiters.add({ text, found }));
+    return within(seen, `replica ${name} printing ${String(text)}`, ms);
+  };
+  const heard = () => {
+    for (const waiter of waiters) {
+      if (!has(waiter.text)) continue;
+      waiters.delete(waiter);
+      waiter.found();
+    }
+  };
+  const output = () => out;
   const listening = new Promise<Replica>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk;
+      heard();
       const m = /LISTENING http:\/\/([^/\s]+)/.exec(out);
-      if (m) resolve({ name, address: m[1]!, process: child, callStarted: started });
+      if (m)
+        resolve({ name, address: m[1]!, process: child, callStarted: started, output, printed });
       if (out.includes(`CALL STARTED ${name}`)) callStarted();
     });
-    child.stderr.on("data", (chunk: Buffer) => (out += chunk));
+    child.stderr.on("data", (chunk: Buffer) => ((out += chunk), heard()));
     child.once("exit", (code) => reject(new Error(`replica ${name} exited ${code}: ${out}`)));
   });
   return within(listening, `replica ${name} listening`, 30_000);

@@ -54,7 +54,28 @@ const tools = [
   { name: "never-answers", inputSchema: { type: "object" } },
   { name: "announce", inputSchema: { type: "object" } },
   { name: "update-resource", inputSchema: { type: "object" } },
+  { name: "ask-answer", inputSchema: { type: "object" } },
+  { name: "wait-cancel", inputSchema: { type: "object" } },
 ];
+
+// One question to the client (deploy/roaming-requests.test.ts): a legacy client's answer
+// may reach another replica, which forwards it here over the bus (`messageBus`, below).
+async function askAnswer(params, ctx) {
+  const nonce = params.arguments?.nonce;
+  const answer = ctx.inputResponse("answer", "elicitation/create");
+  if (!answer) return inputRequired(ctx, { inputRequests: ask("answer", `Answer ${nonce}?`) });
+  console.log(`ANSWERED ${me} ${nonce}`);
+  return text({ instance: me, answer: answer.content?.v });
+}
+
+// Runs until cancelled, saying when it starts and when its cancellation arrives.
+async function waitCancel(params, ctx) {
+  const nonce = params.arguments?.nonce;
+  console.log(`WAITING ${me} ${nonce}`);
+  await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+  console.log(`CANCELLED ${me} ${nonce} ${String(ctx.signal.reason)}`);
+  return text({ instance: me, cancelled: true });
+}
 const dispatcher = createServerDispatcher(
   {
     "tools/list": () => ({ tools }),
@@ -62,6 +83,8 @@ const dispatcher = createServerDispatcher(
     "tools/call": async (params, ctx) => {
       if (params.name === "whoami") return text({ instance: me, client: ctx.clientInfo?.name });
       if (params.name === "two-rounds") return twoRounds(ctx);
+      if (params.name === "ask-answer") return askAnswer(params, ctx);
+      if (params.name === "wait-cancel") return waitCancel(params, ctx);
       // A tools list change, told to every legacy session wherever its stream is open.
       if (params.name === "announce")
         return text({
@@ -93,10 +116,25 @@ await shareSessionNotices(
     history: events,
   },
 );
+// Legacy clients' answers and cancellations that reach this replica for another travel over
+// Redis pub/sub; each publish and delivery is printed, so the test sees which replicas took part.
+const relayBus = await connectRedisMessageBus({ url: process.env.REDIS_URL });
+const messageBus = {
+  publish: (channel, message) => (
+    console.log(`RELAY ${me} publish ${channel} ${message}`),
+    relayBus.publish(channel, message)
+  ),
+  subscribe: (channel, listener) =>
+    relayBus.subscribe(channel, (message) => {
+      console.log(`RELAY ${me} receive ${channel} ${message}`);
+      listener(message);
+    }),
+};
 // PORT: a replica restarted by the test listens where HAProxy expects it.
 const server = await serveHttp(dispatcher, {
   sessionStore: store,
   eventStore: events,
   port: Number(process.env.PORT ?? 0),
+  messageBus,
 });
 console.log(`LISTENING ${server.url}`);

@@ -1,7 +1,9 @@
 // Several instances of one server behind a load balancer, legacy sessions shared in Redis:
-// any instance serves a session any other opened. Needs the `redis` package (node-redis).
+// any instance serves a session any other opened, and a client's answer or cancellation
+// reaching one instance for another crosses over Redis pub/sub. Needs the `redis` package
+// (node-redis).
 import { createServer } from "node:http";
-import { RedisSessionStore } from "@mcp-gen/runtime/redis";
+import { RedisMessageBus, RedisSessionStore } from "@mcp-gen/runtime/redis";
 import { createClient } from "redis";
 import { createHttpHandler } from "./mcp/http-server.js";
 import { dispatcher } from "./server.js";
@@ -15,6 +17,9 @@ async function main() {
   const handler = createHttpHandler(dispatcher, {
     // Every instance: the same Redis, the same prefix (the default), the same bounds.
     sessionStore: new RedisSessionStore({ client: redis, maxSessionsPerPrincipal: 20 }),
+    // The client's answer to an elicitation another instance sent, and its cancellation of a
+    // call running on another instance, go there: no sticky routing needed.
+    messageBus: new RedisMessageBus({ client: redis }),
     // The name the balancer forwards as Host.
     allowedHosts: ["mcp.example.com"],
   });

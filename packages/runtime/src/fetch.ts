@@ -3,6 +3,7 @@
 // route handlers and Hono (both eras; legacy sessions need one process to hold them).
 export * from "./transport/http/fetch.js";
 export type { CorsOptions, HttpCoreOptions, MessageHandler } from "./transport/http/options.js";
+export type { MessageBus } from "./server/message-bus.js";
 export * from "./transport/http/sessions.js";
 export {
   DEFAULT_RETENTION,

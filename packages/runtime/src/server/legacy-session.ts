@@ -4,6 +4,7 @@ import { isObject } from "../core/protocol.js";
 import { cancellationOf, type CancellationWatch } from "../core/cancellation.js";
 import type { LegacyEra } from "../core/era.js";
 import { timeoutOption } from "../core/options.js";
+import { newRequestId } from "./request-origin.js";
 
 // A legacy (initialize-based) session: what the client said at `initialize`, what it set
 // since (log level, subscriptions), and the requests the server sent it and awaits. The
@@ -39,7 +40,6 @@ export interface SessionOptions {
   clientRequestTimeoutMs?: number;
 }
 
-let sessionRequestCounter = 0;
 const CANCELLED = "notifications/cancelled";
 /** Given-up request ids remembered per session, so that a late answer is not an error. */
 const MAX_GIVEN_UP = 64;
@@ -179,7 +179,8 @@ export class LegacySession {
     if (signal?.aborted) throw signal.reason ?? new Error("aborted");
     if (this.closedWith !== undefined)
       throw new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, this.closedWith);
-    const id = `mcp-gen-${++sessionRequestCounter}`;
+    // Names this process, for an answer that reaches another instance (request-origin.ts).
+    const id = newRequestId();
     const own = servingId === undefined ? undefined : this.streams.get(String(servingId));
     const stream = own?.send ?? send;
     const cancel = (reason: string) => {
@@ -230,6 +231,15 @@ export class LegacySession {
       signal?.removeEventListener("abort", onAbort);
       this.pending.delete(id);
     }
+  }
+
+  /**
+   * Whether a response with `id` is this session's to take here: a request sent from this
+   * instance waits for it, or was given up (its late answer is ignored). An answer it is not
+   * may be for the same session on another instance (transport/http/session-relay.ts).
+   */
+  awaits(id: unknown): boolean {
+    return typeof id === "string" && (this.pending.has(id) || this.givenUp.has(id));
   }
 
   /** Routes the client's response to the request waiting for it; false when none is. */

@@ -8,6 +8,7 @@ import { deliverAt } from "./notice-position.js";
 
 /** Publish/subscribe between the instances of a server (at-most-once, no history). */
 export interface MessageBus {
+  /** Sends `message` to every listener subscribed to `channel` now, on any instance. */
   publish(channel: string, message: string): Promise<void>;
   /** Calls `listener` with every message published on `channel` from now on; returns the unsubscribe. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;

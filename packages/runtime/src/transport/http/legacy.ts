@@ -20,6 +20,7 @@ import {
   type ResumableStreams,
   type SessionRef,
 } from "./resumable.js";
+import { relayFor, type SessionRelay } from "./session-relay.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
 // Management"): `initialize` opens a session named by the Mcp-Session-Id response header;
@@ -66,19 +67,10 @@ export function legacySessions(host: LegacyHttpHost) {
             dispatcher.missedNotices?.(channel, after) ?? Promise.resolve(undefined),
         });
   const store = sessionStoreOf(options);
-  const live = new LiveSessions({
-    dispatcher,
-    store,
-    keepAliveMs: timeoutOption(options.sseKeepAliveMs, "sseKeepAliveMs", 15_000),
-    streamIdleTimeoutMs: timeoutOption(
-      options.streamIdleTimeoutMs,
-      "streamIdleTimeoutMs",
-      5 * 60_000,
-    ),
-    idleMs: timeoutOption(options.sessionIdleTimeoutMs, "sessionIdleTimeoutMs", 30 * 60_000),
-    report: host.report,
-    ...(streams ? { onEnd: (channel: object) => streams.forget(channel) } : {}),
-  });
+  const live = liveSessionsOf(host, store, streams);
+
+  // Answers and cancellations for another instance go over the bus (session-relay.ts).
+  const relay = relayFor(options, { dispatcher, report: host.report, live });
 
   /** The session open on `channel` as data (minimal when the dispatcher cannot tell more). */
   const stateOf = (channel: object, version: string): LegacySessionState =>
@@ -135,7 +127,7 @@ export function legacySessions(host: LegacyHttpHost) {
     const before = JSON.stringify(stateOf(channel, session.version));
     const tracked = live.track(id, exchange, sink);
     try {
-      await post(host, tracked, ref, record.principal, streams);
+      await post(host, tracked, ref, record.principal, { streams, relay });
     } finally {
       tracked.done();
     }
@@ -153,6 +145,8 @@ export function legacySessions(host: LegacyHttpHost) {
   async function serve(exchange: HttpExchange, sink: ReplySink, id: string): Promise<void> {
     const who = await host.principalOf(exchange, sink);
     if (!who) return;
+    // Listening on the bus before a request here can ask the client anything.
+    if (relay) await relay.ready;
     const found = await store.get(id);
     if (!found) live.end(id);
     // An unknown or expired session: 404, and the client starts a new one (2025-11-25
@@ -222,7 +216,7 @@ async function post(
   request: TrackedRequest,
   session: SessionRef,
   principal: string | undefined,
-  streams: ResumableStreams | undefined,
+  { streams, relay }: { streams: ResumableStreams | undefined; relay: SessionRelay | undefined },
 ): Promise<void> {
   const { channel } = session;
   const { exchange, sink } = request;
@@ -245,14 +239,21 @@ async function post(
       return sendJson(sink, 400, error);
     }
     const caller = { channel, principal };
-    // Notifications, and responses to requests the server sent, are accepted with 202.
+    // Notifications, and responses to requests the server sent, are accepted with 202. An
+    // answer to a request another instance sent goes there; so does a cancellation of a
+    // request no POST here serves, once handled here (session-relay.ts).
     if (typeof message["method"] !== "string" || message["id"] === undefined) {
+      if (relay?.forwardAnswer(session.id, channel, message)) return sink.send(202, {});
       await host.dispatcher.handle(message, {
         channel,
         ...(principal === undefined ? {} : { principal }),
       });
-      return sink.send(202, {});
+      sink.send(202, {});
+      return relay?.forwardCancel(session.id, message);
     }
+    // A cancellation that reaches another instance stops this request as the client going
+    // away would (the spec's cancellation: no response follows, basic/utilities/cancellation).
+    request.serves(message["id"], (reason) => lifetime.cancellation.abort(reason));
     // A session's request errors travel in the body with 200 (2025-11-25 transports: a
     // request is answered with JSON or SSE; 404 on a session id means the session is gone,
     // and clients MUST initialize again). The SDK servers answer them so.
@@ -266,6 +267,28 @@ async function post(
     stopWatchingSession();
     lifetime.end();
   }
+}
+
+/** The sessions this instance holds, with the stream limits of the host's options. */
+function liveSessionsOf(
+  host: LegacyHttpHost,
+  store: SessionStore,
+  streams: ResumableStreams | undefined,
+): LiveSessions {
+  const { options } = host;
+  return new LiveSessions({
+    dispatcher: host.dispatcher,
+    store,
+    keepAliveMs: timeoutOption(options.sseKeepAliveMs, "sseKeepAliveMs", 15_000),
+    streamIdleTimeoutMs: timeoutOption(
+      options.streamIdleTimeoutMs,
+      "streamIdleTimeoutMs",
+      5 * 60_000,
+    ),
+    idleMs: timeoutOption(options.sessionIdleTimeoutMs, "sessionIdleTimeoutMs", 30 * 60_000),
+    report: host.report,
+    ...(streams ? { onEnd: (channel: object) => streams.forget(channel) } : {}),
+  });
 }
 
 /** The store of `options`, or the default one (in memory) with the bounds they give. */

@@ -71,6 +71,12 @@ export interface TrackedRequest {
    * its client going away (a resumable stream's client resumes; the ended session does not).
    */
   onSessionEnd(listener: () => void): () => void;
+  /**
+   * Records that this POST serves the client's request `requestId`, cancelled through
+   * `cancel` when the client's notifications/cancelled for it reaches another instance and
+   * comes over the message bus (see cancelServed). Forgotten at `done`.
+   */
+  serves(requestId: unknown, cancel: (reason: unknown) => void): void;
   done(): void;
 }
 
@@ -81,6 +87,8 @@ interface HeldSession {
   standalone: { close(): void } | undefined;
   /** The POSTs being answered: each closer ends its stream and aborts its request. */
   readonly requests: Set<() => void>;
+  /** The client requests those POSTs serve, by requestKey: what cancels each. */
+  readonly serving: Map<string, (reason: unknown) => void>;
   /** When this instance last served it. */
   seen: number;
 }
@@ -118,7 +126,33 @@ export class LiveSessions {
     this.sweep();
     const held = this.held.get(id);
     if (held && held.channel !== channel) this.end(id);
-    this.held.set(id, { channel, standalone: undefined, requests: new Set(), seen: Date.now() });
+    this.held.set(id, {
+      channel,
+      standalone: undefined,
+      requests: new Set(),
+      serving: new Map(),
+      seen: Date.now(),
+    });
+  }
+
+  /**
+   * The channel of session `id` if this instance holds it (nothing rebuilt): where an answer
+   * or a cancellation forwarded by another instance may be for.
+   */
+  heldChannel(id: string): object | undefined {
+    return this.held.get(id)?.channel;
+  }
+
+  /** Whether a POST of session `id` on this instance serves the client's request `requestId`. */
+  isServing(id: string, requestId: unknown): boolean {
+    return this.held.get(id)?.serving.has(requestKey(requestId)) ?? false;
+  }
+
+  /** Cancels the client's request `requestId` of session `id` if served here; whether it was. */
+  cancelServed(id: string, requestId: unknown, reason: unknown): boolean {
+    const cancel = this.held.get(id)?.serving.get(requestKey(requestId));
+    cancel?.(reason);
+    return cancel !== undefined;
   }
 
   /** Ends the session here: its streams closed, its requests aborted, its dispatcher session ended. */
@@ -212,7 +246,13 @@ export class LiveSessions {
   track(id: string, exchange: HttpExchange, sink: ReplySink): TrackedRequest {
     const held = this.held.get(id);
     if (!held)
-      return { exchange, sink, done: () => undefined, onSessionEnd: () => () => undefined };
+      return {
+        exchange,
+        sink,
+        done: () => undefined,
+        onSessionEnd: () => () => undefined,
+        serves: () => undefined,
+      };
     const listeners = new Set<() => void>();
     const endListeners = new Set<() => void>();
     let stream: EventStream | undefined;
@@ -246,11 +286,22 @@ export class LiveSessions {
         };
       },
     };
+    const served = new Map<string, (reason: unknown) => void>();
     return {
       exchange: tracked,
       sink: trackedSink,
-      done: () => void held.requests.delete(close),
+      done: () => {
+        held.requests.delete(close);
+        // A later POST reusing the id holds the key now: its entry stays.
+        for (const [key, cancel] of served)
+          if (held.serving.get(key) === cancel) held.serving.delete(key);
+      },
       onSessionEnd: (listener) => (endListeners.add(listener), () => endListeners.delete(listener)),
+      serves(requestId, cancel) {
+        const key = requestKey(requestId);
+        served.set(key, cancel);
+        held.serving.set(key, cancel);
+      },
     };
   }
 
@@ -275,3 +326,6 @@ export class LiveSessions {
     }
   }
 }
+
+/** A JSON-RPC id as a map key: the number 1 and the string "1" are different ids. */
+const requestKey = (id: unknown): string => JSON.stringify(id) ?? "";

@@ -4,6 +4,7 @@ import type { SessionStore } from "./sessions.js";
 import type { CancellationWatch } from "../../core/cancellation.js";
 import type { EventStore } from "./event-store.js";
 import type { MissedNotices } from "../../server/message-bus.js";
+import type { MessageBus } from "../../server/message-bus.js";
 
 // The options of the Streamable HTTP server, and what it needs of a dispatcher: types only,
 // shared by the core (core.ts), its legacy sessions (legacy.ts) and the hosts (fetch.ts for
@@ -23,8 +24,13 @@ export interface MessageHandler {
       channel?: object;
     },
   ): Promise<unknown>;
-  /** Dual-era dispatchers: the legacy session open on a channel. */
-  session?(channel: object): { readonly version: string } | undefined;
+  /**
+   * Dual-era dispatchers: the legacy session open on a channel; `awaits(id)` says whether a
+   * response with that id is for a request this instance sent on it (see `messageBus`).
+   */
+  session?(
+    channel: object,
+  ): { readonly version: string; awaits?(id: unknown): boolean } | undefined;
   endSession?(channel: object): void;
   /** The legacy session on `channel` as data, for the session store. */
   sessionState?(channel: object): LegacySessionState | undefined;
@@ -100,6 +106,30 @@ export interface HttpCoreOptions<R> {
    * the client reconnects after it (default 1000).
    */
   sseRetryMs?: number;
+  /**
+   * Carries what a legacy session's client sends to one instance for another, so that legacy
+   * clients need no sticky routing (default: none; an answer reaches only the instance it
+   * arrives at): its answer to a request a handler on another instance sent it (an
+   * elicitation, sampling, roots), delivered to that handler, and its notifications/cancelled
+   * for a request running on another instance, which stops it there. Every instance sharing
+   * the `sessionStore` takes the same bus (`RedisMessageBus` from `@mcp-gen/runtime/redis`
+   * between processes). At most once: an answer or cancellation lost on the way leaves the
+   * handler to its own timeout. The subscriptions last as long as the bus: close it when the
+   * server stops.
+   */
+  messageBus?: MessageBus;
+  /**
+   * The prefix of the bus channels `messageBus` carries them on (`<prefix>:answers:<process>`,
+   * `<prefix>:cancels`); servers sharing one bus with different session stores need
+   * different ones (default `mcp-gen`).
+   */
+  messageBusPrefix?: string;
+  /**
+   * Largest client answer forwarded over `messageBus`, in characters of JSON (default
+   * 1,048,576); a larger one is dropped and reported, and the handler waiting for it times
+   * out. A forwarded cancellation is at most 64 KiB, its reason cut to 1,024 characters.
+   */
+  maxForwardedAnswerChars?: number;
   /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
   authenticate?: (request: R) => string | undefined | Promise<string | undefined>;
   /**

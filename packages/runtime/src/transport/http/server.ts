@@ -18,6 +18,7 @@ import type { HttpCoreOptions, MessageHandler } from "./options.js";
 
 export type { CorsOptions, MessageHandler } from "./options.js";
 export type { CancellationWatch } from "../../core/cancellation.js";
+export type { MessageBus } from "../../server/message-bus.js";
 
 /** The options of the node:http handler; `authenticate` gets the IncomingMessage. */
 export type HttpHandlerOptions = HttpCoreOptions<IncomingMessage>;
