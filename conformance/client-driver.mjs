@@ -6,6 +6,10 @@
 // The scenario comes in MCP_CONFORMANCE_SCENARIO, its parameters in MCP_CONFORMANCE_CONTEXT;
 // MCP_CONFORMANCE_PROTOCOL_VERSION, when set, is only a preference among the versions offered.
 
+import { readFileSync } from "node:fs";
+
+// The client names itself with mcp-gen's version, so a server's log tells which release ran.
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const [generated, url] = process.argv.slice(2);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
@@ -109,7 +113,7 @@ const modernVersion = ERAS.modern.protocol.protocolVersion;
 
 const client = createClient({
   transport: createHttpTransport({ url, ...(auth ? { auth } : {}) }),
-  clientInfo: { name: "mcp-gen-conformance-client", version: "0.1.0" },
+  clientInfo: { name: "mcp-gen-conformance-client", version },
   ...(legacyVersions.includes(preferred)
     ? { legacyVersions: [preferred, ...legacyVersions.filter((v) => v !== preferred)] }
     : {}),

@@ -7,6 +7,10 @@
 // ReadableStream) on node:http through @hono/node-server, so the suite exercises the core
 // every platform runs; `host: "node"` serves the node:http host (serveHttp) instead.
 
+import { readFileSync } from "node:fs";
+
+// The server names itself with mcp-gen's version, so a client's log tells which release ran.
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const PNG_1x1 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=";
@@ -658,7 +662,7 @@ export async function startFixtureServer(dir, options = {}) {
   };
 
   const dispatcher = d.createServerDispatcher(handlers, {
-    serverInfo: { name: "mcp-gen-conformance-fixture", version: "0.1.0" },
+    serverInfo: { name: "mcp-gen-conformance-fixture", version },
     instructions: "The conformance fixture server of mcp-gen.",
     onError: options.onError ?? (() => undefined),
     extensions: [tasks],

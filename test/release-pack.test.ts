@@ -1,9 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import semver from "semver";
 import { describe, expect, it } from "vitest";
 import { bundleSpec } from "../scripts/release/bundle-spec.mjs";
+import { runtimeProblem } from "../cli/runtime-check.js";
 import { dependencySpec } from "../generators/install-source.js";
+import { RUNTIME_RANGE } from "../generators/runtime.js";
 import { listRevisions } from "../schema/index.js";
 import { ROOT, SPEC_DIR, tempDir } from "./helpers.js";
 
@@ -77,6 +80,75 @@ describe("init's dependency on mcp-gen, for the way it was installed", () => {
     expect(dependencySpec(installAt(join(base, "a"), { resolved: git }), base)).toBe(git);
     const url = "https://example.com/builds/mcp-gen-cli.tgz";
     expect(dependencySpec(installAt(join(base, "b"), { resolved: url }), base)).toBe(url);
+  });
+});
+
+// npm resolves a range as semver.satisfies does by default (prereleases not included): a
+// caret range on a prerelease (^1.0.0-rc.1) admits the prereleases of that same version only,
+// then every release up to the next major. A project made from a release candidate must get
+// the candidate now and 1.0.0 and its fixes later, with no edit (VERSIONING.md, "Release
+// channels"). Derived from this checkout's versions, so it holds for the rc and the release.
+describe("the ranges a project gets from the registry: this release, then the ones after it", () => {
+  const manifestOf = (...path: string[]) =>
+    JSON.parse(readFileSync(join(ROOT, ...path, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+      dependencies?: Record<string, string>;
+    };
+  const cliManifest = manifestOf();
+  const runtimeManifest = manifestOf("packages", "runtime");
+
+  it("the two packages share one version; the CLI, and so generate's manifest, ask for ^ it", () => {
+    expect(runtimeManifest.version).toBe(cliManifest.version);
+    expect(cliManifest.dependencies?.[runtimeManifest.name]).toBe(`^${runtimeManifest.version}`);
+    expect(RUNTIME_RANGE).toBe(`^${runtimeManifest.version}`);
+  });
+
+  it.each([cliManifest, runtimeManifest])(
+    "$name $version: init's range takes it, its later prereleases and the releases of its major",
+    ({ name, version }) => {
+      const base = tempDir();
+      const installed = join(base, "tool", "node_modules", ...name.split("/"));
+      mkdirSync(installed, { recursive: true });
+      const range = dependencySpec({ name, version, root: installed }, join(base, "my-server"));
+      expect(range).toBe(`^${version}`);
+      const parsed = semver.parse(version)!;
+      const release = `${parsed.major}.${parsed.minor}.${parsed.patch}`;
+      const taken = [
+        version,
+        release,
+        semver.inc(release, "patch")!,
+        semver.inc(release, "minor")!,
+      ];
+      if (parsed.prerelease.length > 0) taken.push(semver.inc(version, "prerelease")!);
+      for (const later of taken) expect(semver.satisfies(later, range), `${later}`).toBe(true);
+      const refused = [
+        `${release}-0`, // a prerelease before this version
+        `${semver.inc(release, "minor")!}-rc.1`, // the next minor's candidate: `next`, not ours
+        semver.inc(release, "major")!,
+      ];
+      for (const other of refused) expect(semver.satisfies(other, range), `${other}`).toBe(false);
+    },
+  );
+
+  it("generate --check accepts the release after this version's runtime, and names a next major", () => {
+    const parsed = semver.parse(runtimeManifest.version)!;
+    const release = `${parsed.major}.${parsed.minor}.${parsed.patch}`;
+    const out = join(tempDir(), "project", "src", "mcp");
+    mkdirSync(out, { recursive: true });
+    const runtime = join(out, "..", "..", "node_modules", ...runtimeManifest.name.split("/"));
+    mkdirSync(runtime, { recursive: true });
+    const install = (version: string) =>
+      writeFileSync(join(runtime, "package.json"), JSON.stringify({ ...runtimeManifest, version }));
+    for (const version of [runtimeManifest.version, release, semver.inc(release, "patch")!]) {
+      install(version);
+      expect(runtimeProblem(out, RUNTIME_RANGE), version).toBeUndefined();
+    }
+    const major = semver.inc(release, "major")!;
+    install(major);
+    expect(runtimeProblem(out, RUNTIME_RANGE)).toContain(
+      `${runtimeManifest.name} ${major} is installed, but the output was generated for ${RUNTIME_RANGE}`,
+    );
   });
 });
 

@@ -1,10 +1,12 @@
 // The publish rehearsal: every package of this repository packed as `npm publish` packs it
 // (prepack: built, the spec's released schemas bundled), checked by publint and
-// are-the-types-wrong, published to a local registry (verdaccio, started here), then
-// installed from it as a user would: `npx @mcp-gen/cli init my-server` in an empty folder on
-// a machine with no spec checkout and an empty npm cache, the project's `npm install`,
-// `npm run build`, `npm test`, `npm run check`, `npm start` and a tool call from the official
-// SDK client, as docs/guide/get-started.md says. On Node 20 (this one) and Node 22 (the one
+// are-the-types-wrong, published to a local registry (verdaccio, started here) under the
+// dist-tag of the version (`next` for a prerelease, `latest` for a release), then installed
+// from it as a user would: the README's and Get started's command (`npx @mcp-gen/cli@next
+// init my-server` for a prerelease) in an empty folder on a machine with no spec checkout
+// and an empty npm cache, the project's `npm install`, `npm run build`, `npm test`,
+// `npm run check`, `npm start` and a tool call from the official SDK client, as
+// docs/guide/get-started.md says. On Node 20 (this one) and Node 22 (the one
 // conformance/ installs); prints how long each step took. Run by .ci/run; not part of
 // `npm test` (it takes minutes and installs from the network).
 //
@@ -38,6 +40,9 @@ function fail(message) {
   for (const child of children) child.kill();
   process.exit(1);
 }
+
+// A rejected await (a fetch to the registry, say) must still stop verdaccio and the servers.
+process.on("unhandledRejection", (error) => fail(error instanceof Error ? error.stack : error));
 
 /** Runs a command; its output is kept and shown only on failure. Returns stdout. */
 function run(command, args, options = {}) {
@@ -90,6 +95,29 @@ function killGroup(pid) {
   } catch {
     // Already gone.
   }
+}
+
+/** The npm dist-tag a version is published under: `next` for a prerelease, else `latest`. */
+function distTagOf(version) {
+  return /^\d+\.\d+\.\d+-/.test(version) ? "next" : "latest";
+}
+
+/**
+ * The install command the docs give a user for this release: `npx @mcp-gen/cli@next init
+ * my-server` for a prerelease, `npx @mcp-gen/cli init my-server` for a release. The README
+ * and the Get started page must say it as the rehearsal runs it.
+ */
+function documentedInit(cliName, tag) {
+  const command = `npx ${cliName}${tag === "latest" ? "" : `@${tag}`} init my-server`;
+  for (const page of ["README.md", join("docs", "guide", "get-started.md")]) {
+    const text = readFileSync(join(ROOT, page), "utf8");
+    if (!text.includes(command)) fail(`${page} does not say \`${command}\` for this release`);
+    const other = /npx @mcp-gen\/cli(@[\w.-]+)? init my-server/g;
+    for (const [said] of text.matchAll(other))
+      if (said !== command)
+        fail(`${page} says \`${said}\`; this release installs with \`${command}\``);
+  }
+  return command;
 }
 
 /** The packages this repository publishes: the root (the CLI) and every public workspace. */
@@ -203,16 +231,37 @@ const user = await fetch(`${registry}-/user/org.couchdb.user:rehearsal`, {
 if (!user.token) fail(`verdaccio gave no token: ${JSON.stringify(user)}`);
 const publisherRc = join(work, "publisher.npmrc");
 writeFileSync(publisherRc, `registry=${registry}\n//127.0.0.1:${port}/:_authToken=${user.token}\n`);
-// The runtime first: the CLI's init writes a dependency on it.
+// The runtime first: the CLI's init writes a dependency on it. A prerelease goes to the
+// `next` dist-tag, a release to `latest` (VERSIONING.md, "Release channels"); npm 11 refuses
+// to publish a prerelease without --tag.
+const cliVersion = packages.find((p) => p.dir === ROOT).manifest.version;
+const distTag = distTagOf(cliVersion);
 for (const { manifest, tarball } of [...packages].reverse()) {
-  timed(`published ${manifest.name} to the local registry`, () =>
-    run("npm", ["publish", tarball, "--userconfig", publisherRc, "--registry", registry], {
+  if (manifest.version !== cliVersion)
+    fail(
+      `${manifest.name} is ${manifest.version}, the CLI ${cliVersion}: they are released together`,
+    );
+  timed(
+    `published ${manifest.name}@${manifest.version} to the local registry (--tag ${distTag})`,
+    () =>
+      run(
+        "npm",
+        ["publish", tarball, "--tag", distTag, "--userconfig", publisherRc, "--registry", registry],
+        { cwd: work },
+      ),
+  );
+  const tags = JSON.parse(
+    run("npm", ["view", manifest.name, "dist-tags", "--json", "--prefer-online"], {
       cwd: work,
+      env: { ...process.env, npm_config_userconfig: publisherRc, npm_config_registry: registry },
     }),
   );
+  if (tags[distTag] !== manifest.version)
+    fail(`${manifest.name}: dist-tag ${distTag} is ${tags[distTag]}, not ${manifest.version}`);
 }
 
 // --- the user's path, on each Node ----------------------------------------------------------
+const initCommand = documentedInit(packages.find((p) => p.dir === ROOT).manifest.name, distTag);
 const client = transpileDir(join(ROOT, "examples", "hello-server"), join(work, "example-js"));
 const nodes = process.argv.flatMap((a, i) => (process.argv[i - 1] === "--node" ? [a] : []));
 for (const major of nodes.length > 0 ? nodes : ["20", "22"]) {
@@ -236,23 +285,33 @@ for (const major of nodes.length > 0 ? nodes : ["20", "22"]) {
   const project = join(home, "my-server");
   const at = (label, args, cwd = project) =>
     timed(`node ${version}: ${label}`, () => run(args[0], args.slice(1), { cwd, env }));
+  const [npx, cliSpec, ...initArgs] = initCommand.split(" ");
   const steps = [
-    at(
-      "npx @mcp-gen/cli init my-server",
-      ["npx", "--yes", "@mcp-gen/cli", "init", "my-server"],
-      home,
-    ),
+    at(initCommand, [npx, "--yes", cliSpec, ...initArgs], home),
     at("npm install", ["npm", "install", "--no-audit", "--no-fund"]),
     at("npm run build", ["npm", "run", "build"]),
     at("npm test", ["npm", "test"]),
     at("npm run check", ["npm", "run", "check"]),
   ];
   const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
-  const cliVersion = packages.find((p) => p.dir === ROOT).manifest.version;
-  if (pkg.devDependencies["@mcp-gen/cli"] !== `^${cliVersion}`)
-    fail(
-      `init wrote @mcp-gen/cli ${pkg.devDependencies["@mcp-gen/cli"]}, expected ^${cliVersion} (from the registry)`,
-    );
+  // The command got this release, and the project's ranges installed it (a caret range on a
+  // prerelease admits that version's prereleases, then the releases up to the next major).
+  for (const { manifest } of packages) {
+    const spec = pkg.dependencies[manifest.name] ?? pkg.devDependencies[manifest.name];
+    if (spec !== undefined && spec !== `^${manifest.version}`)
+      fail(
+        `init wrote ${manifest.name} ${spec}, expected ^${manifest.version} (from the registry)`,
+      );
+    const installed = join(project, "node_modules", ...manifest.name.split("/"), "package.json");
+    const { version: got } = JSON.parse(readFileSync(installed, "utf8"));
+    if (got !== manifest.version)
+      fail(`the project installed ${manifest.name} ${got}, not ${manifest.version}`);
+  }
+  if (
+    pkg.devDependencies["@mcp-gen/cli"] === undefined ||
+    pkg.dependencies["@mcp-gen/runtime"] === undefined
+  )
+    fail("init's project does not depend on both @mcp-gen/cli and @mcp-gen/runtime");
   if (JSON.parse(readFileSync(join(project, "mcp-gen.config.json"), "utf8")).spec !== undefined)
     fail("init wrote a spec folder into the config: the bundled schemas were not the default");
   if (!/# pass \d+\n# fail 0/.test(steps[3].value))
