@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedisMessageBus, type RedisMessageBus } from "../src/redis.js";
 import type { MessageBus } from "../src/server/message-bus.js";
 import { within } from "../../../test/support/wait.js";
-import { redisMissing, startRedis, type RedisProcess } from "../../../test/support/redis-server.js";
+import { redisMissing, startRedis, type RunningRedis } from "../../../test/support/redis.js";
 import { post } from "./resume-support.js";
 import {
   askAndAnswer,
@@ -22,7 +22,7 @@ const WHY_SKIPPED = redisMissing ? ` (skipped: ${redisMissing})` : "";
 describe.skipIf(redisMissing !== undefined)(
   `answers and cancellations on Redis${WHY_SKIPPED}`,
   () => {
-    let redis: RedisProcess;
+    let redis: RunningRedis;
     const buses: (RedisMessageBus & { close(): Promise<void> })[] = [];
     /** What each instance published, by channel. */
     const published = new Map<string, string[]>();
