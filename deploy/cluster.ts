@@ -1,7 +1,6 @@
 // The deployment the deploy tests run against: HAProxy (examples/deployment/haproxy.cfg) in
 // front of three replicas of one generated dual-era server (deploy/replica.mjs) sharing a
-// real redis-server and a request-state secret. The same start-up as deploy/deploy.test.ts's,
-// for the test files written since (deploy/roaming-requests.test.ts).
+// real redis-server and a request-state secret. Every deploy test file starts one.
 import type { ChildProcess } from "node:child_process";
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +22,11 @@ export const missingForDeploy = [
 
 /** The running deployment. */
 export interface Cluster {
-  readonly replicas: ReadonlyMap<string, Replica>;
+  /** By name; a test that restarts a replica puts the new one here, so that `stop` kills it. */
+  readonly replicas: Map<string, Replica>;
+  /** The folder the replicas run from, and their environment: for restarting one. */
+  readonly replicaDir: string;
+  readonly replicaEnv: Readonly<Record<string, string>>;
   /** HAProxy's plain round robin frontend: every request to the next replica. */
   readonly roundRobinUrl: URL;
   /** HAProxy's frontend sticky on Mcp-Session-Id. */
@@ -67,6 +70,8 @@ export async function startCluster(): Promise<Cluster> {
     );
     return {
       replicas,
+      replicaDir: dir,
+      replicaEnv: env,
       roundRobinUrl: new URL(`http://127.0.0.1:${rr}/mcp`),
       stickyUrl: new URL(`http://127.0.0.1:${sticky}/mcp`),
       stop,

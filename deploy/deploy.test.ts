@@ -2,8 +2,6 @@
 // examples/deployment/haproxy.cfg, the file the deployment guide shows) in front of three
 // processes of one generated dual-era server (deploy/replica.mjs) sharing a real redis-server (their legacy session store) and a
 // request-state secret. `npm run test:deploy`; .ci/run installs haproxy and redis-server.
-import type { ChildProcess } from "node:child_process";
-import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -16,64 +14,35 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
 import { SPEC_DIR, writeGenerated } from "../test/helpers.js";
-import { redisServerPath, startRedis, type RunningRedis } from "../test/support/redis.js";
 import { within } from "../test/support/wait.js";
-import { freePort, haproxyPath, startHaproxy, startReplica, type Replica } from "./processes.js";
+import { missingForDeploy, REPLICA_NAMES, startCluster, type Cluster } from "./cluster.js";
+import { startReplica, type Replica } from "./processes.js";
 
 type Any = any;
 
-const NAMES = ["a", "b", "c"] as const;
-const missing = [haproxyPath() ? "" : "haproxy", redisServerPath() ? "" : "redis-server"]
-  .filter(Boolean)
-  .join(", ");
+const NAMES = REPLICA_NAMES;
+const missing = missingForDeploy;
 const WHY_SKIPPED = missing ? ` (skipped: ${missing} not installed; .ci/run installs them)` : "";
 
-let redis: RunningRedis;
-let haproxy: ChildProcess | undefined;
-const replicas = new Map<string, Replica>();
+let cluster: Cluster | undefined;
+let replicas: Map<string, Replica>;
 let roundRobinUrl: URL;
 let stickyUrl: URL;
 let modernClientDir: string;
 let replicaDir: string;
-let replicaEnv: Record<string, string>;
+let replicaEnv: Readonly<Record<string, string>>;
 
 beforeAll(async () => {
   if (missing) return;
-  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, {
-    legacy: [loadRevision(SPEC_DIR, "2025-11-25")],
-  });
-  const dir = writeGenerated(files);
-  copyFileSync(join(import.meta.dirname, "replica.mjs"), join(dir, "replica.mjs"));
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   modernClientDir = writeGenerated(
     await generate(loadRevision(SPEC_DIR, "2026-07-28"), ["client"]),
   );
-  redis = await startRedis();
-  const env = { STATE_SECRET: "a secret every replica shares!!", REDIS_URL: redis.url };
-  [replicaDir, replicaEnv] = [dir, env];
-  for (const [name, replica] of await Promise.all(
-    NAMES.map(async (name) => [name, await startReplica(dir, name, env)] as const),
-  ))
-    replicas.set(name, replica);
-  const [rr, sticky] = [await freePort(), await freePort()];
-  haproxy = await startHaproxy(
-    join(import.meta.dirname, "..", "examples", "deployment", "haproxy.cfg"),
-    {
-      MCP_RR_PORT: String(rr),
-      MCP_STICKY_PORT: String(sticky),
-      MCP_A: replicas.get("a")!.address,
-      MCP_B: replicas.get("b")!.address,
-      MCP_C: replicas.get("c")!.address,
-    },
-  );
-  roundRobinUrl = new URL(`http://127.0.0.1:${rr}/mcp`);
-  stickyUrl = new URL(`http://127.0.0.1:${sticky}/mcp`);
+  cluster = await startCluster();
+  ({ replicas, roundRobinUrl, stickyUrl, replicaDir, replicaEnv } = cluster);
 });
 
 afterAll(async () => {
-  haproxy?.kill("SIGKILL");
-  for (const replica of replicas.values()) replica.process.kill("SIGKILL");
-  await redis?.stop();
+  await cluster?.stop();
 });
 
 /** The generated modern client, through `url`, answering the two-rounds tool's questions. */
