@@ -89,7 +89,11 @@ export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     "auth/dpop.ts",
     "auth/assertion.ts",
   ],
-  redis: ["transport/http/redis-sessions.ts", "transport/http/redis-bus.ts"],
+  redis: [
+    "transport/http/redis-sessions.ts",
+    "transport/http/redis-bus.ts",
+    "transport/http/event-store-redis.ts",
+  ],
 };
 
 /** The runtime's sources (its package's src/ folder), which vendor mode copies. */

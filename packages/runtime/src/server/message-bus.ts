@@ -3,7 +3,6 @@
 // the instance they are called on. A message bus every instance subscribes to carries them
 // to the others, each delivering to its own sessions. In-process default here; Redis pub/sub
 // at `@mcp-gen/runtime/redis`.
-import type { EventStore } from "../transport/http/event-store.js";
 import { deliverAt } from "./notice-position.js";
 
 /** Publish/subscribe between the instances of a server (at-most-once, no history). */
@@ -70,7 +69,21 @@ export interface ShareSessionNoticesOptions {
    * against those streams by the Redis clock). Default: none, and such notices are lost.
    * With a history, this instance's own sessions get a notice once it is recorded.
    */
-  history?: EventStore;
+  history?: NoticeHistory;
+}
+
+/**
+ * What `history` needs of an event store: the HTTP server's `EventStore` (memory or Redis)
+ * has it. Declared here, not imported, so that the server entry point reaches no transport
+ * module (vendored copies of `server` stay free of the HTTP transport).
+ */
+export interface NoticeHistory {
+  append(streamId: string, message: object | undefined): Promise<string>;
+  replaySince?(
+    streamId: string,
+    eventId: string,
+    send: (eventId: string, message: object) => void,
+  ): Promise<void>;
 }
 
 /** Largest notice carried, in characters (a notification is small; the bus is no data channel). */
@@ -172,7 +185,7 @@ export async function shareSessionNotices(
 /** The history's notices after a moment that a session would have got (see MissedNotices). */
 function missedNotices(
   dispatcher: SessionNoticeTarget,
-  history: EventStore,
+  history: NoticeHistory,
   historyStream: string,
 ): MissedNotices {
   return async (channel, afterEventId) => {
