@@ -67,7 +67,7 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
   w.line(
     "  entry: TemplateResource<Uri, T.ResourceTemplate, T.Resource, RequestContext, ReadResourceAnswer>,",
   );
-  w.line("): TemplateEntry<RequestContext> {");
+  w.line("): TemplateResourceEntry {");
   w.line("  return runtimeResourceTemplate(entry);");
   w.line("}");
   w.line();
@@ -81,22 +81,30 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
   w.line("}");
   w.line();
   w.doc(
-    "resources/list, resources/templates/list and resources/read served from one table (give it to defineServer).",
+    "resources/list, resources/templates/list and resources/read served from one table: give it to defineServer, or spread its `handlers` into the ServerHandlers.",
   );
   // No trailing comma after a rest parameter (prettier's layout).
   w.line("export function defineResources(");
   w.line("  entries: readonly ResourceEntry[],");
   w.line("  ...[options]: ListOption<ResourceListFields>");
-  w.line("): ResourceTable<RequestContext> {");
+  w.line("): ResourceTable<");
+  w.line("  RequestContext,");
+  w.line("  T.Resource,");
+  w.line("  T.ResourceTemplate,");
+  w.line("  ReadResourceAnswer,");
+  w.line("  ResourceListFields");
+  w.line("> {");
   w.line("  return runtimeDefineResources(entries, options);");
   w.line("}");
   w.line();
-  w.doc("prompts/list and prompts/get served from one table (give it to defineServer).");
+  w.doc(
+    "prompts/list and prompts/get served from one table: give it to defineServer, or spread its `handlers` into the ServerHandlers.",
+  );
   // No trailing comma after a rest parameter (prettier's layout).
   w.line("export function definePrompts(");
   w.line("  entries: readonly PromptEntry[],");
   w.line("  ...[options]: ListOption<PromptListFields>");
-  w.line("): PromptTable<RequestContext> {");
+  w.line("): PromptTable<RequestContext, T.Prompt, GetPromptAnswer, PromptListFields> {");
   w.line("  return runtimeDefinePrompts(entries, options);");
   w.line("}");
   w.line();
@@ -189,9 +197,18 @@ function writeTableTypes(w: CodeWriter, server: string): void {
   w.line(
     "export type ResourceDefinition = StaticResource<T.Resource, RequestContext, ReadResourceAnswer>;",
   );
+  w.doc("What resourceTemplate returns (its variables' type erased).");
+  w.line("export type TemplateResourceEntry = TemplateEntry<");
+  w.line("  RequestContext,");
+  w.line("  T.Resource,");
+  w.line("  T.ResourceTemplate,");
+  w.line("  ReadResourceAnswer");
+  w.line(">;");
   w.doc("An entry of defineResources: what resource or resourceTemplate returns.");
-  w.line("export type ResourceEntry = ResourceDefinition | TemplateEntry<RequestContext>;");
+  w.line("export type ResourceEntry = ResourceDefinition | TemplateResourceEntry;");
   w.doc("An entry of definePrompts: what prompt returns.");
-  w.line("export type PromptEntry = RuntimePromptEntry<RequestContext>;");
+  w.line(
+    "export type PromptEntry = RuntimePromptEntry<RequestContext, T.Prompt, GetPromptAnswer>;",
+  );
   w.line();
 }

@@ -223,6 +223,47 @@ describe("dual-era server over Streamable HTTP", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("answers a session-less legacy request 400, initialize first; a modern one keeps its header checks", async () => {
+    const post = async (headers: Record<string, string>, message: object) => {
+      const response = await fetch(server.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+      });
+      return { status: response.status, error: (await response.json()).error };
+    };
+    const list = { id: 1, method: "tools/list" };
+    const legacy = {
+      status: 400,
+      error: {
+        code: -32600,
+        message: expect.stringMatching(/no Mcp-Session-Id; POST initialize first/),
+      },
+    };
+    // 2025-11-25 basic/transports, "Session Management": 400 without Mcp-Session-Id.
+    expect(await post({ "mcp-protocol-version": "2025-11-25" }, list)).toMatchObject(legacy);
+    expect(await post({}, list)).toMatchObject(legacy);
+    expect(await post({}, { method: "notifications/initialized" })).toMatchObject(legacy);
+    // Any modern sign (the version header, the body's _meta) keeps the 2026-07-28 checks.
+    const missingMethod = {
+      status: 400,
+      error: { code: -32020, message: "Header mismatch: missing Mcp-Method header" },
+    };
+    expect(await post({ "mcp-protocol-version": "2026-07-28" }, list)).toMatchObject(missingMethod);
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    expect(await post({}, { ...list, params: { _meta: meta } })).toMatchObject(missingMethod);
+    expect(
+      await post({ "mcp-protocol-version": "2025-11-25" }, { ...list, params: { _meta: meta } }),
+    ).toMatchObject(missingMethod);
+  });
+
   it("sends resource updates to subscribed sessions on their standalone GET stream", async () => {
     const headers = {
       "content-type": "application/json",

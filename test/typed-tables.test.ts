@@ -75,7 +75,9 @@ import {
   prompt,
   resource,
   resourceTemplate,
+  type ServerHandlers,
 } from "./out/dispatcher.js";
+import { defineResources as runtimeDefineResources } from "@mcp-gen/runtime/server";
 
 const note = resourceTemplate({
   template: { uriTemplate: "note://{folder}/{name}", name: "note" },
@@ -119,6 +121,16 @@ server.listChanged("resources");
 // @ts-expect-error "prompts" was not declared in listChanged
 server.listChanged("prompts");
 server.resourceUpdated("note://a/b");
+// The tables' handlers are the revision's: they spread into ServerHandlers as they are.
+export const spread: ServerHandlers = { ...resources.handlers, ...prompts.handlers };
+export const wrongBeside: ServerHandlers = {
+  ...resources.handlers,
+  // @ts-expect-error a hand-written handler beside them is still checked: no prompts
+  "prompts/list": () => ({ ttlMs: 0, cacheScope: "private" }),
+};
+// The runtime's own table, not bound to the revision, answers what it does not know to fit.
+// @ts-expect-error its resources/read answers unknown, not ReadResourceResult
+export const untyped: ServerHandlers = { ...runtimeDefineResources([]).handlers };
 defineServer({
   resources,
   // @ts-expect-error handlers are the generated ServerHandlers: no such method

@@ -65,9 +65,13 @@ export interface PromptDefinition<
 }
 
 /** A prompt with its arguments' types erased (what `prompt` returns), ready for definePrompts. */
-export interface PromptEntry<Ctx = unknown> {
-  readonly prompt: PromptShape;
-  readonly get: (args: never, ctx: Ctx, params: never) => unknown;
+export interface PromptEntry<
+  Ctx = unknown,
+  Prompt extends PromptShape = PromptShape,
+  Result = unknown,
+> {
+  readonly prompt: Prompt;
+  readonly get: (args: never, ctx: Ctx, params: never) => Promisable<Result>;
   readonly complete?: { readonly [name: string]: Completer<Ctx, never> | undefined };
 }
 
@@ -78,8 +82,11 @@ export function prompt<
   Ctx,
   Params,
   Result,
->(entry: PromptDefinition<Declared, Prompt, Ctx, Params, Result>): PromptEntry<Ctx> {
-  return entry as unknown as PromptEntry<Ctx>;
+>(
+  entry: PromptDefinition<Declared, Prompt, Ctx, Params, Result>,
+): PromptEntry<Ctx, Prompt, Result> {
+  // Erases the arguments' type (what `get` gets is typed from Declared, which the table forgets).
+  return entry as unknown as PromptEntry<Ctx, Prompt, Result>;
 }
 
 export interface DefinePromptsOptions<ListFields extends object = object> {
@@ -93,12 +100,29 @@ export interface PromptGetParams {
   readonly arguments?: { readonly [name: string]: string } | undefined;
 }
 
+/**
+ * prompts/list and prompts/get as a table serves them, typed with its entries' types (the
+ * generated definePrompts binds the revision's), so that they spread into the generated
+ * ServerHandlers.
+ */
+export interface PromptHandlers<
+  Ctx = unknown,
+  Prompt extends PromptShape = PromptShape,
+  Result = unknown,
+  ListFields extends object = object,
+> {
+  readonly "prompts/list": (params: unknown, ctx: Ctx) => ListFields & { prompts: Prompt[] };
+  readonly "prompts/get": (params: PromptGetParams, ctx: Ctx) => Promise<Result>;
+}
+
 /** What a prompts table serves: spread `handlers` into the server handlers, or give it to defineServer. */
-export interface PromptTable<Ctx = unknown> {
-  readonly handlers: {
-    readonly "prompts/list": (params: unknown, ctx: Ctx) => object;
-    readonly "prompts/get": (params: PromptGetParams, ctx: Ctx) => Promise<unknown>;
-  };
+export interface PromptTable<
+  Ctx = unknown,
+  Prompt extends PromptShape = PromptShape,
+  Result = unknown,
+  ListFields extends object = object,
+> {
+  readonly handlers: PromptHandlers<Ctx, Prompt, Result, ListFields>;
   /** Answers completion/complete for `ref/prompt` named `name`; undefined: no such prompt. */
   complete(name: string, request: CompletionRequest, ctx: Ctx): Promise<Completion> | undefined;
   /** Whether any prompt completes an argument (so the server declares `completions`). */
@@ -112,11 +136,16 @@ export interface PromptTable<Ctx = unknown> {
  * server/prompts, "Error Handling": invalid prompt name and missing required arguments are
  * -32602). Throws a TypeError for a malformed entry or a name given twice.
  */
-export function definePrompts<Ctx, ListFields extends object = object>(
-  entries: readonly PromptEntry<Ctx>[],
+export function definePrompts<
+  Ctx,
+  ListFields extends object = object,
+  Prompt extends PromptShape = PromptShape,
+  Result = unknown,
+>(
+  entries: readonly PromptEntry<Ctx, Prompt, Result>[],
   options: DefinePromptsOptions<ListFields> = {},
-): PromptTable<Ctx> {
-  const byName = new Map<string, PromptEntry<Ctx>>();
+): PromptTable<Ctx, Prompt, Result, ListFields> {
+  const byName = new Map<string, PromptEntry<Ctx, Prompt, Result>>();
   for (const entry of entries) {
     const { prompt: definition, get } = entry ?? {};
     if (!isObject(definition) || typeof definition.name !== "string" || definition.name === "")
@@ -127,8 +156,11 @@ export function definePrompts<Ctx, ListFields extends object = object>(
       throw new TypeError(`definePrompts: prompt "${definition.name}" needs a \`get\` function`);
     byName.set(definition.name, entry);
   }
-  const listFields = options.list ?? {};
-  const declaredOf = (entry: PromptEntry<Ctx>) => (entry.prompt.arguments ?? []).map((a) => a.name);
+  // Without `list`, no fields: the generated definePrompts requires `list` where the
+  // revision's prompts/list result requires fields (ttlMs, cacheScope), so ListFields is then empty.
+  const listFields = options.list ?? ({} as ListFields);
+  const declaredOf = (entry: PromptEntry<Ctx, Prompt, Result>) =>
+    (entry.prompt.arguments ?? []).map((a) => a.name);
   const find = (name: string) => {
     const entry = byName.get(name);
     if (entry === undefined)

@@ -61,14 +61,23 @@ export interface TemplateResource<
 }
 
 /** A static resource or a template, as defineResources takes it (see resourceTemplate). */
-export type ResourceEntry<Ctx = unknown> =
-  StaticResource<ResourceShape, Ctx, unknown> | TemplateEntry<Ctx>;
+export type ResourceEntry<
+  Ctx = unknown,
+  Resource extends ResourceShape = ResourceShape,
+  Template extends ResourceTemplateShape = ResourceTemplateShape,
+  Result = unknown,
+> = StaticResource<Resource, Ctx, Result> | TemplateEntry<Ctx, Resource, Template, Result>;
 
 /** A template entry with its variables' types erased (what resourceTemplate returns). */
-export interface TemplateEntry<Ctx = unknown> {
-  readonly template: ResourceTemplateShape;
-  readonly read: (uri: string, variables: never, ctx: Ctx) => unknown;
-  readonly list?: (ctx: Ctx) => Promisable<readonly ResourceShape[]>;
+export interface TemplateEntry<
+  Ctx = unknown,
+  Resource extends ResourceShape = ResourceShape,
+  Template extends ResourceTemplateShape = ResourceTemplateShape,
+  Result = unknown,
+> {
+  readonly template: Template;
+  readonly read: (uri: string, variables: never, ctx: Ctx) => Promisable<Result>;
+  readonly list?: (ctx: Ctx) => Promisable<readonly Resource[]>;
   readonly complete?: { readonly [name: string]: Completer<Ctx, never> | undefined };
 }
 
@@ -82,8 +91,11 @@ export function resourceTemplate<
   Resource extends ResourceShape,
   Ctx,
   Result,
->(entry: TemplateResource<Uri, Template, Resource, Ctx, Result>): TemplateEntry<Ctx> {
-  return entry as unknown as TemplateEntry<Ctx>;
+>(
+  entry: TemplateResource<Uri, Template, Resource, Ctx, Result>,
+): TemplateEntry<Ctx, Resource, Template, Result> {
+  // Erases the variables' type (what `read` gets is typed from Uri, which the table forgets).
+  return entry as unknown as TemplateEntry<Ctx, Resource, Template, Result>;
 }
 
 export interface DefineResourcesOptions<ListFields extends object = object> {
@@ -91,20 +103,48 @@ export interface DefineResourcesOptions<ListFields extends object = object> {
   readonly list?: ListFields;
 }
 
+/**
+ * resources/list, resources/templates/list and resources/read as a table serves them, typed
+ * with its entries' types (the generated defineResources binds the revision's), so that they
+ * spread into the generated ServerHandlers.
+ */
+export interface ResourceHandlers<
+  Ctx = unknown,
+  Resource extends ResourceShape = ResourceShape,
+  Template extends ResourceTemplateShape = ResourceTemplateShape,
+  Result = unknown,
+  ListFields extends object = object,
+> {
+  readonly "resources/list": (
+    params: unknown,
+    ctx: Ctx,
+  ) => Promise<ListFields & { resources: Resource[] }>;
+  readonly "resources/templates/list": (
+    params: unknown,
+    ctx: Ctx,
+  ) => ListFields & { resourceTemplates: Template[] };
+  readonly "resources/read": (params: { readonly uri: string }, ctx: Ctx) => Promise<Result>;
+}
+
 /** What a resources table serves: spread `handlers` into the server handlers, or give it to defineServer. */
-export interface ResourceTable<Ctx = unknown> {
-  readonly handlers: {
-    readonly "resources/list": (params: unknown, ctx: Ctx) => Promise<object>;
-    readonly "resources/templates/list": (params: unknown, ctx: Ctx) => object;
-    readonly "resources/read": (params: { readonly uri: string }, ctx: Ctx) => Promise<unknown>;
-  };
+export interface ResourceTable<
+  Ctx = unknown,
+  Resource extends ResourceShape = ResourceShape,
+  Template extends ResourceTemplateShape = ResourceTemplateShape,
+  Result = unknown,
+  ListFields extends object = object,
+> {
+  readonly handlers: ResourceHandlers<Ctx, Resource, Template, Result, ListFields>;
   /** Answers completion/complete for `ref/resource` with `uri` (a template); undefined: not a template of this table. */
   complete(uri: string, request: CompletionRequest, ctx: Ctx): Promise<Completion> | undefined;
   /** Whether any template completes a variable (so the server declares `completions`). */
   readonly completes: boolean;
 }
 
-type Compiled<Ctx> = { entry: TemplateEntry<Ctx>; matcher: UriTemplate };
+type Compiled<Ctx, R extends ResourceShape, T extends ResourceTemplateShape, Result> = {
+  entry: TemplateEntry<Ctx, R, T, Result>;
+  matcher: UriTemplate;
+};
 
 /**
  * The handlers serving `entries`. resources/read looks a URI up among the static resources,
@@ -113,12 +153,18 @@ type Compiled<Ctx> = { entry: TemplateEntry<Ctx>; matcher: UriTemplate };
  * server/resources, "Error Handling": never an empty `contents`). Throws a TypeError for a
  * malformed entry, a malformed template, or a URI or template given twice.
  */
-export function defineResources<Ctx, ListFields extends object = object>(
-  entries: readonly ResourceEntry<Ctx>[],
+export function defineResources<
+  Ctx,
+  ListFields extends object = object,
+  Resource extends ResourceShape = ResourceShape,
+  Template extends ResourceTemplateShape = ResourceTemplateShape,
+  Result = unknown,
+>(
+  entries: readonly ResourceEntry<Ctx, Resource, Template, Result>[],
   options: DefineResourcesOptions<ListFields> = {},
-): ResourceTable<Ctx> {
-  const statics = new Map<string, StaticResource<ResourceShape, Ctx, unknown>>();
-  const templates = new Map<string, Compiled<Ctx>>();
+): ResourceTable<Ctx, Resource, Template, Result, ListFields> {
+  const statics = new Map<string, StaticResource<Resource, Ctx, Result>>();
+  const templates = new Map<string, Compiled<Ctx, Resource, Template, Result>>();
   for (const entry of entries) {
     if (!isObject(entry) || typeof entry["read"] !== "function")
       throw new TypeError("defineResources: each entry needs a `read` function");
@@ -140,7 +186,9 @@ export function defineResources<Ctx, ListFields extends object = object>(
       statics.set(uri, entry);
     }
   }
-  const listFields = options.list ?? {};
+  // Without `list`, no fields: the generated defineResources requires `list` where the
+  // revision's list results require fields (ttlMs, cacheScope), so ListFields is then empty.
+  const listFields = options.list ?? ({} as ListFields);
   const compiled = [...templates.values()];
 
   return {

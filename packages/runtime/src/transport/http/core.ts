@@ -19,6 +19,8 @@ import { toolHeaderCheck } from "./tool-header-check.js";
 // The hosts: fetch.ts (Request in, Response out) and server.ts (node:http).
 
 const INITIALIZE = "initialize";
+const SESSION_REQUIRED =
+  "Bad Request: no Mcp-Session-Id; POST initialize first to open a session (a 2026-07-28 request sends the Mcp-Method and MCP-Protocol-Version headers instead)";
 
 /** Serves one request: reads it through `exchange`, answers through `sink`; never throws. */
 export type HttpCore = (exchange: HttpExchange, sink: ReplySink) => Promise<void>;
@@ -98,6 +100,14 @@ export function createHttpCore<R>(
         );
         return sendJson(sink, 400, error);
       }
+      // A dual-era server's legacy client that did not initialize (see looksLegacy).
+      const header = (name: string) => exchange.header(name.toLowerCase());
+      if (dispatcher.session && looksLegacy(protocol, header, message))
+        return sendJson(
+          sink,
+          400,
+          errorBody(JSONRPC_ERRORS.INVALID_REQUEST, SESSION_REQUIRED, message["id"]),
+        );
       const checked = checkHeaders(exchange, message, principal);
       const problem = checked instanceof Promise ? await checked : checked;
       if (problem) return sendJson(sink, 400, problem);
@@ -180,6 +190,27 @@ function withCors(
     send: (status, headers, body) => sink.send(status, { ...headers, ...added }, body),
     openStream: (headers) => sink.openStream({ ...headers, ...added }),
   });
+}
+
+/**
+ * Whether a POST without Mcp-Session-Id is a legacy (2025-xx) client's request rather than a
+ * modern one: no Mcp-Method header, no protocol version in the body's `_meta`, and no
+ * MCP-Protocol-Version header naming this revision or a later one. Such a request is answered
+ * "initialize first" (2025-11-25 basic/transports, "Session Management": a request without
+ * Mcp-Session-Id other than initialization gets 400), not with a modern header mismatch; a
+ * request showing any modern sign keeps the 2026-07-28 header checks as they are.
+ */
+function looksLegacy(
+  protocol: ProtocolDescriptor,
+  header: (name: string) => string | string[] | undefined,
+  message: Record<string, unknown>,
+): boolean {
+  const { http, protocolVersion } = protocol;
+  if (header(http.methodHeader) !== undefined || carriesModernMeta(protocol, message)) return false;
+  const version = header(http.versionHeader);
+  const named = Array.isArray(version) ? version.join(",") : version;
+  // Revisions are dates (YYYY-MM-DD): an earlier one is a legacy revision.
+  return named === undefined || (protocolVersion !== null && named < protocolVersion);
 }
 
 const describe = (error: unknown) =>
