@@ -152,11 +152,19 @@ describe("methods a kept handlers.ts does not name", () => {
     const theirs = readFileSync(join(dir, "src/handlers.ts"), "utf8");
     const files = await realFiles("2026-07-28");
     const methods = files.find((f) => f.path === "handlers.ts")!.handlerMethods!;
-    // The tools are served by the defineTools table spread into the handlers (its comment names
-    // tools/list and tools/call); some methods are left unserved, named in a comment instead.
+    // Tools, prompts and resources are served by tables spread into the handlers (each table's
+    // comment names the methods it serves); some methods are left unserved, named in a comment.
     expect(theirs).toMatch(/const tools = defineTools\(/);
-    expect(theirs).toContain("...tools,");
-    const servedByTable = ["tools/list", "tools/call"];
+    expect(theirs).toContain("...tools, ...prompts.handlers, ...resources.handlers");
+    const servedByTable = [
+      "tools/list",
+      "tools/call",
+      "prompts/list",
+      "prompts/get",
+      "resources/list",
+      "resources/templates/list",
+      "resources/read",
+    ];
     const unserved = methods.filter(
       (m) => !theirs.includes(`"${m}":`) && !servedByTable.includes(m),
     );
