@@ -34,6 +34,9 @@ export interface EventStore {
    * across its streams can (a Redis stream entry id is a time on the Redis server's clock);
    * the others leave it out. A standalone stream adopted after its instance died catches up
    * with the session notices it missed so (see shareSessionNotices' `history`).
+   * Known limit of the Redis store: the moment is the Redis clock's millisecond, and an event
+   * of `streamId` recorded in the same millisecond as `eventId` (by the Redis clock) is not
+   * sent (it cannot be told apart from one recorded just before).
    */
   replaySince?(
     streamId: string,
