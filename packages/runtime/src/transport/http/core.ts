@@ -100,15 +100,16 @@ export function createHttpCore<R>(
         );
         return sendJson(sink, 400, error);
       }
-      // A dual-era server's legacy client that did not initialize (see looksLegacy).
+      // Header names as the protocol spells them; the exchange takes them in lower case.
       const header = (name: string) => exchange.header(name.toLowerCase());
+      // A dual-era server's legacy client that did not initialize (see looksLegacy).
       if (dispatcher.session && looksLegacy(protocol, header, message))
         return sendJson(
           sink,
           400,
           errorBody(JSONRPC_ERRORS.INVALID_REQUEST, SESSION_REQUIRED, message["id"]),
         );
-      const checked = checkHeaders(exchange, message, principal);
+      const checked = checkHeaders(header, message, principal);
       const problem = checked instanceof Promise ? await checked : checked;
       if (problem) return sendJson(sink, 400, problem);
       // Each POST is its own channel: a notification in another POST cancels nothing here.
@@ -241,12 +242,11 @@ function headerChecks(protocol: ProtocolDescriptor, dispatcher: MessageHandler) 
   // Synchronous unless the tool headers' plans must be listed first: most requests take no
   // promise here (the HTTP hot path).
   return (
-    exchange: HttpExchange,
+    header: (name: string) => string | undefined,
     message: Record<string, unknown>,
     principal: string | undefined,
   ) => {
     if (mismatch === null) return undefined;
-    const header = (name: string) => exchange.header(name.toLowerCase());
     const problem =
       checkRoutingHeaders(routing, header, message) ?? checkToolHeaders(message, principal, header);
     return problem instanceof Promise
