@@ -23,7 +23,7 @@ export type ServerSource =
   | { kind: "url"; url: string }
   | { kind: "command"; command: string; args: string[] };
 
-/** Largest listing file read, and largest message read from a server, in bytes. */
+/** Largest listing file read, largest message read from a server, and most bytes of a listing over all its pages. */
 export const MAX_LISTING_BYTES = 8 * 1024 * 1024;
 
 /** What `--from` names: a URL (http, https), a .json file, else a command line. */
@@ -140,17 +140,34 @@ async function writeClient(dir: string, options: ListingOptions): Promise<void> 
   }
 }
 
-/** Every entry of a paged list, at most MAX_ENTRIES. */
+/** Bytes of the listing read so far from one server, over every page of the three lists. */
+interface ListingBudget {
+  bytes: number;
+}
+
+/**
+ * Every entry of a paged list, at most MAX_ENTRIES, and at most MAX_LISTING_BYTES (as JSON)
+ * counted in `budget` over all pages of all lists: a listing from a server is held to what
+ * a listing file may be, however many pages it comes in.
+ */
 async function collect<T>(
   pages: AsyncIterable<T>,
   key: keyof T,
   what: string,
   where: string,
+  budget: ListingBudget,
 ): Promise<unknown[]> {
   const all: unknown[] = [];
   for await (const page of pages) {
     const list = page[key];
-    if (Array.isArray(list)) all.push(...(list as unknown[]));
+    if (!Array.isArray(list)) continue;
+    budget.bytes += Buffer.byteLength(JSON.stringify(list));
+    if (budget.bytes > MAX_LISTING_BYTES)
+      throw new McpGenError(
+        "protocol",
+        `${where} lists more than ${MAX_LISTING_BYTES} bytes (tools, prompts and resource templates together); mcp-gen reads at most ${MAX_LISTING_BYTES}`,
+      );
+    for (const entry of list as unknown[]) all.push(entry);
     if (all.length > MAX_ENTRIES)
       throw new McpGenError(
         "protocol",
@@ -199,9 +216,10 @@ async function listServer(
       maxPages: 100,
     });
     try {
-      const tools = await collect(client.listToolsPages(), "tools", "tools", where);
+      const budget: ListingBudget = { bytes: 0 };
+      const tools = await collect(client.listToolsPages(), "tools", "tools", where, budget);
       const prompts = await optional(() =>
-        collect(client.listPromptsPages(), "prompts", "prompts", where),
+        collect(client.listPromptsPages(), "prompts", "prompts", where, budget),
       );
       const resourceTemplates = await optional(() =>
         collect(
@@ -209,6 +227,7 @@ async function listServer(
           "resourceTemplates",
           "resource templates",
           where,
+          budget,
         ),
       );
       return { tools, prompts, resourceTemplates };

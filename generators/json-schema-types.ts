@@ -11,7 +11,7 @@ import type { Declaration, Doc, Property, SourceLocation, TypeExpr } from "../sc
 
 /** Deepest nesting of subschemas read (a hostile server could send a schema of any depth). */
 export const MAX_SCHEMA_DEPTH = 32;
-/** Most subschemas read in one tool's schemas. */
+/** Most subschemas read in one tool's schemas, each enum member counted as one: each is a type printed. */
 export const MAX_SCHEMA_NODES = 20_000;
 /** Longest description kept in a doc comment, in characters. */
 export const MAX_DOC_CHARS = 2_000;
@@ -42,13 +42,17 @@ export function docOf(description: unknown): Doc {
 /** Hands out declaration names unique in one file: `Search`, `Search2`, ... */
 export class NameRegistry {
   private readonly taken = new Set<string>();
+  /** The next suffix to try per base: many names of one base (`$defs` keys `a`, `a-`, `é a`, ...) claim in linear time. */
+  private readonly nextSuffix = new Map<string, number>();
   constructor(reserved: Iterable<string> = []) {
     for (const name of reserved) this.taken.add(name);
   }
   /** `base` (already an identifier) or the first free `base2`, `base3`, ... */
   claim(base: string): string {
     let name = base;
-    for (let n = 2; this.taken.has(name); n++) name = `${base}${n}`;
+    let n = this.nextSuffix.get(base) ?? 2;
+    while (this.taken.has(name)) name = `${base}${n++}`;
+    this.nextSuffix.set(base, n);
     this.taken.add(name);
     return name;
   }
@@ -92,16 +96,18 @@ export class SchemaTypes {
     this.root = previous;
   }
 
-  private count(depth: number): void {
+  /** Counts `nodes` more subschemas (or enum members) read at `depth`. */
+  private count(depth: number, nodes = 1): void {
     if (depth > MAX_SCHEMA_DEPTH)
       throw new McpGenError(
         "protocol",
         `${this.what} nests deeper than ${MAX_SCHEMA_DEPTH} levels; mcp-gen reads no deeper`,
       );
-    if (++this.nodes > MAX_SCHEMA_NODES)
+    this.nodes += nodes;
+    if (this.nodes > MAX_SCHEMA_NODES)
       throw new McpGenError(
         "protocol",
-        `${this.what} has more than ${MAX_SCHEMA_NODES} subschemas; mcp-gen reads no more`,
+        `${this.what} has more than ${MAX_SCHEMA_NODES} subschemas (enum members counted); mcp-gen reads no more`,
       );
   }
 
@@ -135,7 +141,10 @@ export class SchemaTypes {
   /** What `const`, `enum` and `type` say, or undefined when they say nothing. */
   private ownType(schema: Json, depth: number): TypeExpr | undefined {
     if ("const" in schema) return literal(schema["const"]);
-    if (Array.isArray(schema["enum"])) return union(schema["enum"].map(literal));
+    if (Array.isArray(schema["enum"])) {
+      this.count(depth, schema["enum"].length);
+      return union(schema["enum"].map(literal));
+    }
     const declared = schema["type"];
     const types = Array.isArray(declared) ? declared : declared === undefined ? [] : [declared];
     const implied =

@@ -321,7 +321,8 @@ export class CodeWriter {
         );
     }
     const importLines = this.lines.splice(0);
-    this.lines.push(...body);
+    // Not push(...body): a file of 100,000+ lines would pass that many arguments (stack overflow).
+    for (const line of body) this.lines.push(line);
     return [
       ...(header ? [header, ""] : []),
       ...importLines,

@@ -14,6 +14,14 @@ export const MAX_ENTRIES = 1_000;
 export const MAX_NAME_CHARS = 256;
 /** Longest uriTemplate accepted: its variables become a type's members. */
 export const MAX_URI_TEMPLATE_CHARS = 2048;
+/**
+ * Most JSON values (objects, arrays and every member of them: subschemas, properties, enum
+ * members, examples, keywords mcp-gen does not read) in one listing. The listing is formatted
+ * and the typed file printed from them, each in time and memory growing with this count.
+ */
+export const MAX_LISTING_VALUES = 50_000;
+/** Deepest nesting of a listing's JSON, anywhere in it (printing and formatting recurse). */
+export const MAX_LISTING_DEPTH = 128;
 
 export interface ToolEntry {
   name: string;
@@ -150,6 +158,33 @@ function template(entry: Json, where: string): ResourceTemplateEntry {
 }
 
 /**
+ * Refuses a listing with more than MAX_LISTING_VALUES values or nested deeper than
+ * MAX_LISTING_DEPTH, before anything reads it further. Iterative: a listing nested a million
+ * levels deep (JSON.parse takes it) must not overflow the stack here either.
+ */
+function checkListingSize(listing: unknown, where: string): void {
+  const pending: [unknown, number][] = [[listing, 0]];
+  let values = 1;
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= MAX_LISTING_DEPTH)
+      throw problem(
+        where,
+        `nests deeper than ${MAX_LISTING_DEPTH} levels; mcp-gen reads no deeper`,
+      );
+    const members = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
+    values += members.length;
+    if (values > MAX_LISTING_VALUES)
+      throw problem(
+        where,
+        `holds more than ${MAX_LISTING_VALUES} JSON values (schemas, properties, enum members, examples); mcp-gen reads at most ${MAX_LISTING_VALUES}`,
+      );
+    for (const member of members) pending.push([member, depth + 1]);
+  }
+}
+
+/**
  * The snapshot of a listing: `{ tools, prompts?, resourceTemplates? }` as `client` reads it
  * from a server, a saved `tools/list` result, or a snapshot written earlier. `where` names
  * the source in errors.
@@ -157,6 +192,7 @@ function template(entry: Json, where: string): ResourceTemplateEntry {
 export function snapshotOf(listing: unknown, where: string): ServerSnapshot {
   if (!isObject(listing) || !Array.isArray(listing["tools"]))
     throw problem(where, "is not a tools/list result (an object with a 'tools' array)");
+  checkListingSize(listing, where);
   return {
     tools: sortedUnique(
       entries(listing, "tools", where).map((t) => tool(t, where)),
