@@ -26,7 +26,11 @@ export type ServerSource =
 /** Largest listing file read, largest message read from a server, and most bytes of a listing over all its pages. */
 export const MAX_LISTING_BYTES = 8 * 1024 * 1024;
 
-/** What `--from` names: a URL (http, https), a .json file, else a command line. */
+/**
+ * What `--from` names: a URL (http, https); a listing file when the whole value is an
+ * existing file ending in `.json`, or one word ending in `.json` (then "no such file");
+ * else a command line. A command whose last word is a `.json` (a config) is a command.
+ */
 export function sourceOf(from: string): ServerSource {
   if (from.trim() === "")
     throw new McpGenError("usage", "--from is empty: name a URL, a command or a tools.json file");
@@ -34,21 +38,38 @@ export function sourceOf(from: string): ServerSource {
     if (!URL.canParse(from)) throw new McpGenError("usage", `--from ${from} is not a valid URL`);
     return { kind: "url", url: from };
   }
-  // A listing file by its name: an executable script (`./server`) is a command to run.
-  if (/\.json$/i.test(from)) {
-    if (!statSync(from, { throwIfNoEntry: false })?.isFile())
-      throw new McpGenError("usage", `--from ${from}: no such file`);
+  const isJson = /\.json$/i.test(from);
+  if (isJson && statSync(from, { throwIfNoEntry: false })?.isFile())
     return { kind: "file", path: from };
-  }
-  const words = parseShell(from);
+  const words = commandWords(from);
+  if (isJson && words.length === 1) throw new McpGenError("usage", `--from ${from}: no such file`);
+  const [command, ...args] = words;
+  return { kind: "command", command: command!, args };
+}
+
+/**
+ * A command line split as a shell would, refusing what only a shell does: operators
+ * (pipes, redirections) and variables. shell-quote would turn `$TOKEN`, `${HOME}` and `$5`
+ * into empty words without a word; a command then runs with arguments missing.
+ */
+function commandWords(from: string): string[] {
+  const variables: string[] = [];
+  const words = parseShell(from, (name) => {
+    variables.push(name);
+    return "";
+  });
   const operator = words.find((w) => typeof w !== "string");
   if (operator !== undefined)
     throw new McpGenError(
       "usage",
       `--from '${from}' holds shell syntax (${JSON.stringify(operator)}); mcp-gen runs the command without a shell: give the program and its arguments only`,
     );
-  const [command, ...args] = words as string[];
-  return { kind: "command", command: command!, args };
+  if (variables.length > 0)
+    throw new McpGenError(
+      "usage",
+      `--from '${from}' uses $${variables[0]}; mcp-gen runs the command without a shell and expands no variables: let your shell expand it (double quotes around the value), or single-quote it to pass it as written`,
+    );
+  return words as string[];
 }
 
 /** The source as a message names it: never a URL's credentials or query. */

@@ -1,10 +1,12 @@
 // `mcp-gen client --from` on listings built to make it work for minutes: every cap is one
 // line and a non-zero exit before anything slow runs (the listing formatted, the file
 // printed). The caps count what makes the output grow (enum members and any other JSON
-// value, nesting, bytes over all pages), not only subschemas and entries.
-import { readFileSync, writeFileSync } from "node:fs";
+// value, nesting, bytes over all pages), not only subschemas and entries. And what --from
+// names: a `$VAR` is refused (no shell expands it), a file is a file only when it is one.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceOf } from "../cli/server-listing.js";
 import { SPEC_DIR, tempDir } from "./helpers.js";
 import { runHere } from "./support/run-here.js";
 
@@ -99,4 +101,48 @@ describe("a server whose listing never ends", () => {
     // 2 MB a page: the fifth passes the cap; nothing is asked after it.
     expect(readFileSync(join(dir, "pages.log"), "utf8").split("\n").length - 1).toBe(5);
   }, 120_000);
+});
+
+describe("what --from names: no silent expansion, a file only when it is one", () => {
+  const usage = (from: string) => {
+    try {
+      sourceOf(from);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return undefined;
+  };
+
+  it("refuses $VAR, ${VAR} and $5 (no shell runs to expand them) instead of passing empty words", () => {
+    const advice =
+      "mcp-gen runs the command without a shell and expands no variables: let your shell expand it (double quotes around the value), or single-quote it to pass it as written";
+    expect(usage("node server.js --token $TOKEN")).toBe(
+      `--from 'node server.js --token $TOKEN' uses $TOKEN; ${advice}`,
+    );
+    expect(usage("node ${HOME}/server.js")).toBe(
+      `--from 'node \${HOME}/server.js' uses $HOME; ${advice}`,
+    );
+    expect(usage('node server.js "$5"')).toBe(`--from 'node server.js "$5"' uses $5; ${advice}`);
+    // Single-quoted or escaped, a dollar is the program's, as written.
+    expect(sourceOf("node server.js '$x' a\\$b")).toEqual({
+      kind: "command",
+      command: "node",
+      args: ["server.js", "$x", "a$b"],
+    });
+  });
+
+  it("takes a command whose last word ends in .json for a command, and a file only when it is one", () => {
+    const dir = tempDir("mcp-gen-from-source-");
+    mkdirSync(join(dir, "my listings"));
+    const spaced = join(dir, "my listings", "tools.json");
+    writeFileSync(spaced, "{}");
+    expect(sourceOf(spaced)).toEqual({ kind: "file", path: spaced });
+    expect(sourceOf("node server.js --config config.json")).toEqual({
+      kind: "command",
+      command: "node",
+      args: ["server.js", "--config", "config.json"],
+    });
+    // One word naming a .json that is not there: the file is missing, not a program.
+    expect(usage(join(dir, "gone.json"))).toBe(`--from ${join(dir, "gone.json")}: no such file`);
+  });
 });
