@@ -292,3 +292,39 @@ describe("defineTools' table", () => {
     });
   });
 });
+
+describe("a number JSON cannot hold (1e400 parses as Infinity)", () => {
+  const router = routerFor(defineTools([add, weather], { validate, list: LIST }));
+  const refusal = (argument: string) => ({
+    jsonrpc: "2.0",
+    id: 1,
+    error: {
+      code: -32602,
+      message: `Invalid params for tools/call: argument ${argument} is not a finite number (JSON has no Infinity: 1e400 overflows to it)`,
+    },
+  });
+
+  it("is refused as invalid params naming the argument, before the tool runs, not blamed on its output", async () => {
+    calls.length = 0;
+    // As a client's text: JSON.parse reads 1e400 as Infinity.
+    const text = (args: string) => JSON.stringify(call("add", { a: 0 })).replace('{"a":0}', args);
+    expect(await router.handleText!(text('{"a":1e400,"b":1}'))).toEqual(refusal("/a"));
+    expect(await router.handleText!(text('{"a":1,"b":2,"more":[0,{"x":-1e400}]}'))).toEqual(
+      refusal("/more/1/x"),
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('is refused by handler-checked tools too (validate: "handler")', async () => {
+    const echo = {
+      tool: { name: "echo", inputSchema: { type: "object" } },
+      call: (args: Record<string, unknown>) => ({
+        content: [{ type: "text", text: String(args["n"]) }],
+      }),
+    };
+    const own = routerFor(defineTools([echo], { validate: "handler", list: LIST }));
+    expect(await own.handle(call("echo", { n: Infinity }))).toEqual({
+      ...refusal("/n"),
+    });
+  });
+});

@@ -39,6 +39,32 @@ export function inputRefusal(toolName: string, problems: string) {
   return { content: [{ type: "text" as const, text }], isError: true as const };
 }
 
+/** Nesting of arguments searched for non-finite numbers (JSON.parse output has no cycles; a direct caller's might). */
+const MAX_ARGUMENT_DEPTH = 64;
+
+/**
+ * Where in `value` a non-finite number is (a JSON pointer), or undefined. JSON has no
+ * Infinity or NaN, but JSON.parse reads a number too large for a double (`1e400`) as
+ * Infinity: a schema's `number` takes it, and the tool's output then fails as the server's
+ * fault. Refused as invalid params instead (2026-07-28 server/tools, "Error Handling":
+ * a request that fails to satisfy CallToolRequest, whose arguments are JSON values).
+ */
+export function nonFiniteAt(value: unknown, pointer = "", depth = 0): string | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : pointer || "/";
+  if (typeof value !== "object" || value === null || depth >= MAX_ARGUMENT_DEPTH) return undefined;
+  for (const [key, member] of Object.entries(value)) {
+    const step = `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const found = nonFiniteAt(member, pointer + step, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The refusal of arguments holding a non-finite number at `pointer` (see nonFiniteAt). */
+export function nonFiniteRefusal(pointer: string): string {
+  return `Invalid params for tools/call: argument ${pointer} is not a finite number (JSON has no Infinity: 1e400 overflows to it)`;
+}
+
 /** A property of `record` as JSON.stringify sends it: own and enumerable, else undefined. */
 function sentProperty(record: Record<string, unknown>, key: string): unknown {
   return Object.prototype.propertyIsEnumerable.call(record, key) ? record[key] : undefined;

@@ -1,7 +1,15 @@
 import type { Promisable } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
 import { isObject } from "../core/protocol.js";
-import { checkedOutput, inputRefusal, quoted, SELF_CHECKED, type Checked } from "./tool-checks.js";
+import {
+  checkedOutput,
+  inputRefusal,
+  nonFiniteAt,
+  nonFiniteRefusal,
+  quoted,
+  SELF_CHECKED,
+  type Checked,
+} from "./tool-checks.js";
 
 // Tools served from one table: tools/list answers its definitions and tools/call runs the
 // entry named, so the two cannot drift apart. Arguments are checked against the tool's
@@ -132,6 +140,9 @@ export function defineTools<
         throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `Tool ${params.name} not found`);
       const { tool } = definition;
       const args = params.arguments ?? {};
+      const nonFinite = nonFiniteAt(args);
+      if (nonFinite !== undefined)
+        throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, nonFiniteRefusal(nonFinite));
       // A definition made by defineTool with a Standard Schema checks that part itself.
       const self = SELF_CHECKED.get(definition);
       const byValidate = typeof validate === "function" ? validate : undefined;
