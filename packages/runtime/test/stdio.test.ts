@@ -9,7 +9,15 @@ import {
   TransportError,
 } from "../src/transport/stdio.js";
 import { within } from "../../../test/support/wait.js";
-import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
+import { createEraDispatcher } from "../src/server/era-dispatcher.js";
+import {
+  dualEras,
+  LEGACY_INITIALIZE,
+  LEGACY_PROTOCOL,
+  PROTOCOL,
+  request,
+  VALIDATORS,
+} from "./fixture.js";
 
 afterEach(() => void vi.useRealTimers());
 
@@ -320,5 +328,76 @@ describe("runtime stdio client transport: the server cancels a request it sent (
     } finally {
       await transport.close!();
     }
+  });
+});
+
+describe("runtime stdio server: initialize once per connection", () => {
+  it("refuses a second initialize (invalid request) and keeps the first session's version", async () => {
+    // 2025-11-25 basic/lifecycle: initialization is the first interaction, once; a client
+    // cannot renegotiate the version mid-connection.
+    const older = { ...LEGACY_PROTOCOL, revision: "older", protocolVersion: "2097-01-01" };
+    const dispatcher = createEraDispatcher(
+      {
+        modern: { protocol: PROTOCOL, validators: VALIDATORS },
+        legacy: [LEGACY_PROTOCOL, older].map((protocol) => ({
+          protocol,
+          validators: VALIDATORS,
+          adapters: {},
+        })),
+      },
+      { ping: () => ({}) },
+    );
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveStdio(dispatcher, { input, output });
+    const replies: unknown[] = [];
+    const reader = readLines(
+      output,
+      1 << 20,
+      (line) => replies.push(JSON.parse(line)),
+      () => {},
+    );
+    const send = (message: object) => input.write(`${JSON.stringify(message)}\n`);
+    const replyTo = (id: number) =>
+      within(
+        (async () => {
+          while (!replies.some((r: any) => r.id === id)) await once(output, "data");
+          return replies.find((r: any) => r.id === id) as any;
+        })(),
+        `the reply to ${id}`,
+      );
+    send(LEGACY_INITIALIZE);
+    expect((await replyTo(1)).result.protocolVersion).toBe("2098-01-01");
+    send({
+      ...LEGACY_INITIALIZE,
+      id: 2,
+      params: { ...LEGACY_INITIALIZE.params, protocolVersion: "2097-01-01" },
+    });
+    expect(await replyTo(2)).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: {
+        code: -32600,
+        message:
+          "Invalid request: initialize was already received on this connection (MCP 2098-01-01); a new version needs a new connection",
+      },
+    });
+    // The session goes on at the first version.
+    send({ jsonrpc: "2.0", id: 3, method: "ping" });
+    expect(await replyTo(3)).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    input.end();
+    await within(served.done, "the server's end");
+    output.end();
+    await reader;
+  });
+
+  it("keeps the first session on the channel, whatever a second initialize asks", async () => {
+    const dispatcher = createEraDispatcher(dualEras(), {});
+    const channel = {};
+    await dispatcher.handle(LEGACY_INITIALIZE, { channel });
+    const first = dispatcher.session(channel);
+    const again = await dispatcher.handle({ ...LEGACY_INITIALIZE, id: 2 }, { channel });
+    expect(again).toMatchObject({ id: 2, error: { code: -32600 } });
+    expect(dispatcher.session(channel)).toBe(first);
   });
 });

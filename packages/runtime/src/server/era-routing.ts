@@ -1,4 +1,5 @@
 import type { HandleContext } from "./context.js";
+import { JSONRPC_ERRORS } from "../core/errors.js";
 import { isObject } from "../core/protocol.js";
 import type { Dispatcher, DispatcherOptions, Reply } from "./router-types.js";
 import { channelOf, type LegacySessionTable, type ReportError } from "./legacy-session-table.js";
@@ -39,6 +40,20 @@ function isResponse(message: unknown): message is Record<string, unknown> {
   );
 }
 
+/**
+ * The refusal of an initialize on a channel whose session is open: initialization is the
+ * first interaction, once per connection (2025-11-25 basic/lifecycle, "Initialization"), so
+ * a client cannot renegotiate the version mid-session; the session goes on as it was.
+ */
+function secondInitialize(message: Record<string, unknown>, version: string): Reply {
+  const text = `Invalid request: initialize was already received on this connection (MCP ${version}); a new version needs a new connection`;
+  return {
+    jsonrpc: "2.0",
+    id: message["id"] as string | number,
+    error: { code: JSONRPC_ERRORS.INVALID_REQUEST, message: text },
+  };
+}
+
 /** The reply to `message`, from the era that serves it. */
 export async function routeByEra(
   message: unknown,
@@ -56,7 +71,7 @@ export async function routeByEra(
         );
       return undefined;
     }
-    if (routing.isInitialize(message)) return routing.initialize(message, context);
+    if (routing.isInitialize(message)) return secondInitialize(message, open.session.version);
     return open.session.serving(message, context, () => open.router.handle(message, context));
   }
   if (routing.isInitialize(message)) return routing.initialize(message, context);
