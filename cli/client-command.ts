@@ -137,13 +137,16 @@ export async function clientCommand(options: ClientCommandOptions, io: Io): Prom
     return { spec, revisions: revisionsOf(options, config.revisions, spec), headers, timeoutMs };
   });
   const snapshot = snapshotOf(listing, where);
-  const listingText = await snapshotText(snapshot);
+  // Formatted once, when the typed file has read every schema (a cap fails before this).
+  let formatted: Promise<string> | undefined;
+  const listed = () => (formatted ??= snapshotText(snapshot));
   const clientDir = options.client ?? config.out ?? "out";
-  const code = await typedClientFile(snapshot, listingFile.split(/[\\/]/).pop()!, listingText, {
+  const code = await typedClientFile(snapshot, listingFile.split(/[\\/]/).pop()!, listed, {
     client: importPath(options.out, join(clientDir, "client.js")),
     types: importPath(options.out, join(clientDir, "types.js")),
     runtime: runtimeSpecifier(options.out, clientDir, config.runtime ?? "package"),
   });
+  const listingText = await listed();
   if (options.check) {
     const onDisk = readIfThere(options.out);
     const listingOnDisk = readIfThere(listingFile);
