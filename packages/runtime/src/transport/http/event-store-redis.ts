@@ -45,7 +45,9 @@ while count > 1 do
   local at = tonumber(string.match(oldest[1], '^(%d+)'))
   if count <= maxEvents and bytes <= maxBytes and now - at <= maxAge then break end
   redis.call('XDEL', KEYS[1], oldest[1])
-  bytes = redis.call('INCRBY', KEYS[2], -#oldest[2][2])
+  -- A priming event's text is empty: INCRBY -0 is refused ("not an integer"), so skip it.
+  local size = #oldest[2][2]
+  if size > 0 then bytes = redis.call('DECRBY', KEYS[2], size) end
   count = count - 1
 end
 redis.call('PEXPIRE', KEYS[1], maxAge)
