@@ -19,4 +19,4 @@ export {
   type RedisCommandClient,
   type RedisEventStoreOptions,
 } from "./transport/http/event-store-redis.js";
-export type { EventRetention, EventStore } from "./transport/http/event-store.js";
+export type { EventRetention, EventStore, EventStoreBounds } from "./transport/http/event-store.js";

@@ -84,8 +84,8 @@ describe.skipIf(redisMissing !== undefined)(
       expect((await replay(byBytes, b[0]!)).stream).toBeUndefined();
       expect((await replay(byBytes, b[1]!)).ns).toEqual([3]);
       // The byte count follows what the stream holds; both keys expire after maxAgeMs.
-      expect(await client.get("t3:{a}:bytes")).toBe(String(one * 2));
-      const ttl = Number(await client.sendCommand(["PTTL", "t3:{a}"]));
+      expect(await client.hGet("t3:sizes", "a")).toBe(String(one * 2));
+      const ttl = Number(await client.sendCommand(["PTTL", "t3:s:a"]));
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60_000);
     });
