@@ -8,6 +8,7 @@ export * from "./transport/http/redis-sessions.js";
 export * from "./transport/http/redis-bus.js";
 export type {
   LegacySessionState,
+  SessionChange,
   SessionLimits,
   SessionRecord,
   SessionRefusal,
