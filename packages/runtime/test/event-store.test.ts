@@ -107,7 +107,8 @@ describe("MemoryEventStore", () => {
   });
 
   it("maxStreamsPerSession: a session's least recently written stream goes, no other's", async () => {
-    // Stream ids `<kind>.<session>.<rest>` (the HTTP transport's) count per session.
+    // Stream ids `p.<session>.<rest>` and `g.<session>.<rest>` (the HTTP transport's) count per
+    // session; others, like "n.a.b", count for none.
     const store = new MemoryEventStore({ maxStreamsPerSession: 2 });
     const first = await store.append("p.s1.r1", note(1));
     const second = await store.append("g.s1.r2", note(2));
@@ -119,7 +120,8 @@ describe("MemoryEventStore", () => {
     expect((await replay(store, other)).stream).toBe("p.s2.r1");
     await store.deleteStream("p.s1.r1");
     await store.append("p.s1.r4", note(6));
-    expect(store.size.streams).toBe(3);
+    for (const n of [1, 2, 3]) await store.append(`n.s1.${n}`, note(n));
+    expect(store.size.streams).toBe(6);
   });
 
   it("deleteStream forgets a stream and its bytes", async () => {

@@ -6,7 +6,7 @@
 //   streams         sorted set: each stream by when it was last written (Redis clock, in
 //                   microseconds, made strictly increasing so that the order is the writes')
 //   total           the bytes of all streams
-//   g:<session>     sorted set: a session's streams by last write (`<kind>.<session>.<rest>`)
+//   g:<session>     sorted set: a session's streams by last write (`p|g.<session>.<rest>`)
 // Every key expires maxAgeMs after the store was last written; a stream's key maxAgeMs after
 // that stream was. A stream that expired is found in `streams` by its age on the next append,
 // and its bytes given back.
@@ -15,7 +15,7 @@
 const COMMON = `
 local prefix = ARGV[1]
 local function sessionKey(id)
-  local session = string.match(id, '^[^.]+%.([^.]+)%.')
+  local session = string.match(id, '^[pg]%.([^.]+)%.')
   if session then return prefix .. 'g:' .. session end
   return nil
 end

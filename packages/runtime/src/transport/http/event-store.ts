@@ -92,8 +92,9 @@ export interface EventStoreBounds extends EventRetention {
   maxTotalBytes?: number;
   /**
    * Most streams kept per session (default 100); the session's least recently written stream
-   * goes first. A stream id `<kind>.<session>.<rest>` (how the HTTP transport names a
-   * session's streams) counts for `<session>`; other stream ids count for no session.
+   * goes first. A stream id `p.<session>.<rest>` or `g.<session>.<rest>` (how the HTTP
+   * transport names a session's POST and GET streams) counts for `<session>`; other stream
+   * ids count for no session.
    */
   maxStreamsPerSession?: number;
 }
@@ -118,9 +119,9 @@ export function resolveBounds(options: EventStoreBounds = {}): Required<EventSto
   return resolved;
 }
 
-/** The session a stream id counts for (`<kind>.<session>.<rest>`), if any. */
+/** The session a stream id counts for (`p.<session>.<rest>`, `g.<session>.<rest>`), if any. */
 export function sessionOfStream(streamId: string): string | undefined {
-  return /^[^.]+\.([^.]+)\./.exec(streamId)?.[1];
+  return /^[pg]\.([^.]+)\./.exec(streamId)?.[1];
 }
 
 /** What a stream id may be made of: it ends at the first `:` of an event id. */
