@@ -189,9 +189,9 @@ interface StoredStream {
 }
 
 /**
- * The in-memory store: bounded per stream (events, bytes, age) and over all streams (streams,
- * bytes). Messages are kept as JSON text, so a message changed after it was sent replays as
- * it was sent.
+ * The in-memory store: bounded per stream (events, bytes, age), per session (streams) and
+ * over all streams (streams, bytes). Messages are kept as JSON text, so a message changed
+ * after it was sent replays as it was sent.
  */
 export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, StoredStream>();
