@@ -8,7 +8,7 @@ import {
 import type { HandlerTable, Reply } from "./router-types.js";
 import type { AdaptedEra, Era, LegacyEra } from "../core/era.js";
 import type { LegacySession, LegacySessionState, SessionOptions } from "./legacy-session.js";
-import { subscriptionLimits } from "./legacy-session.js";
+import { subscriptionLimits } from "./subscription-limits.js";
 import { LegacySessionTable } from "./legacy-session-table.js";
 import { createLegacyRouter, type LegacyServing } from "./legacy-router.js";
 import {

@@ -3,7 +3,8 @@ import { checkInputAnswer } from "../core/elicitation-content.js";
 import { isObject } from "../core/protocol.js";
 import { cancellationOf, type CancellationWatch } from "../core/cancellation.js";
 import type { LegacyEra } from "../core/era.js";
-import { positiveInteger, timeoutOption } from "../core/options.js";
+import { timeoutOption } from "../core/options.js";
+import { subscriptionLimits } from "./subscription-limits.js";
 import { newRequestId } from "./request-origin.js";
 
 // A legacy (initialize-based) session: what the client said at `initialize`, what it set
@@ -45,22 +46,6 @@ export interface SessionOptions {
   maxSubscriptionsPerSession?: number;
   /** Longest URI, in characters, a session may subscribe to (default 2,048): longer is -32602. */
   maxSubscriptionUriLength?: number;
-}
-
-/** The caps on a session's subscriptions, checked (a positive integer each), with their defaults. */
-export function subscriptionLimits(options: SessionOptions = {}) {
-  return {
-    maxSubscriptions: positiveInteger(
-      options.maxSubscriptionsPerSession,
-      "maxSubscriptionsPerSession",
-      100,
-    ),
-    maxUriLength: positiveInteger(
-      options.maxSubscriptionUriLength,
-      "maxSubscriptionUriLength",
-      2_048,
-    ),
-  };
 }
 
 const CANCELLED = "notifications/cancelled";
