@@ -111,8 +111,8 @@ export function writeDispatcherInterface(w: CodeWriter, plan: DispatcherPlan): v
 /**
  * The options of a dispatcher serving every era (the runtime's EraDispatcherOptions): the
  * router's, and the bounds of the legacy sessions it opens on `initialize`. The defaults
- * are the runtime's (server/legacy-session.ts, server/era-dispatcher.ts), which checks both
- * when the dispatcher is created.
+ * are the runtime's (server/legacy-session.ts, server/subscription-limits.ts,
+ * server/era-dispatcher.ts), which checks them when the dispatcher is created.
  */
 function writeEraOptions(w: CodeWriter, routerOptions: string): void {
   w.doc("The dispatcher's options, and the bounds of the legacy sessions it opens on initialize.");
@@ -129,5 +129,15 @@ function writeEraOptions(w: CodeWriter, routerOptions: string): void {
       "A positive integer. Default: 10.",
     ]);
     w.line("maxLegacyRounds?: number;");
+    w.docLines([
+      "Most resources one legacy session subscribes to at once (resources/subscribe); one more is",
+      "refused (-32602) until it unsubscribes from one. A positive integer. Default: 100.",
+    ]);
+    w.line("maxSubscriptionsPerSession?: number;");
+    w.docLines([
+      "Longest URI, in characters, a legacy session may subscribe to; a longer one is refused",
+      "(-32602). A positive integer. Default: 2048.",
+    ]);
+    w.line("maxSubscriptionUriLength?: number;");
   });
 }

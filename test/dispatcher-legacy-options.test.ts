@@ -14,7 +14,12 @@ type Any = any;
 type Json = Record<string, unknown>;
 
 let d: Any;
-let documented: { clientRequestTimeoutMs: number; maxLegacyRounds: number };
+let documented: {
+  clientRequestTimeoutMs: number;
+  maxLegacyRounds: number;
+  maxSubscriptionsPerSession: number;
+  maxSubscriptionUriLength: number;
+};
 beforeAll(async () => {
   const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), ["dispatcher"], {
     legacy: [loadRevision(SPEC_DIR, "2025-11-25")],
@@ -29,6 +34,8 @@ beforeAll(async () => {
   documented = {
     clientRequestTimeoutMs: defaultOf("clientRequestTimeoutMs"),
     maxLegacyRounds: defaultOf("maxLegacyRounds"),
+    maxSubscriptionsPerSession: defaultOf("maxSubscriptionsPerSession"),
+    maxSubscriptionUriLength: defaultOf("maxSubscriptionUriLength"),
   };
   d = await import(join(writeGenerated(files), "dispatcher.js"));
 }, 120_000);
@@ -94,8 +101,13 @@ async function legacyClient(options: Json, { silent = false } = {}) {
 }
 
 describe("the generated DispatcherOptions' legacy session bounds", () => {
-  it("documents both defaults in the generated type", () => {
-    expect(documented).toEqual({ clientRequestTimeoutMs: 300_000, maxLegacyRounds: 10 });
+  it("documents the defaults in the generated type", () => {
+    expect(documented).toEqual({
+      clientRequestTimeoutMs: 300_000,
+      maxLegacyRounds: 10,
+      maxSubscriptionsPerSession: 100,
+      maxSubscriptionUriLength: 2_048,
+    });
   });
 
   it.each([

@@ -58,6 +58,26 @@ describe.skipIf(noRedis)(`RedisSessionStore${WHY_SKIPPED}`, () => {
     expect(await ttl()).toBeGreaterThan(10_000);
   });
 
+  it("keeps a session as a hash and its subscriptions in a set, both refreshed on use", async () => {
+    const store = storeWith({ idleTimeoutMs: 60_000 });
+    const prefix = `test${prefixes}:`;
+    await store.create("s", recordOf("alice"));
+    await store.update("s", { subscribed: ["file:///b"], logLevel: "debug" });
+    expect(await client.type(`${prefix}s:s`)).toBe("hash");
+    expect(await client.hGet(`${prefix}s:s`, "logLevel")).toBe("debug");
+    expect((await client.sMembers(`${prefix}s:s:subscriptions`)).sort()).toEqual([
+      "file:///a",
+      "file:///b",
+    ]);
+    for (const key of [`${prefix}s:s`, `${prefix}s:s:subscriptions`])
+      await client.pExpire(key, 10_000);
+    expect(await store.touch("s")).toBe(true);
+    for (const key of [`${prefix}s:s`, `${prefix}s:s:subscriptions`])
+      expect(await client.pTTL(key), key).toBeGreaterThan(10_000);
+    expect(await store.delete("s")).toBe(true);
+    expect(await client.exists([`${prefix}s:s`, `${prefix}s:s:subscriptions`])).toBe(0);
+  });
+
   it("counts no expired session against a cap, and reads no damaged record", async () => {
     const store = storeWith({ maxSessionsPerPrincipal: 1 });
     const prefix = `test${prefixes}:`;

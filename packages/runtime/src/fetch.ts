@@ -7,10 +7,12 @@ export type { MessageBus } from "./server/message-bus.js";
 export * from "./transport/http/sessions.js";
 export {
   DEFAULT_RETENTION,
+  DEFAULT_STORE_BOUNDS,
   formatEventId,
   MemoryEventStore,
   parseEventId,
   type EventRetention,
   type EventStore,
+  type EventStoreBounds,
   type MemoryEventStoreOptions,
 } from "./transport/http/event-store.js";

@@ -5,10 +5,12 @@ export * from "./transport/http/server.js";
 export * from "./transport/http/sessions.js";
 export {
   DEFAULT_RETENTION,
+  DEFAULT_STORE_BOUNDS,
   formatEventId,
   MemoryEventStore,
   parseEventId,
   type EventRetention,
   type EventStore,
+  type EventStoreBounds,
   type MemoryEventStoreOptions,
 } from "./transport/http/event-store.js";

@@ -8,6 +8,7 @@ export * from "./transport/http/redis-sessions.js";
 export * from "./transport/http/redis-bus.js";
 export type {
   LegacySessionState,
+  SessionChange,
   SessionLimits,
   SessionRecord,
   SessionRefusal,
@@ -19,4 +20,4 @@ export {
   type RedisCommandClient,
   type RedisEventStoreOptions,
 } from "./transport/http/event-store-redis.js";
-export type { EventRetention, EventStore } from "./transport/http/event-store.js";
+export type { EventRetention, EventStore, EventStoreBounds } from "./transport/http/event-store.js";

@@ -106,6 +106,24 @@ describe("MemoryEventStore", () => {
     expect((await replay(small, y)).ns).toEqual([2]);
   });
 
+  it("maxStreamsPerSession: a session's least recently written stream goes, no other's", async () => {
+    // Stream ids `p.<session>.<rest>` and `g.<session>.<rest>` (the HTTP transport's) count per
+    // session; others, like "n.a.b", count for none.
+    const store = new MemoryEventStore({ maxStreamsPerSession: 2 });
+    const first = await store.append("p.s1.r1", note(1));
+    const second = await store.append("g.s1.r2", note(2));
+    const other = await store.append("p.s2.r1", note(3));
+    await store.append("p.s1.r1", note(4)); // r1 is now the session's most recently written
+    await store.append("p.s1.r3", note(5));
+    expect((await replay(store, second)).stream).toBeUndefined();
+    expect((await replay(store, first)).ns).toEqual([4]);
+    expect((await replay(store, other)).stream).toBe("p.s2.r1");
+    await store.deleteStream("p.s1.r1");
+    await store.append("p.s1.r4", note(6));
+    for (const n of [1, 2, 3]) await store.append(`n.s1.${n}`, note(n));
+    expect(store.size.streams).toBe(6);
+  });
+
   it("deleteStream forgets a stream and its bytes", async () => {
     const store = new MemoryEventStore();
     const id = await store.append("a", note(1));
@@ -122,6 +140,9 @@ describe("MemoryEventStore", () => {
       );
     expect(() => new MemoryEventStore({ maxStreams: 0 })).toThrow(/maxStreams/);
     expect(() => new MemoryEventStore({ maxTotalBytes: 0 })).toThrow(/maxTotalBytes/);
+    expect(() => new MemoryEventStore({ maxStreamsPerSession: 0 })).toThrow(
+      /maxStreamsPerSession must be a positive integer/,
+    );
     expect(() => formatEventId("a:b", "1")).toThrow(/stream id/);
     expect(() => formatEventId("", "1")).toThrow(/stream id/);
   });

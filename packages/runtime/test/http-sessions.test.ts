@@ -96,7 +96,7 @@ describe("legacy HTTP sessions", () => {
 describe("the in-memory session store", () => {
   sessionStoreContract(async (limits) => new MemorySessionStore(limits));
 
-  it("expires idle sessions, touch and set restart the clock, and an expired one frees its place", async () => {
+  it("expires idle sessions, touch and update restart the clock, and an expired one frees its place", async () => {
     let now = 0;
     const store = new MemorySessionStore({
       idleTimeoutMs: 100,
@@ -107,7 +107,7 @@ describe("the in-memory session store", () => {
     now = 100;
     expect(await store.touch("a")).toBe(true); // idle for exactly 100 ms: still live
     now = 200;
-    expect(await store.set("a", recordOf("alice", "info"))).toBe(true);
+    expect(await store.update("a", { logLevel: "info" })).toBe(true);
     now = 300;
     expect(await store.get("a")).toEqual(recordOf("alice", "info"));
     expect(await store.create("b", recordOf("alice"))).toBe("principal-full");

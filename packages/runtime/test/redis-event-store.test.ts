@@ -84,10 +84,40 @@ describe.skipIf(redisMissing !== undefined)(
       expect((await replay(byBytes, b[0]!)).stream).toBeUndefined();
       expect((await replay(byBytes, b[1]!)).ns).toEqual([3]);
       // The byte count follows what the stream holds; both keys expire after maxAgeMs.
-      expect(await client.get("t3:{a}:bytes")).toBe(String(one * 2));
-      const ttl = Number(await client.sendCommand(["PTTL", "t3:{a}"]));
+      expect(await client.hGet("t3:sizes", "a")).toBe(String(one * 2));
+      const ttl = Number(await client.sendCommand(["PTTL", "t3:s:a"]));
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60_000);
+    });
+
+    it("a primed stream past each bound still appends and resumes (F4)", async () => {
+      const client = await connect();
+      const redisMs = async () => {
+        const [seconds, micros] = (await client.sendCommand(["TIME"])) as [string, string];
+        return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+      };
+      const pad = "x".repeat(100);
+      const one = JSON.stringify(note(1, pad)).length;
+      const bounds = [
+        { keyPrefix: "t7e:", maxEventsPerStream: 3 },
+        { keyPrefix: "t7b:", maxBytesPerStream: one * 2 },
+      ];
+      for (const options of bounds) {
+        const store = new RedisEventStore({ client, ...options });
+        await store.append("a", undefined);
+        const ids = [];
+        for (let n = 1; n <= 5; n++) ids.push(await store.append("a", note(n, pad)));
+        expect((await replay(store, ids[3]!)).ns, options.keyPrefix).toEqual([5]);
+      }
+      // By age: the priming event grows older than maxAgeMs while the stream is live.
+      const byAge = new RedisEventStore({ client, keyPrefix: "t7a:", maxAgeMs: 20 });
+      const primed = await byAge.append("a", undefined);
+      const primedMs = Number(/:(\d+)-/.exec(primed)?.[1]);
+      while ((await redisMs()) <= primedMs + 20);
+      const next = await byAge.append("a", note(1));
+      const last = await byAge.append("a", note(2));
+      expect((await replay(byAge, next)).ns).toEqual([2]);
+      expect((await replay(byAge, last)).ns).toEqual([]);
     });
 
     it("loads its script again after Redis forgot it", async () => {

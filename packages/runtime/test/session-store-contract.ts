@@ -23,24 +23,41 @@ export const recordOf = (principal: string | undefined, logLevel?: string): Sess
 });
 
 export function sessionStoreContract(make: StoreFactory): void {
-  it("keeps a record as data: what was created is what is read, and set replaces it", async () => {
+  it("keeps a record as data: what was created is what is read", async () => {
     const store = await make({});
     expect(await store.create("s1", recordOf("alice"))).toBe("created");
     expect(await store.get("s1")).toEqual(recordOf("alice"));
-    expect(await store.set("s1", recordOf("alice", "debug"))).toBe(true);
-    expect((await store.get("s1"))?.session.logLevel).toBe("debug");
+    expect(await store.create("s2", recordOf(undefined, "info"))).toBe("created");
+    expect(await store.get("s2")).toEqual(recordOf(undefined, "info"));
     expect(await store.get("unknown")).toBeUndefined();
-    expect(await store.set("unknown", recordOf("alice"))).toBe(false);
+    expect(await store.update("unknown", { logLevel: "debug" })).toBe(false);
     expect(await store.touch("unknown")).toBe(false);
     expect(await store.touch("s1")).toBe(true);
   });
 
-  it("set cannot move a session to another principal", async () => {
+  it("updates a record field by field: log level, initialized, subscriptions", async () => {
     const store = await make({});
     await store.create("s1", recordOf("alice"));
-    expect(await store.set("s1", recordOf("mallory"))).toBe(false);
-    expect((await store.get("s1"))?.principal).toBe("alice");
-    expect([await store.count("alice"), await store.count("mallory")]).toEqual([1, 0]);
+    expect(await store.update("s1", { logLevel: "debug" })).toBe(true);
+    const subscriptions = async () => [...((await store.get("s1"))?.session.subscriptions ?? [])];
+    expect((await store.get("s1"))?.session).toMatchObject({
+      logLevel: "debug",
+      initialized: true,
+    });
+    expect(await subscriptions()).toEqual(["file:///a"]);
+    const uris = ["file:///b", "file:///c", "file:///d"];
+    expect(await store.update("s1", { subscribed: uris, unsubscribed: ["file:///a"] })).toBe(true);
+    expect((await subscriptions()).sort()).toEqual(uris);
+    expect(await store.update("s1", { unsubscribed: ["file:///c"], initialized: false })).toBe(
+      true,
+    );
+    const after = await store.get("s1");
+    expect(after?.principal).toBe("alice");
+    expect(after?.session).toMatchObject({ logLevel: "debug", initialized: false });
+    expect([...after!.session.subscriptions].sort()).toEqual(["file:///b", "file:///d"]);
+    expect(await store.update("s1", { unsubscribed: ["file:///b", "file:///d"] })).toBe(true);
+    expect(await subscriptions()).toEqual([]);
+    expect(await store.count("alice")).toBe(1);
   });
 
   it("refuses a principal's session beyond its cap, evicting nobody; delete frees a place", async () => {

@@ -70,7 +70,7 @@ describe("the task table", () => {
     expect(table.size).toBe(0);
   });
 
-  it("makes room by evicting the principal's oldest finished task, then anyone's", () => {
+  it("makes room by evicting the principal's own oldest finished task", () => {
     const { table, add } = setup({ maxTasks: 3, maxTasksPerPrincipal: 2 });
     const [first, second] = [add("alice"), add("alice")];
     expect(() => table.makeRoom("alice")).toThrow(/Too many unfinished tasks for this caller/);
@@ -78,11 +78,27 @@ describe("the task table", () => {
     first.status = "failed";
     table.makeRoom("alice");
     expect([table.holds(first), table.holds(second)]).toEqual([false, true]);
-    const bobs = add("bob");
-    add("carol");
-    table.makeRoom("dave"); // full: the oldest finished of all (alice's second) goes
-    expect([table.holds(second), table.holds(bobs)]).toEqual([false, true]);
-    add("dave");
-    expect(() => table.makeRoom("erin")).toThrow(/^Too many unfinished tasks$/);
+    add("alice");
+    add("bob");
+    // Full, and alice's tasks: one finished, one running; she makes room from her own.
+    table.makeRoom("alice");
+    expect(table.holds(second)).toBe(false);
+  });
+
+  it("a full table refuses a new task rather than evict another principal's", () => {
+    const { table, add } = setup({ maxTasks: 3, maxTasksPerPrincipal: 2 });
+    const others = [add("alice"), add("bob"), add("carol")];
+    for (const task of others) task.status = "completed";
+    let refusal: unknown;
+    try {
+      table.makeRoom("mallory");
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(McpError);
+    expect((refusal as McpError).code).toBe(-32603);
+    expect((refusal as McpError).message).toMatch(/task store is full/);
+    expect(others.map((task) => table.holds(task))).toEqual([true, true, true]);
+    expect(table.size).toBe(3);
   });
 });

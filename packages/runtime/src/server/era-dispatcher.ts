@@ -8,6 +8,7 @@ import {
 import type { HandlerTable, Reply } from "./router-types.js";
 import type { AdaptedEra, Era, LegacyEra } from "../core/era.js";
 import type { LegacySession, LegacySessionState, SessionOptions } from "./legacy-session.js";
+import { subscriptionLimits } from "./subscription-limits.js";
 import { LegacySessionTable } from "./legacy-session-table.js";
 import { createLegacyRouter, type LegacyServing } from "./legacy-router.js";
 import {
@@ -80,11 +81,12 @@ export function createEraDispatcher<Table extends HandlerTable<Table> = Handlers
   allHandlers: Table,
   options: EraDispatcherOptions = {},
 ): EraDispatcher<Answer> {
-  // Both checked now, so a bad value fails at start-up, not at the first legacy session
+  // All checked now, so a bad value fails at start-up, not at the first legacy session
   // (each LegacySession reads clientRequestTimeoutMs itself, with its default).
   const maxRounds = positiveInteger(options.maxLegacyRounds, "maxLegacyRounds", 10);
   if (options.clientRequestTimeoutMs !== undefined)
     timeoutOption(options.clientRequestTimeoutMs, "clientRequestTimeoutMs", 0);
+  subscriptionLimits(options);
   const handlers = servedHandlers(allHandlers);
   const modernEras = [eras.modern, ...(eras.previous ?? [])];
   const modernVersions = options.supportedVersions ?? versionsOf(modernEras);

@@ -30,7 +30,7 @@ function sessionBuiltins(session: LegacySession): Record<string, Handler> {
       throw new McpError(JSONRPC_ERRORS.INVALID_REQUEST, "this session is already initialized");
     },
     [SET_LEVEL]: (params: { level: string }) => ((session.logLevel = params.level), {}),
-    [SUBSCRIBE]: (params: { uri: string }) => (session.subscriptions.add(params.uri), {}),
+    [SUBSCRIBE]: (params: { uri: string }) => (session.subscribe(params.uri), {}),
     [UNSUBSCRIBE]: (params: { uri: string }) => (session.subscriptions.delete(params.uri), {}),
     [INITIALIZED]: () => void (session.initialized = true),
   };

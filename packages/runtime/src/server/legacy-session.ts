@@ -4,6 +4,7 @@ import { isObject } from "../core/protocol.js";
 import { cancellationOf, type CancellationWatch } from "../core/cancellation.js";
 import type { LegacyEra } from "../core/era.js";
 import { timeoutOption } from "../core/options.js";
+import { subscriptionLimits } from "./subscription-limits.js";
 import { newRequestId } from "./request-origin.js";
 
 // A legacy (initialize-based) session: what the client said at `initialize`, what it set
@@ -38,6 +39,13 @@ export interface SessionOptions {
    * 5 minutes): a positive integer, at most 2147483647 (checked: TypeError).
    */
   clientRequestTimeoutMs?: number;
+  /**
+   * Most resources one session subscribes to at once (resources/subscribe; default 100): one
+   * more is refused with -32602 until it unsubscribes from another.
+   */
+  maxSubscriptionsPerSession?: number;
+  /** Longest URI, in characters, a session may subscribe to (default 2,048): longer is -32602. */
+  maxSubscriptionUriLength?: number;
 }
 
 const CANCELLED = "notifications/cancelled";
@@ -75,6 +83,7 @@ export class LegacySession {
   /** The stream of each client request being served, by id (see `serving`). */
   private readonly streams = new Map<string, RequestStream>();
   private readonly timeoutMs: number;
+  private readonly limits: ReturnType<typeof subscriptionLimits>;
   /** Why the session ended, once it has. */
   private closedWith: string | undefined = undefined;
 
@@ -93,6 +102,27 @@ export class LegacySession {
       "clientRequestTimeoutMs",
       DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
     );
+    this.limits = subscriptionLimits(options);
+  }
+
+  /**
+   * resources/subscribe: adds `uri` to the session's subscriptions, within the session's caps
+   * (each kept state is held by every instance serving the session, and by a shared store).
+   */
+  subscribe(uri: string): void {
+    const { maxSubscriptions, maxUriLength } = this.limits;
+    if (uri.length > maxUriLength)
+      throw new McpError(
+        JSONRPC_ERRORS.INVALID_PARAMS,
+        `Invalid params: the URI is longer than ${maxUriLength} characters (maxSubscriptionUriLength)`,
+      );
+    if (this.subscriptions.has(uri)) return;
+    if (this.subscriptions.size >= maxSubscriptions)
+      throw new McpError(
+        JSONRPC_ERRORS.INVALID_PARAMS,
+        `Invalid params: this session has ${maxSubscriptions} subscriptions, the most it may (maxSubscriptionsPerSession); unsubscribe from one first`,
+      );
+    this.subscriptions.add(uri);
   }
 
   /** The session as data, for a store (see LegacySessionState). */

@@ -70,7 +70,12 @@ export class TaskTable {
     for (const task of this.tasks.values()) this.expire(task, t);
   }
 
-  /** Makes room for one more task of `principal`: evicts its, then anyone's, oldest finished task. */
+  /**
+   * Makes room for one more task of `principal` by evicting its own oldest finished task;
+   * never another principal's (so one caller cannot push out everyone's results). Refused
+   * (-32603) when the caller holds its cap of unfinished tasks, or the table is full and the
+   * caller has no finished task to give up.
+   */
   makeRoom(principal: string): void {
     const mine = this.owned.get(principal);
     if (mine && mine.size >= this.limits.maxTasksPerPrincipal && !this.evictFinished(mine.values()))
@@ -78,8 +83,12 @@ export class TaskTable {
         JSONRPC_ERRORS.INTERNAL_ERROR,
         "Too many unfinished tasks for this caller",
       );
-    if (this.tasks.size >= this.limits.maxTasks && !this.evictFinished(this.tasks.values()))
-      throw new McpError(JSONRPC_ERRORS.INTERNAL_ERROR, "Too many unfinished tasks");
+    if (this.tasks.size < this.limits.maxTasks) return;
+    if (!mine || !this.evictFinished(mine.values()))
+      throw new McpError(
+        JSONRPC_ERRORS.INTERNAL_ERROR,
+        "Too many tasks: the task store is full; retry once tasks have finished or expired",
+      );
   }
 
   /** Drops the first finished task of `among`; whether there was one. */

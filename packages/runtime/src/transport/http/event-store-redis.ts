@@ -1,18 +1,21 @@
 import {
   formatEventId,
   parseEventId,
-  resolveRetention,
+  resolveBounds,
   checkStreamId,
-  type EventRetention,
+  type EventStoreBounds,
   type EventStore,
 } from "./event-store.js";
+import { APPEND, DELETE } from "./event-store-redis-scripts.js";
 
 // The event store in Redis Streams, for several server instances: any instance can replay a
 // stream another one wrote. One Redis stream per SSE stream; an event's cursor is its Redis
-// entry id. Retention is applied atomically by a script on each append (events, bytes, age),
-// and each key expires when its stream was not written to for maxAgeMs. The client is the
-// caller's (node-redis, `createClient()` from the `redis` package, an optional peer
-// dependency): this module only sends it commands.
+// entry id. Every bound is kept atomically by a script on each append (per stream: events,
+// bytes, age; per session: streams; over all streams: streams and bytes, counted in Redis so
+// that all instances on one prefix share them), and every key expires maxAgeMs after it was
+// last written (event-store-redis-scripts.ts lists the keys). The client is the caller's
+// (node-redis, `createClient()` from the `redis` package, an optional peer dependency): this
+// module only sends it commands.
 
 /** What the store needs of a Redis client: node-redis's `sendCommand` (v5 and later). */
 export interface RedisCommandClient {
@@ -20,38 +23,19 @@ export interface RedisCommandClient {
   sendCommand(args: string[]): Promise<unknown>;
 }
 
-/** The client a RedisEventStore writes through, its key prefix, and its bounds per stream. */
-export interface RedisEventStoreOptions extends EventRetention {
+/**
+ * The client a RedisEventStore writes through, its key prefix, and its bounds (the memory
+ * store's, with the same defaults: see EventStoreBounds).
+ */
+export interface RedisEventStoreOptions extends EventStoreBounds {
   /** A connected node-redis client (`await createClient({ url }).connect()`). */
   client: RedisCommandClient;
-  /** Prefixed to every key the store writes (default "mcp:events:"). */
+  /**
+   * Prefixed to every key the store writes (default "mcp:events:"). On Redis Cluster, put a
+   * hash tag in it ("{mcp}:events:"): the scripts touch several keys, which must share a slot.
+   */
   keyPrefix?: string;
 }
-
-// KEYS: the stream, its byte count. ARGV: the message's JSON ("" for a priming position),
-// maxEventsPerStream, maxBytesPerStream, maxAgeMs. The new entry's time (its id's
-// milliseconds, from the Redis clock) is "now" for the age bound. Returns the entry id.
-const APPEND = `
-local text = ARGV[1]
-local maxEvents = tonumber(ARGV[2])
-local maxBytes = tonumber(ARGV[3])
-local maxAge = tonumber(ARGV[4])
-local id = redis.call('XADD', KEYS[1], '*', 'm', text)
-local bytes = redis.call('INCRBY', KEYS[2], #text)
-local count = redis.call('XLEN', KEYS[1])
-local now = tonumber(string.match(id, '^(%d+)'))
-while count > 1 do
-  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
-  local at = tonumber(string.match(oldest[1], '^(%d+)'))
-  if count <= maxEvents and bytes <= maxBytes and now - at <= maxAge then break end
-  redis.call('XDEL', KEYS[1], oldest[1])
-  bytes = redis.call('INCRBY', KEYS[2], -#oldest[2][2])
-  count = count - 1
-end
-redis.call('PEXPIRE', KEYS[1], maxAge)
-redis.call('PEXPIRE', KEYS[2], maxAge)
-return id
-`;
 
 /** A Redis stream entry id, as a cursor. */
 const ENTRY_ID = /^\d{1,15}-\d{1,10}$/;
@@ -60,28 +44,29 @@ const ENTRY_ID = /^\d{1,15}-\d{1,10}$/;
 export class RedisEventStore implements EventStore {
   private readonly client: RedisCommandClient;
   private readonly prefix: string;
-  private readonly retention: Required<EventRetention>;
-  private sha: Promise<string> | undefined;
+  private readonly bounds: Required<EventStoreBounds>;
+  /** The SHA-1 of each script Redis has cached, by its text. */
+  private readonly shas = new Map<string, Promise<string>>();
 
   constructor(options: RedisEventStoreOptions) {
     if (typeof options?.client?.sendCommand !== "function")
       throw new TypeError("RedisEventStore needs a connected node-redis client (options.client)");
     this.client = options.client;
     this.prefix = options.keyPrefix ?? "mcp:events:";
-    this.retention = resolveRetention(options);
+    this.bounds = resolveBounds(options);
   }
 
   async append(streamId: string, message: object | undefined): Promise<string> {
     checkStreamId(streamId);
-    const { maxEventsPerStream, maxBytesPerStream, maxAgeMs } = this.retention;
-    const key = this.key(streamId);
+    const b = this.bounds;
     const args = [
+      this.prefix,
+      streamId,
       message === undefined ? "" : JSON.stringify(message),
-      String(maxEventsPerStream),
-      String(maxBytesPerStream),
-      String(maxAgeMs),
+      ...[b.maxEventsPerStream, b.maxBytesPerStream, b.maxAgeMs].map(String),
+      ...[b.maxStreams, b.maxTotalBytes, b.maxStreamsPerSession].map(String),
     ];
-    const id = await this.evalAppend([key, `${key}:bytes`], args);
+    const id = await this.run(APPEND, this.keys(streamId), args);
     return formatEventId(streamId, String(id));
   }
 
@@ -129,21 +114,30 @@ export class RedisEventStore implements EventStore {
   }
 
   async deleteStream(streamId: string): Promise<void> {
-    const key = this.key(streamId);
-    await this.client.sendCommand(["DEL", key, `${key}:bytes`]);
+    checkStreamId(streamId);
+    await this.run(DELETE, this.keys(streamId), [this.prefix, streamId]);
   }
 
-  /** The stream's key; the braces keep a stream's two keys in one Redis Cluster slot. */
+  /** The stream's key. */
   private key(streamId: string): string {
-    return `${this.prefix}{${streamId}}`;
+    return `${this.prefix}s:${streamId}`;
   }
 
-  /** Runs the append script by its digest, loading it first, and again after a Redis restart. */
-  private async evalAppend(keys: string[], args: string[]): Promise<unknown> {
+  /** The keys a script on `streamId` declares: its stream, then the store-wide ones. */
+  private keys(streamId: string): string[] {
+    return [this.key(streamId), ...["sizes", "streams", "total"].map((k) => this.prefix + k)];
+  }
+
+  /** Runs a script by its digest, loading it first, and again after a Redis restart. */
+  private async run(script: string, keys: string[], args: string[]): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
-      this.sha ??= this.client.sendCommand(["SCRIPT", "LOAD", APPEND]) as Promise<string>;
-      const sha = await this.sha.catch((error: unknown) => {
-        this.sha = undefined;
+      let loaded = this.shas.get(script);
+      if (!loaded) {
+        loaded = this.client.sendCommand(["SCRIPT", "LOAD", script]) as Promise<string>;
+        this.shas.set(script, loaded);
+      }
+      const sha = await loaded.catch((error: unknown) => {
+        this.shas.delete(script);
         throw error;
       });
       try {
@@ -156,7 +150,7 @@ export class RedisEventStore implements EventStore {
         ]);
       } catch (error) {
         if (attempt > 0 || !String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
-        this.sha = undefined;
+        this.shas.delete(script);
       }
     }
   }

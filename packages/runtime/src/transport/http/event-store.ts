@@ -80,6 +80,50 @@ export function positiveInteger(name: string, value: unknown): void {
     throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
 }
 
+/**
+ * The bounds of a store: per stream (EventRetention), per session and over all streams. When
+ * a bound is passed the least recently written streams give way (the one written never); the
+ * defaults are in `DEFAULT_STORE_BOUNDS`.
+ */
+export interface EventStoreBounds extends EventRetention {
+  /** Most streams kept; the one written to least recently goes first (default 10,000). */
+  maxStreams?: number;
+  /** Most bytes kept over all streams; the least recently written give way first (default 64 MiB). */
+  maxTotalBytes?: number;
+  /**
+   * Most streams kept per session (default 100); the session's least recently written stream
+   * goes first. A stream id `p.<session>.<rest>` or `g.<session>.<rest>` (how the HTTP
+   * transport names a session's POST and GET streams) counts for `<session>`; other stream
+   * ids count for no session.
+   */
+  maxStreamsPerSession?: number;
+}
+
+/** The store-wide bounds a store keeps unless told otherwise. */
+export const DEFAULT_STORE_BOUNDS: Readonly<Required<EventStoreBounds>> = {
+  ...DEFAULT_RETENTION,
+  maxStreams: 10_000,
+  maxTotalBytes: 64 * 1024 * 1024,
+  maxStreamsPerSession: 100,
+};
+
+/** `options` with the defaults filled in; a bound that is not a positive integer throws. */
+export function resolveBounds(options: EventStoreBounds = {}): Required<EventStoreBounds> {
+  const resolved = { ...DEFAULT_STORE_BOUNDS, ...resolveRetention(options) };
+  for (const key of ["maxStreams", "maxTotalBytes", "maxStreamsPerSession"] as const) {
+    const value = options[key];
+    if (value === undefined) continue;
+    positiveInteger(key, value);
+    resolved[key] = value;
+  }
+  return resolved;
+}
+
+/** The session a stream id counts for (`p.<session>.<rest>`, `g.<session>.<rest>`), if any. */
+export function sessionOfStream(streamId: string): string | undefined {
+  return /^[pg]\.([^.]+)\./.exec(streamId)?.[1];
+}
+
 /** What a stream id may be made of: it ends at the first `:` of an event id. */
 const STREAM_ID = /^[\w.-]{1,128}$/;
 /** A cursor: a store's own position, without line breaks (an SSE id cannot hold them). */
@@ -121,12 +165,8 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** The bounds of a MemoryEventStore: per stream (EventRetention), and over all streams. */
-export interface MemoryEventStoreOptions extends EventRetention {
-  /** Most streams kept; the one written to least recently goes first (default 10,000). */
-  maxStreams?: number;
-  /** Most bytes kept over all streams; the oldest events of the stream written to least recently go first (default 64 MiB). */
-  maxTotalBytes?: number;
+/** The bounds of a MemoryEventStore: per stream, per session, and over all streams. */
+export interface MemoryEventStoreOptions extends EventStoreBounds {
   /** The clock (default Date.now), for tests. */
   now?: () => number;
 }
@@ -149,24 +189,20 @@ interface StoredStream {
 }
 
 /**
- * The in-memory store: bounded per stream (events, bytes, age) and over all streams (streams,
- * bytes). Messages are kept as JSON text, so a message changed after it was sent replays as
- * it was sent.
+ * The in-memory store: bounded per stream (events, bytes, age), per session (streams) and
+ * over all streams (streams, bytes). Messages are kept as JSON text, so a message changed
+ * after it was sent replays as it was sent.
  */
 export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, StoredStream>();
-  private readonly retention: Required<EventRetention>;
-  private readonly maxStreams: number;
-  private readonly maxTotalBytes: number;
+  /** Each session's stream ids, least recently written first. */
+  private readonly sessions = new Map<string, Set<string>>();
+  private readonly retention: Required<EventStoreBounds>;
   private readonly now: () => number;
   private totalBytes = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
-    this.retention = resolveRetention(options);
-    this.maxStreams = options.maxStreams ?? 10_000;
-    this.maxTotalBytes = options.maxTotalBytes ?? 64 * 1024 * 1024;
-    positiveInteger("maxStreams", this.maxStreams);
-    positiveInteger("maxTotalBytes", this.maxTotalBytes);
+    this.retention = resolveBounds(options);
     this.now = options.now ?? Date.now;
   }
 
@@ -185,6 +221,7 @@ export class MemoryEventStore implements EventStore {
     // Re-inserted: the map stays ordered by last write, least recent first.
     this.streams.set(streamId, stream);
     stream.lastWrite = now;
+    this.boundSession(streamId);
     const text = message === undefined ? undefined : JSON.stringify(message);
     const bytes = text === undefined ? 0 : utf8Length(text);
     const seq = stream.nextSeq++;
@@ -224,7 +261,25 @@ export class MemoryEventStore implements EventStore {
       this.totalBytes -= stream.bytes;
       this.streams.delete(streamId);
     }
+    const session = sessionOfStream(streamId);
+    const ids = session === undefined ? undefined : this.sessions.get(session);
+    ids?.delete(streamId);
+    if (ids?.size === 0) this.sessions.delete(session!);
     return Promise.resolve();
+  }
+
+  /** Marks `streamId` its session's most recently written; the least recent go past the cap. */
+  private boundSession(streamId: string): void {
+    const session = sessionOfStream(streamId);
+    if (session === undefined) return;
+    let ids = this.sessions.get(session);
+    if (!ids) this.sessions.set(session, (ids = new Set()));
+    ids.delete(streamId);
+    ids.add(streamId);
+    while (ids.size > this.retention.maxStreamsPerSession) {
+      const [oldest] = ids;
+      void this.deleteStream(oldest!);
+    }
   }
 
   /** Drops a stream's events beyond its bounds, oldest first; the newest always stays. */
@@ -265,11 +320,11 @@ export class MemoryEventStore implements EventStore {
 
   /** The bounds over all streams: the least recently written give way first, never `keep`. */
   private bound(keep: string): void {
-    while (this.streams.size > this.maxStreams) {
+    while (this.streams.size > this.retention.maxStreams) {
       const [oldest] = this.streams.keys();
       void this.deleteStream(oldest!);
     }
-    while (this.totalBytes > this.maxTotalBytes) {
+    while (this.totalBytes > this.retention.maxTotalBytes) {
       const [id, stream] = this.streams.entries().next().value as [string, StoredStream];
       if (id === keep) {
         // Only the stream just written to is left: it keeps its newest event at least.

@@ -9,6 +9,7 @@ import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
 import {
   MemorySessionStore,
   newSessionId,
+  type SessionChange,
   type SessionRecord,
   type SessionRefusal,
   type SessionStore,
@@ -124,7 +125,8 @@ export function legacySessions(host: LegacyHttpHost) {
   ): Promise<void> {
     const { channel } = ref;
     const session = dispatcher.session!(channel)!;
-    const before = JSON.stringify(stateOf(channel, session.version));
+    // What a request may change, kept to compare (the URIs shared, not serialised).
+    const before = stateOf(channel, session.version);
     const tracked = live.track(id, exchange, sink);
     try {
       await post(host, tracked, ref, record.principal, { streams, relay });
@@ -132,12 +134,10 @@ export function legacySessions(host: LegacyHttpHost) {
       tracked.done();
     }
     const now = dispatcher.session!(channel);
-    const after = now && stateOf(channel, now.version);
-    // Changed here (log level, subscriptions, initialized): every instance serves it so next.
-    const kept =
-      after && JSON.stringify(after) !== before
-        ? await store.set(id, { ...record, session: after })
-        : await store.touch(id);
+    // Changed here (log level, subscriptions, initialized): every instance serves it so next;
+    // only the fields changed are written.
+    const change = now && sessionChange(before, stateOf(channel, now.version));
+    const kept = change ? await store.update(id, change) : await store.touch(id);
     if (!kept) live.end(id);
   }
 
@@ -328,4 +328,21 @@ function refuseSession(
         : "Too many sessions for this principal (maxSessionsPerPrincipal); end one with DELETE or let one expire";
   const status = refusal === "store-full" ? 503 : 429;
   sendJson(sink, status, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, message, id));
+}
+
+/** What a request changed of a session's state, or undefined when nothing. */
+function sessionChange(
+  before: LegacySessionState,
+  after: LegacySessionState,
+): SessionChange | undefined {
+  const change: SessionChange = {};
+  if (after.logLevel !== before.logLevel && after.logLevel !== undefined)
+    change.logLevel = after.logLevel;
+  if (after.initialized !== before.initialized) change.initialized = after.initialized;
+  const [was, is] = [new Set(before.subscriptions), new Set(after.subscriptions)];
+  const subscribed = after.subscriptions.filter((uri) => !was.has(uri));
+  const unsubscribed = before.subscriptions.filter((uri) => !is.has(uri));
+  if (subscribed.length > 0) change.subscribed = subscribed;
+  if (unsubscribed.length > 0) change.unsubscribed = unsubscribed;
+  return Object.keys(change).length > 0 ? change : undefined;
 }

@@ -1,19 +1,23 @@
 import { createHash } from "node:crypto";
+import { isObject } from "../../core/protocol.js";
 import {
   capFor,
   parseSessionRecord,
   sessionLimits,
+  type SessionChange,
   type SessionLimits,
   type SessionRecord,
   type SessionRefusal,
   type SessionStore,
 } from "./sessions.js";
 
-// Legacy sessions in Redis, shared by every instance of a server: each session a JSON record
-// that expires when idle (PX), and per principal (and for the whole store) a sorted set of
-// session ids scored by when each expires, so that a cap is counted and checked in one Lua
-// script: atomic across instances, and nobody is evicted to make room. Times come from the
-// Redis server's clock (TIME), the same for every instance.
+// Legacy sessions in Redis, shared by every instance of a server: each session a hash of
+// fields (what never changes as one JSON field, then the log level and `initialized`) and its
+// subscriptions in a set of their own, so that a request writes only what it changed; both
+// expire when idle (PEXPIRE, refreshed on each use). Per principal (and for the whole store)
+// a sorted set of session ids scored by when each expires, so that a cap is counted and
+// checked in one Lua script: atomic across instances, and nobody is evicted to make room.
+// Times come from the Redis server's clock (TIME), the same for every instance.
 //
 // Redis is reached through a client the application makes with `redis` (node-redis), an
 // optional peer dependency of @mcp-gen/runtime: this module is its own subpath
@@ -21,7 +25,6 @@ import {
 
 /** The commands the store sends: what a node-redis client (`createClient()`) has. */
 export interface RedisScriptClient {
-  get(key: string): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
@@ -41,11 +44,13 @@ export interface RedisSessionStoreOptions extends SessionLimits {
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-/** The sorted set of a record's principal (ARGV[prefix] given), or of the anonymous bucket. */
-const BUCKET_OF = `local function bucketOf(json, prefix)
-  local ok, record = pcall(cjson.decode, json)
-  local principal = ok and type(record) == 'table' and record.principal
-  if type(principal) == 'string' then return prefix .. 'p:' .. principal end
+/** Whether the record key holds a session (a hash: another shape, e.g. an older release's, is none). */
+const IS_SESSION = `local function isSession(key) return redis.call('TYPE', key).ok == 'hash' end`;
+
+/** The sorted set of a record's principal, or of the anonymous bucket. */
+const BUCKET_OF = `local function bucketOf(record, prefix)
+  local principal = redis.call('HGET', record, 'principal')
+  if principal then return prefix .. 'p:' .. principal end
   return prefix .. 'anon'
 end`;
 
@@ -57,44 +62,64 @@ const REFRESH = `local function refresh(bucket, all, id, now, idle)
   redis.call('PEXPIRE', all, idle)
 end`;
 
-/** KEYS: record, bucket, all. ARGV: id, json, idle ms, the bucket's cap, the store's cap. */
+/**
+ * KEYS: record, bucket, all, subscriptions. ARGV: id, idle ms, the bucket's cap, the store's
+ * cap, the fixed part's JSON, initialized ("1" or "0"), "1" and the log level or "0" and "",
+ * "1" and the principal or "0" and "", then the subscriptions.
+ */
 const CREATE = `${NOW}
 ${REFRESH}
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 'principal-full' end
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[5]) then return 'store-full' end
-local idle = tonumber(ARGV[3])
-if not redis.call('SET', KEYS[1], ARGV[2], 'PX', idle, 'NX') then return 'exists' end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 'principal-full' end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return 'store-full' end
+local idle = tonumber(ARGV[2])
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
+redis.call('DEL', KEYS[4])
+redis.call('HSET', KEYS[1], 'fixed', ARGV[5], 'initialized', ARGV[6])
+if ARGV[7] == '1' then redis.call('HSET', KEYS[1], 'logLevel', ARGV[8]) end
+if ARGV[9] == '1' then redis.call('HSET', KEYS[1], 'principal', ARGV[10]) end
+for i = 11, #ARGV do redis.call('SADD', KEYS[4], ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], idle)
+redis.call('PEXPIRE', KEYS[4], idle)
 refresh(KEYS[2], KEYS[3], ARGV[1], now, idle)
 return 'created'`;
 
 /**
- * KEYS: record, all. ARGV: id, idle ms, prefix, and the new json (set) or nothing (touch).
- * A new record keeps its principal: one naming another is refused (-1).
+ * KEYS: record, all, subscriptions. ARGV: id, idle ms, prefix; for an update (none for a
+ * touch): "1" and the log level or "0" and "", initialized ("1", "0" or "" unchanged), the
+ * number n of URIs subscribed to, those n, then the URIs unsubscribed from.
  */
 const UPDATE = `${NOW}
+${IS_SESSION}
 ${BUCKET_OF}
 ${REFRESH}
-local json = redis.call('GET', KEYS[1])
-if not json then return 0 end
-local bucket = bucketOf(json, ARGV[3])
+if not isSession(KEYS[1]) then return 0 end
 local idle = tonumber(ARGV[2])
-if ARGV[4] then
-  if bucketOf(ARGV[4], ARGV[3]) ~= bucket then return -1 end
-  redis.call('SET', KEYS[1], ARGV[4], 'PX', idle)
-else
-  redis.call('PEXPIRE', KEYS[1], idle)
+if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'logLevel', ARGV[5]) end
+if ARGV[6] == '1' or ARGV[6] == '0' then redis.call('HSET', KEYS[1], 'initialized', ARGV[6]) end
+if ARGV[7] then
+  local n = tonumber(ARGV[7])
+  for i = 8, 7 + n do redis.call('SADD', KEYS[3], ARGV[i]) end
+  for i = 8 + n, #ARGV do redis.call('SREM', KEYS[3], ARGV[i]) end
 end
-refresh(bucket, KEYS[2], ARGV[1], now, idle)
+redis.call('PEXPIRE', KEYS[1], idle)
+redis.call('PEXPIRE', KEYS[3], idle)
+refresh(bucketOf(KEYS[1], ARGV[3]), KEYS[2], ARGV[1], now, idle)
 return 1`;
 
-/** KEYS: record, all. ARGV: id, prefix. */
-const DELETE = `${BUCKET_OF}
-local json = redis.call('GET', KEYS[1])
-if not json then return 0 end
-redis.call('DEL', KEYS[1])
-redis.call('ZREM', bucketOf(json, ARGV[2]), ARGV[1])
+/** KEYS: record, subscriptions. The record's fields (flat) and the subscriptions; nil when none. */
+const GET = `${IS_SESSION}
+if not isSession(KEYS[1]) then return false end
+return { redis.call('HGETALL', KEYS[1]), redis.call('SMEMBERS', KEYS[2]) }`;
+
+/** KEYS: record, all, subscriptions. ARGV: id, prefix. */
+const DELETE = `${IS_SESSION}
+${BUCKET_OF}
+if not isSession(KEYS[1]) then return 0 end
+local bucket = bucketOf(KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[1], KEYS[3])
+redis.call('ZREM', bucket, ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`;
 
@@ -107,9 +132,33 @@ const script = (text: string) => ({ text, sha: createHash("sha1").update(text).d
 const SCRIPTS = {
   create: script(CREATE),
   update: script(UPDATE),
+  get: script(GET),
   delete: script(DELETE),
   count: script(COUNT),
 };
+
+/** A session as GET returns it (fields, subscriptions), checked; undefined when none or damaged. */
+function recordFromReply(reply: unknown): SessionRecord | undefined {
+  if (!Array.isArray(reply) || !Array.isArray(reply[0]) || !Array.isArray(reply[1]))
+    return undefined;
+  const flat = reply[0] as unknown[];
+  const fields = new Map<unknown, unknown>();
+  for (let i = 0; i + 1 < flat.length; i += 2) fields.set(flat[i], flat[i + 1]);
+  try {
+    const record: unknown = JSON.parse(String(fields.get("fixed")));
+    if (!isObject(record) || !isObject(record["session"])) return undefined;
+    const logLevel = fields.get("logLevel");
+    record["session"] = {
+      ...record["session"],
+      ...(typeof logLevel === "string" ? { logLevel } : {}),
+      initialized: fields.get("initialized") === "1",
+      subscriptions: reply[1],
+    };
+    return parseSessionRecord(record);
+  } catch {
+    return undefined;
+  }
+}
 
 /** A session store in Redis, shared by every instance: see the module's comment. */
 export class RedisSessionStore implements SessionStore {
@@ -127,8 +176,23 @@ export class RedisSessionStore implements SessionStore {
 
   async create(id: string, record: SessionRecord): Promise<"created" | SessionRefusal> {
     const cap = capFor(this.limits, record.principal);
-    const keys = [this.recordKey(id), this.bucketKey(record.principal), this.allKey()];
-    const args = [id, JSON.stringify(record), ...this.numbers(cap)];
+    const keys = [
+      this.recordKey(id),
+      this.bucketKey(record.principal),
+      this.allKey(),
+      this.subscriptionsKey(id),
+    ];
+    const { logLevel, initialized, subscriptions, ...fixed } = record.session;
+    const { principal } = record;
+    const args = [
+      id,
+      ...[this.limits.idleTimeoutMs, cap, this.limits.maxSessions].map(String),
+      JSON.stringify({ ...record, session: fixed }),
+      initialized ? "1" : "0",
+      ...(logLevel === undefined ? ["0", ""] : ["1", logLevel]),
+      ...(principal === undefined ? ["0", ""] : ["1", principal]),
+      ...subscriptions,
+    ];
     const outcome = await this.run(SCRIPTS.create, keys, args);
     if (outcome === "created" || outcome === "principal-full" || outcome === "store-full")
       return outcome;
@@ -136,28 +200,29 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    const json = await this.client.get(this.recordKey(id));
-    if (typeof json !== "string") return undefined;
-    try {
-      return parseSessionRecord(JSON.parse(json));
-    } catch {
-      return undefined;
-    }
+    const reply = await this.run(SCRIPTS.get, [this.recordKey(id), this.subscriptionsKey(id)], []);
+    return recordFromReply(reply);
   }
 
-  async set(id: string, record: SessionRecord): Promise<boolean> {
-    const args = [id, String(this.limits.idleTimeoutMs), this.prefix, JSON.stringify(record)];
-    return (await this.run(SCRIPTS.update, [this.recordKey(id), this.allKey()], args)) === 1;
+  async update(id: string, change: SessionChange): Promise<boolean> {
+    const subscribed = change.subscribed ?? [];
+    const args = [
+      ...this.updateArgs(id),
+      ...(change.logLevel === undefined ? ["0", ""] : ["1", change.logLevel]),
+      change.initialized === undefined ? "" : change.initialized ? "1" : "0",
+      String(subscribed.length),
+      ...subscribed,
+      ...(change.unsubscribed ?? []),
+    ];
+    return (await this.run(SCRIPTS.update, this.updateKeys(id), args)) === 1;
   }
 
   async touch(id: string): Promise<boolean> {
-    const args = [id, String(this.limits.idleTimeoutMs), this.prefix];
-    return (await this.run(SCRIPTS.update, [this.recordKey(id), this.allKey()], args)) === 1;
+    return (await this.run(SCRIPTS.update, this.updateKeys(id), this.updateArgs(id))) === 1;
   }
 
   async delete(id: string): Promise<boolean> {
-    const keys = [this.recordKey(id), this.allKey()];
-    return (await this.run(SCRIPTS.delete, keys, [id, this.prefix])) === 1;
+    return (await this.run(SCRIPTS.delete, this.updateKeys(id), [id, this.prefix])) === 1;
   }
 
   async count(principal: string | undefined): Promise<number> {
@@ -165,15 +230,18 @@ export class RedisSessionStore implements SessionStore {
   }
 
   private recordKey = (id: string) => `${this.prefix}s:${id}`;
+  private subscriptionsKey = (id: string) => `${this.prefix}s:${id}:subscriptions`;
   private allKey = () => `${this.prefix}all`;
   /** Must name the same key as the scripts' bucketOf. */
   private bucketKey = (principal: string | undefined) =>
     principal === undefined ? `${this.prefix}anon` : `${this.prefix}p:${principal}`;
-
-  /** The idle timeout, the bucket's cap and the store's, as script arguments. */
-  private numbers(cap: number): string[] {
-    return [this.limits.idleTimeoutMs, cap, this.limits.maxSessions].map(String);
-  }
+  /** The keys of UPDATE and DELETE: record, all, subscriptions. */
+  private updateKeys = (id: string) => [
+    this.recordKey(id),
+    this.allKey(),
+    this.subscriptionsKey(id),
+  ];
+  private updateArgs = (id: string) => [id, String(this.limits.idleTimeoutMs), this.prefix];
 
   /** Runs a script by its SHA-1, sending its text only when Redis has not cached it. */
   private async run(

@@ -22,6 +22,21 @@ export interface SessionRecord {
   session: LegacySessionState;
 }
 
+/**
+ * What one request changed of a session, written field by field (never the whole record):
+ * a store keeps subscriptions as a set, so one more costs one URI, whatever the session holds.
+ */
+export interface SessionChange {
+  /** Set by logging/setLevel. */
+  logLevel?: string;
+  /** Set by notifications/initialized. */
+  initialized?: boolean;
+  /** URIs subscribed to (resources/subscribe). */
+  subscribed?: readonly string[];
+  /** URIs unsubscribed from (resources/unsubscribe). */
+  unsubscribed?: readonly string[];
+}
+
 /** Why a store refused a new session. */
 export type SessionRefusal = "principal-full" | "store-full";
 
@@ -39,10 +54,10 @@ export interface SessionStore {
   /** The session's record; undefined when unknown or expired. */
   get(id: string): Promise<SessionRecord | undefined>;
   /**
-   * Replaces a session's record (its state changed) and restarts its idle clock; false when
-   * gone, or when `record` names another principal (a session never changes hands).
+   * Applies `change` to a session's record (its state changed), the fields it names only,
+   * and restarts its idle clock; false when gone. The principal never changes.
    */
-  set(id: string, record: SessionRecord): Promise<boolean>;
+  update(id: string, change: SessionChange): Promise<boolean>;
   /** Restarts the session's idle clock; false when gone. */
   touch(id: string): Promise<boolean>;
   /** Ends the session; false when it was gone already. */
@@ -94,13 +109,40 @@ export interface MemorySessionStoreOptions extends SessionLimits {
   now?: () => number;
 }
 
-/** A session in memory: its record as JSON text (what a shared store would hold). */
+/**
+ * A session in memory: what never changes as JSON text, what requests change beside it (what
+ * a shared store would hold), so that a change costs what it changes.
+ */
 interface MemoryEntry {
-  json: string;
+  /** The record without logLevel, initialized and subscriptions, as JSON. */
+  fixed: string;
+  logLevel: string | undefined;
+  initialized: boolean;
+  subscriptions: Set<string>;
   /** Its principal, whose bucket it counts in. */
   bucket: string | undefined;
   /** When it was last used. */
   seen: number;
+}
+
+/** `entry` as a record (a copy: the caller may change it). */
+function recordOfEntry(entry: MemoryEntry): SessionRecord | undefined {
+  const record = JSON.parse(entry.fixed) as SessionRecord;
+  record.session.initialized = entry.initialized;
+  record.session.subscriptions = [...entry.subscriptions];
+  if (entry.logLevel !== undefined) record.session.logLevel = entry.logLevel;
+  return parseSessionRecord(record);
+}
+
+/** Applies `change` to the fields of a session that requests change. */
+function applyChange(
+  target: { logLevel?: string | undefined; initialized: boolean; subscriptions: Set<string> },
+  change: SessionChange,
+): void {
+  if (change.logLevel !== undefined) target.logLevel = change.logLevel;
+  if (change.initialized !== undefined) target.initialized = change.initialized;
+  for (const uri of change.subscribed ?? []) target.subscriptions.add(uri);
+  for (const uri of change.unsubscribed ?? []) target.subscriptions.delete(uri);
 }
 
 /** An in-memory store: one instance's sessions; idle ones expire, full means refused. */
@@ -127,22 +169,29 @@ export class MemorySessionStore implements SessionStore {
     const bucket = record.principal;
     if ((this.buckets.get(bucket) ?? 0) >= capFor(this.limits, bucket)) return "principal-full";
     if (this.entries.size >= this.limits.maxSessions) return "store-full";
+    const { logLevel, initialized, subscriptions, ...fixed } = record.session;
     this.entries.delete(id);
-    this.entries.set(id, { json: JSON.stringify(record), bucket, seen: this.now() });
+    this.entries.set(id, {
+      fixed: JSON.stringify({ ...record, session: fixed }),
+      logLevel,
+      initialized,
+      subscriptions: new Set(subscriptions),
+      bucket,
+      seen: this.now(),
+    });
     this.buckets.set(bucket, (this.buckets.get(bucket) ?? 0) + 1);
     return "created";
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
     const entry = this.live(id);
-    return entry && parseSessionRecord(JSON.parse(entry.json));
+    return entry && recordOfEntry(entry);
   }
 
-  async set(id: string, record: SessionRecord): Promise<boolean> {
+  async update(id: string, change: SessionChange): Promise<boolean> {
     const entry = this.live(id);
-    // A session stays with the principal that opened it.
-    if (!entry || record.principal !== entry.bucket) return false;
-    entry.json = JSON.stringify(record);
+    if (!entry) return false;
+    applyChange(entry, change);
     this.refresh(id, entry);
     return true;
   }
