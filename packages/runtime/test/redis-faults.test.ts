@@ -8,6 +8,7 @@ import { createClient } from "redis";
 import {
   connectRedisEventStore,
   connectRedisMessageBus,
+  connectRedis,
   connectRedisSessionStore,
   RedisEventStore,
   RedisMessageBus,
@@ -45,11 +46,20 @@ async function helpers(url: string, errors: string[]): Promise<Backing> {
   };
 }
 
-/** The guide's recipe: the application's client (with its own error listener) shared by all. */
-async function recipe(url: string, errors: string[]): Promise<Backing> {
+/** The guide's recipe: one connectRedis() client shared by the stores and the bus. */
+const recipe = async (url: string, errors: string[]) =>
+  sharing(await connectRedis({ url, onError: (error) => void errors.push(error.message) }), errors);
+
+/** The application's own node-redis client, with its own error listener, shared by all. */
+async function ownClient(url: string, errors: string[]): Promise<Backing> {
   const client = await createClient({ url })
     .on("error", (error: Error) => void errors.push(`application: ${error.message}`))
     .connect();
+  return sharing(client, errors);
+}
+
+/** The stores and the bus on `client`, which the application made. */
+function sharing(client: Any, errors: string[]): Backing {
   const bus = new RedisMessageBus({
     client,
     onError: (error) => void errors.push(error.message),
@@ -142,7 +152,8 @@ describe.skipIf(redisMissing !== undefined)(`a server through Redis faults${WHY_
   const HELPERS_TOLD = ["event store", "message bus", "message bus subscriber", "session store"];
   for (const [name, make, told] of [
     ["the connect*() helpers", helpers, HELPERS_TOLD],
-    ["the guide's recipe", recipe, ["message bus subscriber"]],
+    ["the guide's recipe", recipe, ["connection", "message bus subscriber"]],
+    ["the application's own client", ownClient, ["message bus subscriber"]],
   ] as const) {
     it(`survives a Redis restart on ${name}, and serves again after`, async () => {
       const errors: string[] = [];
