@@ -185,46 +185,53 @@ describe.skipIf(redisMissing !== undefined)(`a server through Redis faults${WHY_
     });
   }
 
-  it("answers legacy requests 503 within requestTimeoutMs while Redis is stalled", async () => {
-    const errors: string[] = [];
-    const server = await serve(await helpers(redis.url, errors), 500);
-    const { url } = server.server;
-    const session = (await initialize(url))!;
-    const other = (await initialize(url))!;
-    expect(session).toBeDefined();
+  for (const [name, make] of [
+    ["the connect*() helpers", helpers],
+    ["the application's own client", ownClient],
+  ] as const)
+    it(`answers legacy requests 503 within requestTimeoutMs while Redis is stalled, on ${name}`, async () => {
+      const errors: string[] = [];
+      const server = await serve(await make(redis.url, errors), 500);
+      const { url } = server.server;
+      const session = (await initialize(url))!;
+      const other = (await initialize(url))!;
+      expect(session).toBeDefined();
 
-    redis.pause();
-    const refused = async (request: Promise<Response>, what: string) => {
-      const response = await within(request, `${what} answered while Redis is stalled`, 10_000);
-      const body = (await response.json()) as Any;
-      expect({ status: response.status, retryAfter: response.headers.get("retry-after") }).toEqual({
-        status: 503,
-        retryAfter: "2",
-      });
-      expect(body.error).toMatchObject({ code: -32603, message: expect.stringMatching(/store/) });
-      return body;
-    };
-    expect((await refused(post(url, INITIALIZE), "initialize")).id).toBe(0);
-    await refused(post(url, PING, { "mcp-session-id": session }), "a session's POST");
-    await refused(
-      fetch(url, { method: "DELETE", headers: { "mcp-session-id": other } }),
-      "a session's DELETE",
-    );
-    redis.resume();
+      redis.pause();
+      const refused = async (request: Promise<Response>, what: string) => {
+        const response = await within(request, `${what} answered while Redis is stalled`, 10_000);
+        const body = (await response.json()) as Any;
+        expect({
+          status: response.status,
+          retryAfter: response.headers.get("retry-after"),
+        }).toEqual({
+          status: 503,
+          retryAfter: "2",
+        });
+        expect(body.error).toMatchObject({ code: -32603, message: expect.stringMatching(/store/) });
+        return body;
+      };
+      expect((await refused(post(url, INITIALIZE), "initialize")).id).toBe(0);
+      await refused(post(url, PING, { "mcp-session-id": session }), "a session's POST");
+      await refused(
+        fetch(url, { method: "DELETE", headers: { "mcp-session-id": other } }),
+        "a session's DELETE",
+      );
+      redis.resume();
 
-    expect(
-      await eventually(
-        async () => ((await ping(url, session)) === 200 ? true : undefined),
-        "the session served again",
-      ),
-    ).toBe(true);
-    expect(await initialize(url)).toBeDefined();
-    // Told once, not once per request.
-    expect(server.errors.filter((line) => /session store is unavailable/.test(line))).toHaveLength(
-      1,
-    );
-    expect(uncaught).toEqual([]);
-  });
+      expect(
+        await eventually(
+          async () => ((await ping(url, session)) === 200 ? true : undefined),
+          "the session served again",
+        ),
+      ).toBe(true);
+      expect(await initialize(url)).toBeDefined();
+      // Told once, not once per request.
+      expect(
+        server.errors.filter((line) => /session store is unavailable/.test(line)),
+      ).toHaveLength(1);
+      expect(uncaught).toEqual([]);
+    });
 
   it("connect*() rejects, not hangs, when Redis cannot be reached at start", async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;

@@ -172,7 +172,7 @@ export async function connectRedisEventStore(
   options: Omit<RedisEventStoreOptions, "client"> & { url: string; onError?: RedisErrorListener },
 ): Promise<RedisEventStore & { close(): Promise<void> }> {
   const { url, onError, ...rest } = options;
-  const client = await connectRedis({ url, ...(onError ? { onError } : {}) }, "event store");
+  const client = await connectRedis({ url, ...(onError ? { onError } : {}), name: "event store" });
   const store = new RedisEventStore({ ...rest, client });
   return Object.assign(store, { close: async () => void (await client.close()) });
 }

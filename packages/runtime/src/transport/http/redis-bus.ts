@@ -116,7 +116,7 @@ export async function connectRedisMessageBus(
 ): Promise<RedisMessageBus & { close(): Promise<void> }> {
   const { url, ...rest } = options;
   const onError = rest.onError ? { onError: rest.onError } : {};
-  const client = await connectRedis({ url, ...onError }, "message bus");
+  const client = await connectRedis({ url, ...onError, name: "message bus" });
   const bus = new RedisMessageBus({ ...rest, client });
   const closeSubscriber = bus.close.bind(bus);
   return Object.assign(bus, {

@@ -37,6 +37,8 @@ export interface ConnectRedisOptions {
    * reconnecting); default: one line on console.error per outage.
    */
   onError?: RedisErrorListener;
+  /** The connection's name in what `onError` is told ("Redis (<name>): ..."); default "connection". */
+  name?: string;
 }
 
 /** Attempts to make the first connection before `connect*()` gives up and rejects. */
@@ -85,10 +87,8 @@ export function watchRedisConnection(
  * connection is tried FIRST_CONNECT_ATTEMPTS times (about 1.5 s), then it rejects: a server
  * starting without its Redis fails at once rather than waiting unseen. Needs `redis`.
  */
-export async function connectRedis(
-  options: ConnectRedisOptions,
-  what = "connection",
-): Promise<RedisConnection> {
+export async function connectRedis(options: ConnectRedisOptions): Promise<RedisConnection> {
+  const what = options?.name ?? "connection";
   let redis: typeof import("redis");
   try {
     redis = await import("redis");

@@ -204,7 +204,11 @@ export async function connectRedisSessionStore(
   },
 ): Promise<RedisSessionStore & { close(): Promise<void> }> {
   const { url, onError, ...rest } = options;
-  const client = await connectRedis({ url, ...(onError ? { onError } : {}) }, "session store");
+  const client = await connectRedis({
+    url,
+    ...(onError ? { onError } : {}),
+    name: "session store",
+  });
   const store = new RedisSessionStore({ ...rest, client });
   return Object.assign(store, { close: async () => void (await client.close()) });
 }
