@@ -233,6 +233,30 @@ describe.skipIf(redisMissing !== undefined)(`a server through Redis faults${WHY_
       expect(uncaught).toEqual([]);
     });
 
+  it("a server started while Redis is stalled answers 503, not hangs, until it can subscribe", async () => {
+    const backing = await helpers(redis.url, []);
+    redis.pause();
+    // The server subscribes to the bus as it starts: Redis does not answer that.
+    const server = await serve(backing, 500);
+    const { url } = server.server;
+    const response = await within(
+      post(url, PING, { "mcp-session-id": "not-yet-known" }),
+      "a session's POST answered",
+      10_000,
+    );
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as Any).error.message).toMatch(/message bus is unavailable/);
+    redis.resume();
+    const session = await eventually(() => initialize(url), "a session once Redis answers");
+    expect(
+      await eventually(
+        async () => ((await ping(url, session)) === 200 ? true : undefined),
+        "served",
+      ),
+    ).toBe(true);
+    expect(uncaught).toEqual([]);
+  });
+
   it("connect*() rejects, not hangs, when Redis cannot be reached at start", async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const errors: string[] = [];

@@ -26,6 +26,7 @@ import {
   boundedSessionStore,
   STORE_RETRY_AFTER_SECONDS,
   StoreUnavailableError,
+  type RequestDeadline,
 } from "./store-deadline.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
@@ -67,6 +68,8 @@ export function legacySessions(host: LegacyHttpHost) {
 
   // Answers and cancellations for another instance go over the bus (session-relay.ts).
   const relay = relayFor(options, { dispatcher, report: host.report, live });
+  let relayReady = false;
+  void relay?.ready.then(() => void (relayReady = true));
 
   /** The session open on `channel` as data (minimal when the dispatcher cannot tell more). */
   const stateOf = (channel: object, version: string): LegacySessionState =>
@@ -100,7 +103,8 @@ export function legacySessions(host: LegacyHttpHost) {
       try {
         created = await store.create(id, record);
       } catch (error) {
-        if (error instanceof StoreUnavailableError) return storeUnavailable(sink, message["id"]);
+        if (error instanceof StoreUnavailableError)
+          return storeUnavailable(sink, error.what, message["id"]);
         throw error;
       } finally {
         // Not stored (refused, or the store failed): the session does not exist.
@@ -150,25 +154,20 @@ export function legacySessions(host: LegacyHttpHost) {
    * A request naming a session: its POSTs, GET for the standalone stream, DELETE to end it;
    * 503 when the session store fails or does not answer within the request timeout.
    */
-  async function serve(exchange: HttpExchange, sink: ReplySink, id: string): Promise<void> {
-    try {
-      return await serveSession(exchange, sink, id, sessions.forRequest());
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) return storeUnavailable(sink);
-      throw error;
-    }
-  }
+  const serve = (exchange: HttpExchange, sink: ReplySink, id: string) =>
+    orUnavailable(sink, () => serveSession(exchange, sink, id, sessions.forRequest()));
 
   async function serveSession(
     exchange: HttpExchange,
     sink: ReplySink,
     id: string,
-    store: SessionStore,
+    { store, settled }: RequestDeadline,
   ): Promise<void> {
     const who = await host.principalOf(exchange, sink);
     if (!who) return;
-    // Listening on the bus before a request here can ask the client anything.
-    if (relay) await relay.ready;
+    // Listening on the bus before a request here can ask the client anything (a bus that
+    // cannot subscribe yet, Redis away as the server starts, gets 503 within the deadline).
+    if (relay && !relayReady) await settled(relay.ready, "message bus");
     const found = await store.get(id);
     if (!found) live.end(id);
     // An unknown or expired session: 404, and the client starts a new one (2025-11-25
@@ -349,12 +348,22 @@ function sessionStoreOf(options: HttpCoreOptions<never>): SessionStore {
   return sessionStore;
 }
 
+/** `work`, or 503 when a store it needs is unavailable (StoreUnavailableError). */
+async function orUnavailable(sink: ReplySink, work: () => Promise<void>): Promise<void> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return storeUnavailable(sink, error.what);
+    throw error;
+  }
+}
+
 /**
  * The session store failed or did not answer in time: 503 with Retry-After, a JSON-RPC error
  * the client can tell from its request's own failure. Nothing was changed for the request.
  */
-function storeUnavailable(sink: ReplySink, id?: unknown): void {
-  const message = "The session store is unavailable; try again shortly";
+function storeUnavailable(sink: ReplySink, what: string, id?: unknown): void {
+  const message = `The ${what} is unavailable; try again shortly`;
   const headers = { "retry-after": String(STORE_RETRY_AFTER_SECONDS) };
   sendJson(sink, 503, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, message, id), headers);
 }

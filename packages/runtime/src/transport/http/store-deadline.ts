@@ -10,7 +10,11 @@ import { MemorySessionStore, type SessionStore } from "./sessions.js";
 
 /** A store that failed, or did not answer within the request timeout. */
 export class StoreUnavailableError extends Error {
-  constructor(what: string, cause: unknown) {
+  constructor(
+    /** What was unavailable: "session store", "message bus". */
+    readonly what: string,
+    cause: unknown,
+  ) {
     super(`the ${what} is unavailable: ${describe(cause)}`, { cause });
     this.name = "StoreUnavailableError";
   }
@@ -26,8 +30,16 @@ export type StoreReport = (line: string) => void;
 export interface BoundedSessionStore {
   /** Each call bounded by the request timeout. */
   readonly store: SessionStore;
-  /** Every call bounded by one deadline, the request timeout from now: one request's calls. */
-  forRequest(): SessionStore;
+  /** One request's calls, all bounded by one deadline: the request timeout from now. */
+  forRequest(): RequestDeadline;
+}
+
+/** What one request waits for, within its deadline. */
+export interface RequestDeadline {
+  /** The session store, each call bounded by the deadline. */
+  readonly store: SessionStore;
+  /** Waits for `ready` until the deadline; after it, throws StoreUnavailableError(`what`). */
+  settled(ready: Promise<unknown>, what: string): Promise<void>;
 }
 
 /** `store` bounded by `timeoutMs` (see the module's comment). */
@@ -36,14 +48,25 @@ export function boundedSessionStore(
   timeoutMs: number,
   report: StoreReport,
 ): BoundedSessionStore {
-  if (store instanceof MemorySessionStore) return { store, forRequest: () => store };
+  const inMemory = store instanceof MemorySessionStore;
   const guard = outageGuard("session store", report);
-  const view = (deadline: () => number) => boundedCalls(store, guard, deadline);
+  const view = (deadline: () => number) =>
+    inMemory ? store : boundedCalls(store, guard, deadline);
   return {
     store: view(() => timeoutMs),
     forRequest() {
       const end = Date.now() + timeoutMs;
-      return view(() => Math.max(0, end - Date.now()));
+      const left = () => Math.max(0, end - Date.now());
+      return {
+        store: view(left),
+        async settled(ready, what) {
+          try {
+            await beforeDeadline(ready, left(), what);
+          } catch (error) {
+            throw new StoreUnavailableError(what, error);
+          }
+        },
+      };
     },
   };
 }
