@@ -359,8 +359,9 @@ async function orUnavailable(sink: ReplySink, work: () => Promise<void>): Promis
 }
 
 /**
- * The session store failed or did not answer in time: 503 with Retry-After, a JSON-RPC error
- * the client can tell from its request's own failure. Nothing was changed for the request.
+ * A store the request needs failed or did not answer in time: 503 with Retry-After, a JSON-RPC
+ * error the client can tell from its request's own failure. The request was not served; a
+ * store call a stalled Redis answers later may still take effect (deployment guide).
  */
 function storeUnavailable(sink: ReplySink, what: string, id?: unknown): void {
   const message = `The ${what} is unavailable; try again shortly`;
