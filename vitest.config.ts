@@ -78,6 +78,8 @@ const INTEROP = [
   "packages/runtime/test/redis-event-store.test.ts",
   // Answers and cancellations across instances on Redis pub/sub, against a redis-server.
   "packages/runtime/test/redis-session-relay.test.ts",
+  // Redis restarted and stalled under a server, against a redis-server it starts.
+  "packages/runtime/test/redis-faults.test.ts",
 ];
 
 export default defineConfig({

@@ -3,9 +3,17 @@
 // the message bus carrying session notices between instances (RedisMessageBus, pub/sub). They
 // take a connected node-redis client (the `redis` package, an optional peer dependency; the
 // bus adds a duplicate of it for subscribing): only this subpath imports it, so the rest of
-// the runtime stays dependency-free.
+// the runtime stays dependency-free. `connectRedis()` makes a client with the runtime's
+// failure policy (reconnection with backoff, commands refused while disconnected, one report
+// per outage: redis-connection.ts), as the connect*() helpers do.
 export * from "./transport/http/redis-sessions.js";
 export * from "./transport/http/redis-bus.js";
+export {
+  connectRedis,
+  type ConnectRedisOptions,
+  type RedisConnection,
+  type RedisErrorListener,
+} from "./transport/http/redis-connection.js";
 export type {
   LegacySessionState,
   SessionChange,

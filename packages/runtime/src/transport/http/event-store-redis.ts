@@ -7,6 +7,7 @@ import {
   type EventStore,
 } from "./event-store.js";
 import { APPEND, DELETE } from "./event-store-redis-scripts.js";
+import { connectRedis, type RedisErrorListener } from "./redis-connection.js";
 
 // The event store in Redis Streams, for several server instances: any instance can replay a
 // stream another one wrote. One Redis stream per SSE stream; an event's cursor is its Redis
@@ -158,19 +159,14 @@ export class RedisEventStore implements EventStore {
 
 /**
  * A RedisEventStore on a connection of its own to `url` (redis://...), made with the `redis`
- * package, which must be installed; `close()` ends the connection.
+ * package, which must be installed; `close()` ends the connection. The connection reconnects
+ * by itself and tells `onError` once per outage (redis-connection.ts).
  */
 export async function connectRedisEventStore(
-  options: Omit<RedisEventStoreOptions, "client"> & { url: string },
+  options: Omit<RedisEventStoreOptions, "client"> & { url: string; onError?: RedisErrorListener },
 ): Promise<RedisEventStore & { close(): Promise<void> }> {
-  let redis: typeof import("redis");
-  try {
-    redis = await import("redis");
-  } catch {
-    throw new Error("RedisEventStore needs the `redis` package: npm install redis");
-  }
-  const { url, ...rest } = options;
-  const client = await redis.createClient({ url }).connect();
-  const store = new RedisEventStore({ ...rest, client: client as RedisCommandClient });
-  return Object.assign(store, { close: () => client.close() });
+  const { url, onError, ...rest } = options;
+  const client = await connectRedis({ url, ...(onError ? { onError } : {}), name: "event store" });
+  const store = new RedisEventStore({ ...rest, client });
+  return Object.assign(store, { close: async () => void (await client.close()) });
 }

@@ -22,6 +22,13 @@ import {
   type SessionRef,
 } from "./resumable.js";
 import { relayFor, type SessionRelay } from "./session-relay.js";
+import {
+  boundedEventStore,
+  boundedSessionStore,
+  STORE_RETRY_AFTER_SECONDS,
+  StoreUnavailableError,
+  type RequestDeadline,
+} from "./store-deadline.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
 // Management"): `initialize` opens a session named by the Mcp-Session-Id response header;
@@ -54,24 +61,16 @@ export interface LegacyHttpHost extends AnswerHost {
 
 export function legacySessions(host: LegacyHttpHost) {
   const { dispatcher, options } = host;
-  // Resumable streams (default: events kept in memory); `eventStore: false` turns them off.
-  if (options.sseRetryMs !== undefined) positiveInteger("sseRetryMs", options.sseRetryMs);
-  const streams =
-    options.eventStore === false || !dispatcher.attachStream
-      ? undefined
-      : resumableStreams({
-          store: options.eventStore ?? new MemoryEventStore(),
-          retryMs: options.sseRetryMs ?? 1000,
-          report: host.report,
-          // Looked up when needed: shareSessionNotices may give the dispatcher one later.
-          missedNotices: (channel, after) =>
-            dispatcher.missedNotices?.(channel, after) ?? Promise.resolve(undefined),
-        });
-  const store = sessionStoreOf(options);
+  const streams = resumableStreamsOf(host);
+  // Each call bounded by the request timeout: a stalled Redis gets 503, not a hang.
+  const sessions = boundedSessionStore(sessionStoreOf(options), host.timeoutMs, host.report);
+  const { store } = sessions;
   const live = liveSessionsOf(host, store, streams);
 
   // Answers and cancellations for another instance go over the bus (session-relay.ts).
   const relay = relayFor(options, { dispatcher, report: host.report, live });
+  let relayReady = false;
+  void relay?.ready.then(() => void (relayReady = true));
 
   /** The session open on `channel` as data (minimal when the dispatcher cannot tell more). */
   const stateOf = (channel: object, version: string): LegacySessionState =>
@@ -104,6 +103,10 @@ export function legacySessions(host: LegacyHttpHost) {
       let created: Awaited<ReturnType<SessionStore["create"]>> | undefined;
       try {
         created = await store.create(id, record);
+      } catch (error) {
+        if (error instanceof StoreUnavailableError)
+          return storeUnavailable(sink, error.what, message["id"]);
+        throw error;
       } finally {
         // Not stored (refused, or the store failed): the session does not exist.
         if (created !== "created") dispatcher.endSession?.(channel);
@@ -135,18 +138,37 @@ export function legacySessions(host: LegacyHttpHost) {
     }
     const now = dispatcher.session!(channel);
     // Changed here (log level, subscriptions, initialized): every instance serves it so next;
-    // only the fields changed are written.
+    // only the fields changed are written. The response went out already: a store that failed
+    // meanwhile was reported, and the change is lost (the next request rebuilds the session
+    // from the record as it was).
     const change = now && sessionChange(before, stateOf(channel, now.version));
-    const kept = change ? await store.update(id, change) : await store.touch(id);
+    const kept = await (change ? store.update(id, change) : store.touch(id)).catch(
+      (error: unknown) => {
+        if (error instanceof StoreUnavailableError) return true;
+        throw error;
+      },
+    );
     if (!kept) live.end(id);
   }
 
-  /** A request naming a session: its POSTs, GET for the standalone stream, DELETE to end it. */
-  async function serve(exchange: HttpExchange, sink: ReplySink, id: string): Promise<void> {
+  /**
+   * A request naming a session: its POSTs, GET for the standalone stream, DELETE to end it;
+   * 503 when the session store fails or does not answer within the request timeout.
+   */
+  const serve = (exchange: HttpExchange, sink: ReplySink, id: string) =>
+    orUnavailable(sink, () => serveSession(exchange, sink, id, sessions.forRequest()));
+
+  async function serveSession(
+    exchange: HttpExchange,
+    sink: ReplySink,
+    id: string,
+    { store, settled }: RequestDeadline,
+  ): Promise<void> {
     const who = await host.principalOf(exchange, sink);
     if (!who) return;
-    // Listening on the bus before a request here can ask the client anything.
-    if (relay) await relay.ready;
+    // Listening on the bus before a request here can ask the client anything (a bus that
+    // cannot subscribe yet, Redis away as the server starts, gets 503 within the deadline).
+    if (relay && !relayReady) await settled(relay.ready, "message bus");
     const found = await store.get(id);
     if (!found) live.end(id);
     // An unknown or expired session: 404, and the client starts a new one (2025-11-25
@@ -269,6 +291,23 @@ async function post(
   }
 }
 
+/** Resumable streams (default: events kept in memory); `eventStore: false` turns them off. */
+function resumableStreamsOf(host: LegacyHttpHost): ResumableStreams | undefined {
+  const { dispatcher, options } = host;
+  if (options.sseRetryMs !== undefined) positiveInteger("sseRetryMs", options.sseRetryMs);
+  if (options.eventStore === false || !dispatcher.attachStream) return undefined;
+  return resumableStreams({
+    // A shared store that stalls delays an event by at most the request timeout; then the
+    // stream goes on without ids (no longer resumable) rather than hanging.
+    store: boundedEventStore(options.eventStore ?? new MemoryEventStore(), host.timeoutMs),
+    retryMs: options.sseRetryMs ?? 1000,
+    report: host.report,
+    // Looked up when needed: shareSessionNotices may give the dispatcher one later.
+    missedNotices: (channel, after) =>
+      dispatcher.missedNotices?.(channel, after) ?? Promise.resolve(undefined),
+  });
+}
+
 /** The sessions this instance holds, with the stream limits of the host's options. */
 function liveSessionsOf(
   host: LegacyHttpHost,
@@ -308,6 +347,27 @@ function sessionStoreOf(options: HttpCoreOptions<never>): SessionStore {
       `${given.map(([name]) => name).join(", ")} bound the default session store: pass them to your sessionStore instead`,
     );
   return sessionStore;
+}
+
+/** `work`, or 503 when a store it needs is unavailable (StoreUnavailableError). */
+async function orUnavailable(sink: ReplySink, work: () => Promise<void>): Promise<void> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return storeUnavailable(sink, error.what);
+    throw error;
+  }
+}
+
+/**
+ * A store the request needs failed or did not answer in time: 503 with Retry-After, a JSON-RPC
+ * error the client can tell from its request's own failure. The request was not served; a
+ * store call a stalled Redis answers later may still take effect (deployment guide).
+ */
+function storeUnavailable(sink: ReplySink, what: string, id?: unknown): void {
+  const message = `The ${what} is unavailable; try again shortly`;
+  const headers = { "retry-after": String(STORE_RETRY_AFTER_SECONDS) };
+  sendJson(sink, 503, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, message, id), headers);
 }
 
 /**

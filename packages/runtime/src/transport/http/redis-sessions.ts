@@ -10,6 +10,7 @@ import {
   type SessionRefusal,
   type SessionStore,
 } from "./sessions.js";
+import { connectRedis, type RedisErrorListener } from "./redis-connection.js";
 
 // Legacy sessions in Redis, shared by every instance of a server: each session a hash of
 // fields (what never changes as one JSON field, then the log level and `initialized`) and its
@@ -261,19 +262,21 @@ export class RedisSessionStore implements SessionStore {
 
 /**
  * A RedisSessionStore on a connection of its own to `url` (redis://...), made with the
- * `redis` package, which must be installed; `close()` ends that connection.
+ * `redis` package, which must be installed; `close()` ends that connection. The connection
+ * reconnects by itself and tells `onError` once per outage (redis-connection.ts).
  */
 export async function connectRedisSessionStore(
-  options: Omit<RedisSessionStoreOptions, "client"> & { url: string },
+  options: Omit<RedisSessionStoreOptions, "client"> & {
+    url: string;
+    onError?: RedisErrorListener;
+  },
 ): Promise<RedisSessionStore & { close(): Promise<void> }> {
-  let redis: typeof import("redis");
-  try {
-    redis = await import("redis");
-  } catch {
-    throw new Error("RedisSessionStore needs the `redis` package: npm install redis");
-  }
-  const { url, ...rest } = options;
-  const client = await redis.createClient({ url }).connect();
-  const store = new RedisSessionStore({ ...rest, client: client as RedisScriptClient });
-  return Object.assign(store, { close: () => client.close() });
+  const { url, onError, ...rest } = options;
+  const client = await connectRedis({
+    url,
+    ...(onError ? { onError } : {}),
+    name: "session store",
+  });
+  const store = new RedisSessionStore({ ...rest, client });
+  return Object.assign(store, { close: async () => void (await client.close()) });
 }
