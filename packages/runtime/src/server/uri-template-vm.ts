@@ -97,49 +97,98 @@ export interface RunResult {
   readonly steps: number;
 }
 
+const CHAR = 0;
+const CLASS = 1;
+const SPLIT = 2;
+const JUMP = 3;
+const SAVE = 4;
+const MATCH = 5;
+
 /** A compiled pattern, anchored at both ends of the input. */
 export class Program {
-  private readonly instructions: readonly Instruction[];
+  // The instructions flattened into typed arrays: a run reads them millions of times.
+  private readonly kinds: Uint8Array;
+  /** A CHAR's code unit, a CLASS's table, a SPLIT's first, a JUMP's target, a SAVE's slot. */
+  private readonly first: Int32Array;
+  /** A SPLIT's second branch. */
+  private readonly second: Int32Array;
+  /** Per CLASS: which ASCII code units it refuses (every other code unit passes). */
+  private readonly refused: readonly Uint8Array[];
   private readonly slotCount: number;
 
   constructor(pattern: Pattern, captures: number) {
     const builder = new ProgramBuilder();
     pattern(builder);
     builder.emit({ kind: "match" });
-    this.instructions = builder.instructions;
+    const size = builder.instructions.length;
+    this.kinds = new Uint8Array(size);
+    this.first = new Int32Array(size);
+    this.second = new Int32Array(size);
+    const refused: Uint8Array[] = [];
+    for (const [pc, instruction] of builder.instructions.entries()) {
+      switch (instruction.kind) {
+        case "char":
+          [this.kinds[pc], this.first[pc]] = [CHAR, instruction.char];
+          break;
+        case "class": {
+          const table = new Uint8Array(128);
+          for (let i = 0; i < instruction.except.length; i++)
+            table[instruction.except.charCodeAt(i)] = 1;
+          [this.kinds[pc], this.first[pc]] = [CLASS, refused.push(table) - 1];
+          break;
+        }
+        case "split":
+          [this.kinds[pc], this.first[pc], this.second[pc]] = [
+            SPLIT,
+            instruction.first,
+            instruction.second,
+          ];
+          break;
+        case "jump":
+          [this.kinds[pc], this.first[pc]] = [JUMP, instruction.to];
+          break;
+        case "save":
+          [this.kinds[pc], this.first[pc]] = [SAVE, instruction.slot];
+          break;
+        case "match":
+          this.kinds[pc] = MATCH;
+      }
+    }
+    this.refused = refused;
     this.slotCount = 2 * captures;
   }
 
   /** Instructions in the program. */
   get size(): number {
-    return this.instructions.length;
+    return this.kinds.length;
   }
 
   /** Runs the program over the whole of `input` (no partial match). */
   run(input: string): RunResult {
-    const size = this.instructions.length;
-    // The position each instruction was last added at: one thread per instruction per position.
-    const addedAt = new Int32Array(size).fill(-1);
-    const counter = { steps: 0 };
-    let current: Thread[] = [];
-    this.add(current, 0, new Array<number>(this.slotCount).fill(-1), 0, addedAt, counter);
-    for (let at = 0; at < input.length && current.length > 0; at++) {
+    const run = new Run(this.kinds.length);
+    let current = new Threads(this.kinds.length);
+    let next = new Threads(this.kinds.length);
+    this.add(current, 0, new Array<number>(this.slotCount).fill(-1), 0, run);
+    for (let at = 0; at < input.length && current.count > 0; at++) {
       const unit = input.charCodeAt(at);
-      const next: Thread[] = [];
-      for (const { pc, slots } of current) {
-        counter.steps++;
-        const instruction = this.instructions[pc]!;
+      next.count = 0;
+      for (let i = 0; i < current.count; i++) {
+        run.steps++;
+        const pc = current.pcs[i]!;
+        const kind = this.kinds[pc];
         if (
-          (instruction.kind === "char" && instruction.char === unit) ||
-          (instruction.kind === "class" && !instruction.except.includes(input.charAt(at)))
+          (kind === CHAR && this.first[pc] === unit) ||
+          (kind === CLASS && (unit >= 128 || this.refused[this.first[pc]!]![unit] === 0))
         )
-          this.add(next, pc + 1, slots, at + 1, addedAt, counter);
+          this.add(next, pc + 1, current.slots[i]!, at + 1, run);
       }
-      current = next;
+      [current, next] = [next, current];
     }
     // Threads are in priority order: the first that is at its end has the captures.
-    const matched = current.find(({ pc }) => this.instructions[pc]!.kind === "match");
-    return { slots: matched?.slots, steps: counter.steps };
+    for (let i = 0; i < current.count; i++)
+      if (this.kinds[current.pcs[i]!] === MATCH)
+        return { slots: current.slots[i], steps: run.steps };
+    return { slots: undefined, steps: run.steps };
   }
 
   /**
@@ -147,43 +196,65 @@ export class Program {
    * branch first, as a backtracking matcher would try them) to the threads that read a
    * character or match. An instruction already added at `at` came by a preferred path.
    */
-  private add(
-    threads: Thread[],
-    pc: number,
-    slots: readonly number[],
-    at: number,
-    addedAt: Int32Array,
-    counter: { steps: number },
-  ): void {
-    const stack: Thread[] = [{ pc, slots }];
-    while (stack.length > 0) {
-      const thread = stack.pop()!;
-      if (addedAt[thread.pc] === at) continue;
-      addedAt[thread.pc] = at;
-      counter.steps++;
-      const instruction = this.instructions[thread.pc]!;
-      switch (instruction.kind) {
-        case "jump":
-          stack.push({ pc: instruction.to, slots: thread.slots });
+  private add(threads: Threads, pc: number, slots: readonly number[], at: number, run: Run): void {
+    const { stackPcs, stackSlots, addedAt } = run;
+    let depth = 0;
+    stackPcs[depth] = pc;
+    stackSlots[depth++] = slots;
+    while (depth > 0) {
+      const top = stackPcs[--depth]!;
+      const held = stackSlots[depth]!;
+      if (addedAt[top] === at) continue;
+      addedAt[top] = at;
+      run.steps++;
+      switch (this.kinds[top]) {
+        case JUMP:
+          stackPcs[depth] = this.first[top]!;
+          stackSlots[depth++] = held;
           break;
-        case "split":
-          stack.push({ pc: instruction.second, slots: thread.slots });
-          stack.push({ pc: instruction.first, slots: thread.slots });
+        case SPLIT:
+          stackPcs[depth] = this.second[top]!;
+          stackSlots[depth++] = held;
+          stackPcs[depth] = this.first[top]!;
+          stackSlots[depth++] = held;
           break;
-        case "save": {
-          const saved = [...thread.slots];
-          saved[instruction.slot] = at;
-          stack.push({ pc: thread.pc + 1, slots: saved });
+        case SAVE: {
+          const saved = held.slice();
+          saved[this.first[top]!] = at;
+          stackPcs[depth] = top + 1;
+          stackSlots[depth++] = saved;
           break;
         }
         default:
-          threads.push(thread);
+          threads.pcs[threads.count] = top;
+          threads.slots[threads.count++] = held;
       }
     }
   }
 }
 
-interface Thread {
-  readonly pc: number;
-  readonly slots: readonly number[];
+/** One run's bookkeeping: its step count, and the stack and marks `add` reuses. */
+class Run {
+  steps = 0;
+  /** The position each instruction was last added at: one thread per instruction per position. */
+  readonly addedAt: Int32Array;
+  // Each instruction is pushed at most twice per position (as a split's two branches).
+  readonly stackPcs: Int32Array;
+  readonly stackSlots: (readonly number[])[];
+  constructor(size: number) {
+    this.addedAt = new Int32Array(size).fill(-1);
+    this.stackPcs = new Int32Array(2 * size + 1);
+    this.stackSlots = new Array<readonly number[]>(2 * size + 1);
+  }
+}
+
+/** The threads at one position, in priority order (at most one per instruction). */
+class Threads {
+  count = 0;
+  readonly pcs: Int32Array;
+  readonly slots: (readonly number[])[];
+  constructor(size: number) {
+    this.pcs = new Int32Array(size);
+    this.slots = new Array<readonly number[]>(size);
+  }
 }

@@ -53,9 +53,9 @@ export interface TemplateVariableUse {
 /** Options of a UriTemplate: what `match` accepts. */
 export interface UriTemplateOptions {
   /** URIs longer than this (in UTF-16 code units) match nothing; default 8192. */
-  readonly maxUriLength?: number;
+  readonly maxUriLength?: number | undefined;
   /** Values the template's author lets through: `..` segments, NUL (both refused by default). */
-  readonly allow?: TemplateAllowances;
+  readonly allow?: TemplateAllowances | undefined;
 }
 
 /** The default `maxUriLength`: URIs longer than this match no template. */
