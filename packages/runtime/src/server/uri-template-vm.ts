@@ -44,7 +44,7 @@ export const literal =
     for (let i = 0; i < text.length; i++) p.emit({ kind: "char", char: text.charCodeAt(i) });
   };
 
-/** One character not in `except`. */
+/** One character not in `except` (ASCII characters only: every other one passes). */
 export const anyBut =
   (except: string): Pattern =>
   (p) =>
@@ -132,8 +132,11 @@ export class Program {
           break;
         case "class": {
           const table = new Uint8Array(128);
-          for (let i = 0; i < instruction.except.length; i++)
-            table[instruction.except.charCodeAt(i)] = 1;
+          for (let i = 0; i < instruction.except.length; i++) {
+            const code = instruction.except.charCodeAt(i);
+            if (code >= 128) throw new RangeError("anyBut: ASCII characters only");
+            table[code] = 1;
+          }
           [this.kinds[pc], this.first[pc]] = [CLASS, refused.push(table) - 1];
           break;
         }
