@@ -86,7 +86,7 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
   // No trailing comma after a rest parameter (prettier's layout).
   w.line("export function defineResources(");
   w.line("  entries: readonly ResourceEntry[],");
-  w.line("  ...[options]: ListOption<ResourceListFields>");
+  w.line("  ...[options]: ListOption<ResourceListFields, { maxUriLength?: number }>");
   w.line("): ResourceTable<");
   w.line("  RequestContext,");
   w.line("  T.Resource,");
@@ -181,7 +181,9 @@ function writeTableTypes(w: CodeWriter, server: string): void {
     },
     "};",
   );
-  w.line("type ListOption<F> = {} extends F ? [options?: { list?: F }] : [options: { list: F }];");
+  w.line(
+    "type ListOption<F, Extra = {}> = {} extends F ? [options?: { list?: F } & Extra] : [options: { list: F } & Extra];",
+  );
   w.doc("What a resource's `read` answers: resources/read's result (or input_required).");
   w.line('export type ReadResourceAnswer = AnswerOf<"resources/read">;');
   w.doc("What a prompt's `get` answers: prompts/get's result (or input_required).");

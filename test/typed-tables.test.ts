@@ -99,8 +99,20 @@ const wrongResult = resource({
 });
 // @ts-expect-error 2026-07-28 lists need ttlMs and cacheScope
 defineResources([note]);
-const resources = defineResources([note, wrongVariable, wrongResult], {
+const files = resourceTemplate({
+  template: { uriTemplate: "file:///{+path}", name: "file" },
+  allow: { dotSegments: true },
+  read: (uri, { path }) => ({ contents: [{ uri, text: path }], ttlMs: 0, cacheScope: "private" }),
+});
+resourceTemplate({
+  template: { uriTemplate: "file:///{+path}", name: "file" },
+  // @ts-expect-error allow names dotSegments and nul only
+  allow: { slashes: true },
+  read: (uri) => ({ contents: [{ uri, text: "" }], ttlMs: 0, cacheScope: "private" }),
+});
+const resources = defineResources([note, wrongVariable, wrongResult, files], {
   list: { ttlMs: 0, cacheScope: "private" },
+  maxUriLength: 4096,
 });
 
 const review = prompt({

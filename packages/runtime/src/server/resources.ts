@@ -7,7 +7,12 @@ import {
   type Completion,
   type CompletionRequest,
 } from "./completions.js";
-import { UriTemplate, type TemplateVariables } from "./uri-template.js";
+import {
+  MAX_MATCHED_URI_LENGTH,
+  UriTemplate,
+  type TemplateAllowances,
+  type TemplateVariables,
+} from "./uri-template.js";
 
 // Resources served from one table: resources/list names the static resources (and those each
 // template lists), resources/templates/list names the templates, resources/read finds the
@@ -47,6 +52,11 @@ export interface TemplateResource<
   Result,
 > {
   readonly template: Omit<Template, "uriTemplate"> & { readonly uriTemplate: Uri };
+  /**
+   * Values `read` may get beyond the defaults: `..` segments (`dotSegments`), NUL (`nul`).
+   * Both are refused by default: a URI carrying them matches nothing ("not found").
+   */
+  readonly allow?: TemplateAllowances;
   /** Reads a URI the template matches; throw McpError -32602 where nothing is there. */
   readonly read: (uri: string, variables: TemplateVariables<Uri>, ctx: Ctx) => Promisable<Result>;
   /** The resources of this template that resources/list names now (none if left out). */
@@ -76,6 +86,7 @@ export interface TemplateEntry<
   Result = unknown,
 > {
   readonly template: Template;
+  readonly allow?: TemplateAllowances;
   readonly read: (uri: string, variables: never, ctx: Ctx) => Promisable<Result>;
   readonly list?: (ctx: Ctx) => Promisable<readonly Resource[]>;
   readonly complete?: { readonly [name: string]: Completer<Ctx, never> | undefined };
@@ -101,6 +112,11 @@ export function resourceTemplate<
 export interface DefineResourcesOptions<ListFields extends object = object> {
   /** Put into every resources/list and resources/templates/list result (ttlMs and cacheScope where required). */
   readonly list?: ListFields;
+  /**
+   * The longest URI resources/read matches against the templates (UTF-16 code units);
+   * a longer one is refused with -32602 before any template is tried. Default 8192.
+   */
+  readonly maxUriLength?: number;
 }
 
 /**
@@ -150,8 +166,10 @@ type Compiled<Ctx, R extends ResourceShape, T extends ResourceTemplateShape, Res
  * The handlers serving `entries`. resources/read looks a URI up among the static resources,
  * then tries the templates in order (the first that matches reads it); a URI nothing serves
  * is answered -32602 `Resource <uri> not found` with `data: { uri }` (2026-07-28
- * server/resources, "Error Handling": never an empty `contents`). Throws a TypeError for a
- * malformed entry, a malformed template, or a URI or template given twice.
+ * server/resources, "Error Handling": never an empty `contents`), and so is a URI whose values
+ * its template does not allow (see UriTemplate). A URI longer than `maxUriLength` that is no
+ * static resource is refused with -32602 before any template is tried. Throws a TypeError for
+ * a malformed entry, a malformed template, a bad option, or a URI or template given twice.
  */
 export function defineResources<
   Ctx,
@@ -163,6 +181,9 @@ export function defineResources<
   entries: readonly ResourceEntry<Ctx, Resource, Template, Result>[],
   options: DefineResourcesOptions<ListFields> = {},
 ): ResourceTable<Ctx, Resource, Template, Result, ListFields> {
+  const { maxUriLength = MAX_MATCHED_URI_LENGTH } = options;
+  if (!Number.isSafeInteger(maxUriLength) || maxUriLength < 1)
+    throw new TypeError("defineResources: maxUriLength must be a positive integer");
   const statics = new Map<string, StaticResource<Resource, Ctx, Result>>();
   const templates = new Map<string, Compiled<Ctx, Resource, Template, Result>>();
   for (const entry of entries) {
@@ -176,7 +197,8 @@ export function defineResources<
         throw new TypeError(
           `defineResources: template ${JSON.stringify(uriTemplate)} is missing or given twice`,
         );
-      templates.set(uriTemplate, { entry, matcher: new UriTemplate(uriTemplate) });
+      const matcher = new UriTemplate(uriTemplate, { maxUriLength, allow: entry.allow });
+      templates.set(uriTemplate, { entry, matcher });
     } else {
       const { uri } = isObject(entry.resource) ? entry.resource : ({} as never);
       if (typeof uri !== "string" || statics.has(uri))
@@ -206,6 +228,12 @@ export function defineResources<
         const { uri } = params;
         const fixed = statics.get(uri);
         if (fixed !== undefined) return fixed.read(uri, ctx);
+        if (uri.length > maxUriLength)
+          throw new McpError(
+            JSONRPC_ERRORS.INVALID_PARAMS,
+            `Resource URI too long: ${uri.length} characters, at most ${maxUriLength} (maxUriLength)`,
+            { maxUriLength },
+          );
         for (const { entry, matcher } of compiled) {
           const variables = matcher.match(uri);
           if (variables !== undefined) return entry.read(uri, variables as never, ctx);
