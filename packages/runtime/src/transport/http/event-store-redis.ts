@@ -6,6 +6,11 @@ import {
   type EventRetention,
   type EventStore,
 } from "./event-store.js";
+import {
+  RedisStreamLeases,
+  type StreamFate,
+  type StreamLeaseOptions,
+} from "./stream-lease-redis.js";
 
 // The event store in Redis Streams, for several server instances: any instance can replay a
 // stream another one wrote. One Redis stream per SSE stream; an event's cursor is its Redis
@@ -21,7 +26,7 @@ export interface RedisCommandClient {
 }
 
 /** The client a RedisEventStore writes through, its key prefix, and its bounds per stream. */
-export interface RedisEventStoreOptions extends EventRetention {
+export interface RedisEventStoreOptions extends EventRetention, StreamLeaseOptions {
   /** A connected node-redis client (`await createClient({ url }).connect()`). */
   client: RedisCommandClient;
   /** Prefixed to every key the store writes (default "mcp:events:"). */
@@ -62,6 +67,7 @@ export class RedisEventStore implements EventStore {
   private readonly prefix: string;
   private readonly retention: Required<EventRetention>;
   private sha: Promise<string> | undefined;
+  private readonly leases: RedisStreamLeases;
 
   constructor(options: RedisEventStoreOptions) {
     if (typeof options?.client?.sendCommand !== "function")
@@ -69,6 +75,31 @@ export class RedisEventStore implements EventStore {
     this.client = options.client;
     this.prefix = options.keyPrefix ?? "mcp:events:";
     this.retention = resolveRetention(options);
+    const keyOf = (streamId: string) => this.key(streamId);
+    const { maxAgeMs } = this.retention;
+    this.leases = new RedisStreamLeases(this.client, this.prefix, keyOf, maxAgeMs, options);
+  }
+
+  hold(streamId: string, ending: object): Promise<void> {
+    checkStreamId(streamId);
+    return this.leases.hold(streamId, ending);
+  }
+
+  finish(streamId: string): Promise<void> {
+    return this.leases.finish(streamId);
+  }
+
+  settle(streamId: string): Promise<StreamFate> {
+    checkStreamId(streamId);
+    return this.leases.settle(streamId);
+  }
+
+  /**
+   * Stops renewing this instance's lease (at shutdown, before the client closes): the calls
+   * it still holds look dead to the other instances once `leaseMs` passed.
+   */
+  stopLease(): void {
+    this.leases.stop();
   }
 
   async append(streamId: string, message: object | undefined): Promise<string> {
@@ -130,7 +161,7 @@ export class RedisEventStore implements EventStore {
 
   async deleteStream(streamId: string): Promise<void> {
     const key = this.key(streamId);
-    await this.client.sendCommand(["DEL", key, `${key}:bytes`]);
+    await this.client.sendCommand(["DEL", key, `${key}:bytes`, `${key}:owner`]);
   }
 
   /** The stream's key; the braces keep a stream's two keys in one Redis Cluster slot. */
@@ -178,5 +209,5 @@ export async function connectRedisEventStore(
   const { url, ...rest } = options;
   const client = await redis.createClient({ url }).connect();
   const store = new RedisEventStore({ ...rest, client: client as RedisCommandClient });
-  return Object.assign(store, { close: () => client.close() });
+  return Object.assign(store, { close: () => (store.stopLease(), client.close()) });
 }

@@ -260,7 +260,7 @@ async function post(
     // With resumable streams, once the client holds an event id its going away is not a
     // cancellation: it resumes (2025-11-25 transports, "Sending Messages to the Server").
     const replySink = streams
-      ? await streams.postSink(sink, exchange, session, () => lifetime.keepOnClose())
+      ? await streams.postSink(sink, exchange, session, message["id"], () => lifetime.keepOnClose())
       : sink;
     await answer(host, replySink, lifetime, message, caller, true);
   } finally {
