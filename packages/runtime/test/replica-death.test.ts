@@ -5,6 +5,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryEventStore } from "../src/transport/http/event-store.js";
 import { MemorySessionStore } from "../src/transport/http/sessions.js";
+import { InProcessMessageBus, type MessageBus } from "../src/server/message-bus.js";
+import { note } from "./event-store-support.js";
+import { callTool, instances, openSession, type Instance } from "./session-relay-support.js";
 import { within } from "../../../test/support/wait.js";
 import {
   call,
@@ -66,5 +69,89 @@ describe("a resumption with nothing to replay", () => {
     // The server closing ends the stream; its reader lets go then.
     text.ended.catch(() => undefined);
     await within(text.seen(`id: ${primed!.id!}\n`), "the resumed position written");
+  });
+});
+
+/** A bus for one instance whose subscriptions end when it "dies" (as a process's would). */
+function mortalBus(bus: MessageBus) {
+  const subscriptions: (() => Promise<void>)[] = [];
+  return {
+    bus: {
+      publish: (channel, message) => bus.publish(channel, message),
+      async subscribe(channel, listener) {
+        const unsubscribe = await bus.subscribe(channel, listener);
+        subscriptions.push(unsubscribe);
+        return unsubscribe;
+      },
+    } satisfies MessageBus,
+    die: () => Promise.all(subscriptions.map((unsubscribe) => unsubscribe())),
+  };
+}
+
+describe("an answer no handler waits for", () => {
+  let running: Instance[] = [];
+  afterEach(async () => {
+    await Promise.all(running.map((i) => i.server.close()));
+    running = [];
+  });
+
+  it("is refused with 400 when the instance that asked died, not taken with 202", async () => {
+    const shared = new InProcessMessageBus();
+    const mortal = mortalBus(shared);
+    const [a, b] = (running = await instances(
+      ["a", "b"],
+      (name) => (name === "a" ? mortal.bus : shared),
+      { forwardedAnswerTimeoutMs: 300 },
+    ));
+    const session = await openSession(a!.server.url);
+    const headers = { "mcp-session-id": session };
+    const call = await post(a!.server.url, callTool("ask", 1), headers);
+    const events = await within(
+      readUntil(call, (e) => messages(e).at(-1)?.message.method === "elicitation/create"),
+      "the elicitation",
+    );
+    const elicitation = messages(events).at(-1)!.message;
+    await mortal.die();
+    const answer = { jsonrpc: "2.0", id: elicitation.id, result: { action: "decline" } };
+    const refused = await within(post(b!.server.url, answer, headers), "the answer refused");
+    expect(refused.status).toBe(400);
+    const body = await refused.json();
+    expect(body).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: expect.stringMatching(/no request .* waits/i) },
+    });
+  });
+
+  it("is refused with 400 on the instance it reaches when nothing there waits for it", async () => {
+    const [a] = await pair();
+    const session = await open(a.url);
+    const stray = { jsonrpc: "2.0", id: 42, result: { action: "accept", content: {} } };
+    const refused = await post(a.url, stray, { "mcp-session-id": session });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.code).toBe(-32600);
+  });
+});
+
+describe("a session deleted through another instance", () => {
+  let running: Instance[] = [];
+  afterEach(async () => {
+    await Promise.all(running.map((i) => i.server.close()));
+    running = [];
+  });
+
+  it("stops taking notices at once on the instance holding its stream", async () => {
+    const bus = new InProcessMessageBus();
+    const [a, b] = (running = await instances(["a", "b"], () => bus));
+    const session = await openSession(a!.server.url);
+    const stream = rawText(await get(a!.server.url, session));
+    await within(stream.seen("stream open"), "the stream open on A");
+    expect(a!.server.d.notifySessions(note(1))).toBe(1);
+    const deleted = await fetch(b!.server.url, {
+      method: "DELETE",
+      headers: { "mcp-session-id": session },
+    });
+    expect(deleted.status).toBe(200);
+    expect(a!.server.d.notifySessions(note(2))).toBe(0);
+    await within(stream.ended, "A closed the session's stream");
   });
 });

@@ -20,7 +20,7 @@ import {
   type ResumableStreams,
   type SessionRef,
 } from "./resumable.js";
-import { relayFor, type SessionRelay } from "./session-relay.js";
+import { relayFor, routeAnswer, type SessionRelay } from "./session-relay.js";
 
 // The legacy half of the HTTP server (2025-03-26 .. 2025-11-25 transports, "Session
 // Management"): `initialize` opens a session named by the Mcp-Session-Id response header;
@@ -161,6 +161,8 @@ export function legacySessions(host: LegacyHttpHost) {
     if (exchange.method === "DELETE") {
       await store.delete(id);
       live.end(id);
+      // The instances holding it stop taking notices for it now, not at their idle sweep.
+      await relay?.forwardEnd(id);
       return sink.send(200, {});
     }
     const ref: SessionRef = {
@@ -243,7 +245,10 @@ async function post(
     // answer to a request another instance sent goes there; so does a cancellation of a
     // request no POST here serves, once handled here (session-relay.ts).
     if (typeof message["method"] !== "string" || message["id"] === undefined) {
-      if (relay?.forwardAnswer(session.id, channel, message)) return sink.send(202, {});
+      const route = await routeAnswer(relay, host.dispatcher, session.id, channel, message);
+      if (route === "taken") return sink.send(202, {});
+      if (route !== "here")
+        return sendJson(sink, route.status, errorBody(route.code, route.message));
       await host.dispatcher.handle(message, {
         channel,
         ...(principal === undefined ? {} : { principal }),
