@@ -132,6 +132,24 @@ describe("answers and cancellations across instances (in-process bus)", () => {
     expect(b!.errors).toEqual([expect.stringMatching(/answer not forwarded: Error: bus down/)]);
   });
 
+  it("a stalled bus holds neither an answer's POST (503) nor a DELETE past the timeout", async () => {
+    const stalled: MessageBus = {
+      publish: () => new Promise<void>(() => {}),
+      subscribe: async () => async () => undefined,
+    };
+    const options = { forwardedAnswerTimeoutMs: 200 };
+    const [a, b] = (running = await instances(["a", "b"], () => stalled, options, 500));
+    const session = await openSession(a!.server.url);
+    const { status } = await askAndAnswer(a!, b!, session, accept("stuck"));
+    expect(status).toBe(503);
+    const headers = { "mcp-session-id": session };
+    const deleted = await within(
+      fetch(b!.server.url, { method: "DELETE", headers }),
+      "the DELETE answered",
+    );
+    expect(deleted.status).toBe(200);
+  });
+
   it("reports what on its channels is no forwarded message, and goes on", async () => {
     const { bus } = recordingBus();
     const [a] = (running = await instances(["a"], () => bus));

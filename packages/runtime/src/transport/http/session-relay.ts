@@ -72,6 +72,20 @@ export interface AnswerRefusal {
   readonly message: string;
 }
 
+/** An answer larger than the bus carries. */
+const TOO_LARGE = (limit: number): AnswerRefusal => ({
+  status: 413,
+  code: JSONRPC_ERRORS.INVALID_REQUEST,
+  message: `The response is over ${limit} characters`,
+});
+
+/** An answer the bus did not take (it failed, or stalled past the timeout). */
+const UNFORWARDED: AnswerRefusal = {
+  status: 503,
+  code: JSONRPC_ERRORS.INTERNAL_ERROR,
+  message: "The response could not be forwarded; send it again",
+};
+
 /** An answer no handler waits for (here, or on the instance its id names). */
 export const NOT_AWAITED: AnswerRefusal = {
   status: 400,
@@ -197,29 +211,23 @@ export function sessionRelay(host: RelayHost, options: SessionRelayOptions): Ses
       const origin = originOfRequestId(message["id"]);
       if (origin === undefined) return NOT_AWAITED;
       const nonce = randomNonce();
-      const from = requestOrigin();
-      const text = JSON.stringify({ session: id, message, from, nonce });
+      const text = JSON.stringify({ session: id, message, from: requestOrigin(), nonce });
+      if (text.length > maxAnswerChars) {
+        host.report(`mcp-gen: a client's answer over ${maxAnswerChars} characters not forwarded`);
+        return TOO_LARGE(maxAnswerChars);
+      }
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const acknowledged = new Promise<boolean>((resolve) => {
-        unacknowledged.set(nonce, () => resolve(true));
-        timer = setTimeout(() => resolve(false), answerTimeoutMs);
+      const acknowledged = new Promise<"taken" | "late">((resolve) => {
+        unacknowledged.set(nonce, () => resolve("taken"));
+        timer = setTimeout(() => resolve("late"), answerTimeoutMs);
       });
       try {
-        if (text.length > maxAnswerChars) {
-          host.report(`mcp-gen: a client's answer over ${maxAnswerChars} characters not forwarded`);
-          return {
-            status: 413,
-            code: JSONRPC_ERRORS.INVALID_REQUEST,
-            message: `The response is over ${maxAnswerChars} characters`,
-          };
-        }
-        if (!(await publish(answers(origin), text, Infinity, "a client's answer")))
-          return {
-            status: 503,
-            code: JSONRPC_ERRORS.INTERNAL_ERROR,
-            message: "The response could not be forwarded; send it again",
-          };
-        return (await acknowledged) ? "taken" : NOT_AWAITED;
+        // Bounded as a whole: a bus that stalls does not hold the POST past the timeout.
+        const published = publish(answers(origin), text, Infinity, "a client's answer");
+        const first = await Promise.race([published, acknowledged]);
+        if (first === "taken") return "taken";
+        if (first === false || first === "late") return UNFORWARDED;
+        return (await acknowledged) === "taken" ? "taken" : NOT_AWAITED;
       } finally {
         clearTimeout(timer);
         unacknowledged.delete(nonce);
@@ -227,7 +235,11 @@ export function sessionRelay(host: RelayHost, options: SessionRelayOptions): Ses
     },
     async forwardEnd(id) {
       const text = JSON.stringify({ session: id });
-      await publish(ended, text, MAX_NOTICE_CHARS, "a session's end");
+      // Bounded: a bus that stalls does not hold the DELETE (the session is gone anyway).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, answerTimeoutMs)));
+      await Promise.race([publish(ended, text, MAX_NOTICE_CHARS, "a session's end"), late]);
+      clearTimeout(timer);
     },
     forwardCancel(id, message) {
       const params = message["params"];
