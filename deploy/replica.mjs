@@ -15,9 +15,13 @@ const secret = process.env.STATE_SECRET;
 const store = await connectRedisSessionStore({ url: process.env.REDIS_URL, prefix: "deploy:" });
 // The events of every resumable SSE stream, and the history of session notices, in Redis:
 // a client whose replica dies resumes its stream on another with Last-Event-ID.
+// Leases shorter than the default 15 s: a replica killed mid-call is found out within seconds
+// (deploy/replica-death.test.ts).
 const events = await connectRedisEventStore({
   url: process.env.REDIS_URL,
   keyPrefix: "deploy:events:",
+  leaseMs: 2_000,
+  leaseRefreshMs: 500,
 });
 const text = (value) => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
 const ask = (key, message) => ({
@@ -56,6 +60,7 @@ const tools = [
   { name: "update-resource", inputSchema: { type: "object" } },
   { name: "ask-answer", inputSchema: { type: "object" } },
   { name: "wait-cancel", inputSchema: { type: "object" } },
+  { name: "progress-then-hang", inputSchema: { type: "object" } },
 ];
 
 // One question to the client (deploy/roaming-requests.test.ts): a legacy client's answer
@@ -63,7 +68,10 @@ const tools = [
 async function askAnswer(params, ctx) {
   const nonce = params.arguments?.nonce;
   const answer = ctx.inputResponse("answer", "elicitation/create");
-  if (!answer) return inputRequired(ctx, { inputRequests: ask("answer", `Answer ${nonce}?`) });
+  if (!answer) {
+    console.log(`ASKING ${me} ${nonce}`);
+    return inputRequired(ctx, { inputRequests: ask("answer", `Answer ${nonce}?`) });
+  }
   console.log(`ANSWERED ${me} ${nonce}`);
   return text({ instance: me, answer: answer.content?.v });
 }
@@ -85,6 +93,13 @@ const dispatcher = createServerDispatcher(
       if (params.name === "two-rounds") return twoRounds(ctx);
       if (params.name === "ask-answer") return askAnswer(params, ctx);
       if (params.name === "wait-cancel") return waitCancel(params, ctx);
+      // Opens the call's resumable stream (a progress event), then never answers: the test
+      // kills this replica and the client resumes elsewhere.
+      if (params.name === "progress-then-hang") {
+        await ctx.sendProgress(1);
+        console.log(`HANGING ${me}`);
+        return new Promise(() => {});
+      }
       // A tools list change, told to every legacy session wherever its stream is open.
       if (params.name === "announce")
         return text({

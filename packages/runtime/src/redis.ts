@@ -29,3 +29,8 @@ export {
   type RedisEventStoreOptions,
 } from "./transport/http/event-store-redis.js";
 export type { EventRetention, EventStore, EventStoreBounds } from "./transport/http/event-store.js";
+export {
+  DEFAULT_LEASE,
+  type StreamFate,
+  type StreamLeaseOptions,
+} from "./transport/http/stream-lease-redis.js";

@@ -45,29 +45,32 @@ describe("answers and cancellations across instances (in-process bus)", () => {
     const { status, final } = await askAndAnswer(a!, b!, session, accept("from b"));
     expect(status).toBe(202);
     expect(toolText(final)).toEqual({ instance: "a", answer: "from b" });
-    expect(published).toHaveLength(1);
-    expect(published[0]).toMatch(/^mcp-gen:answers:[0-9a-z]{16}$/);
+    // Forwarded to A's process, and acknowledged by A to B's (one process here).
+    expect(published).toEqual([
+      expect.stringMatching(/^mcp-gen:answers:[0-9a-z]{16}$/),
+      expect.stringMatching(/^mcp-gen:acks:[0-9a-z]{16}$/),
+    ]);
     // Answered where it arrived, A's own answer is not published: the bus stays quiet.
     const again = await askAndAnswer(a!, a!, session, accept("from a"));
     expect(toolText(again.final)).toEqual({ instance: "a", answer: "from a" });
-    expect(published).toHaveLength(1);
+    expect(published).toHaveLength(2);
     expect([...a!.errors, ...b!.errors]).toEqual([]);
   });
 
-  it("an answer no instance waits for is answered 202 and dropped quietly", async () => {
+  it("an answer no instance waits for is refused with 400, once nobody took it", async () => {
     const { bus, published } = recordingBus();
-    const [a, b] = (running = await instances(["a", "b"], () => bus));
+    const options = { forwardedAnswerTimeoutMs: 200 };
+    const [a, b] = (running = await instances(["a", "b"], () => bus, options));
     const session = await openSession(a!.server.url);
     const headers = { "mcp-session-id": session };
     // Of this runtime's form, for no request: forwarded, and nobody takes it.
     const stray = accept("late")("mcp-gen-0123456789abcdef-7");
-    expect((await post(b!.server.url, stray, headers)).status).toBe(202);
+    expect((await post(b!.server.url, stray, headers)).status).toBe(400);
     expect(published).toEqual([expect.stringMatching(/^mcp-gen:answers:0123456789abcdef$/)]);
-    // An id that names no instance is never published: B's dispatcher reports it.
-    expect((await post(b!.server.url, accept("x")(42 as Any), headers)).status).toBe(202);
+    // An id that names no instance is never published, and refused at once.
+    expect((await post(b!.server.url, accept("x")(42 as Any), headers)).status).toBe(400);
     expect(published).toHaveLength(1);
-    expect(b!.errors).toEqual([expect.stringMatching(/unknown id 42/)]);
-    expect(a!.errors).toEqual([]);
+    expect([...a!.errors, ...b!.errors]).toEqual([]);
   });
 
   it("a cancellation POSTed to B stops the call running on A, with the client's reason", async () => {
@@ -109,13 +112,13 @@ describe("answers and cancellations across instances (in-process bus)", () => {
     ));
     const session = await openSession(a!.server.url);
     const { status, final } = await askAndAnswer(a!, b!, session, accept("x".repeat(300)));
-    expect(status).toBe(202);
+    expect(status).toBe(413);
     expect(published).toEqual([]);
     expect(b!.errors).toEqual([expect.stringMatching(/answer over 200 characters not forwarded/)]);
     expect(JSON.stringify(final)).toMatch(/did not answer elicitation\/create in time/);
   });
 
-  it("a failing bus is reported, and the POST still gets its 202", async () => {
+  it("a failing bus is reported, and the POST gets 503: the client knows to send it again", async () => {
     const failing: MessageBus = {
       publish: async () => {
         throw new Error("bus down");
@@ -125,8 +128,26 @@ describe("answers and cancellations across instances (in-process bus)", () => {
     const [a, b] = (running = await instances(["a", "b"], () => failing, {}, 500));
     const session = await openSession(a!.server.url);
     const { status } = await askAndAnswer(a!, b!, session, accept("lost"));
-    expect(status).toBe(202);
+    expect(status).toBe(503);
     expect(b!.errors).toEqual([expect.stringMatching(/answer not forwarded: Error: bus down/)]);
+  });
+
+  it("a stalled bus holds neither an answer's POST (503) nor a DELETE past the timeout", async () => {
+    const stalled: MessageBus = {
+      publish: () => new Promise<void>(() => {}),
+      subscribe: async () => async () => undefined,
+    };
+    const options = { forwardedAnswerTimeoutMs: 200 };
+    const [a, b] = (running = await instances(["a", "b"], () => stalled, options, 500));
+    const session = await openSession(a!.server.url);
+    const { status } = await askAndAnswer(a!, b!, session, accept("stuck"));
+    expect(status).toBe(503);
+    const headers = { "mcp-session-id": session };
+    const deleted = await within(
+      fetch(b!.server.url, { method: "DELETE", headers }),
+      "the DELETE answered",
+    );
+    expect(deleted.status).toBe(200);
   });
 
   it("reports what on its channels is no forwarded message, and goes on", async () => {

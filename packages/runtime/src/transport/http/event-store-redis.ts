@@ -8,6 +8,11 @@ import {
 } from "./event-store.js";
 import { APPEND, DELETE } from "./event-store-redis-scripts.js";
 import { connectRedis, type RedisErrorListener } from "./redis-connection.js";
+import {
+  RedisStreamLeases,
+  type StreamFate,
+  type StreamLeaseOptions,
+} from "./stream-lease-redis.js";
 
 // The event store in Redis Streams, for several server instances: any instance can replay a
 // stream another one wrote. One Redis stream per SSE stream; an event's cursor is its Redis
@@ -25,10 +30,10 @@ export interface RedisCommandClient {
 }
 
 /**
- * The client a RedisEventStore writes through, its key prefix, and its bounds (the memory
- * store's, with the same defaults: see EventStoreBounds).
+ * The client a RedisEventStore writes through, its key prefix, its bounds (the memory
+ * store's, with the same defaults: see EventStoreBounds) and its replica lease.
  */
-export interface RedisEventStoreOptions extends EventStoreBounds {
+export interface RedisEventStoreOptions extends EventStoreBounds, StreamLeaseOptions {
   /** A connected node-redis client (`await createClient({ url }).connect()`). */
   client: RedisCommandClient;
   /**
@@ -48,6 +53,7 @@ export class RedisEventStore implements EventStore {
   private readonly bounds: Required<EventStoreBounds>;
   /** The SHA-1 of each script Redis has cached, by its text. */
   private readonly shas = new Map<string, Promise<string>>();
+  private readonly leases: RedisStreamLeases;
 
   constructor(options: RedisEventStoreOptions) {
     if (typeof options?.client?.sendCommand !== "function")
@@ -55,6 +61,31 @@ export class RedisEventStore implements EventStore {
     this.client = options.client;
     this.prefix = options.keyPrefix ?? "mcp:events:";
     this.bounds = resolveBounds(options);
+    const keyOf = (streamId: string) => this.key(streamId);
+    const { maxAgeMs } = this.bounds;
+    this.leases = new RedisStreamLeases(this.client, this.prefix, keyOf, maxAgeMs, options);
+  }
+
+  hold(streamId: string, ending: object): Promise<void> {
+    checkStreamId(streamId);
+    return this.leases.hold(streamId, ending);
+  }
+
+  finish(streamId: string): Promise<void> {
+    return this.leases.finish(streamId);
+  }
+
+  settle(streamId: string): Promise<StreamFate> {
+    checkStreamId(streamId);
+    return this.leases.settle(streamId);
+  }
+
+  /**
+   * Stops renewing this instance's lease (at shutdown, before the client closes): the calls
+   * it still holds look dead to the other instances once `leaseMs` passed.
+   */
+  stopLease(): void {
+    this.leases.stop();
   }
 
   async append(streamId: string, message: object | undefined): Promise<string> {
@@ -117,6 +148,8 @@ export class RedisEventStore implements EventStore {
   async deleteStream(streamId: string): Promise<void> {
     checkStreamId(streamId);
     await this.run(DELETE, this.keys(streamId), [this.prefix, streamId]);
+    // The stream's owner (its replica lease, stream-lease-redis.ts) goes with it.
+    await this.client.sendCommand(["DEL", `${this.key(streamId)}:owner`]);
   }
 
   /** The stream's key. */
@@ -168,5 +201,10 @@ export async function connectRedisEventStore(
   const { url, onError, ...rest } = options;
   const client = await connectRedis({ url, ...(onError ? { onError } : {}), name: "event store" });
   const store = new RedisEventStore({ ...rest, client });
-  return Object.assign(store, { close: async () => void (await client.close()) });
+  return Object.assign(store, {
+    close: async () => {
+      store.stopLease();
+      await client.close();
+    },
+  });
 }

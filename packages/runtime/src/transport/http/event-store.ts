@@ -43,6 +43,23 @@ export interface EventStore {
     eventId: string,
     send: (eventId: string, message: object) => void,
   ): Promise<void>;
+  /**
+   * Records that this instance writes the POST stream `streamId` until `finish`, and
+   * `ending`, the JSON-RPC error response it ends with if this instance dies first (see
+   * `settle`). A store several instances share keeps a lease that lapses when the instance
+   * stops renewing it (RedisEventStore's `leaseMs`). Optional, with `finish` and `settle`.
+   */
+  hold?(streamId: string, ending: object): Promise<void>;
+  /** Nothing more comes on `streamId`: its response was recorded, or its request ended. */
+  finish?(streamId: string): Promise<void>;
+  /**
+   * What became of the held stream `streamId`, asked by an instance that does not write it:
+   * "held" while the instance holding it lives, "over" once finished, "unknown" when it was
+   * never held (or that is forgotten). When the holder died (its lease lapsed), its `ending`
+   * is recorded as the stream's last event, once even when several instances settle it at
+   * the same time: "ended".
+   */
+  settle?(streamId: string): Promise<"held" | "over" | "ended" | "unknown">;
 }
 
 /** How long and how much of each stream a store keeps; the defaults are in `DEFAULT_RETENTION`. */
@@ -200,6 +217,11 @@ export class MemoryEventStore implements EventStore {
   private readonly retention: Required<EventStoreBounds>;
   private readonly now: () => number;
   private totalBytes = 0;
+  /**
+   * The held streams (see EventStore.hold): held or over, least recently changed first. Its
+   * holder is in this process, so it is alive: a held stream is never settled as ended.
+   */
+  private readonly holds = new Map<string, "held" | "over">();
 
   constructor(options: MemoryEventStoreOptions = {}) {
     this.retention = resolveBounds(options);
@@ -255,7 +277,28 @@ export class MemoryEventStore implements EventStore {
     return Promise.resolve(parsed.streamId);
   }
 
+  hold(streamId: string): Promise<void> {
+    return this.mark(streamId, "held");
+  }
+
+  finish(streamId: string): Promise<void> {
+    return this.mark(streamId, "over");
+  }
+
+  settle(streamId: string): Promise<"held" | "over" | "unknown"> {
+    return Promise.resolve(this.holds.get(streamId) ?? "unknown");
+  }
+
+  /** Bounded like the streams: beyond maxStreams, the least recently changed is forgotten. */
+  private mark(streamId: string, state: "held" | "over"): Promise<void> {
+    this.holds.delete(streamId);
+    this.holds.set(streamId, state);
+    if (this.holds.size > this.retention.maxStreams) this.holds.delete(this.holds.keys().next().value!);
+    return Promise.resolve();
+  }
+
   deleteStream(streamId: string): Promise<void> {
+    this.holds.delete(streamId);
     const stream = this.streams.get(streamId);
     if (stream) {
       this.totalBytes -= stream.bytes;

@@ -21,7 +21,7 @@ import {
   type ResumableStreams,
   type SessionRef,
 } from "./resumable.js";
-import { relayFor, type SessionRelay } from "./session-relay.js";
+import { relayFor, routeAnswer, type SessionRelay } from "./session-relay.js";
 import {
   boundedEventStore,
   boundedSessionStore,
@@ -183,6 +183,8 @@ export function legacySessions(host: LegacyHttpHost) {
     if (exchange.method === "DELETE") {
       await store.delete(id);
       live.end(id);
+      // The instances holding it stop taking notices for it now, not at their idle sweep.
+      await relay?.forwardEnd(id);
       return sink.send(200, {});
     }
     const ref: SessionRef = {
@@ -265,7 +267,10 @@ async function post(
     // answer to a request another instance sent goes there; so does a cancellation of a
     // request no POST here serves, once handled here (session-relay.ts).
     if (typeof message["method"] !== "string" || message["id"] === undefined) {
-      if (relay?.forwardAnswer(session.id, channel, message)) return sink.send(202, {});
+      const route = await routeAnswer(relay, host.dispatcher, session.id, channel, message);
+      if (route === "taken") return sink.send(202, {});
+      if (route !== "here")
+        return sendJson(sink, route.status, errorBody(route.code, route.message));
       await host.dispatcher.handle(message, {
         channel,
         ...(principal === undefined ? {} : { principal }),
@@ -282,7 +287,7 @@ async function post(
     // With resumable streams, once the client holds an event id its going away is not a
     // cancellation: it resumes (2025-11-25 transports, "Sending Messages to the Server").
     const replySink = streams
-      ? await streams.postSink(sink, exchange, session, () => lifetime.keepOnClose())
+      ? await streams.postSink(sink, exchange, session, message["id"], () => lifetime.keepOnClose())
       : sink;
     await answer(host, replySink, lifetime, message, caller, true);
   } finally {

@@ -113,9 +113,10 @@ export interface HttpCoreOptions<R> {
    * elicitation, sampling, roots), delivered to that handler, and its notifications/cancelled
    * for a request running on another instance, which stops it there. Every instance sharing
    * the `sessionStore` takes the same bus (`RedisMessageBus` from `@mcp-gen/runtime/redis`
-   * between processes). At most once: an answer or cancellation lost on the way leaves the
-   * handler to its own timeout. The subscriptions last as long as the bus: close it when the
-   * server stops.
+   * between processes). An answer is accepted (202) once the instance whose handler waits
+   * for it acknowledged it, else refused (see forwardedAnswerTimeoutMs); a cancellation lost
+   * on the way leaves the call to its own timeout. A DELETE ends the session on every
+   * instance. The subscriptions last as long as the bus: close it when the server stops.
    */
   messageBus?: MessageBus;
   /**
@@ -126,10 +127,17 @@ export interface HttpCoreOptions<R> {
   messageBusPrefix?: string;
   /**
    * Largest client answer forwarded over `messageBus`, in characters of JSON (default
-   * 1,048,576); a larger one is dropped and reported, and the handler waiting for it times
-   * out. A forwarded cancellation is at most 64 KiB, its reason cut to 1,024 characters.
+   * 1,048,576); a larger one is refused with 413 and reported, and the handler waiting for
+   * it times out. A forwarded cancellation is at most 64 KiB, its reason cut to 1,024 characters.
    */
   maxForwardedAnswerChars?: number;
+  /**
+   * How long the instance a client's answer reaches waits for the instance whose handler it
+   * is for to take it, over `messageBus` (default 3,000 ms). Without that instance's
+   * acknowledgement in time (it stopped, or its handler gave up), the POST is refused with
+   * 400 and a JSON-RPC error, not accepted with 202 and lost.
+   */
+  forwardedAnswerTimeoutMs?: number;
   /** The authenticated principal of a request (e.g. from its bearer token); throw to refuse with 401. */
   authenticate?: (request: R) => string | undefined | Promise<string | undefined>;
   /**

@@ -3,13 +3,12 @@ import {
   errorBody,
   EVENT_STREAM_HEADERS,
   sendJson,
-  type EventStream,
   type HttpExchange,
   type ReplySink,
 } from "./exchange.js";
 import { JSONRPC_ERRORS } from "../../core/errors.js";
 import type { MissedNotices } from "../../server/message-bus.js";
-import { sessionNoticePosition } from "../../server/notice-position.js";
+import { describe, LiveStream } from "./live-stream.js";
 
 // Resumable SSE streams of legacy sessions (2025-03-26 .. 2025-11-25 basic/transports,
 // "Resumability and Redelivery"): every event of a POST's response stream and of the
@@ -44,134 +43,12 @@ export interface SessionRef {
   attach(send: (message: object) => void): () => void;
 }
 
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * One resumable stream while this instance writes it. Its events are recorded, then written
- * to its connection if one is open; everything goes through one queue, so events keep their
- * order and a resumption sees each event exactly once: in the replay or written after it.
- */
-class LiveStream {
-  ended = false;
-  /** Called once, when the first event with an id was written (the client can resume now). */
-  onIdWritten: (() => void) | undefined;
-  private chain: Promise<void> = Promise.resolve();
-  private connection: { stream: EventStream; release: () => void } | undefined;
-  /** An append failed: events go out without ids from then on (the store has a gap). */
-  private broken = false;
-  /** Session notices up to this history position are on the stream already (caught up). */
-  private caughtUpTo: string | undefined;
-
-  constructor(
-    readonly id: string,
-    private readonly host: ResumableHost,
-    private readonly onEnd: () => void = () => undefined,
-  ) {}
-
-  /** Runs `task` after everything queued before; its failure is reported, and rethrown to the caller. */
-  queue(task: () => Promise<void> | void): Promise<void> {
-    const run = this.chain.then(task);
-    this.chain = run.catch((error: unknown) =>
-      this.host.report(`mcp-gen: SSE stream ${this.id}: ${describe(error)}`),
-    );
-    return run;
-  }
-
-  send(message: object): void {
-    const at = sessionNoticePosition();
-    void this.queue(async () => {
-      const upTo = this.caughtUpTo;
-      if (at !== undefined && upTo !== undefined && !laterPosition(at, upTo)) return;
-      await this.deliver(message);
-    }).catch(() => undefined);
-  }
-
-  /**
-   * Records the session notices the stream missed while no instance wrote it (its instance
-   * died), after its event `after`, and writes them; later deliveries of them are skipped.
-   * Runs inside a queued task, once the connection is attached.
-   */
-  async catchUp(channel: object, after: string): Promise<void> {
-    const missed = await this.host.missedNotices?.(channel, after);
-    for (const { at, message } of missed ?? []) {
-      await this.deliver(message);
-      this.caughtUpTo = at;
-    }
-  }
-
-  private async deliver(message: object): Promise<void> {
-    const id = await this.record(message);
-    const connection = this.connection;
-    if (!connection) return;
-    connection.stream.event(message, id);
-    if (id !== undefined) this.idWritten();
-  }
-
-  /** The priming event: a position the client can resume after before any message came. */
-  prime(): void {
-    void this.queue(async () => {
-      const id = await this.record(undefined);
-      if (id === undefined || !this.connection) return;
-      this.connection.stream.mark({ id });
-      this.idWritten();
-    }).catch(() => undefined);
-  }
-
-  /** Makes `stream` the stream's connection; a previous one is closed (the client replaced it). */
-  attach(stream: EventStream, exchange: HttpExchange): void {
-    const previous = this.connection;
-    const release = exchange.onClose(() => {
-      if (this.connection?.stream === stream) this.connection = undefined;
-    });
-    this.connection = { stream, release };
-    if (previous) {
-      previous.release();
-      previous.stream.end();
-    }
-  }
-
-  end(): void {
-    void this.queue(() => {
-      this.ended = true;
-      const connection = this.connection;
-      this.connection = undefined;
-      connection?.release();
-      connection?.stream.end();
-      this.onEnd();
-    }).catch(() => undefined);
-  }
-
-  private async record(message: object | undefined): Promise<string | undefined> {
-    if (this.broken) return undefined;
-    try {
-      return await this.host.store.append(this.id, message);
-    } catch (error) {
-      this.broken = true;
-      this.host.report(`mcp-gen: SSE stream ${this.id} is no longer resumable: ${describe(error)}`);
-      return undefined;
-    }
-  }
-
-  private idWritten(): void {
-    const once = this.onIdWritten;
-    this.onIdWritten = undefined;
-    once?.();
-  }
-}
-
 /** The stream id's parts a resumption checks. */
 function streamOf(eventId: string, tag: string): { id: string; kind: "p" | "g" } | undefined {
   const streamId = parseEventId(eventId)?.streamId;
   const [kind, owner] = streamId?.split(".") ?? [];
   if (owner !== tag || (kind !== "p" && kind !== "g")) return undefined;
   return { id: streamId!, kind };
-}
-
-/** Whether history position `a` (an event id, its cursor a Redis entry id) comes after `b`. */
-function laterPosition(a: string, b: string): boolean {
-  const [am = 0, as = 0] = (parseEventId(a)?.cursor ?? "").split("-").map(Number);
-  const [bm = 0, bs = 0] = (parseEventId(b)?.cursor ?? "").split("-").map(Number);
-  return am > bm || (am === bm && as > bs);
 }
 
 /** Whether `eventId` names a standalone GET stream (whoever's it is: resume checks that). */
@@ -233,6 +110,7 @@ export function resumableStreams(host: ResumableHost) {
     sink: ReplySink,
     exchange: HttpExchange,
     session: SessionRef,
+    requestId: unknown,
     keepOnClose: () => void,
   ): Promise<ReplySink> {
     const tag = await tagOf(session);
@@ -243,6 +121,7 @@ export function resumableStreams(host: ResumableHost) {
         const id = `p.${tag}.${randomHex(16)}`;
         const stream = new LiveStream(id, host, () => posts.delete(id));
         posts.set(id, stream);
+        stream.hold(instanceStopped(requestId));
         stream.onIdWritten = keepOnClose;
         stream.attach(connection, exchange);
         if (primes(session)) stream.prime();
@@ -291,31 +170,11 @@ export function resumableStreams(host: ResumableHost) {
     const adopted = named.kind === "g" && mine === undefined;
     let outcome: "refused" | "failed" | "done" = "done";
     const replay = async () => {
-      const events: [string, object][] = [];
-      let found: string | undefined;
-      try {
-        found = await host.store.replayAfter(lastEventId, (id, message) =>
-          events.push([id, message]),
-        );
-      } catch (error) {
-        host.report(`mcp-gen: replaying after ${lastEventId}: ${describe(error)}`);
-        outcome = "failed";
-        return;
-      }
-      if (found === undefined) return void (outcome = "refused");
-      const connection = sink.openStream(EVENT_STREAM_HEADERS);
-      for (const [id, message] of events) connection.event(message, id);
-      if (live && !live.ended) {
-        live.attach(connection, exchange);
-        if (adopted) await catchUp(host, live, session, events.at(-1)?.[0] ?? lastEventId);
-        return;
-      }
-      // A POST's stream no instance here writes: over once its response was sent; else the
-      // client polls (2025-11-25 transports: close with `retry`, the client reconnects), and
-      // whichever instance writes it records what comes next in the shared store.
-      if (!events.some(([, message]) => isResponse(message)))
-        connection.mark({ retryMs: host.retryMs });
-      connection.end();
+      const events = await readAfter(host, lastEventId);
+      if (typeof events === "string") return void (outcome = events);
+      if (!live || live.ended) return answerPoll(host, sink, named.id, events, lastEventId);
+      live.attach(openReplay(sink, events, lastEventId), exchange);
+      if (adopted) await catchUp(host, live, session, events.at(-1)?.[0] ?? lastEventId);
     };
     await (live ? live.queue(replay) : replay());
     if (outcome === "done") return;
@@ -348,6 +207,89 @@ export function resumableStreams(host: ResumableHost) {
 }
 
 /**
+ * A response stream replaying `events`. Nothing to replay: the client's own position goes
+ * first, as a priming event (an id, empty data: 2025-11-25 transports, "Sending Messages to
+ * the Server"). It sends the headers at once (F10), and a client that keeps the id of the
+ * last event it read (the v1 SDK) keeps its place when the connection closes with only a
+ * `retry`.
+ */
+function openReplay(sink: ReplySink, events: [string, object][], lastEventId: string) {
+  const connection = sink.openStream(EVENT_STREAM_HEADERS);
+  for (const [id, message] of events) connection.event(message, id);
+  if (events.length === 0) connection.mark({ id: lastEventId });
+  return connection;
+}
+
+/**
+ * A resumption of the POST stream `streamId`, which no instance here writes: what was
+ * recorded after the client's position, then the connection closes. When the stream is not
+ * over, with `retry`: the client polls (2025-11-25 transports), and whichever instance writes
+ * it records what comes next in the store; unless that instance died, and the stream ends
+ * with its error (see settle).
+ */
+async function answerPoll(
+  host: ResumableHost,
+  sink: ReplySink,
+  streamId: string,
+  events: [string, object][],
+  lastEventId: string,
+): Promise<void> {
+  const fate = events.some(([, message]) => isResponse(message))
+    ? "over"
+    : await settle(host, streamId, events, lastEventId);
+  // Over, and the client has every event: 204 tells an SSE client not to reconnect (HTML,
+  // "Server-sent events": 204 No Content stops reconnection). The v1 SDK resumes after an
+  // error response; without this it would poll for ever.
+  if (events.length === 0 && fate === "over") return sink.send(204, {});
+  const connection = openReplay(sink, events, lastEventId);
+  if (fate !== "over") connection.mark({ retryMs: host.retryMs });
+  connection.end();
+}
+
+/** The events recorded after `eventId` on its stream; "refused" when it is not kept, "failed" when the store fails (reported). */
+async function readAfter(
+  host: ResumableHost,
+  eventId: string,
+): Promise<[string, object][] | "refused" | "failed"> {
+  const events: [string, object][] = [];
+  try {
+    const found = await host.store.replayAfter(eventId, (id, message) =>
+      events.push([id, message]),
+    );
+    return found === undefined ? "refused" : events;
+  } catch (error) {
+    host.report(`mcp-gen: replaying after ${eventId}: ${describe(error)}`);
+    return "failed";
+  }
+}
+
+/**
+ * Settles the POST stream `streamId` that no instance here writes (EventStore.settle), and
+ * adds to `events` what its settling recorded (the ending of a stream whose instance died):
+ * "over" when nothing more comes on it, else "polling". A store without leases cannot tell,
+ * nor can a failing one (reported): the client polls, as the spec has it.
+ */
+async function settle(
+  host: ResumableHost,
+  streamId: string,
+  events: [string, object][],
+  lastEventId: string,
+): Promise<"over" | "polling"> {
+  try {
+    const fate = (await host.store.settle?.(streamId)) ?? "unknown";
+    if (fate !== "over" && fate !== "ended") return "polling";
+    // Recorded since the replay: the ending just appended, or the holder's last events.
+    const more = await readAfter(host, events.at(-1)?.[0] ?? lastEventId);
+    if (typeof more === "string") return "polling";
+    events.push(...more);
+    return "over";
+  } catch (error) {
+    host.report(`mcp-gen: settling SSE stream ${streamId}: ${describe(error)}`);
+    return "polling";
+  }
+}
+
+/**
  * Catches `live` up with the session notices sent after its event `after`; a failure is
  * reported, not fatal. For a standalone stream adopted by an instance that had none of the
  * session: the one resumed was written elsewhere, by an instance that may have died, and no
@@ -367,6 +309,18 @@ async function catchUp(
   } catch (error) {
     host.report(`mcp-gen: catching up SSE stream ${live.id}: ${describe(error)}`);
   }
+}
+
+/**
+ * The error a call ends with when the instance running it dies before answering. Whether it
+ * took effect is unknown: retrying is safe for an idempotent tool only.
+ */
+export function instanceStopped(requestId: unknown): object {
+  return errorBody(
+    JSONRPC_ERRORS.INTERNAL_ERROR,
+    "The server instance running this request stopped before answering it; the request may have taken effect (retry only if it is idempotent)",
+    requestId,
+  );
 }
 
 function refuse(sink: ReplySink, message: string): void {
