@@ -92,6 +92,19 @@ export class LegacyClient {
     return this.open(signal);
   }
 
+  /**
+   * The transport found the session gone outside a call (its standalone stream got 404):
+   * initialize again now, as a call would (a client that only listens would otherwise hear
+   * nothing more). Not after close(); a failure is left for the next call to meet.
+   */
+  private lost(): void {
+    const opened = this.opening;
+    if (opened === undefined) return;
+    void opened
+      .then(() => (this.opening === opened ? this.reopen() : undefined))
+      .catch(() => undefined);
+  }
+
   private async initialize(signal: AbortSignal | undefined): Promise<void> {
     const { transport, versions, eras } = this.options;
     const support = transport.legacy;
@@ -100,6 +113,7 @@ export class LegacyClient {
     support.reset();
     support.onServerRequest((request, context) => this.answer(request, context?.signal));
     support.onNotification(this.options.onNotification);
+    support.onSessionLost?.(() => this.lost());
     const params = {
       protocolVersion: versions[0],
       capabilities: this.options.capabilities,

@@ -9,7 +9,7 @@ import { legacySessionSupport, SessionStreams } from "./client-session.js";
 
 export { TransportError, type TransportErrorKind } from "../transport-error.js";
 export { HttpTransportError } from "./body.js";
-export type { HttpTransportOptions } from "./client-options.js";
+export type { HttpTransportOptions, ReconnectOptions } from "./client-options.js";
 
 // The client side of Streamable HTTP: every message is its own POST to one endpoint; a
 // request's reply is a JSON body, or an SSE stream of related notifications that ends
