@@ -127,6 +127,72 @@ describe("responseFromStream", () => {
   });
 });
 
+describe("responseFromStream when the call's server goes quiet", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  function legacyContext(fetch: typeof globalThis.fetch): ResponseContext {
+    const endpoint = new HttpEndpoint(LEGACY_PROTOCOL, { url: URL_, fetch });
+    endpoint.session = { id: "abc", version: "2025-11-25" };
+    return { endpoint, ...routing() };
+  }
+  const progress = (n: number) =>
+    event({ jsonrpc: "2.0", method: "notifications/progress", params: { n } }, `e${n}`);
+
+  it("gives up after 5 resumptions in a row brought nothing new: the call may be lost", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    // What a replica that does not run the call answers: nothing to replay, the same last id.
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      sseResponse("id: e1\nretry: 100\ndata:\n\n"),
+    );
+    const answered = responseFromStream(
+      sseResponse("id: e1\nretry: 100\ndata:\n\n"),
+      1,
+      {},
+      legacyContext(fetch),
+    );
+    const failed = answered.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(10_000);
+    const error = (await failed) as TransportError;
+    expect(fetch).toHaveBeenCalledTimes(5);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.kind).toBe("dropped");
+    expect(error.message).toBe(
+      "no response: the call's event stream was resumed 5 times in a row with nothing new " +
+        "(the server, or the replica running the call, may have stopped); the call may or may not have run",
+    );
+  });
+
+  it("keeps polling while each resumption brings new events", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let n = 1;
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      sseResponse(
+        ++n <= 8 ? progress(n) : event({ jsonrpc: "2.0", id: 1, result: { done: true } }, "e9"),
+      ),
+    );
+    const answered = responseFromStream(sseResponse(progress(1)), 1, {}, legacyContext(fetch));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await answered).toEqual({ jsonrpc: "2.0", id: 1, result: { done: true } });
+    expect(fetch).toHaveBeenCalledTimes(8);
+  });
+
+  it("polls again when a resumption is refused (503, a replica shutting down) or unreachable", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const answers = [
+      async () => new Response("", { status: 503 }),
+      async () => {
+        throw new TypeError("fetch failed");
+      },
+      async () => sseResponse(event({ jsonrpc: "2.0", id: 1, result: {} }, "e2")),
+    ];
+    const fetch = vi.fn<typeof globalThis.fetch>(() => answers.shift()!());
+    const answered = responseFromStream(sseResponse(progress(1)), 1, {}, legacyContext(fetch));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await answered).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+});
+
 describe("InflightRequests", () => {
   it("aborts a linked signal with the request's own reason, then forgets it", () => {
     const inflight = new InflightRequests();
