@@ -215,3 +215,67 @@ describe("reconnect options", () => {
     );
   });
 });
+
+describe("the standalone stream given up", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    vi.spyOn(Math, "random").mockReturnValue(0);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it("is tried once more after a call the server answered, and goes on if it opens", async () => {
+    const t = harness(["unreachable", "unreachable", "unreachable", "stream"], {
+      initialDelayMs: 100,
+      maxAttempts: 2,
+    });
+    await t.session.listen(undefined);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(t.fetch).toHaveBeenCalledTimes(2);
+
+    // The server answered a call, but its GET still fails: one GET, then nothing more.
+    t.session.listenAgain();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(t.fetch).toHaveBeenCalledTimes(3);
+
+    t.session.listenAgain();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.fetch).toHaveBeenCalledTimes(4);
+    t.streams[0]!.send(notice(1, "g1"));
+    t.streams[0]!.drop();
+    await vi.advanceTimersByTimeAsync(100);
+    // Working again: reopened as usual.
+    expect(t.fetch).toHaveBeenCalledTimes(5);
+    expect(t.heard).toEqual([1]);
+    t.session.stopListening();
+  });
+
+  it("is tried again by the transport when a call is answered", async () => {
+    let gets = 0;
+    const fetch = vi.fn<typeof globalThis.fetch>(async (_url, init) => {
+      if (init?.method === "GET") {
+        gets++;
+        throw new TypeError("fetch failed");
+      }
+      const body = JSON.parse(String(init?.body)) as { id?: number };
+      return Response.json({ jsonrpc: "2.0", id: body.id, result: {} });
+    });
+    const transport = createHttpTransport(LEGACY_PROTOCOL, {
+      url: URL_,
+      fetch,
+      reconnect: { initialDelayMs: 100, maxAttempts: 1 },
+    });
+    transport.legacy!.reset();
+    await transport.request({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    transport.legacy!.begin("2025-11-25");
+    await transport.legacy!.listen();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(gets).toBe(1);
+    await transport.request({ jsonrpc: "2.0", id: 2, method: "ping", params: {} });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(gets).toBe(2);
+    await transport.close!();
+  });
+});

@@ -42,7 +42,10 @@ export interface ReconnectOptions {
   initialDelayMs?: number;
   /** The longest wait (default 30,000 ms). */
   maxDelayMs?: number;
-  /** Reopenings in a row that fail before the client stops reopening (default 10). */
+  /**
+   * Reopenings in a row that fail before the client stops reopening (default 10), until the
+   * server answers a call: one GET is then tried again.
+   */
   maxAttempts?: number;
 }
 

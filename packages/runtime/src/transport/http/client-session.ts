@@ -46,6 +46,8 @@ export class SessionStreams implements ResponseContext {
   readonly #reconnect: ReconnectSettings;
   // The standalone GET stream of the session, where the server sends what no request owns.
   #standalone: AbortController | undefined = undefined;
+  // The standalone stream given up after `maxAttempts` failed reopenings, until a call is answered.
+  #gaveUp: Listening | undefined = undefined;
 
   constructor(
     endpoint: HttpEndpoint,
@@ -85,7 +87,7 @@ export class SessionStreams implements ResponseContext {
    */
   async listen(lastEventId: string | undefined): Promise<void> {
     const controller = new AbortController();
-    this.#standalone?.abort();
+    this.stopListening();
     this.#standalone = controller;
     const listening: Listening = {
       controller,
@@ -102,6 +104,23 @@ export class SessionStreams implements ResponseContext {
   stopListening(): void {
     this.#standalone?.abort();
     this.#standalone = undefined;
+    this.#gaveUp = undefined;
+  }
+
+  /**
+   * The server answered a call: a standalone stream given up after failed reopenings is
+   * tried once more (the server is reachable again), and kept open as usual if it opens.
+   * One GET per answered call at most while it keeps failing.
+   */
+  listenAgain(): void {
+    const listening = this.#gaveUp;
+    if (!listening || !this.#reconnect || !this.#current(listening)) return;
+    this.#gaveUp = undefined;
+    listening.failures = this.#reconnect.maxAttempts - 1;
+    this.reopened++;
+    void this.#open(listening)
+      .then((opened) => this.#follow(listening, opened))
+      .catch(() => undefined);
   }
 
   /** Whether `listening` is still the session's standalone stream. */
@@ -160,7 +179,8 @@ export class SessionStreams implements ResponseContext {
           position.events > 0 || Date.now() - since >= (settings?.maxDelayMs ?? Infinity);
         listening.failures = lasted ? 0 : listening.failures + 1;
       }
-      if (!settings || listening.failures >= settings.maxAttempts) return;
+      if (!settings) return;
+      if (listening.failures >= settings.maxAttempts) return void (this.#gaveUp = listening);
       await delay(
         reopenDelay(listening.failures, listening.retryMs, settings),
         listening.controller.signal,

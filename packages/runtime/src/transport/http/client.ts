@@ -42,7 +42,10 @@ export function createHttpTransport(
     async request(message, requestOptions: TransportRequestOptions = {}) {
       const { signal, release } = inflight.link(requestOptions.signal);
       try {
-        return await exchange(message, { ...requestOptions, signal }, streams);
+        const response = await exchange(message, { ...requestOptions, signal }, streams);
+        // The server is reachable: a standalone stream given up is worth another try.
+        streams.listenAgain();
+        return response;
       } catch (error) {
         throw signal.aborted ? signal.reason : error;
       } finally {
