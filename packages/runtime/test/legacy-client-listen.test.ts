@@ -112,4 +112,20 @@ describe("the legacy client's standalone stream", () => {
     });
     await vi.waitFor(() => expect(heard).toEqual([3]), { timeout: 10_000 });
   });
+
+  it("initializes once when a call and the stream find the session gone together", async () => {
+    const first = await serve();
+    const { client } = legacyClient(`http://127.0.0.1:${first.port}/mcp`);
+    cleanups.push(() => client.close());
+    await client.open();
+    await first.stop();
+    const second = await serve(first.port);
+    cleanups.push(second.stop);
+
+    await Promise.all([client.reopen(), client.reopen(), client.reopen()]);
+    await vi.waitFor(() => expect(second.seen.filter((s) => s === "GET")).toHaveLength(1), {
+      timeout: 10_000,
+    });
+    expect(second.seen.filter((s) => s === "POST")).toHaveLength(2); // initialize, initialized
+  });
 });

@@ -63,6 +63,7 @@ export class LegacyClient {
   initializeResult: Json = {};
   private logLevel: string | undefined = undefined;
   private opening: Promise<void> | undefined = undefined;
+  private reopening: Promise<void> | undefined = undefined;
   private readonly options: LegacyClientOptions;
 
   constructor(options: LegacyClientOptions) {
@@ -86,10 +87,18 @@ export class LegacyClient {
     return this.opening !== undefined;
   }
 
-  /** The server forgot the session (HTTP 404): initialize again. */
+  /**
+   * The server forgot the session (HTTP 404): initialize again. Those who find out at once
+   * (calls in flight, the standalone stream) share one new initialize.
+   */
   reopen(signal?: AbortSignal): Promise<void> {
+    if (this.reopening) return this.reopening;
     this.opening = undefined;
-    return this.open(signal);
+    const reopening = this.open(signal).finally(() => {
+      if (this.reopening === reopening) this.reopening = undefined;
+    });
+    this.reopening = reopening;
+    return reopening;
   }
 
   /**
