@@ -96,6 +96,36 @@ describe("serveHttp's close()", () => {
     await within(closing, "close() resolving");
   });
 
+  it("waits for a call whose client went away holding an event id (it may resume it)", async () => {
+    served = await serveHttp(PROTOCOL, dispatcher());
+    const session = await open(served.url);
+    const left = new Promise<void>((resolve) =>
+      served!.server.once("request", (_req, res) => res.once("close", () => resolve())),
+    );
+    const controller = new AbortController();
+    const calling = await fetch(served.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": session,
+      },
+      body: JSON.stringify(call("slow")),
+      signal: controller.signal,
+    });
+    expect(calling.headers.get("content-type")).toContain("text/event-stream");
+    await within(gates.started.opened, "the call starting");
+    controller.abort();
+    await within(left, "the server seeing its client go");
+
+    let closed = false;
+    const closing = served.close().then(() => (closed = true));
+    for (let turn = 0; turn < 20; turn++) await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(false);
+    gates.more.open();
+    await within(closing, "close() resolving once the call ended");
+  });
+
   it("cuts a call still running when the bound passes, not before", async () => {
     served = await serveHttp(PROTOCOL, dispatcher());
     const session = await open(served.url);

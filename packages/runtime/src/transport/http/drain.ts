@@ -37,6 +37,9 @@ export function drainTimeout(value: number | undefined, name: string, fallback: 
 export class Drain {
   #closing: Promise<void> | undefined = undefined;
   readonly #answering = new Set<ServerResponse>();
+  // The handlers of POSTs still running, whose client may have gone (a resumable stream's
+  // client resumes it later): the drain waits for them too.
+  readonly #handling = new Set<Promise<void>>();
   // Each GET's listeners, told when the drain ends it.
   readonly #streams = new Map<ServerResponse, Set<() => void>>();
   #settled: (() => void) | undefined = undefined;
@@ -57,9 +60,24 @@ export class Drain {
     res.once("close", () => {
       this.#answering.delete(res);
       this.#streams.delete(res);
-      if (this.#answering.size === 0) this.#settled?.();
+      this.#check();
     });
     return true;
+  }
+
+  /** Waits for `handled` (the core's work on a request that is no GET) as well. */
+  handling(method: string | undefined, handled: Promise<void>): void {
+    if (method === "GET") return;
+    const done = handled.catch(() => undefined);
+    this.#handling.add(done);
+    void done.then(() => {
+      this.#handling.delete(done);
+      this.#check();
+    });
+  }
+
+  #check(): void {
+    if (this.#answering.size === 0 && this.#handling.size === 0) this.#settled?.();
   }
 
   /** Tells `listener` when the drain ends `res`'s stream (a GET only); returns the unsubscribe. */
@@ -72,7 +90,8 @@ export class Drain {
 
   /**
    * Stops `server` taking connections and requests, ends its GET streams, waits up to
-   * `timeoutMs` for the requests being answered, then closes every connection left (a call
+   * `timeoutMs` for the requests being answered and their handlers (a call whose client
+   * went away may still finish for a client that resumes it), then closes every connection left (a call
    * still running then is cut, as the client going away cuts it). Once only: later calls get
    * the same promise.
    */
@@ -93,7 +112,7 @@ export class Drain {
       if (stream) endStream(res, stream);
       else if (!res.headersSent) res.setHeader("connection", "close");
     }
-    if (this.#answering.size > 0) {
+    if (this.#answering.size > 0 || this.#handling.size > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
         this.#settled = resolve;

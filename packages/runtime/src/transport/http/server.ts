@@ -49,7 +49,9 @@ function nodeHandler(core: ReturnType<typeof createHttpCore>, drain: Drain | und
   return (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
     if (drain && !drain.admit(req.method, res)) return Promise.resolve();
     const parsed = typeof parsedBody === "function" ? undefined : parsedBody;
-    return core(nodeExchange(req, res, parsed, drain), nodeSink(res));
+    const handled = core(nodeExchange(req, res, parsed, drain), nodeSink(res));
+    drain?.handling(req.method, handled);
+    return handled;
   };
 }
 
