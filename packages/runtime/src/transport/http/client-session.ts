@@ -39,8 +39,6 @@ export class SessionStreams implements ResponseContext {
   readonly answering = serverRequests();
   /** Told when the standalone stream finds the session gone (404): the session's owner. */
   sessionLost: (() => void) | undefined = undefined;
-  /** How many times the standalone stream was reopened (tests, diagnostics). */
-  reopened = 0;
   readonly #inflight: InflightRequests;
   readonly #options: Pick<HttpTransportOptions, "onNotification">;
   readonly #reconnect: ReconnectSettings;
@@ -117,7 +115,6 @@ export class SessionStreams implements ResponseContext {
     if (!listening || !this.#reconnect || !this.#current(listening)) return;
     this.#gaveUp = undefined;
     listening.failures = this.#reconnect.maxAttempts - 1;
-    this.reopened++;
     void this.#open(listening)
       .then((opened) => this.#follow(listening, opened))
       .catch(() => undefined);
@@ -186,7 +183,6 @@ export class SessionStreams implements ResponseContext {
         listening.controller.signal,
       );
       if (!this.#current(listening)) return;
-      this.reopened++;
       opened = await this.#open(listening);
     }
   }
