@@ -44,6 +44,7 @@ describe("examples/deployment", () => {
       "node-http.ts",
       "redis-sessions.ts",
       "server.ts",
+      "shutdown.ts",
       "worker.ts",
     ]);
     expect(typecheck(sources.map((f) => join(example.sources, f)))).toEqual([]);

@@ -42,8 +42,11 @@ async function legacyServer(handler: Handler) {
   return { url, seen, stop };
 }
 
-async function openSession(url: string) {
-  const transport = createHttpTransport(PROTOCOL, { url });
+async function openSession(url: string, resumeQuietMs?: number) {
+  const transport = createHttpTransport(PROTOCOL, {
+    url,
+    ...(resumeQuietMs ? { resumeQuietMs } : {}),
+  });
   transport.legacy!.reset();
   await transport.request({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
   transport.legacy!.begin("2025-11-25");
@@ -82,14 +85,15 @@ describe("HTTP client transport: a dropped response stream", () => {
     }
   });
 
-  it("fails with TransportError (dropped) when it cannot be resumed, after the resumption limit", async () => {
+  it("fails with TransportError (dropped) when it cannot be resumed, after 5 resumptions that bring nothing new", async () => {
     const server = await legacyServer((_req, res) => primed(res, () => res.destroy()));
     try {
-      const transport = await openSession(server.url);
+      // The shortest quiet time: the count of quiet resumptions (5) decides.
+      const transport = await openSession(server.url, 1);
       const error = await transport.request(call(2)).catch((e) => e);
       expect(error).toBeInstanceOf(TransportError);
       expect(error).toMatchObject({ kind: "dropped" });
-      expect(error.message).toMatch(/dropped before the response/);
+      expect(error.message).toMatch(/resumed with nothing new for longer than resumeQuietMs/);
       expect(server.seen.filter((s) => s.method === "GET").length).toBe(5);
     } finally {
       server.stop();

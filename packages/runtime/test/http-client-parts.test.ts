@@ -87,7 +87,7 @@ describe("responseFromStream", () => {
   function legacyContext(fetch: typeof globalThis.fetch): ResponseContext {
     const endpoint = new HttpEndpoint(LEGACY_PROTOCOL, { url: URL_, fetch });
     endpoint.session = { id: "abc", version: "2025-11-25" };
-    return { endpoint, ...routing() };
+    return { endpoint, quietLimitMs: 30_000, ...routing() };
   }
 
   it("resumes a stream that closed early after the server's retry delay, from its last event", async () => {
@@ -124,6 +124,93 @@ describe("responseFromStream", () => {
       "the event stream ended without a response",
     );
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe("responseFromStream when the call's server goes quiet", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  function legacyContext(fetch: typeof globalThis.fetch): ResponseContext {
+    const endpoint = new HttpEndpoint(LEGACY_PROTOCOL, { url: URL_, fetch });
+    endpoint.session = { id: "abc", version: "2025-11-25" };
+    return { endpoint, quietLimitMs: 30_000, ...routing() };
+  }
+  const progress = (n: number) =>
+    event({ jsonrpc: "2.0", method: "notifications/progress", params: { n } }, `e${n}`);
+
+  it("gives up once resumptions brought nothing new for quietLimitMs: the call may be lost", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    // What a replica that does not run the call answers: nothing to replay, the same last id.
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      sseResponse("id: e1\nretry: 100\ndata:\n\n"),
+    );
+    const answered = responseFromStream(
+      sseResponse("id: e1\nretry: 100\ndata:\n\n"),
+      1,
+      {},
+      legacyContext(fetch),
+    );
+    let settled = false;
+    const failed = answered.catch((error: unknown) => error).finally(() => (settled = true));
+    // Far more than 5 polls, but not yet 30 s: a replica's lease (15 s) may still lapse.
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(settled).toBe(false);
+    expect(fetch.mock.calls.length).toBeGreaterThan(200);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const error = (await failed) as TransportError;
+    expect(fetch.mock.calls.length).toBeLessThanOrEqual(310);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.kind).toBe("dropped");
+    expect(error.message).toBe(
+      "no response: the call's event stream was resumed with nothing new for longer than resumeQuietMs " +
+        "(the server, or the replica running the call, may have stopped); the call may or may not have run",
+    );
+  });
+
+  it("gives up after 5 quiet resumptions at the least, however long the server's retry", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      sseResponse("id: e1\nretry: 60000\ndata:\n\n"),
+    );
+    const failed = responseFromStream(
+      sseResponse("id: e1\nretry: 60000\ndata:\n\n"),
+      1,
+      {},
+      legacyContext(fetch),
+    ).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(6 * 60_000);
+    expect(await failed).toBeInstanceOf(TransportError);
+    expect(fetch).toHaveBeenCalledTimes(5);
+  });
+
+  it("keeps polling while each resumption brings new events", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let n = 1;
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      sseResponse(
+        ++n <= 8 ? progress(n) : event({ jsonrpc: "2.0", id: 1, result: { done: true } }, "e9"),
+      ),
+    );
+    const answered = responseFromStream(sseResponse(progress(1)), 1, {}, legacyContext(fetch));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await answered).toEqual({ jsonrpc: "2.0", id: 1, result: { done: true } });
+    expect(fetch).toHaveBeenCalledTimes(8);
+  });
+
+  it("polls again when a resumption is refused (503, a replica shutting down) or unreachable", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const answers = [
+      async () => new Response("", { status: 503 }),
+      async () => {
+        throw new TypeError("fetch failed");
+      },
+      async () => sseResponse(event({ jsonrpc: "2.0", id: 1, result: {} }, "e2")),
+    ];
+    const fetch = vi.fn<typeof globalThis.fetch>(() => answers.shift()!());
+    const answered = responseFromStream(sseResponse(progress(1)), 1, {}, legacyContext(fetch));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await answered).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(fetch).toHaveBeenCalledTimes(3);
   });
 });
 

@@ -63,6 +63,7 @@ export class LegacyClient {
   initializeResult: Json = {};
   private logLevel: string | undefined = undefined;
   private opening: Promise<void> | undefined = undefined;
+  private reopening: Promise<void> | undefined = undefined;
   private readonly options: LegacyClientOptions;
 
   constructor(options: LegacyClientOptions) {
@@ -86,10 +87,31 @@ export class LegacyClient {
     return this.opening !== undefined;
   }
 
-  /** The server forgot the session (HTTP 404): initialize again. */
+  /**
+   * The server forgot the session (HTTP 404): initialize again. Those who find out at once
+   * (calls in flight, the standalone stream) share one new initialize.
+   */
   reopen(signal?: AbortSignal): Promise<void> {
+    if (this.reopening) return this.reopening;
     this.opening = undefined;
-    return this.open(signal);
+    const reopening = this.open(signal).finally(() => {
+      if (this.reopening === reopening) this.reopening = undefined;
+    });
+    this.reopening = reopening;
+    return reopening;
+  }
+
+  /**
+   * The transport found the session gone outside a call (its standalone stream got 404):
+   * initialize again now, as a call would (a client that only listens would otherwise hear
+   * nothing more). Not after close(); a failure is left for the next call to meet.
+   */
+  private lost(): void {
+    const opened = this.opening;
+    if (opened === undefined) return;
+    void opened
+      .then(() => (this.opening === opened ? this.reopen() : undefined))
+      .catch(() => undefined);
   }
 
   private async initialize(signal: AbortSignal | undefined): Promise<void> {
@@ -100,6 +122,7 @@ export class LegacyClient {
     support.reset();
     support.onServerRequest((request, context) => this.answer(request, context?.signal));
     support.onNotification(this.options.onNotification);
+    support.onSessionLost?.(() => this.lost());
     const params = {
       protocolVersion: versions[0],
       capabilities: this.options.capabilities,

@@ -56,6 +56,12 @@ export interface LegacySessionSupport {
   onServerRequest(handler: ServerRequestHandler | undefined): void;
   /** Who hears the server's notifications that no call in flight receives (list_changed, ...). */
   onNotification(listener: ((notification: Record<string, unknown>) => void) | undefined): void;
+  /**
+   * Who hears that the server forgot the session outside any call (HTTP: the standalone
+   * stream's GET got 404), so that it can initialize again. Optional: transports written
+   * before it leave the next call to find out.
+   */
+  onSessionLost?(listener: (() => void) | undefined): void;
 }
 
 export interface CallOptions {

@@ -1,5 +1,6 @@
 import { isObject } from "../../core/protocol.js";
 import { readSseEvents, SseLimitError, SseReadError } from "../sse.js";
+import { TransportError } from "../transport-error.js";
 import type { TransportRequestOptions } from "../transport.js";
 import { boundedText, delay, dropped, HttpTransportError } from "./body.js";
 import type { HttpEndpoint } from "./client-endpoint.js";
@@ -10,7 +11,11 @@ import type { HttpEndpoint } from "./client-endpoint.js";
 
 type Json = Record<string, unknown>;
 
-/** Resumptions of one request's stream at most, and the delay when the server names none. */
+/**
+ * Resumptions in a row of one request's stream that bring nothing new, at the least, before
+ * the call is given up (and `quietLimitMs` must have passed too), and the delay when the
+ * server names none.
+ */
 export const MAX_RESUMES = 5;
 export const DEFAULT_RETRY_MS = 1000;
 
@@ -29,6 +34,8 @@ export interface StreamRouting {
 /** What reading a response needs of the transport: its endpoint, and where other messages go. */
 export interface ResponseContext extends StreamRouting {
   readonly endpoint: HttpEndpoint;
+  /** How long resumptions may bring nothing new before the call is given up (ms). */
+  readonly quietLimitMs: number;
 }
 
 /** Where one stream is, for its resumption: the last event id and the server's retry delay. */
@@ -83,7 +90,13 @@ export async function readStream(
  * resumes it (2025-11-25 basic/transports "Resumability and Redelivery"): waits the server's
  * `retry` delay, then GETs the stream again with Last-Event-ID. A stream that drops (a read
  * error: socket reset, a proxy's timeout) is resumed alike: the spec's resumption is for
- * "a broken connection", and a server cannot tell a drop from a close.
+ * "a broken connection", and a server cannot tell a drop from a close. A resumption refused
+ * with 503 (a replica shutting down) or not reached is tried again after the same delay.
+ * Polling goes on while resumptions bring new events; once they have brought nothing new for
+ * `quietLimitMs` and MAX_RESUMES times in a row, the call is given up (GAVE_UP): a server
+ * that lost the call without saying so looks just like it. An mcp-gen server behind a
+ * balancer says so (the replica running the call died: an error for the call once its lease
+ * lapses), which is why the limit is a time longer than that lease, not a count of polls.
  */
 export async function responseFromStream(
   response: Response,
@@ -93,17 +106,22 @@ export async function responseFromStream(
 ): Promise<object> {
   const { endpoint } = context;
   const position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
-  let current = response;
+  let current: Response | undefined = response;
+  // Resumptions in a row that brought no new event, and since when the stream is quiet.
+  let quiet = 0;
+  let quietSince = Date.now();
   for (let attempt = 0; ; attempt++) {
     const request = attempt === 0 ? endpoint.posting : endpoint.resuming;
+    const before = position.lastEventId;
     let broken: SseReadError | undefined;
     try {
-      const body = current.body!;
-      const message = await readStream(body, id, requestOptions.onNotification, position, context);
+      const message = current
+        ? await readStream(current.body!, id, requestOptions.onNotification, position, context)
+        : undefined;
       if (message) return message;
     } catch (error) {
       if (error instanceof SseLimitError)
-        throw new HttpTransportError(current.status, undefined, {
+        throw new HttpTransportError(current!.status, undefined, {
           ...request,
           description: error.message,
         });
@@ -111,29 +129,55 @@ export async function responseFromStream(
       broken = error;
     }
     if (requestOptions.signal?.aborted) throw requestOptions.signal.reason;
-    if (
-      endpoint.session === undefined ||
-      position.lastEventId === undefined ||
-      attempt >= MAX_RESUMES
-    ) {
+    if (endpoint.session === undefined || position.lastEventId === undefined) {
       if (broken) throw dropped(broken.cause);
-      throw new HttpTransportError(current.status, undefined, {
+      throw new HttpTransportError(current?.status ?? 200, undefined, {
         ...request,
         description: "the event stream ended without a response",
       });
     }
+    if (attempt > 0 && position.lastEventId === before) quiet++;
+    else [quiet, quietSince] = [0, Date.now()];
+    if (quiet >= MAX_RESUMES && Date.now() - quietSince >= context.quietLimitMs)
+      throw new TransportError("dropped", GAVE_UP, broken ? { cause: broken.cause } : {});
     await delay(position.retryMs ?? DEFAULT_RETRY_MS, requestOptions.signal);
-    current = await endpoint.getEventStream(position.lastEventId, requestOptions.signal);
-    const type = current.headers.get("content-type") ?? "";
-    if (!current.ok || !type.includes("text/event-stream") || !current.body) {
-      const body = await boundedText(current, 64 * 1024, endpoint.resuming);
-      const description = "the resumed stream is not an event stream";
-      throw new HttpTransportError(current.status, body, {
-        ...endpoint.resuming,
-        ...(current.ok ? { description } : {}),
-      });
-    }
+    current = await resumed(endpoint, position.lastEventId, requestOptions.signal);
   }
+}
+
+/** What a call given up after its quiet resumptions fails with (a TransportError, `dropped`). */
+export const GAVE_UP =
+  "no response: the call's event stream was resumed with nothing new for longer than resumeQuietMs " +
+  "(the server, or the replica running the call, may have stopped); the call may or may not have run";
+
+/**
+ * The stream GET again after `lastEventId`; undefined when the server could not take it now
+ * (503: a replica shutting down; or no connection), for the caller to try again later.
+ */
+async function resumed(
+  endpoint: HttpEndpoint,
+  lastEventId: string,
+  signal: AbortSignal | undefined,
+): Promise<Response | undefined> {
+  let response: Response;
+  try {
+    response = await endpoint.getEventStream(lastEventId, signal);
+  } catch (error) {
+    if (error instanceof TransportError && error.kind === "unreachable") return undefined;
+    throw error;
+  }
+  const type = response.headers.get("content-type") ?? "";
+  if (response.ok && type.includes("text/event-stream") && response.body) return response;
+  if (response.status === 503) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  const body = await boundedText(response, 64 * 1024, endpoint.resuming);
+  const description = "the resumed stream is not an event stream";
+  throw new HttpTransportError(response.status, body, {
+    ...endpoint.resuming,
+    ...(response.ok ? { description } : {}),
+  });
 }
 
 /** One request and its response: JSON, or an event stream. */

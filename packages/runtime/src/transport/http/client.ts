@@ -9,7 +9,7 @@ import { legacySessionSupport, SessionStreams } from "./client-session.js";
 
 export { TransportError, type TransportErrorKind } from "../transport-error.js";
 export { HttpTransportError } from "./body.js";
-export type { HttpTransportOptions } from "./client-options.js";
+export type { HttpTransportOptions, ReconnectOptions } from "./client-options.js";
 
 // The client side of Streamable HTTP: every message is its own POST to one endpoint; a
 // request's reply is a JSON body, or an SSE stream of related notifications that ends
@@ -42,7 +42,10 @@ export function createHttpTransport(
     async request(message, requestOptions: TransportRequestOptions = {}) {
       const { signal, release } = inflight.link(requestOptions.signal);
       try {
-        return await exchange(message, { ...requestOptions, signal }, streams);
+        const response = await exchange(message, { ...requestOptions, signal }, streams);
+        // The server is reachable: a standalone stream given up is worth another try.
+        streams.listenAgain();
+        return response;
       } catch (error) {
         throw signal.aborted ? signal.reason : error;
       } finally {

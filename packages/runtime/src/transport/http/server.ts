@@ -10,6 +10,7 @@ import {
   type ReplySink,
 } from "./exchange.js";
 import type { HttpCoreOptions, MessageHandler } from "./options.js";
+import { DEFAULT_DRAIN_TIMEOUT_MS, Drain, drainTimeout } from "./drain.js";
 
 // The node:http host of the Streamable HTTP core (core.ts): a `(req, res)` listener for
 // node:http, Express, Fastify (hijacked reply) and anything else built on node:http, and
@@ -40,12 +41,18 @@ export function createHttpHandler(
   dispatcher: MessageHandler,
   options: HttpHandlerOptions = {},
 ): NodeHttpHandler {
-  const core = createHttpCore(protocol, dispatcher, options);
-  return (req, res, parsedBody) =>
-    core(
-      nodeExchange(req, res, typeof parsedBody === "function" ? undefined : parsedBody),
-      nodeSink(res),
-    );
+  return nodeHandler(createHttpCore(protocol, dispatcher, options), undefined);
+}
+
+/** The handler over `core`; with `drain`, it takes part in serveHttp's close(). */
+function nodeHandler(core: ReturnType<typeof createHttpCore>, drain: Drain | undefined) {
+  return (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
+    if (drain && !drain.admit(req.method, res)) return Promise.resolve();
+    const parsed = typeof parsedBody === "function" ? undefined : parsedBody;
+    const handled = core(nodeExchange(req, res, parsed, drain), nodeSink(res));
+    drain?.handling(req.method, handled);
+    return handled;
+  };
 }
 
 /** Express's mount-stripped request: `originalUrl` keeps the full path. */
@@ -64,6 +71,7 @@ function nodeExchange(
   req: FrameworkRequest,
   res: ServerResponse,
   parsedBody: unknown,
+  drain: Drain | undefined,
 ): HttpExchange<IncomingMessage> {
   const url = typeof req.originalUrl === "string" ? req.originalUrl : (req.url ?? "/");
   return {
@@ -80,7 +88,9 @@ function nodeExchange(
         if (!res.writableEnded) listener();
       };
       res.on("close", onClose);
-      return () => res.off("close", onClose);
+      // The server shutting down ends a GET stream as if its client went away.
+      const stopDrain = drain?.onStreamEnd(res, listener);
+      return () => (res.off("close", onClose), stopDrain?.());
     },
     authView: () => req,
   };
@@ -149,10 +159,13 @@ function nodeSink(res: ServerResponse): ReplySink {
     },
     openStream(headers) {
       if (!res.headersSent) res.writeHead(200, { ...headers, connection: "keep-alive" });
+      // Nothing is written once the response ended (the server's close() may end a stream
+      // its writer still holds): a write after the end would be an 'error' event.
+      const write = (text: string) => !res.writableEnded && res.write(text);
       return {
-        event: (message, id) => res.write(eventText(message, id)),
-        mark: (fields) => void res.write(markText(fields)),
-        comment: (text) => void res.write(`: ${text}\n\n`),
+        event: (message, id) => write(eventText(message, id)),
+        mark: (fields) => void write(markText(fields)),
+        comment: (text) => void write(`: ${text}\n\n`),
         end: () => void res.end(),
       };
     },
@@ -164,6 +177,25 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
   port?: number;
   /** Default 127.0.0.1: a local server is not reachable from the network unless asked. */
   host?: string;
+  /**
+   * How long `close()` lets the calls in flight finish before it closes their connections
+   * (default 10,000 ms; 0: at once). `close({ timeoutMs })` overrides it for one close.
+   */
+  drainTimeoutMs?: number;
+}
+
+/** What serveHttp resolves to: the server, its URL, and the drain that stops it. */
+export interface ServedHttp {
+  server: Server;
+  url: string;
+  /**
+   * Shuts the server down without resetting calls: stops taking connections and requests
+   * (a request that still arrives gets 503, a JSON-RPC error and Connection: close), ends
+   * the legacy sessions' GET streams (resumable clients resume them elsewhere with
+   * Last-Event-ID), lets the calls in flight finish within `timeoutMs` (default: the
+   * `drainTimeoutMs` option), then closes every connection left. Resolves once closed.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
 /** Starts an HTTP server for `dispatcher`; resolves once it listens. */
@@ -171,8 +203,10 @@ export async function serveHttp(
   protocol: ProtocolDescriptor,
   dispatcher: MessageHandler,
   options: ServeHttpOptions = {},
-): Promise<{ server: Server; url: string; close(): Promise<void> }> {
-  const handler = createHttpHandler(protocol, dispatcher, options);
+): Promise<ServedHttp> {
+  const drainMs = drainTimeout(options.drainTimeoutMs, "drainTimeoutMs", DEFAULT_DRAIN_TIMEOUT_MS);
+  const drain = new Drain();
+  const handler = nodeHandler(createHttpCore(protocol, dispatcher, options), drain);
   // Loaded here, not at the top: the module then loads where node:http is missing (a Worker
   // importing the generated http-server.ts for its fetch handler).
   const { createServer } = await import("node:http");
@@ -188,10 +222,7 @@ export async function serveHttp(
   return {
     server,
     url: `http://${shownHost}:${port}${options.path ?? "/mcp"}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: (closeOptions = {}) =>
+      drain.close(server, drainTimeout(closeOptions.timeoutMs, "close's timeoutMs", drainMs)),
   };
 }
