@@ -293,7 +293,8 @@ export class MemoryEventStore implements EventStore {
   private mark(streamId: string, state: "held" | "over"): Promise<void> {
     this.holds.delete(streamId);
     this.holds.set(streamId, state);
-    if (this.holds.size > this.retention.maxStreams) this.holds.delete(this.holds.keys().next().value!);
+    if (this.holds.size > this.retention.maxStreams)
+      this.holds.delete(this.holds.keys().next().value!);
     return Promise.resolve();
   }
 
