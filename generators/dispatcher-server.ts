@@ -181,9 +181,10 @@ function writeTableTypes(w: CodeWriter, server: string): void {
     },
     "};",
   );
-  w.line(
-    "type ListOption<F, Extra = {}> = {} extends F ? [options?: { list?: F } & Extra] : [options: { list: F } & Extra];",
-  );
+  // Over the print width on one line: prettier's layout of a conditional type.
+  w.line("type ListOption<F, Extra = {}> = {} extends F");
+  w.line("  ? [options?: { list?: F } & Extra]");
+  w.line("  : [options: { list: F } & Extra];");
   w.doc("What a resource's `read` answers: resources/read's result (or input_required).");
   w.line('export type ReadResourceAnswer = AnswerOf<"resources/read">;');
   w.doc("What a prompt's `get` answers: prompts/get's result (or input_required).");

@@ -90,6 +90,7 @@ export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     "auth/assertion.ts",
   ],
   redis: [
+    "transport/http/redis-connection.ts",
     "transport/http/redis-sessions.ts",
     "transport/http/redis-bus.ts",
     "transport/http/event-store-redis.ts",

@@ -111,7 +111,7 @@ function boundedCalls<T extends object>(
  */
 function outageGuard(what: string, report: StoreReport) {
   let down = false;
-  return async <T>(call: Promise<T>, ms: number): Promise<T> => {
+  return async function guarded<T>(call: Promise<T>, ms: number): Promise<T> {
     try {
       const result = await beforeDeadline(call, ms, what);
       down = false;
