@@ -11,6 +11,7 @@ import {
   generatedClient,
   HUNG_AFTER_MS,
   nonce,
+  printedBy,
   printing,
   restartReplica,
   settle,
@@ -79,7 +80,7 @@ async function kill(replica: { process: Any }) {
 describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
   it("(c) the replica writing a call's stream killed: a result or an error promptly, 0 hung, 0 duplicated events", async () => {
     await wholeAgain(cluster);
-    const rows: { kind: Kind; outcome: Outcome; progress: number[] }[] = [];
+    const rows: { kind: Kind; outcome: Outcome; progress: number[]; runs: number }[] = [];
     for (const kind of KINDS)
       for (let trial = 0; trial < TRIALS; trial++) {
         const client = await clientOf(kind);
@@ -89,7 +90,9 @@ describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
         const holder = await printing(cluster, new RegExp(`^STEP \\w+ ${n} 3$`, "m"), "step 3");
         await kill(holder);
         const outcome = await settle(call);
-        rows.push({ kind, outcome, progress: [...progress] });
+        // Replicas that started the call: more than one, and it was run twice.
+        const runs = printedBy(cluster, new RegExp(`^STEP \\w+ ${n} 1$`, "m"));
+        rows.push({ kind, outcome, progress: [...progress], runs });
         console.log(
           `(c) ${kind}: ${outcome.kind} after ${outcome.ms} ms, progress [${progress.join(",")}]` +
             (outcome.kind === "error" ? `: ${outcome.error.slice(0, 160)}` : ""),
@@ -105,6 +108,7 @@ describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
       (sum, r) => sum + Math.max(0, ...r.progress) - new Set(r.progress).size,
       0,
     );
+    const runTwice = rows.filter((r) => r.runs > 1).length;
     const { results, errors, hung } = tally(outcomes);
     const slowest = Math.max(...outcomes.filter((o) => o.kind !== "hung").map((o) => o.ms), 0);
     const byKind = KINDS.map((k) => {
@@ -115,17 +119,27 @@ describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
       fault: "(c) SIGKILL of the replica writing a call's stream, mid-call",
       promise:
         "the client gets the result (if stored) or an error promptly; 0 hung; events never repeated",
-      observed: `${counts({ calls: outcomes.length, results, errors, hung, "events repeated": repeated, "events lost": lost, "slowest ms": slowest })} (result/error/hung: ${byKind})`,
-      held: hung === 0 && repeated === 0 && lost === 0,
+      observed: `${counts({
+        calls: outcomes.length,
+        results,
+        errors,
+        hung,
+        "calls run twice": runTwice,
+        "events repeated": repeated,
+        "events lost": lost,
+        "slowest ms": slowest,
+      })} (result/error/hung: ${byKind})`,
+      held: hung === 0 && runTwice === 0 && repeated === 0 && lost === 0,
     });
     expect(hung).toBe(0);
+    expect(runTwice).toBe(0);
     expect(repeated).toBe(0);
     expect(lost).toBe(0);
   });
 
   it("(d) the replica holding a pending elicitation killed: the answer is refused, the call ends in an error, 0 hung", async () => {
     await wholeAgain(cluster);
-    const rows: { kind: Kind; outcome: Outcome; answerStatuses: number[] }[] = [];
+    const rows: { kind: Kind; outcome: Outcome; answerStatuses: number[]; runs: number }[] = [];
     for (const kind of KINDS)
       for (let trial = 0; trial < TRIALS; trial++) {
         const answerStatuses: number[] = [];
@@ -148,7 +162,9 @@ describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
         await kill(asker);
         release();
         const outcome = await settle(call);
-        rows.push({ kind, outcome, answerStatuses });
+        // Replicas that asked: more than one, and the call was started again elsewhere.
+        const runs = printedBy(cluster, new RegExp(`^ASKING \\w+ ${n}$`, "m"));
+        rows.push({ kind, outcome, answerStatuses, runs });
         console.log(
           `(d) ${kind}: ${outcome.kind} after ${outcome.ms} ms, answer POSTs ${JSON.stringify(answerStatuses)}` +
             (outcome.kind === "error" ? `: ${outcome.error.slice(0, 160)}` : ""),
@@ -163,6 +179,7 @@ describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
       0,
     );
     const legacyTally = tally(legacy.map((r) => r.outcome));
+    const runTwice = rows.filter((r) => r.runs > 1).length;
     const modernTally = tally(modern.map((r) => r.outcome));
     recordRow({
       fault: "(d) SIGKILL of the replica holding a pending elicitation, before the answer",
@@ -176,13 +193,16 @@ describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
         "legacy hung": legacyTally.hung,
         "modern results": `${modernTally.results}/${modern.length}`,
         "modern hung": modernTally.hung,
+        "calls run twice": runTwice,
       }),
       held:
         accepted === 0 &&
+        runTwice === 0 &&
         legacyTally.errors === legacy.length &&
         modernTally.results === modern.length,
     });
     expect(accepted).toBe(0);
+    expect(runTwice).toBe(0);
     expect(legacyTally).toEqual({ results: 0, errors: legacy.length, hung: 0 });
     expect(modernTally).toEqual({ results: modern.length, errors: 0, hung: 0 });
   });

@@ -12,6 +12,7 @@ import {
   generatedClient,
   inLanes,
   parsed,
+  pause,
   rawCall,
   rawDelete,
   rawSession,
@@ -88,9 +89,20 @@ describe.skipIf(Boolean(missingForDeploy))("a bounded soak", () => {
       const memoryBefore = await memories();
 
       const started = performance.now();
-      const failed = (
-        await inLanes(Array.from({ length: SESSIONS }), LANES, () => sessionLife(url))
-      ).reduce((a, b) => a + b, 0);
+      const soaking = inLanes(Array.from({ length: SESSIONS }), LANES, () => sessionLife(url));
+      // The most keys seen while the soak runs: the sessions it holds are there meanwhile
+      // (so "back to baseline" is not trivially true).
+      let peak = 0;
+      let soaked = false;
+      const watching = (async () => {
+        while (!soaked) {
+          peak = Math.max(peak, (await keys()).all);
+          await pause(250);
+        }
+      })();
+      const failed = (await soaking).reduce((a, b) => a + b, 0);
+      soaked = true;
+      await watching;
       const soakMs = Math.round(performance.now() - started);
       // Keys of ended sessions go at once; give the store a moment for any in flight.
       const keysSettledMs = await timeUntil(
@@ -118,7 +130,7 @@ describe.skipIf(Boolean(missingForDeploy))("a bounded soak", () => {
           requests: REQUESTS,
           lost: failed,
           "req/s": rate,
-          "Redis keys before/after": `${keysBefore.all}/${keysAfter.all}`,
+          "Redis keys before/peak/after": `${keysBefore.all}/${peak}/${keysAfter.all}`,
           "keys settled after ms": keysSettledMs ?? "never",
           "RSS growth MiB": grown.map((g) => `${g.name} ${MiB(g.rss)}`).join(" "),
           "heap growth MiB": grown.map((g) => `${g.name} ${MiB(g.heap)}`).join(" "),
@@ -135,6 +147,7 @@ describe.skipIf(Boolean(missingForDeploy))("a bounded soak", () => {
         console.log(`(f) keys left: ${left.length}, e.g. ${left.slice(0, 8).join(" ")}`);
       }
       expect(failed).toBe(0);
+      expect(peak).toBeGreaterThan(keysBefore.all);
       expect(keysAfter.all).toBeLessThanOrEqual(keysBefore.all);
       expect(grown.filter((g) => !g.within)).toEqual([]);
     } finally {

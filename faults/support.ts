@@ -392,6 +392,10 @@ export function printing(cluster: Cluster, pattern: RegExp, what: string, ms = 3
   );
 }
 
+/** How many replicas (of those in the map now) printed a line matching `pattern`. */
+export const printedBy = (cluster: Cluster, pattern: RegExp) =>
+  [...cluster.replicas.values()].filter((r) => pattern.test(r.output())).length;
+
 /** A fresh nonce, to tell one call's printed lines from another's. */
 export const nonce = (prefix: string) =>
   `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
