@@ -101,6 +101,7 @@ export default tseslint.config(
       "scripts/**",
       "platforms/**",
       "deploy/**",
+      "faults/**",
     ],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },

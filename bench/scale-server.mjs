@@ -1,7 +1,7 @@
 // One replica of the scale benchmark (bench/scale.mjs), in a child process of its own:
 // `node bench/scale-server.mjs <dir> <memory|redis> [redis-url]`. The generated dual-era
 // server (dir) with one `echo` tool; legacy sessions in memory or in Redis. Sends { url } once
-// it listens and exits on "exit".
+// it listens, its CPU time ({ cpu: process.cpuUsage() }) on "cpu", and exits on "exit".
 import { join } from "node:path";
 
 const [dir, store, redisUrl] = process.argv.slice(2);
@@ -23,6 +23,7 @@ const sessionStore =
 const served = await http.serveHttp(d, sessionStore ? { sessionStore } : {});
 process.send({ url: served.url });
 process.on("message", async (message) => {
+  if (message === "cpu") process.send({ cpu: process.cpuUsage() });
   if (message !== "exit") return;
   await served.close();
   await sessionStore?.close();

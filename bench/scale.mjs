@@ -8,9 +8,12 @@
 // child process; this process is the load: LANES sessions (each opened untimed), each lane
 // posting tools/call back to back for SAMPLE_MS; rounds interleaved (a warm-up round first),
 // medians of BENCH_ROUNDS (default 3) with min/max. Every reply is checked.
+// Beside requests/s, each peer's cost per request: the CPU time its replicas spent during the
+// sample (process.cpuUsage, asked over IPC) and redis-server's (from /proc), in microseconds
+// per request: the Redis session store's cost next to the memory store's, in the same run.
 import { fork, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { cpus } from "node:os";
 import { generateWith, loadAverage, median, ROOT, transpileDir, workDir } from "./common.mjs";
@@ -59,7 +62,22 @@ async function startRedis(dir) {
     dir,
   ]);
   await printed(child, "Ready to accept connections");
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill() };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => child.kill(),
+    cpu: () => cpuOfPid(child.pid),
+  };
+}
+
+/** A process's CPU time (user + system) in microseconds, from /proc (0 where there is none). */
+function cpuOfPid(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime (fields 14 and 15 of stat), in clock ticks of 10 ms (USER_HZ 100).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0;
+  }
 }
 
 async function startReplica(dir, store, redisUrl) {
@@ -71,6 +89,17 @@ async function startReplica(dir, store, redisUrl) {
   return {
     url: new URL(url),
     stop: () => new Promise((r) => (child.once("exit", r), child.send("exit"))),
+    /** Its CPU time so far (user + system), in microseconds. */
+    cpu: () =>
+      new Promise((resolve) => {
+        const heard = (message) => {
+          if (!message?.cpu) return;
+          child.off("message", heard);
+          resolve(message.cpu.user + message.cpu.system);
+        };
+        child.on("message", heard);
+        child.send("cpu");
+      }),
   };
 }
 
@@ -146,9 +175,16 @@ async function openSession(url) {
   return headers;
 }
 
-async function sample(url) {
+/** The CPU time so far of `replicas` and, when given, of redis-server (microseconds each). */
+async function cpuOf(replicas, redis) {
+  const each = await Promise.all(replicas.map((r) => r.cpu()));
+  return { replicas: each.reduce((a, b) => a + b, 0), redis: redis ? redis.cpu() : 0 };
+}
+
+async function sample({ url, replicas, redis }) {
   const lanes = await Promise.all(Array.from({ length: LANES }, () => openSession(url)));
   const latencies = [];
+  const cpuBefore = await cpuOf(replicas, redis);
   const deadline = performance.now() + SAMPLE_MS;
   const started = performance.now();
   let id = 1;
@@ -169,11 +205,18 @@ async function sample(url) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = await cpuOf(replicas, redis);
+  const n = latencies.length;
   await Promise.all(
     lanes.map((headers) => fetch(url, { method: "DELETE", headers }).then((r) => r.text())),
   );
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p99: latencies[Math.floor(latencies.length * 0.99)] };
+  return {
+    rps: n / seconds,
+    p99: latencies[Math.floor(n * 0.99)],
+    replicaUs: (cpuAfter.replicas - cpuBefore.replicas) / n,
+    redisUs: (cpuAfter.redis - cpuBefore.redis) / n,
+  };
 }
 
 export async function benchScale() {
@@ -186,10 +229,10 @@ export async function benchScale() {
   const one = await startHaproxy(redisReplicas.slice(0, 1));
   const three = await startHaproxy(redisReplicas);
   const peers = {
-    memory: memory.url,
-    redis: redisReplicas[0].url,
-    "haproxy-1": one.url,
-    "haproxy-3": three.url,
+    memory: { url: memory.url, replicas: [memory] },
+    redis: { url: redisReplicas[0].url, replicas: redisReplicas.slice(0, 1), redis },
+    "haproxy-1": { url: one.url, replicas: redisReplicas.slice(0, 1), redis },
+    "haproxy-3": { url: three.url, replicas: redisReplicas, redis },
   };
   const loadBefore = loadAverage();
   const results = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));
@@ -215,11 +258,18 @@ export async function benchScale() {
   );
   console.log(`${cpus().length} cores; load average before ${loadBefore}, after ${loadAverage()}`);
   const base = median(results.memory.map((r) => r.rps));
+  const baseUs = median(results.memory.map((r) => r.replicaUs));
   for (const [name, runs] of Object.entries(results)) {
     const rps = runs.map((r) => r.rps);
     const p99 = runs.map((r) => r.p99);
+    const replicaUs = median(runs.map((r) => r.replicaUs));
+    const redisUs = median(runs.map((r) => r.redisUs));
     console.log(
-      `  ${name.padEnd(10)} ${fmt(median(rps)).padStart(7)} req/s [${fmt(Math.min(...rps))} .. ${fmt(Math.max(...rps))}]  p99 ${median(p99).toFixed(1)} ms  ${(median(rps) / base).toFixed(2)}x memory`,
+      `  ${name.padEnd(10)} ${fmt(median(rps)).padStart(7)} req/s [${fmt(Math.min(...rps))} .. ${fmt(Math.max(...rps))}]  p99 ${median(p99).toFixed(1)} ms  ${(median(rps) / base).toFixed(2)}x memory` +
+        `  CPU/request: replicas ${fmt(replicaUs)} us (${(replicaUs / baseUs).toFixed(2)}x memory), redis-server ${fmt(redisUs)} us`,
     );
   }
+  console.log(
+    "  (CPU/request: the replicas' CPU time and redis-server's during the sample, over the requests answered)",
+  );
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { generate } from "../generators/index.js";
 import { loadRevision } from "../schema/index.js";
 import { SPEC_DIR, writeGenerated } from "../test/helpers.js";
-import { redisServerPath, startRedis } from "../test/support/redis.js";
+import { redisServerPath, startRedis, type RunningRedis } from "../test/support/redis.js";
 import { freePort, haproxyPath, startHaproxy, startReplica, type Replica } from "./processes.js";
 
 export const REPLICA_NAMES = ["a", "b", "c"] as const;
@@ -27,6 +27,10 @@ export interface Cluster {
   /** The folder the replicas run from, and their environment: for restarting one. */
   readonly replicaDir: string;
   readonly replicaEnv: Readonly<Record<string, string>>;
+  /** The node options the replicas run with (a restarted one takes the same). */
+  readonly nodeArgs: readonly string[];
+  /** The redis-server they share (the fault suite restarts and pauses it). */
+  readonly redis: RunningRedis;
   /** HAProxy's plain round robin frontend: every request to the next replica. */
   readonly roundRobinUrl: URL;
   /** HAProxy's frontend sticky on Mcp-Session-Id. */
@@ -35,8 +39,16 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+/** What a test may change about the replicas (the fault suite: its timeouts, --expose-gc). */
+export interface ClusterOptions {
+  /** More environment for replica.mjs (REQUEST_TIMEOUT_MS, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly nodeArgs?: readonly string[];
+}
+
 /** Generates the server, then starts Redis, three replicas and HAProxy in front of them. */
-export async function startCluster(): Promise<Cluster> {
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const nodeArgs = options.nodeArgs ?? [];
   const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, {
     legacy: [loadRevision(SPEC_DIR, "2025-11-25")],
   });
@@ -52,10 +64,16 @@ export async function startCluster(): Promise<Cluster> {
     await redis.stop();
   };
   try {
-    const env = { STATE_SECRET: "a secret every replica shares!!", REDIS_URL: redis.url };
+    const env = {
+      STATE_SECRET: "a secret every replica shares!!",
+      REDIS_URL: redis.url,
+      ...options.env,
+    };
     // Each kept as soon as it runs, so that a failed start-up still stops the others.
     await Promise.all(
-      REPLICA_NAMES.map(async (name) => replicas.set(name, await startReplica(dir, name, env))),
+      REPLICA_NAMES.map(async (name) =>
+        replicas.set(name, await startReplica(dir, name, env, nodeArgs)),
+      ),
     );
     const [rr, sticky] = [await freePort(), await freePort()];
     haproxy = await startHaproxy(
@@ -72,6 +90,8 @@ export async function startCluster(): Promise<Cluster> {
       replicas,
       replicaDir: dir,
       replicaEnv: env,
+      nodeArgs,
+      redis,
       roundRobinUrl: new URL(`http://127.0.0.1:${rr}/mcp`),
       stickyUrl: new URL(`http://127.0.0.1:${sticky}/mcp`),
       stop,

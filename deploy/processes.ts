@@ -33,13 +33,17 @@ export function haproxyPath(): string | undefined {
   return undefined;
 }
 
-/** Starts `replica.mjs` in `dir`; resolves once it listens (on a port of its choosing). */
+/**
+ * Starts `replica.mjs` in `dir`; resolves once it listens (on a port of its choosing).
+ * `nodeArgs` go before the script (the fault suite's `--expose-gc`).
+ */
 export function startReplica(
   dir: string,
   name: string,
   env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
 ): Promise<Replica> {
-  const child = spawn(process.execPath, [join(dir, "replica.mjs")], {
+  const child = spawn(process.execPath, [...nodeArgs, join(dir, "replica.mjs")], {
     env: { ...process.env, ...env, INSTANCE: name },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -12,7 +12,15 @@ import {
 
 const me = process.env.INSTANCE;
 const secret = process.env.STATE_SECRET;
-const store = await connectRedisSessionStore({ url: process.env.REDIS_URL, prefix: "deploy:" });
+// MAX_ANONYMOUS_SESSIONS: the fault suite holds 1,000 sessions without authentication, all
+// in the anonymous bucket (whose default cap is 1,000).
+const store = await connectRedisSessionStore({
+  url: process.env.REDIS_URL,
+  prefix: "deploy:",
+  ...(process.env.MAX_ANONYMOUS_SESSIONS
+    ? { maxAnonymousSessions: Number(process.env.MAX_ANONYMOUS_SESSIONS) }
+    : {}),
+});
 // The events of every resumable SSE stream, and the history of session notices, in Redis:
 // a client whose replica dies resumes its stream on another with Last-Event-ID.
 // Leases shorter than the default 15 s: a replica killed mid-call is found out within seconds
@@ -61,6 +69,8 @@ const tools = [
   { name: "ask-answer", inputSchema: { type: "object" } },
   { name: "wait-cancel", inputSchema: { type: "object" } },
   { name: "progress-then-hang", inputSchema: { type: "object" } },
+  { name: "steps", inputSchema: { type: "object" } },
+  { name: "memory", inputSchema: { type: "object" } },
 ];
 
 // One question to the client (deploy/roaming-requests.test.ts): a legacy client's answer
@@ -69,6 +79,7 @@ async function askAnswer(params, ctx) {
   const nonce = params.arguments?.nonce;
   const answer = ctx.inputResponse("answer", "elicitation/create");
   if (!answer) {
+    // The fault suite kills the replica that asked, before the client answers.
     console.log(`ASKING ${me} ${nonce}`);
     return inputRequired(ctx, { inputRequests: ask("answer", `Answer ${nonce}?`) });
   }
@@ -84,6 +95,28 @@ async function waitCancel(params, ctx) {
   console.log(`CANCELLED ${me} ${nonce} ${String(ctx.signal.reason)}`);
   return text({ instance: me, cancelled: true });
 }
+// A call that takes a while (the fault suite, faults/): `count` steps `ms` apart, each one a
+// log message and a progress notification, each printed (so the suite knows which replica
+// runs the call and how far it got), then its result.
+async function steps(params, ctx) {
+  const { nonce, count = 5, ms = 200 } = params.arguments ?? {};
+  for (let step = 1; step <= count; step++) {
+    console.log(`STEP ${me} ${nonce} ${step}`);
+    await ctx.log("info", { nonce, step });
+    await ctx.sendProgress(step, count, `step ${step}`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+  return text({ instance: me, nonce, steps: count });
+}
+
+// This replica's memory after a full collection (replicas started with --expose-gc), so that
+// the fault suite's soak compares like with like.
+function memory() {
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  return text({ instance: me, rss, heapUsed, collected: typeof globalThis.gc === "function" });
+}
+
 const dispatcher = createServerDispatcher(
   {
     "tools/list": () => ({ tools }),
@@ -100,6 +133,8 @@ const dispatcher = createServerDispatcher(
         console.log(`HANGING ${me}`);
         return new Promise(() => {});
       }
+      if (params.name === "steps") return steps(params, ctx);
+      if (params.name === "memory") return memory();
       // A tools list change, told to every legacy session wherever its stream is open.
       if (params.name === "announce")
         return text({
@@ -146,10 +181,22 @@ const messageBus = {
     }),
 };
 // PORT: a replica restarted by the test listens where HAProxy expects it.
+// REQUEST_TIMEOUT_MS: the fault suite's bound on a request (the default is 60 s).
 const server = await serveHttp(dispatcher, {
   sessionStore: store,
   eventStore: events,
   port: Number(process.env.PORT ?? 0),
   messageBus,
+  ...(process.env.REQUEST_TIMEOUT_MS
+    ? { requestTimeoutMs: Number(process.env.REQUEST_TIMEOUT_MS) }
+    : {}),
 });
 console.log(`LISTENING ${server.url}`);
+// SIGTERM (a rolling restart): stop taking connections, let the calls in flight finish
+// (serveHttp's close), then go. Printed so that the suite sees the drain begin and end.
+process.once("SIGTERM", async () => {
+  console.log(`DRAINING ${me}`);
+  await server.close();
+  console.log(`DRAINED ${me}`);
+  process.exit(0);
+});

@@ -90,6 +90,7 @@ export default defineConfig({
           { text: "Validators and schema.json", link: "/schema-json-deviations" },
           { text: "Limits and defaults", link: "/reference/limits" },
           { text: "Conformance", link: "/reference/conformance" },
+          { text: "Fault tests", link: "/reference/faults" },
           { text: "API (runtime)", link: "/reference/api/", collapsed: true, items: apiSidebar },
         ],
       },
