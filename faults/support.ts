@@ -211,7 +211,10 @@ export async function exchange(
     };
   } catch (error) {
     const hung = (error as Error).name === "TimeoutError";
-    return { status: hung ? "hung" : "failed", error: String(error), ms: elapsed() };
+    // fetch's own message ("fetch failed") says nothing: the cause names the socket's fault.
+    const cause = (error as { cause?: unknown }).cause;
+    const why = cause === undefined ? String(error) : `${String(error)} (${String(cause)})`;
+    return { status: hung ? "hung" : "failed", error: why, ms: elapsed() };
   }
 }
 

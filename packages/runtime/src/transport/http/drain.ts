@@ -107,10 +107,11 @@ export class Drain {
     // Keep-alive connections with no request go now (Node does too); those answering a
     // request close once it is answered.
     server.closeIdleConnections();
+    // Calls in flight keep their connection's framing (a balancer in front reuses or closes
+    // it as it does any other): every connection is closed once they finished.
     for (const res of this.#answering) {
       const stream = this.#streams.get(res);
       if (stream) endStream(res, stream);
-      else if (!res.headersSent) res.setHeader("connection", "close");
     }
     if (this.#answering.size > 0 || this.#handling.size > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
