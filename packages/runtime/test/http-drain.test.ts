@@ -1,5 +1,6 @@
 // serveHttp's close(): a drain, not a reset. Calls in flight finish with their result, a
-// request arriving meanwhile gets 503 and a JSON-RPC error, GET streams end cleanly, and a
+// request already on its way is served, a new GET gets 503 and a JSON-RPC error, GET
+// streams end cleanly, and a
 // call running past the bound is cut after it (fake time for the bound).
 import { connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -35,7 +36,7 @@ afterEach(async () => {
  * the rest when told: how a request reaches a replica on a connection kept alive by a proxy
  * while the replica shuts down.
  */
-async function requestBegun(server: Served) {
+async function requestBegun(server: Served, method: "POST" | "GET" = "POST", session = "") {
   const { port } = new URL(server.url);
   const parsed = new Promise<void>((resolve) =>
     server.server.once("connection", (socket: Socket) => socket.once("data", () => resolve())),
@@ -44,15 +45,21 @@ async function requestBegun(server: Served) {
   let text = "";
   socket.on("data", (chunk) => (text += chunk.toString()));
   const ended = new Promise<string>((resolve) => socket.on("close", () => resolve(text)));
-  socket.write("POST /mcp HTTP/1.1\r\n");
+  socket.write(`${method} /mcp HTTP/1.1\r\n`);
   await within(parsed, "the request line reaching the server");
   const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" });
   return {
     /** Sends the rest of the request; resolves to all the server answered, once it closed. */
     finish(): Promise<string> {
       socket.write(
-        `host: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n` +
-          `accept: application/json, text/event-stream\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+        method === "GET"
+          ? `host: 127.0.0.1:${port}\r\naccept: text/event-stream\r\nmcp-session-id: ${session}\r\n` +
+              `mcp-protocol-version: 2098-01-01\r\n\r\n`
+          : `host: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n` +
+              (session
+                ? `mcp-session-id: ${session}\r\nmcp-protocol-version: 2098-01-01\r\n`
+                : "") +
+              `accept: application/json, text/event-stream\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
       );
       return within(ended, "the answer to the request sent during the drain");
     },
@@ -64,7 +71,7 @@ const answers = (events: Awaited<ReturnType<typeof readAll>>) =>
   messages(events).filter((m) => "result" in m.message || "error" in m.message);
 
 describe("serveHttp's close()", () => {
-  it("lets a call in flight finish, refuses new requests with 503, and ends GET streams cleanly", async () => {
+  it("lets a call in flight finish, serves a request already on its way, and ends GET streams cleanly", async () => {
     served = await serveHttp(PROTOCOL, dispatcher());
     const session = await open(served.url);
     const stream = await get(served.url, session);
@@ -73,16 +80,22 @@ describe("serveHttp's close()", () => {
     const calling = await post(served.url, call("slow"), { "mcp-session-id": session });
     const callRead = readAll(calling);
     await within(gates.started.opened, "the call starting");
-    const late = await requestBegun(served);
+    const late = await requestBegun(served, "POST", session);
+    const lateGet = await requestBegun(served, "GET", session);
 
     const closing = served.close();
     // The GET stream ends, without an error: its client resumes it elsewhere.
     await within(streamRead, "the GET stream ending");
-    const refused = await late.finish();
+    // A balancer sent it here as the drain began: served, then its connection closed.
+    const answered = await late.finish();
+    expect(answered).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answered.toLowerCase()).toContain("connection: close");
+    expect(answered).toContain('"id":9');
+    // A new GET stream would hold the drain open: refused, its client opens it elsewhere.
+    const refused = await lateGet.finish();
     expect(refused).toMatch(/^HTTP\/1\.1 503 /);
     expect(refused.toLowerCase()).toContain("connection: close");
-    const error = JSON.parse(refused.slice(refused.indexOf("\r\n\r\n") + 4));
-    expect(error).toEqual({
+    expect(JSON.parse(refused.slice(refused.indexOf("\r\n\r\n") + 4))).toEqual({
       jsonrpc: "2.0",
       id: null,
       error: { code: -32000, message: SHUTTING_DOWN_MESSAGE },

@@ -3,13 +3,13 @@ import { MAX_TIMEOUT_MS } from "../../core/options.js";
 
 // Shutting down `serveHttp`'s server without resetting the calls it is running: a replica
 // told to stop (SIGTERM, a rolling restart) stops taking requests, lets the calls in flight
-// finish within a bound, ends its GET streams cleanly so that clients resume them elsewhere
+// finish within a bound (and those already on their way on open connections), ends its GET streams cleanly so that clients resume them elsewhere
 // with Last-Event-ID, then closes what is left.
 
 /** How long close() lets calls in flight finish, by default. */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
-/** The JSON-RPC error a request arriving during the drain gets, with 503 and Connection: close. */
+/** The JSON-RPC error a GET arriving during the drain gets, with 503 and Connection: close. */
 export const SHUTTING_DOWN_MESSAGE =
   "the server is shutting down: send the request again (another instance takes it)";
 
@@ -49,12 +49,19 @@ export class Drain {
     return this.#closing !== undefined;
   }
 
-  /** Takes a request, or refuses it (503, a JSON-RPC error, Connection: close) once draining. */
+  /**
+   * Takes a request. Once draining, a GET (a stream that would hold the drain open) is refused
+   * (503, a JSON-RPC error, Connection: close: its client opens it again elsewhere); any other
+   * request, which reached a connection accepted before the drain began, is served and its
+   * connection closed after it. Refusing those too lost requests a balancer had already sent
+   * here as the drain began (a 503 it passes on, or must be told to retry).
+   */
   admit(method: string | undefined, res: ServerResponse): boolean {
-    if (this.draining) {
+    if (this.draining && method === "GET") {
       refuse(res);
       return false;
     }
+    if (this.draining) res.setHeader("connection", "close");
     this.#answering.add(res);
     if (method === "GET") this.#streams.set(res, new Set());
     res.once("close", () => {
