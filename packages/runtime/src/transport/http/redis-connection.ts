@@ -37,7 +37,7 @@ export interface ConnectRedisOptions {
    * reconnecting); default: one line on console.error per outage.
    */
   onError?: RedisErrorListener;
-  /** The connection's name in what `onError` is told ("Redis (<name>): ..."); default "connection". */
+  /** The connection's name in what `onError` is told (`Redis (name): ...`); default "connection". */
   name?: string;
 }
 
