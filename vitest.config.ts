@@ -8,7 +8,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  * first, so no worker ends the run alone with one of them. vitest orders by the last run's durations when it has them, but a
  * fresh clone (CI) has none: it would order by file size, which puts them first only by luck.
  */
-const LONGEST = ["test/init.test.ts"];
+const LONGEST = ["packages/cli/test/init.test.ts"];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -34,44 +34,44 @@ class LongestFirst extends BaseSequencer {
  * - e2e: see E2E below; the only project `npm test` leaves out.
  * A new file is a unit test until it is listed here.
  */
-const INSTALL = ["test/init.test.ts"];
+const INSTALL = ["packages/cli/test/init.test.ts"];
 /**
  * e2e: whole example projects and reference servers driven end to end (each file tens of
  * seconds: generation, a strict type-check, several server processes). Not in `npm test`,
  * which stays under five minutes on the 2-core CI machine; `npm run test:e2e`, run by .ci/run.
  */
 const E2E = [
-  "test/client-examples.test.ts",
-  "test/client-tasks-legacy.test.ts",
-  "test/everything-drive-http.test.ts",
-  "test/everything-drive-stdio.test.ts",
-  "test/side-by-side-example.test.ts",
-  "test/typed-client.test.ts",
-  "test/typed-client-input.test.ts",
+  "packages/cli/test/client-examples.test.ts",
+  "packages/cli/test/client-tasks-legacy.test.ts",
+  "packages/cli/test/everything-drive-http.test.ts",
+  "packages/cli/test/everything-drive-stdio.test.ts",
+  "packages/cli/test/side-by-side-example.test.ts",
+  "packages/cli/test/typed-client.test.ts",
+  "packages/cli/test/typed-client-input.test.ts",
 ];
 const INTEROP = [
-  "test/client-cancellation.test.ts",
-  "test/client-era-probe.test.ts",
-  "test/client-eras.test.ts",
-  "test/client-legacy-calls.test.ts",
-  "test/client.test.ts",
-  "test/dual-era.test.ts",
-  "test/elicitation-form.test.ts",
-  "test/examples.test.ts",
-  "test/frameworks.test.ts",
-  "test/multi-instance.test.ts",
+  "packages/cli/test/client-cancellation.test.ts",
+  "packages/cli/test/client-era-probe.test.ts",
+  "packages/cli/test/client-eras.test.ts",
+  "packages/cli/test/client-legacy-calls.test.ts",
+  "packages/cli/test/client.test.ts",
+  "packages/cli/test/dual-era.test.ts",
+  "packages/cli/test/elicitation-form.test.ts",
+  "packages/cli/test/examples.test.ts",
+  "deploy/frameworks/frameworks.test.ts",
+  "packages/cli/test/multi-instance.test.ts",
   // A real redis-server, and the v1 SDK client through two instances sharing it.
-  "test/redis-sessions.test.ts",
-  "test/request-lifetime.test.ts",
-  "test/resume-sdk.test.ts",
-  "test/sdk-interop.test.ts",
+  "packages/cli/test/redis-sessions.test.ts",
+  "packages/cli/test/request-lifetime.test.ts",
+  "packages/cli/test/resume-sdk.test.ts",
+  "packages/cli/test/sdk-interop.test.ts",
   // examples/side-by-side's two servers (mcp-gen, v2 SDK) called by the v2 SDK client.
-  "test/side-by-side.test.ts",
+  "packages/cli/test/side-by-side.test.ts",
   // The v2 SDK server and client in memory, against mcp-gen's typed tools.
-  "test/side-by-side.types.test.ts",
-  "test/spec-bump.test.ts",
-  "test/tools-interop.test.ts",
-  "test/resources-prompts-interop.test.ts",
+  "packages/cli/test/side-by-side.types.test.ts",
+  "packages/cli/test/spec-bump.test.ts",
+  "packages/cli/test/tools-interop.test.ts",
+  "packages/cli/test/resources-prompts-interop.test.ts",
   // The stdio client transport, against node processes playing servers.
   "packages/runtime/test/stdio.test.ts",
   // The Redis event store, against a redis-server it starts.
@@ -100,7 +100,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+          include: ["packages/*/test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...INSTALL, ...INTEROP, ...E2E],
         },
       },

@@ -2,7 +2,7 @@
 // outputSchema (`total` a string, where the schema says number). With mcp-gen it does not
 // compile: this file compiles only because `@ts-expect-error` marks the error (TypeScript
 // fails it when the error goes away). With the SDK it compiles. At run time both servers
-// refuse to send it, and answer a tool execution error (test/side-by-side.test.ts).
+// refuse to send it, and answer a tool execution error (packages/cli/test/side-by-side.test.ts).
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { defineTool } from "./mcp/dispatcher.js";

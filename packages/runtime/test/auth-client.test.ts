@@ -14,7 +14,7 @@ import {
   type Fake,
   type FakeOptions,
 } from "./auth-fixture.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 // The OAuth client (runtime/auth-client.ts) through the HTTP transport's auth hook, against a

@@ -6,8 +6,8 @@ import { createHttpTransport } from "../src/transport/http/client.js";
 import {
   startTestAuthorizationServer,
   type TestAuthorizationServer,
-} from "../../../test/support/oauth-server.js";
-import { serveProtected } from "../../../test/support/protected-server.js";
+} from "../../cli/test/support/oauth-server.js";
+import { serveProtected } from "../../cli/test/support/protected-server.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 // End to end: the OAuth client (auth-client.ts) through the client engine and the HTTP

@@ -10,7 +10,7 @@ import {
   HttpTransportError,
   TransportError,
 } from "../src/transport/http/client.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { PROTOCOL } from "./fixture.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: any) => void;

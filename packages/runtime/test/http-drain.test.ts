@@ -6,7 +6,7 @@ import { connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { serveHttp } from "../src/transport/http/server.js";
 import { SHUTTING_DOWN_MESSAGE } from "../src/transport/http/drain.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { PROTOCOL } from "./fixture.js";
 import {
   call,

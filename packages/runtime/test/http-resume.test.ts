@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryEventStore, type EventStore } from "../src/transport/http/event-store.js";
 import { request } from "./fixture.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { note, observedStore } from "./event-store-support.js";
 import {
   call,

@@ -3,7 +3,7 @@ import { routingHeaders } from "../src/transport/http/headers.js";
 import { serveHttp } from "../src/transport/http/server.js";
 import { JSONRPC_ERRORS, McpError } from "../src/core/errors.js";
 import { createRouter } from "../src/server/router.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 let server: { url: string; close(): Promise<void> };

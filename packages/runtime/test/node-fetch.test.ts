@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { nodeFetch } from "../src/transport/http/node-fetch.js";
 import { defaultFetch } from "#default-fetch";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

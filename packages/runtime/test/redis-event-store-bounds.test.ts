@@ -5,7 +5,7 @@ import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventStore } from "../src/redis.js";
 import { note, replay } from "./event-store-support.js";
-import { redisMissing, startRedis, type RunningRedis } from "../../../test/support/redis.js";
+import { redisMissing, startRedis, type RunningRedis } from "../../cli/test/support/redis.js";
 
 describe.skipIf(redisMissing !== undefined)(
   `RedisEventStore's store-wide bounds${redisMissing ? ` (skipped: ${redisMissing})` : ""}`,

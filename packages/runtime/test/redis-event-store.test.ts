@@ -9,8 +9,8 @@ import { RedisEventStore } from "../src/redis.js";
 import { MemorySessionStore } from "../src/transport/http/sessions.js";
 import { InProcessMessageBus, shareSessionNotices } from "../src/server/message-bus.js";
 import { note, observedStore, replay } from "./event-store-support.js";
-import { within } from "../../../test/support/wait.js";
-import { redisMissing, startRedis, type RunningRedis } from "../../../test/support/redis.js";
+import { within } from "../../cli/test/support/wait.js";
+import { redisMissing, startRedis, type RunningRedis } from "../../cli/test/support/redis.js";
 import {
   call,
   dispatcher,

@@ -15,9 +15,9 @@ import {
   RedisSessionStore,
 } from "../src/redis.js";
 import type { MessageBus } from "../src/server/message-bus.js";
-import { freePort } from "../../../test/support/free-port.js";
-import { within } from "../../../test/support/wait.js";
-import { redisMissing, startRedis, type RunningRedis } from "../../../test/support/redis.js";
+import { freePort } from "../../cli/test/support/free-port.js";
+import { within } from "../../cli/test/support/wait.js";
+import { redisMissing, startRedis, type RunningRedis } from "../../cli/test/support/redis.js";
 import { post, type Any } from "./resume-support.js";
 import { instances, type Instance } from "./session-relay-support.js";
 

@@ -5,8 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectRedisEventStore, RedisEventStore } from "../src/redis.js";
 import { MemorySessionStore } from "../src/transport/http/sessions.js";
-import { within } from "../../../test/support/wait.js";
-import { redisMissing, startRedis, type RunningRedis } from "../../../test/support/redis.js";
+import { within } from "../../cli/test/support/wait.js";
+import { redisMissing, startRedis, type RunningRedis } from "../../cli/test/support/redis.js";
 import {
   call,
   gates,

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedisMessageBus, type RedisMessageBus } from "../src/redis.js";
 import type { MessageBus } from "../src/server/message-bus.js";
-import { within } from "../../../test/support/wait.js";
-import { redisMissing, startRedis, type RunningRedis } from "../../../test/support/redis.js";
+import { within } from "../../cli/test/support/wait.js";
+import { redisMissing, startRedis, type RunningRedis } from "../../cli/test/support/redis.js";
 import { post } from "./resume-support.js";
 import {
   askAndAnswer,

@@ -8,7 +8,7 @@ import { MemorySessionStore } from "../src/transport/http/sessions.js";
 import { InProcessMessageBus, type MessageBus } from "../src/server/message-bus.js";
 import { note } from "./event-store-support.js";
 import { callTool, instances, openSession, type Instance } from "./session-relay-support.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import {
   call,
   gates,

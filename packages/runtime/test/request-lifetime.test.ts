@@ -4,7 +4,7 @@ import { inputRequired } from "../src/server/input-required.js";
 import { createRouter } from "../src/server/router.js";
 import type { AdaptedEra } from "../src/core/era.js";
 import { createTaskStore, TASKS_EXTENSION } from "../src/extensions/tasks/server.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { LEGACY_PROTOCOL, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 // What a request's handler can still do once the request is over. Its notifications stop

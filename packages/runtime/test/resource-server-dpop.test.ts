@@ -6,8 +6,8 @@ import { routingHeaders } from "../src/transport/http/headers.js";
 import {
   startTestAuthorizationServer,
   type TestAuthorizationServer,
-} from "../../../test/support/oauth-server.js";
-import { serveProtected } from "../../../test/support/protected-server.js";
+} from "../../cli/test/support/oauth-server.js";
+import { serveProtected } from "../../cli/test/support/protected-server.js";
 import { proofSigner } from "./dpop-signer.js";
 import { dualEras, PROTOCOL, request } from "./fixture.js";
 

@@ -10,8 +10,8 @@ import {
 import {
   startTestAuthorizationServer,
   type TestAuthorizationServer,
-} from "../../../test/support/oauth-server.js";
-import { serveProtected } from "../../../test/support/protected-server.js";
+} from "../../cli/test/support/oauth-server.js";
+import { serveProtected } from "../../cli/test/support/protected-server.js";
 import { dualEras, LEGACY_INITIALIZE, PROTOCOL, request } from "./fixture.js";
 
 // The HTTP server as an OAuth resource server (2026-07-28 basic/authorization), with the

@@ -6,7 +6,7 @@ import { inputRequired } from "../src/server/input-required.js";
 import { jsonForm } from "../src/server/json-form.js";
 import { createRouter } from "../src/server/router.js";
 import { defineTools } from "../src/server/tools.js";
-import { validate } from "../../../test/support/ajv-validate.js";
+import { validate } from "../../cli/test/support/ajv-validate.js";
 import { LEGACY_PROTOCOL, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 // Results a handler writes itself, not through the runtime's helpers, are held to the rules

@@ -5,7 +5,7 @@ import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import type { ProtocolDescriptor } from "../src/core/protocol.js";
 import { createHttpHandler, type ServeHttpOptions } from "../src/transport/http/server.js";
 import { MemorySessionStore } from "../src/transport/http/sessions.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { dualEras, LEGACY_INITIALIZE as INITIALIZE, LEGACY_PROTOCOL, PROTOCOL } from "./fixture.js";
 import { serveSessions } from "./session-server.js";
 

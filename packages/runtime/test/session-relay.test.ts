@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { InProcessMessageBus, type MessageBus } from "../src/server/message-bus.js";
 import { createHttpHandler } from "../src/transport/http/server.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { LEGACY_PROTOCOL, PROTOCOL, VALIDATORS } from "./fixture.js";
 import { post, type Any } from "./resume-support.js";
 import {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { MemorySessionStore, type SessionStore } from "../src/transport/http/sessions.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { dualEras, LEGACY_INITIALIZE } from "./fixture.js";
 import { serveSessions } from "./session-server.js";
 

@@ -8,7 +8,7 @@ import {
   serveStdio,
   TransportError,
 } from "../src/transport/stdio.js";
-import { within } from "../../../test/support/wait.js";
+import { within } from "../../cli/test/support/wait.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import {
   dualEras,

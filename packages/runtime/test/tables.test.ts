@@ -4,7 +4,7 @@ import { definePrompts, prompt } from "../src/server/prompts.js";
 import { defineResources, resourceTemplate } from "../src/server/resources.js";
 
 // defineResources, definePrompts and defineServer on their own (the SDK clients ask them
-// through a generated dispatcher in test/resources-prompts-interop.test.ts): the refusals
+// through a generated dispatcher in packages/cli/test/resources-prompts-interop.test.ts): the refusals
 // each table answers, completions cut to 100, the handlers and capabilities defineServer
 // gives the dispatcher, and its subscriptions/listen stream.
 

@@ -4,7 +4,7 @@ import { inputRequired } from "../src/server/input-required.js";
 import { createRouter } from "../src/server/router.js";
 import type { AdaptedEra } from "../src/core/era.js";
 import { defineTools, type SchemaValidator } from "../src/server/tools.js";
-import { validate } from "../../../test/support/ajv-validate.js";
+import { validate } from "../../cli/test/support/ajv-validate.js";
 import { LEGACY_PROTOCOL, PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 // defineTools: tools/list and tools/call from one table, arguments checked against the tool's

@@ -2,7 +2,7 @@ import { type } from "arktype";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { openStateFor, sealStateFor, type StateContext } from "../src/server/request-state.js";
-import { validate } from "../../../test/support/ajv-validate.js";
+import { validate } from "../../cli/test/support/ajv-validate.js";
 
 // sealStateFor / openStateFor with a schema: the state keeps its type, and state of another
 // shape (sealed by another release of the server, say) is refused at run time.

@@ -7,7 +7,7 @@ import { createRouter } from "../src/server/router.js";
 import { defineTools, type SchemaValidator } from "../src/server/tools.js";
 import { defineTool as runtimeDefineTool, type TypedTool } from "../src/server/typed-tools.js";
 import type { TypedInputSchema, TypedOutputSchema } from "../src/server/typed-tools.js";
-import { validate } from "../../../test/support/ajv-validate.js";
+import { validate } from "../../cli/test/support/ajv-validate.js";
 import { PROTOCOL, request, VALIDATORS } from "./fixture.js";
 
 // defineTool at run time: Standard Schemas (zod 4, Valibot, ArkType) check arguments and

@@ -18,7 +18,7 @@ import {
   type $Errors,
 } from "../src/core/validation.js";
 
-// The runtime of generated validators.ts, tested as code; test/validators.test.ts checks the
+// The runtime of generated validators.ts, tested as code; packages/cli/test/validators.test.ts checks the
 // generated validators that call it against ajv on every revision.
 
 /** A collector expecting a string at "/name" of an object. */

@@ -42,7 +42,7 @@ export interface SenderShape {
  *
  * `Client` is the type the caller gives that object; the engine cannot check it, so the caller
  * vouches that it declares those functions and no others (a generated client writes its
- * interface and `shape` from the same method list, generators/client.ts). Without it, the
+ * interface and `shape` from the same method list, packages/cli/src/generators/emit/client.ts). Without it, the
  * sender is an untyped record.
  */
 export function createSender<Client extends object = Json>(

@@ -1,0 +1,130 @@
+import type { MethodInfo } from "../../schema/protocol.js";
+import { prettierKey, quote, str, type CodeWriter } from "../print/printer.js";
+import { schemaType } from "./protocol.js";
+import { paramsType, type DispatcherPlan, type ReceivingSide } from "./dispatcher-plan.js";
+
+// Per receiving side of dispatcher.ts: its handlers interface and the function that routes
+// to them through the runtime; then the helpers handlers call (capability checks and, in
+// multi round-trip revisions, inputRequired).
+
+/** `export interface ServerHandlers`: a function per request method, optional ones per notification. */
+export function writeHandlersInterface(
+  w: CodeWriter,
+  plan: DispatcherPlan,
+  side: ReceivingSide,
+): void {
+  const { mrtr } = plan;
+  // Only the server's requests come from clients of several revisions.
+  const params = (m: MethodInfo) =>
+    paramsType(m, side.direction === "client->server" ? (plan.missing.get(m.method) ?? []) : []);
+  w.line();
+  w.doc(
+    `Handlers for what the ${side.side} receives: one entry per request method, optional ones per notification.`,
+  );
+  w.block(`export interface ${side.handlers} {`, () => {
+    for (const m of side.requests) {
+      const notes = `${m.inputRequired && mrtr ? ": may answer input_required (see inputRequired())" : ""}${m.deprecated !== undefined ? " (deprecated)" : ""}`;
+      w.doc(`\`${m.method}\`${notes}`);
+      const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}${mrtr ? " | ExtensionResult" : ""}`;
+      w.list(
+        `${prettierKey(m.method)}?: (`,
+        [`params: ${params(m)}`, "ctx: RequestContext"],
+        `) => Promisable<${result}>;`,
+      );
+    }
+    for (const m of side.notifications) {
+      w.list(
+        `${prettierKey(m.method)}?: (`,
+        [`params: ${params(m)}`, "ctx: NotificationContext"],
+        ") => Promisable<void>;",
+      );
+    }
+  });
+}
+
+/**
+ * `createServerDispatcher` (or the client's): the runtime's router, or for a server of
+ * several eras its era dispatcher, over the typed handlers. The server's overloads require
+ * what server/discover needs unless the handlers answer it.
+ */
+export function writeCreateDispatcher(
+  w: CodeWriter,
+  plan: DispatcherPlan,
+  side: ReceivingSide,
+): void {
+  const { serverOptions } = plan;
+  w.line();
+  w.doc(`Routes what a ${side.side} receives (${side.direction}) to \`handlers\`.`);
+  const create = `export function create${side.name}Dispatcher(`;
+  const server = serverOptions.members.length > 0 && side.direction === "client->server";
+  if (server && serverOptions.required) {
+    // Required unless the server answers server/discover itself.
+    const discover = quote(plan.facts.wellKnown.discover!);
+    const own = `${side.handlers} & { ${discover}: NonNullable<${side.handlers}[${discover}]> }`;
+    w.list(create, [`handlers: ${own}`, "options?: DispatcherOptions"], "): Dispatcher;");
+    w.list(
+      create,
+      [`handlers: ${side.handlers}`, "options: ServerDispatcherOptions"],
+      "): Dispatcher;",
+    );
+  }
+  const options =
+    server && !serverOptions.required
+      ? "options: ServerDispatcherOptions = {}"
+      : "options: DispatcherOptions = {}";
+  w.list(create, [`handlers: ${side.handlers}`, options], "): Dispatcher {");
+  w.indented(() => {
+    // No casts: the runtime takes any table of handlers keyed by its own methods (HandlerTable,
+    // so `toString` is one more method), and its Answer type parameter is inferred from the
+    // Dispatcher returned here (the runtime builds only this revision's envelopes).
+    const args = ["handlers", "options as RouterOptions"];
+    if (plan.eras && side.direction === "client->server")
+      w.list("return createEraDispatcher(", ["ERAS", ...args], ");");
+    else
+      w.list(
+        "return createRouter(",
+        ["PROTOCOL", "MESSAGE_VALIDATORS", str(side.direction), ...args],
+        ");",
+      );
+  });
+  w.line("}");
+}
+
+/** CapabilityPath and requireClientCapability; inputRequired in multi round-trip revisions. */
+export function writeHandlerHelpers(w: CodeWriter, plan: DispatcherPlan): void {
+  const { loaded } = plan;
+  w.line();
+  w.doc(
+    'A client capability as a path into ClientCapabilities: "elicitation" or ["sampling", "tools"].',
+  );
+  w.line(
+    `export type CapabilityPath = keyof ${schemaType(loaded, "ClientCapabilities", "Record<string, unknown>")} | readonly string[];`,
+  );
+  w.line();
+  w.doc("Throws the error for a capability this request did not declare.");
+  w.block(
+    "export function requireClientCapability(ctx: RequestContext, capability: CapabilityPath): void {",
+    () => {
+      w.line(
+        "runtimeRequireClientCapability(PROTOCOL, ctx, capability as string | readonly string[]);",
+      );
+    },
+  );
+  if (!plan.mrtr) return;
+  w.line();
+  w.doc(
+    "Builds the interim answer of a multi round-trip request; refuses input the request's client capabilities do not declare.",
+  );
+  w.block(
+    "export function inputRequired(",
+    () => {
+      w.line("ctx: RequestContext,");
+      w.line(
+        `input: { inputRequests?: ${schemaType(loaded, "InputRequests", "{}")}; requestState?: string },`,
+      );
+    },
+    "): T.InputRequiredResult {",
+  );
+  w.line("  return runtimeInputRequired(PROTOCOL, ctx, input) as T.InputRequiredResult;");
+  w.line("}");
+}

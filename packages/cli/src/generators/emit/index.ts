@@ -1,0 +1,133 @@
+import type { LoadedRevision } from "../../schema/index.js";
+import { McpGenError } from "../../schema/diagnostics.js";
+import { stackOverflowError } from "../../schema/nesting.js";
+import { headerFor } from "./headers.js";
+import type { GeneratedWith } from "../output/manifest.js";
+import type { EmittedFile, Generator, GeneratorContext, OutputFile } from "./plugin.js";
+import { RUNTIME_RANGE, runtimeImports, type RuntimeMode } from "./runtime.js";
+import { typesGenerator } from "./types.js";
+import { methodsGenerator } from "./methods.js";
+import { validatorsGenerator } from "./validators.js";
+import { dispatcherGenerator } from "./dispatcher.js";
+import { clientGenerator } from "./client.js";
+import { protocolGenerator } from "./protocol.js";
+import { erasGenerator } from "./eras.js";
+import { checkParses } from "../print/parse-check.js";
+import { locateMethodError } from "./names.js";
+import { indexExports } from "./index-exports.js";
+
+/** Every generator, in the order their files are listed. `index.ts` is added after them. */
+export const GENERATORS: readonly Generator[] = [
+  typesGenerator,
+  methodsGenerator,
+  validatorsGenerator,
+  dispatcherGenerator,
+  protocolGenerator,
+  erasGenerator,
+  clientGenerator,
+];
+
+export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
+
+export { GENERATED_HEADER, headerFor } from "./headers.js";
+export type { OutputFile } from "./plugin.js";
+
+/** The chosen generators and every generator they require, in GENERATORS order. */
+export function resolveGenerators(names: readonly string[]): Generator[] {
+  const unknown = names.filter((n) => !GENERATOR_NAMES.includes(n));
+  if (unknown.length > 0) {
+    throw new McpGenError(
+      "config",
+      `unknown generator '${unknown.join("', '")}'; available: ${GENERATOR_NAMES.join(", ")}`,
+    );
+  }
+  const chosen = new Set<string>();
+  const visit = (name: string) => {
+    if (chosen.has(name)) return;
+    chosen.add(name);
+    for (const required of GENERATORS.find((g) => g.name === name)?.requires ?? []) visit(required);
+  };
+  names.forEach(visit);
+  return GENERATORS.filter((g) => chosen.has(g.name));
+}
+
+/** Runs the chosen generators (with those they require) over a revision and formats every file. */
+/**
+ * What an output's manifest records of the run that generated it (manifest.ts): the revisions
+ * served, newest first, the generators run once their dependencies are added, and --auth.
+ * generate and init both record it through here, so an init project is up to date for its
+ * own `generate --check`.
+ */
+export function generatedWith(
+  revisions: readonly LoadedRevision[],
+  names: readonly string[] = GENERATOR_NAMES,
+  options: GenerateOptions = {},
+): GeneratedWith {
+  const runtime = options.runtime ?? "package";
+  return {
+    revisions: revisions.map((r) => r.revision.name),
+    generators: resolveGenerators(names).map((g) => g.name),
+    auth: options.auth === true,
+    runtime,
+    ...(runtime === "package" ? { runtimeVersions: RUNTIME_RANGE } : {}),
+  };
+}
+
+/** The options of one generation besides the revisions and generators. */
+export interface GenerateOptions {
+  /** Older revisions the output also speaks, newest first. */
+  legacy?: LoadedRevision[];
+  /** Also emit the auth modules (their libraries are peer dependencies). */
+  auth?: boolean;
+  /** How generated code reaches the runtime (default: the package). */
+  runtime?: RuntimeMode;
+}
+
+export async function generate(
+  loaded: LoadedRevision,
+  names: readonly string[] = GENERATOR_NAMES,
+  options: GenerateOptions = {},
+): Promise<OutputFile[]> {
+  const ctx: GeneratorContext = {
+    loaded,
+    header: headerFor(loaded),
+    legacy: options.legacy ?? [],
+    auth: options.auth === true,
+    headerFor,
+    runtime: runtimeImports(options.runtime ?? "package"),
+  };
+  const chosen = resolveGenerators(names);
+  let emitted: EmittedFile[];
+  try {
+    emitted = chosen.flatMap((g) => g.emit(ctx));
+    // The runtime modules the chosen generators' files import, emitted once (vendor mode).
+    emitted.push(...ctx.runtime.files([...new Set(chosen.flatMap((g) => g.runtime?.(ctx) ?? []))]));
+  } catch (error) {
+    const overflow = stackOverflowError(error, loaded.model.file, "generating code");
+    throw locateMethodError(overflow, [loaded, ...ctx.legacy]);
+  }
+  // A file another generator needs is that generator's (`requires`): never emitted twice.
+  const paths = new Set<string>();
+  for (const { path } of emitted) {
+    if (paths.has(path)) throw new Error(`internal: two generators emit ${path}`);
+    paths.add(path);
+  }
+  const modules = emitted
+    .filter(
+      (f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"),
+    )
+    .map((f) => ({ name: f.path.replace(/\.ts$/, ""), code: f.code }));
+  const { lines, notes } = indexExports(modules, loaded.model);
+  const index = [ctx.header, ...(lines.length > 0 ? ["", ...lines] : []), ""].join("\n");
+  emitted.push({ path: "index.ts", kind: "generated", code: index, preformatted: true });
+  // Every file is printed laid out; one outside the layouts the printer matches prettier on
+  // (`preformatted` false) is still checked to parse, so a printer bug is never written.
+  for (const f of emitted) if (!f.preformatted) checkParses(f.path, f.code);
+  return emitted.map((f) => ({
+    path: f.path,
+    kind: f.kind,
+    ...(f.handlerMethods ? { handlerMethods: f.handlerMethods } : {}),
+    ...(f.path === "index.ts" && notes.length > 0 ? { notes } : {}),
+    content: f.code,
+  }));
+}

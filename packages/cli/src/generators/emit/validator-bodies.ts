@@ -1,0 +1,241 @@
+import type { Constraints, VSchema } from "../../schema/validation.js";
+import { num, quote, type Call, type Statement } from "../print/printer.js";
+import {
+  and,
+  call,
+  checkOrder,
+  cmp,
+  lines,
+  lit,
+  litText,
+  STOP,
+  not,
+  NOT_OBJECT,
+  ownProperties,
+  pointerEscape,
+  read,
+  returns,
+  skipDeclared,
+  type Discriminant,
+  type Expr,
+  type Stmt,
+} from "./validator-expr.js";
+
+// The bodies of the functions validator-code.ts hoists for objects, arrays and unions told
+// apart by one property: each as a boolean check (`$is`, the fast path) and as an error
+// collector (`$va`). They are the longest statements the compiler writes; what they need of
+// the writer (a child's check or collector, a named schema) comes through BodyWriter.
+
+/** What the bodies need of the ValidatorWriter compiling them. */
+export interface BodyWriter {
+  /** A boolean expression testing `v` against `s`. */
+  isExpr(s: VSchema, v: string): Expr;
+  /** Statements collecting the errors of `v` against `s`, at path expression `p`. */
+  vaStatements(s: VSchema, v: string, p: string): Stmt[];
+  /** A schema type by name (to order an object's property checks). */
+  schemaNamed(name: string): VSchema | undefined;
+}
+
+/** The path expression of a collector's own value: paths are relative to it. */
+export const HERE = '""';
+
+/** `$expected(...)` with its message prefix written here rather than built on every failure. */
+export function expectedCall(p: string, expected: string, v: string): Call {
+  return call("$expected", ["e", p, quote(expected), quote(`expected ${expected}, found `), v]);
+}
+
+function missingCall(path: string, name: string): Call {
+  return call("$missing", ["e", path, quote(`required property "${name}" is missing`)]);
+}
+
+// ---- the boolean fast path -------------------------------------------------------
+
+export function objectCheckBody(
+  w: BodyWriter,
+  s: Extract<VSchema, { kind: "object" }>,
+): Statement[] {
+  const out: Statement[] = [`if (${NOT_OBJECT}) return false;`];
+  for (const base of s.bases ?? []) out.push(`if (!$is_${base}(v, d)) return false;`);
+  checkOrder(ownProperties(s), (name) => w.schemaNamed(name)).forEach(([p, i]) => {
+    const x = `p${i}`;
+    out.push(`const ${x} = ${read("v", p.name)};`);
+    const check = w.isExpr(p.schema, x);
+    if (p.required)
+      out.push({
+        if: check.code === "true" ? `${x} === undefined` : not(check).code,
+        then: "return false;",
+      });
+    else if (check.code !== "true")
+      out.push({ if: and([cmp(`${x} !== undefined`), not(check)]).code, then: "return false;" });
+  });
+  if (s.additional) {
+    const check = w.isExpr(s.additional, "x");
+    if (check.code !== "true") {
+      out.push(
+        "for (const k in v) {",
+        ...skipDeclared(s.properties),
+        "const x = v[k];",
+        { if: not(check).code, then: "return false;" },
+        "}",
+      );
+    }
+  }
+  out.push("return true;");
+  return out;
+}
+
+export function arrayCheckBody(
+  w: BodyWriter,
+
+  s: Extract<VSchema, { kind: "array" }>,
+  constraints: Constraints | undefined,
+): Statement[] {
+  const out: Statement[] = ["if (!Array.isArray(v)) return false;"];
+  if (constraints?.maxItems !== undefined)
+    out.push(`if (v.length > ${num(constraints.maxItems)}) return false;`);
+  if (constraints?.minItems !== undefined)
+    out.push(`if (v.length < ${num(constraints.minItems)}) return false;`);
+  const check = w.isExpr(s.items, "x");
+  if (check.code !== "true")
+    out.push(
+      "for (let i = 0; i < v.length; i++) {",
+      "const x = v[i];",
+      { if: not(check).code, then: "return false;" },
+      "}",
+    );
+  out.push("return true;");
+  return out;
+}
+
+export function discriminatedCheckBody(w: BodyWriter, disc: Discriminant): Statement[] {
+  const out: Statement[] = [
+    `if (${NOT_OBJECT}) return false;`,
+    `switch (${read("v", disc.property)}) {`,
+  ];
+  for (const c of disc.cases)
+    out.push(`case ${lit(c.value)}:`, { deeper: returns(w.isExpr(c.member, "v")) });
+  out.push("default:", { deeper: "return false;" }, "}");
+  return out;
+}
+
+// ---- the error collector -----------------------------------------------------------
+
+export function objectCollectorBody(
+  w: BodyWriter,
+  s: Extract<VSchema, { kind: "object" }>,
+): Statement[] {
+  const out: Statement[] = [
+    `if (${NOT_OBJECT}) {`,
+    expectedCall(HERE, "object", "v"),
+    "return;",
+    "}",
+  ];
+  for (const base of s.bases ?? []) out.push(call(`$va_${base}`, ["v", "e", "d"]), STOP);
+  checkOrder(ownProperties(s), (name) => w.schemaNamed(name)).forEach(([p, i]) => {
+    const x = `p${i}`;
+    const path = quote("/" + pointerEscape(p.name));
+    const checks = w.vaStatements(p.schema, x, path);
+    out.push(`const ${x} = ${read("v", p.name)};`);
+    const missing = missingCall(path, p.name);
+    const single = checks.length === 1 && "cond" in checks[0]! ? checks[0] : undefined;
+    if (p.required) {
+      out.push(`if (${x} === undefined) {`, missing, STOP);
+      if (single) out.push(`} else if (${single.cond.code}) {`, single.action, STOP, "}");
+      else if (checks.length > 0) out.push("} else {", ...lines(checks), "}");
+      else out.push("}");
+    } else if (single) {
+      out.push(
+        ...lines([{ cond: and([cmp(`${x} !== undefined`), single.cond]), action: single.action }]),
+      );
+    } else if (checks.length > 0) {
+      out.push(`if (${x} !== undefined) {`, ...lines(checks), "}");
+    }
+  });
+  if (s.additional) {
+    const checks = w.vaStatements(s.additional, "x", '"/" + $escape(k)');
+    if (checks.length > 0) {
+      out.push(
+        "for (const k in v) {",
+        ...skipDeclared(s.properties),
+        "const x = v[k];",
+        ...lines(checks),
+        "}",
+      );
+    }
+  }
+  return out;
+}
+
+export function arrayCollectorBody(
+  w: BodyWriter,
+
+  s: Extract<VSchema, { kind: "array" }>,
+  constraints: Constraints | undefined,
+): Statement[] {
+  const out: Statement[] = [
+    "if (!Array.isArray(v)) {",
+    expectedCall(HERE, "array", "v"),
+    "return;",
+    "}",
+  ];
+  const { maxItems, minItems } = constraints ?? {};
+  if (maxItems !== undefined) {
+    out.push(
+      `if (v.length > ${num(maxItems)}) {`,
+      call("$fail", [
+        "e",
+        '""',
+        `${quote(`must have at most ${maxItems} items, found `)} + v.length`,
+        quote(`maxItems ${maxItems}`),
+      ]),
+      STOP,
+      "}",
+    );
+  }
+  if (minItems !== undefined) {
+    out.push(
+      `if (v.length < ${num(minItems)}) {`,
+      call("$fail", [
+        "e",
+        '""',
+        `${quote(`must have at least ${minItems} items, found `)} + v.length`,
+        quote(`minItems ${minItems}`),
+      ]),
+      STOP,
+      "}",
+    );
+  }
+  const checks = w.vaStatements(s.items, "x", '"/" + i');
+  if (checks.length > 0)
+    out.push("for (let i = 0; i < v.length; i++) {", "const x = v[i];", ...lines(checks), "}");
+  return out;
+}
+
+export function discriminatedCollectorBody(w: BodyWriter, disc: Discriminant): Statement[] {
+  const path = quote("/" + pointerEscape(disc.property));
+  const expected = disc.cases.map((c) => litText(c.value)).join(" | ");
+  const out: Statement[] = [
+    `if (${NOT_OBJECT}) {`,
+    expectedCall(HERE, "object", "v"),
+    "return;",
+    "}",
+    `const t = ${read("v", disc.property)};`,
+    "switch (t) {",
+  ];
+  for (const c of disc.cases) {
+    out.push(
+      `case ${lit(c.value)}:`,
+      ...lines(w.vaStatements(c.member, "v", HERE)).map((l) => ({ deeper: l })),
+      { deeper: "return;" },
+    );
+  }
+  out.push(
+    "case undefined:",
+    { deeper: missingCall(path, disc.property) },
+    { deeper: "return;" },
+    "default:",
+    { deeper: expectedCall(path, expected, "t") },
+    "}",
+  );
+  return out;
+}

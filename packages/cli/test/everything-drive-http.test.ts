@@ -1,0 +1,5 @@
+// The generated dual-era client drives @modelcontextprotocol/server-everything (the pinned
+// devDependency) over Streamable HTTP through everything it offers (packages/cli/test/support/everything-drive.ts).
+import { everythingDrive } from "./support/everything-drive.js";
+
+everythingDrive("http");

@@ -1,5 +1,0 @@
-// The generated dual-era client drives @modelcontextprotocol/server-everything (the pinned
-// devDependency) over Streamable HTTP through everything it offers (test/support/everything-drive.ts).
-import { everythingDrive } from "./support/everything-drive.js";
-
-everythingDrive("http");
