@@ -8,7 +8,7 @@ import { loadRevision, type LoadedRevision } from "../src/schema/index.js";
 import { findRevision } from "../src/schema/revisions.js";
 import {
   fixture,
-  ROOT,
+  CLI_ROOT,
   SPEC_DIR,
   SPEC_REVISIONS,
   tempDir,
@@ -57,7 +57,7 @@ describe("golden files for the fixture schema", () => {
     if (file.kind === "scaffold")
       expect(file.content.split("\n")[0]).not.toMatch(/^\/\/ Code generated/);
     else expect(file.content.split("\n")[0]).toMatch(path === "stdio.ts" ? schemaFree : header);
-    await expect(file.content).toMatchFileSnapshot(join(ROOT, "test", "golden", "mini", path));
+    await expect(file.content).toMatchFileSnapshot(join(CLI_ROOT, "test", "golden", "mini", path));
   });
 
   it("compiles under the strict flags, and agrees with the fixture both ways", () => {
