@@ -36,8 +36,7 @@ import { ROOT } from "./tools.mjs";
  * run or install, and libraries named for comparison. */
 export const KNOWN_PACKAGES = new Set([
   "@modelcontextprotocol/inspector", // run with npx to try a server (reference/cli.md)
-  "@fastify/cors", // named as the alternative the runtime does not use (deployment.md)
-  "cors", // likewise
+  "@fastify/cors", // named as a CORS package the runtime does without (deployment.md)
 ]);
 
 /** First segments that name a generated project's folders or build output, not the tree. */
