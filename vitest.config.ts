@@ -90,7 +90,7 @@ export default defineConfig({
     // machine halves the suite's throughput (measured: 317 s with one worker, 237 s with two).
     // The projects share these workers: they run at once, as one suite.
     maxWorkers: Math.max(2, availableParallelism()),
-    // Test files share their worker's module cache: each file otherwise re-imports ts-morph,
+    // Test files share their worker's module cache: each file otherwise re-imports
     // TypeScript and prettier (about a minute of the suite's CPU time on 2 cores). Files
     // restore what they change (environment, working directory, fake timers).
     isolate: false,

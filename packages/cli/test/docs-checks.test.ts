@@ -1,11 +1,22 @@
 // The docs build's own checks refuse what they exist to refuse: code written in a page
 // rather than included from examples/, an include of a file or region that does not exist,
-// and a built page linking to a page, asset or anchor that is not there.
-import { mkdirSync, writeFileSync } from "node:fs";
+// a built page linking to a page, asset or anchor that is not there, and a page naming a
+// path or package the tree does not have.
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { brokenLinks } from "../../../tools/docs/check-links.mjs";
-import { checkSnippets, snippetProblems } from "../../../tools/docs/check-snippets.mjs";
+import { brokenLinks } from "../../../tooling/docs/check-links.mjs";
+import { checkNames, nameProblems, readTree } from "../../../tooling/docs/check-names.mjs";
+import { checkSnippets, snippetProblems } from "../../../tooling/docs/check-snippets.mjs";
 import { ROOT, tempDir } from "./helpers.js";
 
 const DOCS = join(ROOT, "docs");
@@ -78,5 +89,87 @@ describe("the link check on the built site", () => {
         'guide/a.html: src="/assets/logo.png" (no such page or file)',
       ],
     });
+  });
+});
+
+describe("the name check", () => {
+  it("passes the docs as they are", () => {
+    expect(() => checkNames()).not.toThrow();
+  });
+
+  it("fails on a stale name planted in a copy of the docs, naming file, line and name", () => {
+    // The tree as it is, with docs/ and README.md copied so that a line can be added to them.
+    const root = tempDir("mcp-gen-names-");
+    for (const name of readdirSync(ROOT))
+      if (name !== "docs" && name !== "README.md") symlinkSync(join(ROOT, name), join(root, name));
+    cpSync(join(ROOT, "README.md"), join(root, "README.md"));
+    cpSync(DOCS, join(root, "docs"), {
+      recursive: true,
+      filter: (from) => !/[/\\](node_modules|\.vitepress)$/.test(from),
+    });
+    const plant = (file: string, line: string) => {
+      appendFileSync(join(root, file), `\n${line}\n`);
+      return `${file}:${readFileSync(join(root, file), "utf8").split("\n").length - 1}`;
+    };
+    const page = plant(
+      "docs/guide/get-started.md",
+      "Then edit `generators/gone.ts` and import `@mcp-gen/runtime/nope`.",
+    );
+    const readme = plant("README.md", "See [the old guide](docs/guide/gone.md).");
+    expect(() => checkNames(root)).toThrow(
+      new Error(
+        [
+          "names in the docs that the tree does not have:",
+          `${page}: generators/gone.ts: no such file or folder in the repository`,
+          `${page}: @mcp-gen/runtime/nope: @mcp-gen/runtime exports no nope`,
+          `${readme}: link docs/guide/gone.md: no such file or page (docs/guide/gone.md)`,
+        ].join("\n"),
+      ),
+    );
+  });
+
+  it("checks what names the tree and leaves project paths, placeholders and commands alone", () => {
+    const text = [
+      "`packages/runtime/src/gone.ts:12` `examples/*/server.ts` `test/zz*.test.ts` `.ci/run`",
+      "`npm i left-pad@1` `npm install redis` `@mcp-gen/runtime/redis` `@x/y@2/z` `@mcp-gen/cli@next`",
+      "`src/handlers.ts` `dist/stdio.js` `./mcp/x.js` `schema/<revision>/schema.ts` `a/b` `vitest.config.ts`",
+      "[a](../../examples/nope.md) [b](./limits) [c](https://x.y/z) [d](#q) [e](/guide/eras) [f](/guide/no#x)",
+      "```sh",
+      "`generators/gone.ts` in a fenced block",
+      "```",
+    ].join("\n");
+    expect(nameProblems(join(DOCS, "reference", "x.md"), text)).toEqual([
+      "docs/reference/x.md:1: packages/runtime/src/gone.ts: no such file or folder in the repository",
+      "docs/reference/x.md:1: test/zz*.test.ts: no such file or folder in the repository",
+      "docs/reference/x.md:2: left-pad: no package.json of the repository names this package (add it to KNOWN_PACKAGES in tooling/docs/check-names.mjs if the docs mean it)",
+      "docs/reference/x.md:2: @x/y: no package.json of the repository names this package (add it to KNOWN_PACKAGES in tooling/docs/check-names.mjs if the docs mean it)",
+      "docs/reference/x.md:4: link ../../examples/nope.md: no such file or page (examples/nope.md)",
+      "docs/reference/x.md:4: link /guide/no#x: no such file or page (docs/guide/no)",
+    ]);
+  });
+
+  it("checks a path under a folder that moved into a workspace package, from the root", () => {
+    const root = tempDir("mcp-gen-moved-");
+    mkdirSync(join(root, "packages", "cli", "generators"), { recursive: true });
+    mkdirSync(join(root, "docs"));
+    writeFileSync(join(root, "package.json"), JSON.stringify({ workspaces: ["packages/*"] }));
+    writeFileSync(join(root, "packages", "cli", "generators", "printer.ts"), "");
+    const text = "`generators/printer.ts` moved to `packages/cli/generators/printer.ts`";
+    expect(nameProblems(join(root, "docs", "x.md"), text, readTree(root))).toEqual([
+      "docs/x.md:1: generators/printer.ts: no such file or folder in the repository",
+    ]);
+  });
+
+  it("the README maps every top-level folder of the tree, one line each", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const mapped = [...readme.matchAll(/^\| `([^`]+)`\s*\|/gm)].map((m) => m[1]);
+    const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" })
+      .split("\n")
+      .filter((path) => path.includes("/"))
+      .map((path) => path.split("/")[0]!);
+    for (const folder of new Set(tracked)) {
+      const rows = mapped.filter((name) => name === folder || name.startsWith(`${folder}/`));
+      expect(rows.length, `README map row for ${folder}/`).toBeGreaterThan(0);
+    }
   });
 });

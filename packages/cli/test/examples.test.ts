@@ -2,7 +2,7 @@
 // its own mcp-gen.config.json, its files type-checked with the generated code under the
 // strict flags, then its server started and its clients run against it (the v1 SDK client
 // 1.32.2 and the v2 SDK client 2.4.0, real peers). The docs' pages include their code from
-// these files (tools/docs/check-snippets.mjs refuses a page's code that comes from nowhere
+// these files (tooling/docs/check-snippets.mjs refuses a page's code that comes from nowhere
 // else). examples/deployment is run by deploy/frameworks/frameworks.test.ts and platforms/.
 import { spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";

@@ -62,7 +62,7 @@ function load(variant: Variant, dir: string): LoadedRevision {
   };
 }
 
-/** The emitted runtime module names (`runtime/router.ts` -> `router`). */
+/** The emitted runtime module names (`runtime/server/router.ts` -> `server/router`). */
 const runtimeModules = (files: readonly OutputFile[]) =>
   new Set(
     files

@@ -20,7 +20,7 @@ import {
 } from "@modelcontextprotocol/client";
 import semver from "semver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installSuite, NODE22 } from "../../../tools/conformance/setup.mjs";
+import { installSuite, NODE22 } from "../../../tooling/conformance/setup.mjs";
 import { cli, CLI_ROOT, ROOT, SPEC_DIR, snapshotTree, tempDir } from "./helpers.js";
 import { startTestAuthorizationServer } from "./support/oauth-server.js";
 import { freePort, npm, packWithBundledSpec, printedUntil } from "./support/project-processes.js";

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import { join } from "node:path";
 import semver from "semver";
 import { describe, expect, it } from "vitest";
-import { bundleSpec } from "../../../tools/release/bundle-spec.mjs";
+import { bundleSpec } from "../../../tooling/release/bundle-spec.mjs";
 import { runtimeProblem } from "../src/cli/runtime-check.js";
 import { dependencySpec } from "../src/generators/init/install-source.js";
 import { RUNTIME_RANGE } from "../src/generators/emit/runtime.js";
@@ -12,7 +12,7 @@ import { CLI_ROOT, ROOT, SPEC_DIR, tempDir } from "./helpers.js";
 
 // The pack step that ships the released schemas, and how `init` depends on mcp-gen for each
 // way it can be installed. The whole path (pack, install, init, the project's install) runs
-// in packages/cli/test/init.test.ts and in tools/release/rehearse.mjs (a real registry).
+// in packages/cli/test/init.test.ts and in tooling/release/rehearse.mjs (a real registry).
 
 /** An install at `root` whose lockfiles record `entry` for @mcp-gen/cli (or nothing). */
 function installAt(root: string, entry?: object, where = "node_modules/.package-lock.json") {
@@ -192,7 +192,7 @@ describe("the pack step: the released schemas, bundled with the spec's licence",
   it("runs when the package is packed and cleans up after, so the checkout never holds the copy", () => {
     const pkg = JSON.parse(readFileSync(join(CLI_ROOT, "package.json"), "utf8"));
     expect(pkg.scripts.prepack).toMatch(/node \.\.\/\.\.\/tools\/release\/bundle-spec\.mjs$/);
-    expect(pkg.scripts.postpack).toBe("node ../../tools/release/bundle-spec.mjs --clean");
+    expect(pkg.scripts.postpack).toBe("node ../../tooling/release/bundle-spec.mjs --clean");
     expect(pkg.files).toContain("bundled-spec");
     for (const path of ["bundled-spec/schema/2026-07-28/schema.ts", "mcp-gen-cli-1.0.0.tgz"])
       expect(spawnSync("git", ["check-ignore", "-q", path], { cwd: CLI_ROOT }).status, path).toBe(

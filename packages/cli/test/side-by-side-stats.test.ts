@@ -1,5 +1,5 @@
 // The numbers of docs/guide/side-by-side.md are counted from examples/side-by-side, never
-// typed: the page's table must be what tools/docs/side-by-side-stats.mjs counts now (run
+// typed: the page's table must be what tooling/docs/side-by-side-stats.mjs counts now (run
 // it with --write after changing either file), and the counter must count what it says.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,14 +9,14 @@ import {
   pageTable,
   sideBySideStats,
   statsTable,
-} from "../../../tools/docs/side-by-side-stats.mjs";
+} from "../../../tooling/docs/side-by-side-stats.mjs";
 import { tempDir } from "./helpers.js";
 
 describe("docs/guide/side-by-side.md's numbers", () => {
   it("are the ones counted from the example's two files", () => {
     const table = pageTable();
     expect(table, "the page has no table between its markers").toBeDefined();
-    expect(table, "run: node tools/docs/side-by-side-stats.mjs --write").toBe(
+    expect(table, "run: node tooling/docs/side-by-side-stats.mjs --write").toBe(
       statsTable(sideBySideStats()),
     );
   });

@@ -15,7 +15,7 @@ import { CLI, ROOT, SPEC_DIR, tempDir, typecheck, writeFiles, writeGenerated } f
 import { LEGACY } from "./support/dual-era-client.js";
 import { printedUntil } from "./support/project-processes.js";
 import { runHere } from "./support/run-here.js";
-import { transpileDir } from "../../../tools/transpile-generated.mjs";
+import { transpileDir } from "../../../tooling/transpile-generated.mjs";
 
 /**
  * The client generated for 2026-07-28 alone (the typed file needs only its types: the

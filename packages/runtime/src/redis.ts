@@ -5,7 +5,7 @@
 // bus adds a duplicate of it for subscribing): only this subpath imports it, so the rest of
 // the runtime stays dependency-free. `connectRedis()` makes a client with the runtime's
 // failure policy (reconnection with backoff, commands refused while disconnected, one report
-// per outage: redis-connection.ts), as the connect*() helpers do.
+// per outage: transport/http/redis-connection.ts), as the connect*() helpers do.
 export * from "./transport/http/redis-sessions.js";
 export * from "./transport/http/redis-bus.js";
 export {

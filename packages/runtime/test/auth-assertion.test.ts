@@ -12,7 +12,7 @@ import {
   type FakeOptions,
 } from "./auth-fixture.js";
 
-// The JWT bearer grant of the OAuth client (runtime/auth-assertion.ts): workload identity (the
+// The JWT bearer grant of the OAuth client (src/auth/assertion.ts): workload identity (the
 // workload's JWT as the assertion) and enterprise-managed authorization (an ID-JAG from a token
 // exchange at the enterprise IdP), against the fake authorization server (auth-fixture.ts) and a
 // fake IdP below.

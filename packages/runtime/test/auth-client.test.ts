@@ -17,7 +17,7 @@ import {
 import { within } from "../../cli/test/support/wait.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
-// The OAuth client (runtime/auth-client.ts) through the HTTP transport's auth hook, against a
+// The OAuth client (src/auth/oauth-client.ts) through the HTTP transport's auth hook, against a
 // fake authorization server and resource server (auth-fixture.ts).
 
 let fake: Fake | undefined;

@@ -10,8 +10,8 @@ import {
 import { serveProtected } from "../../cli/test/support/protected-server.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
-// End to end: the OAuth client (auth-client.ts) through the client engine and the HTTP
-// transport, against the HTTP server as a resource server (resource-server.ts with the jose
+// End to end: the OAuth client (src/auth/oauth-client.ts) through the client engine and the HTTP
+// transport, against the HTTP server as a resource server (src/auth/resource-server.ts with the jose
 // JWT verifier) and the test authorization server (JWTs whose `aud` is the `resource` asked for).
 
 let as: TestAuthorizationServer;

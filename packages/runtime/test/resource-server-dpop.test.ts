@@ -12,7 +12,7 @@ import { proofSigner } from "./dpop-signer.js";
 import { dualEras, PROTOCOL, request } from "./fixture.js";
 
 // The resource server with DPoP-bound tokens (RFC 9449 section 7): the proofs the generated
-// OAuth client signs (runtime/auth-dpop.ts) checked by runtime/auth-dpop-proof.ts, and every
+// OAuth client signs (src/auth/dpop.ts) checked by src/auth/dpop-proof.ts, and every
 // way a proof or a binding can be wrong refused with its challenge.
 
 let as: TestAuthorizationServer;

@@ -12,7 +12,7 @@ export const LARGE_SCHEMA_BYTES = 256 * 1024;
  * tree, the type checker and its syntax tree are all garbage once the schema model
  * is built), so generation would otherwise allocate on top of them. Collected here,
  * generation reuses that space: on a schema 20 times 2026-07-28 peak RSS went from 240 to
- * 208 MB, time unchanged (tools/bench/generate.mjs). Below the threshold the pause is not worth it
+ * 208 MB, time unchanged (tooling/bench/generate.mjs). Below the threshold the pause is not worth it
  * (the 2026-07-28 schema alone: 150 -> 147 MB). Output does not depend on it.
  */
 export function collectAfterReading(revisions: readonly LoadedRevision[]): void {

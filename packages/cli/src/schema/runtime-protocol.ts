@@ -44,7 +44,7 @@ export const HTTP_HEADERS = {
 const DISCOVER_CACHE_HINTS = ["ttlMs", "cacheScope"];
 
 /**
- * The server/discover result fields runtime/router.ts fills by itself (from its options and
+ * The server/discover result fields the runtime's server/router.ts fills by itself (from its options and
  * handlers); with the cache hints where the revision has them all, and the base `Result`'s
  * fields (`resultType`, `_meta`). A draft's other fields come from the `discoverFields` option.
  */

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "../../src/generators/emit/index.js";
 import { loadRevision } from "../../src/schema/index.js";
-import { transpileDir } from "../../../../tools/transpile-generated.mjs";
+import { transpileDir } from "../../../../tooling/transpile-generated.mjs";
 import { ROOT, SPEC_DIR, tempDir, writeFiles } from "../helpers.js";
 
 const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { generate } from "../../src/generators/emit/index.js";
 import { loadRevision } from "../../src/schema/index.js";
 import { ROOT, SPEC_DIR, tempDir, writeFiles } from "../helpers.js";
-import { transpileDir } from "../../../../tools/transpile-generated.mjs";
+import { transpileDir } from "../../../../tooling/transpile-generated.mjs";
 import { printedUntil } from "./project-processes.js";
 
 // A project under examples/ as its reader would use it: copied out, its protocol code

@@ -2,7 +2,7 @@ import { spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { bundleSpec } from "../../../../tools/release/bundle-spec.mjs";
+import { bundleSpec } from "../../../../tooling/release/bundle-spec.mjs";
 
 // Running an init project's commands and servers from the tests: npm, a free port, and
 // waiting for a started process to say it is ready.

@@ -186,7 +186,7 @@ export function metadataUrls(issuer: URL): URL[] {
 /**
  * The authorization server metadata of `issuer`: the first document found, validated by
  * oauth4webapi, whose `issuer` must also be the identical string (no normalization). PKCE
- * support is the authorization code grant's to check (auth-grant.ts): the other grants never
+ * support is the authorization code grant's to check (grant.ts): the other grants never
  * visit the authorization endpoint.
  */
 export async function discoverAuthorizationServer(

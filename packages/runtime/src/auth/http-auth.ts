@@ -1,5 +1,5 @@
 // The HTTP client transport's authorization hook. The OAuth client that implements it
-// (auth-client.ts, with its oauth4webapi dependency) is emitted only on request.
+// (oauth-client.ts, with its oauth4webapi dependency) is emitted only on request.
 
 /**
  * The transport's authorization hook, free of any OAuth machinery: `headers()` goes on every

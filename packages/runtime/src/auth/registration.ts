@@ -59,7 +59,7 @@ const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 export interface ClientFor {
   client: oauth.Client;
   authentication: oauth.ClientAuth;
-  /** `anonymous`: no client authentication and no client_id (auth-assertion.ts, workload identity). */
+  /** `anonymous`: no client authentication and no client_id (assertion.ts, workload identity). */
   via: "pre-registered" | "metadata-document" | "registered" | "anonymous";
 }
 

@@ -54,7 +54,7 @@ export interface DPoPOptions {
    * Checks a proof (signature, `typ`, `alg`, `htm`, `htu`, `iat`, `ath`, replay: see
    * createDPoPProofVerifier's limits) and answers
    * its key's JWK SHA-256 thumbprint; throws InvalidDPoPProofError to refuse it.
-   * runtime/auth-dpop-proof.ts has one (jose).
+   * dpop-proof.ts has one (jose).
    */
   verifyProof(proof: string, expected: DPoPProofCheck): Promise<string>;
   /** The proof algorithms accepted, for the metadata and the challenge's `algs` (default ES256). */

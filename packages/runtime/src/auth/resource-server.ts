@@ -14,9 +14,9 @@ import { challenge, scopeParam, type ChallengeSettings } from "./www-authenticat
 // and 2025-11-25 basic/authorization): protected resource metadata (RFC 9728) at the
 // well-known paths, bearer challenges (RFC 6750 section 3) on 401 and 403, audience binding
 // (RFC 8707), and per-method or per-tool scopes. Token verification itself is a hook
-// (`verifyToken`); runtime/auth-jwt.ts is a ready one for JWTs against a JWKS. The verified
+// (`verifyToken`); jwt.ts is a ready one for JWTs against a JWKS. The verified
 // principal becomes the request's principal, which binds legacy sessions, sealed request
-// state and cancellation (see `authenticate` in http-server.ts). Tokens are never logged,
+// state and cancellation (see `authenticate` in transport/http/options.ts). Tokens are never logged,
 // and never echoed in a response.
 
 // The parts, each in its own module: the options checked (resource-server-config.ts), the

@@ -1,6 +1,6 @@
 import { AuthorizationError } from "./http-auth.js";
 
-// The pluggable pieces of the OAuth client (auth-client.ts) with their safe defaults: where
+// The pluggable pieces of the OAuth client (oauth-client.ts) with their safe defaults: where
 // tokens and registrations are kept (in memory unless the app gives a store), and how the
 // user agent is sent to the authorization server (the app opens a browser; tests and
 // unattended clients follow the redirect headlessly).

@@ -33,7 +33,7 @@ export interface Eras {
   readonly modern: Era;
   /**
    * Older stateless revisions also served per request (after a spec bump, the previous
-   * ones), newest first; see modern-eras.ts.
+   * ones), newest first; see modern-router.ts.
    */
   readonly previous?: readonly AdaptedEra[];
   /** Legacy revisions served through `initialize`, newest first (empty: modern only). */

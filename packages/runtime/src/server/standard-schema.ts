@@ -3,7 +3,7 @@
 // as its schema. The interfaces are copied here (the Standard Schema project invites copying
 // them, so that a library needs no dependency on @standard-schema/spec): the runtime keeps no
 // dependencies. Flat, not in namespaces; structurally the same as @standard-schema/spec 1.1.0
-// (test/standard-schema.types.test.ts checks that both ways).
+// (packages/cli/test/typed-tools.types.test.ts checks that both ways).
 
 /** Inferred input and output types a Standard Schema carries (at the type level only). */
 export interface StandardTypes<Input = unknown, Output = Input> {

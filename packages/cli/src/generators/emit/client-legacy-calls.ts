@@ -8,7 +8,7 @@ import type { CodeWriter } from "../print/printer.js";
 // Calls a host needs on legacy sessions that the newest revision dropped (2026-07-28 changelog,
 // major changes 4 and 5): typed from the newest legacy revision that has each, and emitted only
 // where some legacy revision the output speaks has it as a client message and the newest does
-// not. Which revision has which is read from the method tables; runtime/client-legacy-calls.ts
+// not. Which revision has which is read from the method tables; the runtime's client/legacy-calls.ts
 // decides per era at run time.
 //
 // Not offered: initialize and notifications/initialized (the session's own handshake), and

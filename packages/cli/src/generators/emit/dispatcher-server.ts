@@ -2,7 +2,7 @@ import type { LoadedRevision } from "../../schema/index.js";
 import { str, type CodeWriter } from "../print/printer.js";
 import type { DispatcherPlan } from "./dispatcher-plan.js";
 
-// defineServer and its tables in dispatcher.ts: runtime/resources.ts, prompts.ts and
+// defineServer and its tables in dispatcher.ts: the runtime's server/resources.ts, prompts.ts and
 // define-server.ts bound to the revision's Resource, ResourceTemplate, Prompt, result and
 // context types, so a template's variables and a prompt's arguments are typed from their
 // literals and what `read` and `get` return is checked against the revision's results.

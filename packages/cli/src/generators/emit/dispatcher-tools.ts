@@ -1,7 +1,7 @@
 import type { LoadedRevision } from "../../schema/index.js";
 import { str, type CodeWriter } from "../print/printer.js";
 
-// defineTools in dispatcher.ts: runtime/tools.ts (tools/list and tools/call from one table,
+// defineTools in dispatcher.ts: the runtime's server/tools.ts (tools/list and tools/call from one table,
 // arguments checked against inputSchema) bound to the revision's Tool, handler and context types.
 
 /** The tools/list result type's name when the server side serves tools (and the schema names a Tool), else undefined. */

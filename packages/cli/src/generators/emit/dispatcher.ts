@@ -96,7 +96,7 @@ function writeReexports(w: CodeWriter, plan: DispatcherPlan): void {
   w.line(`} from ${str(server)};`);
   w.line("export type { NotificationContext, Promisable };");
   if (!plan.mrtr) return;
-  // Extensions answer with their own resultType values (a task handle); see runtime/tasks.ts.
+  // Extensions answer with their own resultType values (a task handle); see the runtime's extensions/tasks/.
   w.list(
     "export {",
     [

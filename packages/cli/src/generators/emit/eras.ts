@@ -49,7 +49,7 @@ export function adaptersFor(
 
 /**
  * Result fields only the newest revision has that the client fills in older revisions'
- * results (the keys of runtime/client-versions.ts MODERN_RESULT_DEFAULTS; a test keeps the two
+ * results (the keys of the runtime's client/versions.ts MODERN_RESULT_DEFAULTS; a test keeps the two
  * equal). Others, such as a required field a draft adds, may be missing from an older result.
  */
 export const RESULT_FIELDS_WITH_DEFAULTS: readonly string[] = ["resultType", "ttlMs", "cacheScope"];

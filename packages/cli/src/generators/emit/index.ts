@@ -51,7 +51,7 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
   return GENERATORS.filter((g) => chosen.has(g.name));
 }
 
-/** Runs the chosen generators (with those they require) over a revision and formats every file. */
+/** Runs the chosen generators (with those they require) over a revision; no formatter runs. */
 /**
  * What an output's manifest records of the run that generated it (manifest.ts): the revisions
  * served, newest first, the generators run once their dependencies are added, and --auth.

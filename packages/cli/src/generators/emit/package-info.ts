@@ -25,7 +25,7 @@ export const VERSION: string = manifest.version;
 export const PACKAGE_NAME: string = manifest.name;
 /**
  * The released revisions' schema.ts files, copied from the spec checkout when the package is
- * packed (tools/release/bundle-spec.mjs): the spec of an installed mcp-gen when no --spec
+ * packed (tooling/release/bundle-spec.mjs): the spec of an installed mcp-gen when no --spec
  * or config names one. Absent in a development checkout.
  */
 export const BUNDLED_SPEC_DIR = join(PACKAGE_ROOT, "bundled-spec");

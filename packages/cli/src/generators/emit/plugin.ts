@@ -11,7 +11,7 @@ export interface GeneratorContext {
    * request, routed by version) and initialize-based ones (servers: through `initialize`).
    */
   legacy: LoadedRevision[];
-  /** Also emit the auth modules (runtime/auth-jwt.ts; auth.ts, the OAuth client), whose libraries are peer dependencies of the output. */
+  /** Also emit the auth modules (the runtime's auth/jwt.ts; auth.ts, the OAuth client), whose libraries are peer dependencies of the output. */
   auth: boolean;
   /** The header of a file generated from `revision`. */
   headerFor(revision: LoadedRevision): string;

@@ -156,7 +156,7 @@ function importsFromMethods(w: CodeWriter, body: readonly string[]): void {
   if (used.length > 0) namedList(w, "import type", used, "./methods.js");
 }
 
-/** What validators.ts re-exports from runtime/validation.ts: its public API beside `isT` / `validateT`. */
+/** What validators.ts re-exports from the runtime's core/validation.ts: its public API beside `isT` / `validateT`. */
 const PUBLIC_VALUES = ["MAX_DEPTH", "MAX_ERRORS", "classifyMessage"];
 const PUBLIC_TYPES = [
   "MessageInfo",

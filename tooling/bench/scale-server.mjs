@@ -1,5 +1,5 @@
-// One replica of the scale benchmark (tools/bench/scale.mjs), in a child process of its own:
-// `node tools/bench/scale-server.mjs <dir> <memory|redis> [redis-url]`. The generated dual-era
+// One replica of the scale benchmark (tooling/bench/scale.mjs), in a child process of its own:
+// `node tooling/bench/scale-server.mjs <dir> <memory|redis> [redis-url]`. The generated dual-era
 // server (dir) with one `echo` tool; legacy sessions in memory or in Redis. Sends { url } once
 // it listens, its CPU time ({ cpu: process.cpuUsage() }) on "cpu", and exits on "exit".
 import { join } from "node:path";

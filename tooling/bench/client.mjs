@@ -1,8 +1,8 @@
 // Clients over Streamable HTTP, in one run: the generated dual-era client of this checkout
 // (default options, and with Node's built-in fetch as its `fetch`) beside the v2 SDK client 2.4.0 (default negotiation, and versionNegotiation "auto") and the
 // v1 SDK client 1.32.2, each calling tools/call (`echo`) on the same servers: mcp-gen's
-// generated dual-era server and the v2 SDK's createMcpHandler (tools/bench/http-servers.mjs). Each
-// server and each client runs in its own process (tools/bench/client-peers.mjs), so a client's CPU
+// generated dual-era server and the v2 SDK's createMcpHandler (tooling/bench/http-servers.mjs). Each
+// server and each client runs in its own process (tooling/bench/client-peers.mjs), so a client's CPU
 // time per call (process.cpuUsage deltas in the client's process) is its own; the server's is
 // printed beside it. One client instance per process with N calls in flight (N = each of
 // BENCH_CLIENT_LANES, default 1,16), each call checked (its own text echoed), for
@@ -39,7 +39,7 @@ const {
   lanes: [1, 16],
 });
 const COLD_TRIES = envCount("BENCH_CLIENT_COLD", 5);
-const PEERS = join(ROOT, "tools/bench/client-peers.mjs");
+const PEERS = join(ROOT, "tooling/bench/client-peers.mjs");
 
 const CLIENTS = {
   "mcp-gen": "mcp-gen generated client (this tree)",

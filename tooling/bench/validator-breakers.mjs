@@ -1,6 +1,6 @@
 // Where the error path's time goes: invalid CallToolRequests one breaker at a time (each
 // breaker's 64 requests alone, so the code sees one shape family, unlike the mixed workload
-// of tools/bench/validators.mjs), ns per call of mcp-gen's validate* (all errors, and firstError),
+// of tooling/bench/validators.mjs), ns per call of mcp-gen's validate* (all errors, and firstError),
 // its fast check isCallToolRequest (which fails first on this input), and ajv with
 // allErrors true and false. Each call's errors are read (their count), as a caller would.
 // Method: a warm-up round, then ROUNDS rounds in which the contestants take turns; medians.

@@ -1,5 +1,5 @@
-// The servers of the http benchmark (tools/bench/http.mjs), each run in its own child process so
-// the load generator does not share its event loop: `node tools/bench/http-servers.mjs <kind> [dir]`
+// The servers of the http benchmark (tooling/bench/http.mjs), each run in its own child process so
+// the load generator does not share its event loop: `node tooling/bench/http-servers.mjs <kind> [dir]`
 // under child_process.fork. Every kind serves the same one tool, `echo`, returning its `text`
 // argument as a text result, on a free port; the child sends { url } once it listens, answers
 // "stats" with its RSS and CPU time, and exits on "exit" (so --cpu-prof writes its profile).

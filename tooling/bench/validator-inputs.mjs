@@ -1,4 +1,4 @@
-// The inputs of the validator benchmark (tools/bench/validators.mjs): every workload is a set of
+// The inputs of the validator benchmark (tooling/bench/validators.mjs): every workload is a set of
 // distinct, deterministic inputs (seeded), so runs time the same values and the JIT cannot
 // hoist work out of a loop over one object.
 import { readdirSync, readFileSync } from "node:fs";

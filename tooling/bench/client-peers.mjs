@@ -1,6 +1,6 @@
-// The clients of the client benchmark (tools/bench/client.mjs), each in its own process so that its
-// CPU time is its own: `node tools/bench/client-peers.mjs <kind> <url> [dir] [--once]`. Every kind
-// calls the `echo` tool of the server at <url> (tools/bench/http-servers.mjs) and checks each reply
+// The clients of the client benchmark (tooling/bench/client.mjs), each in its own process so that its
+// CPU time is its own: `node tooling/bench/client-peers.mjs <kind> <url> [dir] [--once]`. Every kind
+// calls the `echo` tool of the server at <url> (tooling/bench/http-servers.mjs) and checks each reply
 // (the text it sent, unique per call, comes back).
 //
 //   mcp-gen   the generated dual-era client (dir: the transpiled output of mcp-gen generate

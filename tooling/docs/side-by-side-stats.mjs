@@ -4,8 +4,8 @@
 // file and per `#region`, and the escapes from the type checker (`as` casts, non-null
 // assertions, `any`). The page holds the table between two markers; packages/cli/test/side-by-side.test.ts
 // fails when it differs from what this counts.
-//   node tools/docs/side-by-side-stats.mjs           prints the table
-//   node tools/docs/side-by-side-stats.mjs --write   writes it into the page
+//   node tooling/docs/side-by-side-stats.mjs           prints the table
+//   node tooling/docs/side-by-side-stats.mjs --write   writes it into the page
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
@@ -21,7 +21,7 @@ const REGIONS = [
   ["divide", "`divide` (isError)"],
   ["serve", "the server, served over HTTP"],
 ];
-const BEGIN = "<!-- side-by-side-stats: written by tools/docs/side-by-side-stats.mjs -->";
+const BEGIN = "<!-- side-by-side-stats: written by tooling/docs/side-by-side-stats.mjs -->";
 const END = "<!-- /side-by-side-stats -->";
 
 /** The comment ranges of a source file, as [start, end) offsets. */

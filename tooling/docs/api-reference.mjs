@@ -73,7 +73,7 @@ export function buildApiReference() {
       "--plugin",
       "typedoc-vitepress-theme",
       "--plugin",
-      join(ROOT, "tools", "docs", "typedoc-subpaths.mjs"),
+      join(ROOT, "tooling", "docs", "typedoc-subpaths.mjs"),
       "--tsconfig",
       tsconfig,
       "--out",

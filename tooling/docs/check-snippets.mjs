@@ -27,7 +27,7 @@ const CODE = new Set([
 const IN_PLACE = new Set(["sh", "bash", "shell", "console", "text", "txt", ""]);
 const EXAMPLES = join(ROOT, "examples");
 
-function pages(dir) {
+export function pages(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory())
@@ -93,7 +93,7 @@ export function snippetProblems(file, text, docs = DOCS) {
 }
 
 /** A page and the files it includes (`<!--@include: path-->`), which the site shows as its text. */
-function withIncludes(file) {
+export function withIncludes(file) {
   const text = readFileSync(file, "utf8");
   const included = [...text.matchAll(/<!--@include:\s*([^\s#]+?)\s*-->/g)].map((m) =>
     resolve(file, "..", m[1]),

@@ -3,7 +3,7 @@
 // the Inspector is 111 MB of dependencies and needs Node 22.19+, so this installs it from the
 // registry into a folder of its own and runs it with the Node 22 of conformance/.
 //
-//   node tools/inspector.mjs [PROJECT]   (PROJECT: a built init project; default: a new one)
+//   node tooling/inspector.mjs [PROJECT]   (PROJECT: a built init project; default: a new one)
 //
 // Prints each command and what it answered; exits 1 when an answer lacks what it should hold.
 import { spawn, spawnSync } from "node:child_process";

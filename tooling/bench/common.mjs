@@ -52,7 +52,7 @@ export function envCounts(name, fallback) {
 
 /**
  * What a benchmark that samples lanes of calls in rounds reads from the environment
- * (tools/bench/client.mjs: prefix BENCH_CLIENT, lanes BENCH_CLIENT_LANES; tools/bench/http.mjs:
+ * (tooling/bench/client.mjs: prefix BENCH_CLIENT, lanes BENCH_CLIENT_LANES; tooling/bench/http.mjs:
  * BENCH_HTTP, BENCH_HTTP_CONNECTIONS): rounds from BENCH_ROUNDS (default 3), the sample
  * length in ms from <prefix>_MS, the in-flight counts from `lanesVariable`, and the folder
  * every peer process writes its --cpu-prof into from <prefix>_PROFILE (unset: no profiles).
@@ -91,11 +91,11 @@ export function generateWith(checkout, out, transpile) {
 }
 
 /**
- * One server of tools/bench/http-servers.mjs in a child process (`execArgv`: its node flags):
+ * One server of tooling/bench/http-servers.mjs in a child process (`execArgv`: its node flags):
  * its url, its stats (RSS, CPU time) on request, and stop().
  */
 export async function startServer(kind, dir, execArgv = []) {
-  const child = fork(join(ROOT, "tools/bench/http-servers.mjs"), [kind, dir ?? ""], { execArgv });
+  const child = fork(join(ROOT, "tooling/bench/http-servers.mjs"), [kind, dir ?? ""], { execArgv });
   const { url } = await new Promise((resolve, reject) => {
     child.once("message", resolve);
     child.once("exit", (code) =>

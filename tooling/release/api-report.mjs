@@ -3,9 +3,9 @@
 // api-report/runtime/, so a change to what the package exports shows in review as a diff of
 // these files. Reads the package's built declarations (dist/*.d.ts: run `npm run build`).
 //
-//   node tools/release/api-report.mjs           check: exit 1 naming each report that
+//   node tooling/release/api-report.mjs           check: exit 1 naming each report that
 //                                                 differs from the package (CI)
-//   node tools/release/api-report.mjs --update  rewrite the reports
+//   node tooling/release/api-report.mjs --update  rewrite the reports
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,7 +46,7 @@ export async function apiReports({ root = ROOT, update = false, out } = {}) {
   const { Extractor, ExtractorConfig } = await import(
     join(TOOLS, "node_modules", "@microsoft", "api-extractor", "lib-commonjs", "index.js")
   );
-  const reportFolder = out ?? join(root, "tools", "api-report", "runtime");
+  const reportFolder = out ?? join(root, "tooling", "api-report", "runtime");
   mkdirSync(reportFolder, { recursive: true });
   const temp = mkdtempSync(join(tmpdir(), "mcp-gen-api-"));
   const changed = [];

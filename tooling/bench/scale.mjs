@@ -81,7 +81,7 @@ function cpuOfPid(pid) {
 }
 
 async function startReplica(dir, store, redisUrl) {
-  const child = fork(join(ROOT, "tools/bench/scale-server.mjs"), [dir, store, redisUrl ?? ""]);
+  const child = fork(join(ROOT, "tooling/bench/scale-server.mjs"), [dir, store, redisUrl ?? ""]);
   const { url } = await new Promise((resolve, reject) => {
     child.once("message", resolve);
     child.once("exit", (code) => reject(new Error(`replica exited (${code})`)));

@@ -5,9 +5,9 @@
 // repository's licence. Never committed: the folder is made when the package is packed and
 // removed after (postpack).
 //
-//   node tools/release/bundle-spec.mjs            copy (spec: $MCP_GEN_SPEC, else the
+//   node tooling/release/bundle-spec.mjs            copy (spec: $MCP_GEN_SPEC, else the
 //                                                   repository config's "spec")
-//   node tools/release/bundle-spec.mjs --clean    remove bundled-spec/
+//   node tooling/release/bundle-spec.mjs --clean    remove bundled-spec/
 import { spawnSync } from "node:child_process";
 import {
   copyFileSync,

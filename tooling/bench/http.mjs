@@ -2,7 +2,7 @@
 // server on the node:http host (serveHttp), the same server generated and served by mcp-gen at
 // an earlier commit (BENCH_HTTP_BASELINE, default aba262f: the node:http handler before the
 // web-standard core), the v2 TypeScript SDK 2.4.0, and a bare node:http server that parses the
-// body and answers a canned result (the limit of any server on this Node). tools/bench/http-servers.mjs
+// body and answers a canned result (the limit of any server on this Node). tooling/bench/http-servers.mjs
 // says how each is wired. Every server runs in its own child process; this process is the
 // load: N requests in flight (N = each of BENCH_HTTP_CONNECTIONS, default 1,16,64) over
 // keep-alive node:http connections for SAMPLE_MS per sample, rounds interleaved (a warm-up
@@ -68,7 +68,7 @@ const ERA_SERVERS = {
  * its own CLI generates the baseline's output and its own runtime package serves it.
  */
 async function baselineCheckout() {
-  const dir = join(ROOT, "tools", "bench", `.work-baseline-${BASELINE_REF}`);
+  const dir = join(ROOT, "tooling", "bench", `.work-baseline-${BASELINE_REF}`);
   if (existsSync(join(dir, "dist/cli/main.js"))) return dir;
   mkdirSync(dir, { recursive: true });
   const run = (command, args, options = {}) => {
@@ -308,7 +308,7 @@ export async function benchHttp() {
     const here = generateWith(ROOT, join(work, "js"), transpileDir);
     const checkout = await baselineCheckout();
     const { transpileDir: transpileThere } = await import(
-      join(checkout, "tools/transpile-generated.mjs")
+      join(checkout, "tooling/transpile-generated.mjs")
     );
     const there = generateWith(checkout, join(work, "baseline-js"), transpileThere);
     const dirs = { "mcp-gen": here, baseline: there };

@@ -10,7 +10,7 @@
 // conformance/ installs); prints how long each step took. Run by .ci/run; not part of
 // `npm test` (it takes minutes and installs from the network).
 //
-//   node tools/release/rehearse.mjs [--node 20|22]...   (default: both)
+//   node tooling/release/rehearse.mjs [--node 20|22]...   (default: both)
 import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -29,7 +29,7 @@ import { installSuite, NODE22 } from "../conformance/setup.mjs";
 import { transpileDir } from "../transpile-generated.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const TOOLS = join(ROOT, "tools", "release", "tools");
+const TOOLS = join(ROOT, "tooling", "release", "tools");
 const bin = (name) => join(TOOLS, "node_modules", ".bin", name);
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-rehearsal-"));
 const children = [];

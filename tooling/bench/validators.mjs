@@ -64,7 +64,7 @@ export function loadAjv(allErrors) {
 /** typia generate over the spec's own types; undefined (with the reason) if it cannot run. */
 async function loadTypia(types) {
   // Inside the project, so the sources resolve typia and its runtime from node_modules.
-  const work = join(ROOT, "tools", "bench", `.work-typia-${process.pid}`);
+  const work = join(ROOT, "tooling", "bench", `.work-typia-${process.pid}`);
   const src = join(work, "src");
   const gen = join(work, "gen");
   mkdirSync(src, { recursive: true });
