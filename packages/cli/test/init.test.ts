@@ -101,7 +101,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     // Its libraries: the runtime package (installed the same way, so a fix reaches the project
     // through npm update) and src/validate.ts's (tool arguments checked against inputSchema),
     // at mcp-gen's own tested versions; without --auth the JWT verifier's jose is not there.
-    const ours = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
+    const ours = JSON.parse(readFileSync(join(CLI_ROOT, "package.json"), "utf8")).devDependencies;
     expect(pkg.dependencies).toEqual({
       "@mcp-gen/runtime": `file:${relative(project, runtimeTarball).split(sep).join("/")}`,
       ajv: `^${ours.ajv}`,
