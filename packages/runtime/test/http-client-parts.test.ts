@@ -10,7 +10,7 @@ import {
   type ResponseContext,
   type StreamPosition,
 } from "../src/transport/http/client-response.js";
-import { TransportError } from "../src/transport/transport-error.js";
+import { TransportError } from "../src/core/transport-error.js";
 import { LEGACY_PROTOCOL } from "./fixture.js";
 
 const URL_ = "http://mcp.test/mcp";

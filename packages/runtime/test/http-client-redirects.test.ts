@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { guardedFetch, MAX_REDIRECTS } from "../src/transport/http/client-endpoint.js";
-import { TransportError } from "../src/transport/transport-error.js";
+import { TransportError } from "../src/core/transport-error.js";
 
 interface Seen {
   method: string;

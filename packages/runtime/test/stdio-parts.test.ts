@@ -12,7 +12,7 @@ import {
   shutDown,
   STDERR_TAIL_BYTES,
 } from "../src/transport/stdio-process.js";
-import { TransportError } from "../src/transport/transport-error.js";
+import { TransportError } from "../src/core/transport-error.js";
 
 const line = (message: unknown) => JSON.stringify(message);
 

@@ -1,5 +1,5 @@
 import { serverRequests } from "./server-requests.js";
-import type { ServerRequestHandler, TransportRequestOptions } from "./transport.js";
+import type { ServerRequestHandler, TransportRequestOptions } from "../core/transport.js";
 
 // The messages of the stdio client transport (stdio.ts): its calls in flight, settled by the
 // responses the server writes, and the server's own messages on the same stdout: its

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { describeCause, TransportError } from "./transport-error.js";
+import { describeCause, TransportError } from "../core/transport-error.js";
 
 // The server process of the stdio client transport (stdio.ts): writing a message to its
 // stdin, what it said before it exited (the tail of a piped stderr) and the error its exit

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { StdioCalls } from "./stdio-calls.js";
 import { shutDown, watchServerProcess, writeLine } from "./stdio-process.js";
-import { TransportError } from "./transport-error.js";
-import type { Transport, TransportRequestOptions } from "./transport.js";
+import { TransportError } from "../core/transport-error.js";
+import type { Transport, TransportRequestOptions } from "../core/transport.js";
 
-export { TransportError, type TransportErrorKind } from "./transport-error.js";
+export { TransportError, type TransportErrorKind } from "../core/transport-error.js";
 
 // MCP over stdio (Node.js): newline-delimited JSON, one message per line. A client
 // transport that spawns the server process, and a loop that serves a dispatcher. Lines are

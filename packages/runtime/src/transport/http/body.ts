@@ -1,4 +1,4 @@
-import { describeCause, TransportError } from "../transport-error.js";
+import { describeCause, TransportError } from "../../core/transport-error.js";
 
 // What the HTTP client transport reads and how it fails: bounded bodies, the errors of an
 // answer that is not MCP (HttpTransportError) and of a connection that broke (TransportError).

@@ -1,7 +1,7 @@
 import { defaultFetch } from "#default-fetch";
 import { authorizedFetch } from "../../auth/http-auth.js";
 import type { ProtocolDescriptor } from "../../core/protocol.js";
-import { describeCause, SessionExpiredError, TransportError } from "../transport-error.js";
+import { describeCause, SessionExpiredError, TransportError } from "../../core/transport-error.js";
 import { shownUrl, type HttpRequestLabel } from "./body.js";
 import type { HttpTransportOptions } from "./client-options.js";
 import { routingHeaders } from "./headers.js";

@@ -1,4 +1,4 @@
-import { TransportError } from "../transport-error.js";
+import { TransportError } from "../../core/transport-error.js";
 
 /**
  * The requests under way on the HTTP client transport, each with its own controller: they

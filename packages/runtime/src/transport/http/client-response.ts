@@ -1,7 +1,7 @@
 import { isObject } from "../../core/protocol.js";
 import { readSseEvents, SseLimitError, SseReadError } from "../sse.js";
-import { TransportError } from "../transport-error.js";
-import type { TransportRequestOptions } from "../transport.js";
+import { TransportError } from "../../core/transport-error.js";
+import type { TransportRequestOptions } from "../../core/transport.js";
 import { boundedText, delay, dropped, HttpTransportError } from "./body.js";
 import type { HttpEndpoint } from "./client-endpoint.js";
 

@@ -1,6 +1,6 @@
 import { serverRequests } from "../server-requests.js";
-import { TransportError } from "../transport-error.js";
-import type { LegacySessionSupport, ServerRequestHandler } from "../transport.js";
+import { TransportError } from "../../core/transport-error.js";
+import type { LegacySessionSupport, ServerRequestHandler } from "../../core/transport.js";
 import { delay } from "./body.js";
 import {
   reconnectSettings,

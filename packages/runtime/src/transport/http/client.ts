@@ -1,5 +1,5 @@
 import type { ProtocolDescriptor } from "../../core/protocol.js";
-import type { Transport, TransportRequestOptions } from "../transport.js";
+import type { Transport, TransportRequestOptions } from "../../core/transport.js";
 import { boundedText, HttpTransportError } from "./body.js";
 import { HttpEndpoint } from "./client-endpoint.js";
 import type { HttpTransportOptions } from "./client-options.js";
@@ -7,7 +7,7 @@ import { InflightRequests } from "./client-inflight.js";
 import { exchange } from "./client-response.js";
 import { legacySessionSupport, SessionStreams } from "./client-session.js";
 
-export { TransportError, type TransportErrorKind } from "../transport-error.js";
+export { TransportError, type TransportErrorKind } from "../../core/transport-error.js";
 export { HttpTransportError } from "./body.js";
 export type { HttpTransportOptions, ReconnectOptions } from "./client-options.js";
 

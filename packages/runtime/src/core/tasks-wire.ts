@@ -1,4 +1,4 @@
-import { own, type ValidationError } from "../../core/protocol.js";
+import { own, type ValidationError } from "./protocol.js";
 
 // The Tasks extension's wire shapes (`io.modelcontextprotocol/tasks`), which the core
 // schema does not have: written by hand from ext-tasks schema/draft/schema.ts at commit
