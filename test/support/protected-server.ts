@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { createJwtVerifier } from "../../packages/runtime/src/auth/jwt.js";
-import { createHttpHandler } from "../../packages/runtime/src/transport/http/server.js";
+import { createHttpHandler } from "../../packages/runtime/src/transport/http/server/server.js";
 import type { ProtocolDescriptor } from "../../packages/runtime/src/core/protocol.js";
 import type { ResourceServerOptions } from "../../packages/runtime/src/auth/resource-server.js";
 import type { TestAuthorizationServer } from "./oauth-server.js";

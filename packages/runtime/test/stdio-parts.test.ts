@@ -4,14 +4,14 @@ import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { StdioCalls } from "../src/transport/stdio-calls.js";
+import { StdioCalls } from "../src/transport/stdio/stdio-calls.js";
 import {
   captureStderrTail,
   exitError,
   SHUTDOWN_WAIT_MS,
   shutDown,
   STDERR_TAIL_BYTES,
-} from "../src/transport/stdio-process.js";
+} from "../src/transport/stdio/stdio-process.js";
 import { TransportError } from "../src/core/transport-error.js";
 
 const line = (message: unknown) => JSON.stringify(message);

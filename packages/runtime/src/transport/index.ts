@@ -5,5 +5,5 @@ export * from "../core/transport.js";
 export * from "../core/transport-error.js";
 export * from "./direct.js";
 export * from "./sse.js";
-export * from "./http/client.js";
+export * from "./http/client/client.js";
 export * from "./http/headers.js";
