@@ -4,7 +4,7 @@ import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { StdioCalls } from "../src/transport/stdio/stdio-calls.js";
+import { ChannelCalls } from "../src/transport/channel-calls.js";
 import {
   captureStderrTail,
   exitError,
@@ -16,12 +16,12 @@ import { TransportError } from "../src/core/transport-error.js";
 
 const line = (message: unknown) => JSON.stringify(message);
 
-describe("StdioCalls", () => {
+describe("ChannelCalls", () => {
   function calls() {
     const sent: unknown[] = [];
     const transportHeard: unknown[] = [];
     const sessionHeard: unknown[] = [];
-    const stdio = new StdioCalls({ onNotification: (n) => void transportHeard.push(n) }, (m) => {
+    const stdio = new ChannelCalls({ onNotification: (n) => void transportHeard.push(n) }, (m) => {
       sent.push(m);
       return Promise.resolve();
     });

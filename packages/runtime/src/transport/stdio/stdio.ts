@@ -1,18 +1,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { StdioCalls } from "./stdio-calls.js";
+import { channelClient, serveChannel, type TextHandler } from "../channel.js";
 import { shutDown, watchServerProcess, writeLine } from "./stdio-process.js";
 import { TransportError } from "../../core/transport-error.js";
-import type { Transport, TransportRequestOptions } from "../../core/transport.js";
+import type { Transport } from "../../core/transport.js";
 
 export { TransportError, type TransportErrorKind } from "../../core/transport-error.js";
+export type { TextHandler } from "../channel.js";
 
 // MCP over stdio (Node.js): newline-delimited JSON, one message per line. A client
 // transport that spawns the server process, and a loop that serves a dispatcher. Lines are
 // bounded (default 16 MiB): a longer one is dropped, never buffered without end. A server that
-// cannot start or exits fails the calls in flight with a TransportError. The client's steps
-// are in sibling files: stdio-calls.ts (the calls in flight and where each line the server
-// writes goes) and stdio-process.ts (writing to the process, its exit, its shutdown).
+// cannot start or exits fails the calls in flight with a TransportError. A channel transport
+// (../channel.ts): the calls in flight, the session and the serve loop are the channel's;
+// stdio-process.ts has writing to the process, its exit, its shutdown.
 
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -86,55 +87,28 @@ export function createStdioTransport(
   let onFailed: () => void = () => undefined;
   const failed = new Promise<void>((resolve) => (onFailed = resolve));
   const write = (message: unknown) => writeLine(child.stdin!, message, () => closed, failed);
-  const calls = new StdioCalls(options, write);
+  const client = channelClient({ send: write, close: () => shutDown(child) }, options);
   const fail = (error: Error) => {
     closed ??= error;
-    calls.failAll(closed);
+    client.fail(closed);
     onFailed();
   };
   const stdoutEnded = readLines(
     child.stdout!,
     options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-    (line) => calls.receive(line),
+    (line) => client.receive(line),
     () => undefined,
   );
-  watchServerProcess(child, options.command, stdoutEnded, () => calls.noise, fail);
-
+  watchServerProcess(child, options.command, stdoutEnded, () => client.noise, fail);
+  const { transport } = client;
   return {
+    ...transport,
     process: child,
-    // The process is the session: nothing to carry on messages, nothing to end but the process.
-    legacy: {
-      reset: () => calls.answering.abandonAll(new Error("a new session began")),
-      begin: () => undefined,
-      listen: async () => undefined,
-      end: async () => calls.answering.abandonAll(new Error("the session ended")),
-      onServerRequest: (handler) => void (calls.handler = handler),
-      onNotification: (listener) => void (calls.sessionListener = listener),
-    },
-    request(message, requestOptions: TransportRequestOptions = {}) {
-      return calls.call(message, requestOptions);
-    },
-    notify: (message) => write(message),
     async close() {
       fail(new TransportError("closed", "the transport was closed"));
-      await shutDown(child);
+      await transport.close!();
     },
   };
-}
-
-/** What serveStdio needs of a dispatcher. */
-export interface TextHandler {
-  handleText(
-    text: string,
-    context: {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any dispatcher's notification type
-      notify: (notification: any) => void;
-      channel?: object;
-      signal?: AbortSignal;
-    },
-  ): Promise<unknown>;
-  /** Ends the legacy session on `channel`, if the dispatcher keeps sessions (EraDispatcher). */
-  endSession?(channel: object): void;
 }
 
 /**
@@ -164,26 +138,12 @@ export function serveStdio(
   const write = (message: unknown) => {
     if (!outputGone.signal.aborted) output.write(`${JSON.stringify(message)}\n`);
   };
-  // The process is one channel: the client's notifications/cancelled reach its requests.
-  const channel = {};
-  const inFlight = new Set<Promise<void>>();
-  const onLine = (line: string) => {
-    if (line.trim() === "") return;
-    const task: Promise<void> = dispatcher
-      .handleText(line, { notify: write, channel, signal: outputGone.signal })
-      .then((reply) => {
-        if (reply !== undefined) write(reply);
-      })
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
-  };
+  const server = serveChannel(dispatcher, { send: write, gone: outputGone.signal });
   const onOversize = () =>
     process.stderr.write(`mcp: dropped an input line longer than ${limit} bytes\n`);
-  const ended = readLines(input, limit, onLine, onOversize).then(() => {
-    // The client can answer nothing more: what the server still awaits from it fails at once
-    // (and is cancelled), instead of holding its request, and the process, until it times out.
-    dispatcher.endSession?.(channel);
-  });
-  const done = ended.then(() => Promise.allSettled([...inFlight])).then(() => undefined);
+  // The client can answer nothing more once its input ends (the channel's end).
+  const done = readLines(input, limit, (line) => server.receive(line), onOversize).then(() =>
+    server.end(),
+  );
   return { close: () => input.destroy(), done };
 }

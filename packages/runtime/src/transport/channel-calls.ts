@@ -1,17 +1,18 @@
-import { serverRequests } from "../server-requests.js";
-import type { ServerRequestHandler, TransportRequestOptions } from "../../core/transport.js";
+import { serverRequests } from "./server-requests.js";
+import type { ServerRequestHandler, TransportRequestOptions } from "../core/transport.js";
 
-// The messages of the stdio client transport (stdio.ts): its calls in flight, settled by the
-// responses the server writes, and the server's own messages on the same stdout: its
-// requests (legacy sessions), answered on stdin, and its notifications.
+// The messages of a client transport over a message channel (channel.ts; stdio's lines): its
+// calls in flight, settled by the responses the server sends, and the server's own messages
+// on the same channel: its requests (legacy sessions), answered on the channel, and its
+// notifications.
 
 type Json = Record<string, unknown>;
 type NotificationListener = (notification: Json) => void;
 
-/** Notifications about a call in flight (stdio has no per-request stream to tell them apart). */
+/** Notifications about a call in flight (a channel has no per-request stream to tell them apart). */
 const LOG_MESSAGE = "notifications/message";
 const CALL_NOTIFICATIONS = new Set(["notifications/progress", LOG_MESSAGE]);
-/** How much of the last line on stdout that was not JSON an exit's error quotes. */
+/** How much of the last text the server sent that was not JSON an exit's error quotes. */
 const NOISE_CHARS = 200;
 
 interface Pending {
@@ -20,7 +21,7 @@ interface Pending {
   onNotification: NotificationListener | undefined;
 }
 
-export class StdioCalls {
+export class ChannelCalls {
   /** Who answers the server's requests (the legacy session's handler). */
   handler: ServerRequestHandler | undefined = undefined;
   /** Who hears the notifications no call claims, after the transport's listener. */
@@ -43,7 +44,7 @@ export class StdioCalls {
     this.#send = send;
   }
 
-  /** The last line on stdout that was not JSON, quoted (and cut): for the error of an exit. */
+  /** The last text the server sent that was not JSON, quoted (and cut): for the error of an exit. */
   get noise(): string | undefined {
     return this.#noise;
   }
@@ -84,17 +85,17 @@ export class StdioCalls {
     this.answering.abandonAll(error);
   }
 
-  /** Takes one line the server wrote on stdout. */
-  receive(line: string): void {
-    if (line.trim() === "") return;
+  /** Takes one message the server sent, as its JSON text (stdio: a line of its stdout). */
+  receive(text: string): void {
+    if (text.trim() === "") return;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      parsed = JSON.parse(text);
     } catch {
-      // Not a message: servers may print other lines; nothing to answer. The last is kept for
-      // the error of an exit.
+      // Not a message: servers may print other lines (stdio); nothing to answer. The last is
+      // kept for the error of an exit.
       this.#noise = JSON.stringify(
-        line.length > NOISE_CHARS ? `${line.slice(0, NOISE_CHARS)}...` : line,
+        text.length > NOISE_CHARS ? `${text.slice(0, NOISE_CHARS)}...` : text,
       );
       return;
     }
@@ -115,7 +116,7 @@ export class StdioCalls {
   #notify(message: Json & { method: string }): void {
     // A cancellation of a request being answered stops it; the notification still goes on.
     this.answering.cancel(message);
-    // stdio has no per-request stream: a notification goes to every request in flight
+    // A channel has no per-request stream: a notification goes to every request in flight
     // (the client matches progress by token) and to the transport's listener; but a log
     // message, which names no request, goes to the calls only when one runs: with several,
     // each would show the others' messages as its own.
