@@ -5,6 +5,47 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/**
+ * The runtime's layers (docs/contributing/architecture.md), lowest first: core/ (protocol,
+ * errors, the transport contract, URI templates, task wire shapes); client/, server/ and auth/
+ * on core; extensions/ on server; transport/ (stdio/, http/client/, http/server/) on those;
+ * stores/ (Redis) on the HTTP server's store contracts. Each folder lists the folders its
+ * modules must not import, so an import pointing up a layer, or across to the other side,
+ * fails lint. The entry modules (src/*.ts, transport/index.ts) gather subpaths and are freer.
+ */
+const RUNTIME_SRC = "packages/runtime/src";
+const RUNTIME_LAYERS = [
+  {
+    folder: "core",
+    forbidden: ["client", "server", "auth", "extensions", "transport", "stores"],
+  },
+  { folder: "client", forbidden: ["server", "auth", "extensions", "transport", "stores"] },
+  { folder: "server", forbidden: ["client", "auth", "extensions", "transport", "stores"] },
+  { folder: "auth", forbidden: ["client", "server", "extensions", "transport", "stores"] },
+  { folder: "extensions", forbidden: ["client", "auth", "transport", "stores"] },
+  // transport/'s own modules (direct, sse, server-requests) serve every transport below.
+  {
+    folder: "transport",
+    files: ["*.ts"],
+    ignores: ["index.ts"],
+    forbidden: ["client", "server", "auth", "extensions", "stores", "stdio", "http"],
+  },
+  { folder: "transport", files: ["index.ts"], forbidden: ["server", "stdio", "stores"] },
+  {
+    folder: "transport/stdio",
+    forbidden: ["client", "server", "auth", "extensions", "stores", "http"],
+  },
+  // transport/http/'s own modules (headers) serve both sides.
+  {
+    folder: "transport/http",
+    files: ["*.ts"],
+    forbidden: ["client", "server", "auth", "extensions", "stores", "stdio"],
+  },
+  { folder: "transport/http/client", forbidden: ["server", "extensions", "stores", "stdio"] },
+  { folder: "transport/http/server", forbidden: ["client", "extensions", "stores", "stdio"] },
+  { folder: "stores", forbidden: ["client", "auth", "extensions", "stdio"] },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -90,4 +131,19 @@ export default tseslint.config(
     files: ["packages/*/test/**", "tools/**", "deploy/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
+  ...RUNTIME_LAYERS.map(({ folder, files = ["**/*.ts"], ignores = [], forbidden }) => ({
+    files: files.map((f) => `${RUNTIME_SRC}/${folder}/${f}`),
+    ignores: ignores.map((f) => `${RUNTIME_SRC}/${folder}/${f}`),
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: forbidden.map((name) => ({
+            group: [`**/${name}/**`],
+            message: `${folder}/ sits below ${name}/ (or beside it) in the runtime's layers: see RUNTIME_LAYERS in eslint.config.js`,
+          })),
+        },
+      ],
+    },
+  })),
 );

@@ -48,9 +48,9 @@ describe("runtime sources", () => {
     const listed = Object.values(PEER_IMPORTS).flat();
     for (const module of listed) expect(files).toContain(module);
     for (const core of [
-      "transport/http/client.ts",
+      "transport/http/client/client.ts",
       "auth/http-auth.ts",
-      "transport/http/server.ts",
+      "transport/http/server/server.ts",
       "auth/resource-server.ts",
       "client/engine.ts",
       "server/router.ts",
@@ -68,7 +68,7 @@ describe("runtime sources", () => {
       expect.arrayContaining([
         "server/request-state.ts",
         "transport/sse.ts",
-        "transport/http/client.ts",
+        "transport/http/client/client.ts",
         "server/router.ts",
       ]),
     );

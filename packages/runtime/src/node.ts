@@ -1,8 +1,8 @@
 // @mcp-gen/runtime/node: the Node.js-only transports: stdio (both sides) and the Streamable
 // HTTP server on node:http (the node host of the same core the fetch handler uses).
-export * from "./transport/stdio.js";
-export * from "./transport/http/server.js";
-export * from "./transport/http/sessions.js";
+export * from "./transport/stdio/stdio.js";
+export * from "./transport/http/server/server.js";
+export * from "./transport/http/server/sessions.js";
 export {
   DEFAULT_RETENTION,
   DEFAULT_STORE_BOUNDS,
@@ -13,4 +13,4 @@ export {
   type EventStore,
   type EventStoreBounds,
   type MemoryEventStoreOptions,
-} from "./transport/http/event-store.js";
+} from "./transport/http/server/event-store.js";

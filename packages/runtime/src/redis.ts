@@ -5,15 +5,15 @@
 // bus adds a duplicate of it for subscribing): only this subpath imports it, so the rest of
 // the runtime stays dependency-free. `connectRedis()` makes a client with the runtime's
 // failure policy (reconnection with backoff, commands refused while disconnected, one report
-// per outage: transport/http/redis-connection.ts), as the connect*() helpers do.
-export * from "./transport/http/redis-sessions.js";
-export * from "./transport/http/redis-bus.js";
+// per outage: redis-connection.ts), as the connect*() helpers do.
+export * from "./stores/redis/redis-sessions.js";
+export * from "./stores/redis/redis-bus.js";
 export {
   connectRedis,
   type ConnectRedisOptions,
   type RedisConnection,
   type RedisErrorListener,
-} from "./transport/http/redis-connection.js";
+} from "./stores/redis/redis-connection.js";
 export type {
   LegacySessionState,
   SessionChange,
@@ -21,16 +21,20 @@ export type {
   SessionRecord,
   SessionRefusal,
   SessionStore,
-} from "./transport/http/sessions.js";
+} from "./transport/http/server/sessions.js";
 export {
   connectRedisEventStore,
   RedisEventStore,
   type RedisCommandClient,
   type RedisEventStoreOptions,
-} from "./transport/http/event-store-redis.js";
-export type { EventRetention, EventStore, EventStoreBounds } from "./transport/http/event-store.js";
+} from "./stores/redis/event-store-redis.js";
+export type {
+  EventRetention,
+  EventStore,
+  EventStoreBounds,
+} from "./transport/http/server/event-store.js";
 export {
   DEFAULT_LEASE,
   type StreamFate,
   type StreamLeaseOptions,
-} from "./transport/http/stream-lease-redis.js";
+} from "./stores/redis/stream-lease-redis.js";

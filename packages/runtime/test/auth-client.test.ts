@@ -4,8 +4,8 @@ import { metadataUrls, resourceMatches } from "../src/auth/discovery.js";
 import { AuthorizationError } from "../src/auth/http-auth.js";
 import { createSender } from "../src/client/engine.js";
 import { RequestTimeoutError } from "../src/client/errors.js";
-import { createHttpTransport } from "../src/transport/http/client.js";
-import type { Transport } from "../src/transport/transport.js";
+import { createHttpTransport } from "../src/transport/http/client/client.js";
+import type { Transport } from "../src/core/transport.js";
 import { failure, REDIRECT } from "./auth-common.js";
 import {
   startFake,

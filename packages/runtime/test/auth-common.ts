@@ -5,7 +5,7 @@ import {
   headlessRedirect,
   type OAuthClientOptions,
 } from "../src/auth/oauth-client.js";
-import { createHttpTransport } from "../src/transport/http/client.js";
+import { createHttpTransport } from "../src/transport/http/client/client.js";
 import { PROTOCOL } from "./fixture.js";
 
 // What the OAuth client's tests share, whichever fake they run against (auth-fixture.ts, the

@@ -15,7 +15,7 @@ import {
   type OAuthClientOptions,
 } from "../src/auth/oauth-client.js";
 import { createDPoPProver, generateDPoPKeyPair } from "../src/auth/dpop.js";
-import { createHttpTransport } from "../src/transport/http/client.js";
+import { createHttpTransport } from "../src/transport/http/client/client.js";
 import { REDIRECT } from "./auth-common.js";
 import { startFakeWithClient, type Fake, type FakeOptions } from "./auth-fixture.js";
 import { PROTOCOL } from "./fixture.js";

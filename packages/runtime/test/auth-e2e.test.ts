@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOAuthClient, headlessRedirect, memoryTokenStore } from "../src/auth/oauth-client.js";
 import { createSender } from "../src/client/engine.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
-import { createHttpTransport } from "../src/transport/http/client.js";
+import { createHttpTransport } from "../src/transport/http/client/client.js";
 import {
   startTestAuthorizationServer,
   type TestAuthorizationServer,

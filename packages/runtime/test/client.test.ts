@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSender } from "../src/client/engine.js";
 import { RequestTimeoutError } from "../src/client/errors.js";
-import type { Transport } from "../src/transport/transport.js";
+import type { Transport } from "../src/core/transport.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 // The engine's timeouts run on fake timers where a test waits for one: time passes when the

@@ -1,7 +1,7 @@
 // What the event-store tests share (event-store, redis-event-store, http-resume): the
 // notification they record and send, a replay that collects what a store sends back, and a
 // store that tells the test what it records and forgets.
-import type { EventStore } from "../src/transport/http/event-store.js";
+import type { EventStore } from "../src/transport/http/server/event-store.js";
 
 /** A notification numbered `n` (its `pad` makes it as large as a test needs). */
 export const note = (n: number, pad = "") => ({

@@ -9,7 +9,7 @@ import {
   parseEventId,
   resolveRetention,
   utf8Length,
-} from "../src/transport/http/event-store.js";
+} from "../src/transport/http/server/event-store.js";
 import { note, replay } from "./event-store-support.js";
 
 describe("MemoryEventStore", () => {

@@ -1,12 +1,12 @@
 // What an HTTP client transport error says: the request that failed (HTTP method, endpoint),
 // never the credentials a URL may carry, and in `.body` only what the server sent.
 import { describe, expect, it } from "vitest";
-import { shownUrl } from "../src/transport/http/body.js";
+import { shownUrl } from "../src/transport/http/client/body.js";
 import {
   createHttpTransport,
   HttpTransportError,
   TransportError,
-} from "../src/transport/http/client.js";
+} from "../src/transport/http/client/client.js";
 import { PROTOCOL, request } from "./fixture.js";
 
 const SECRET_URL =

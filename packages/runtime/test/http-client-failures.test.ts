@@ -9,7 +9,7 @@ import {
   createHttpTransport,
   HttpTransportError,
   TransportError,
-} from "../src/transport/http/client.js";
+} from "../src/transport/http/client/client.js";
 import { within } from "../../cli/test/support/wait.js";
 import { PROTOCOL } from "./fixture.js";
 

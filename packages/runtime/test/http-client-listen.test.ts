@@ -2,11 +2,11 @@
 // time): it is reopened when it drops or closes, with Last-Event-ID, the server's retry delay
 // and a bounded backoff; 405 and the client's close stop it, and 404 tells the session's owner.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HttpEndpoint } from "../src/transport/http/client-endpoint.js";
-import { InflightRequests } from "../src/transport/http/client-inflight.js";
-import { SessionStreams } from "../src/transport/http/client-session.js";
-import { reopenDelay, type ReconnectOptions } from "../src/transport/http/client-options.js";
-import { createHttpTransport } from "../src/transport/http/client.js";
+import { HttpEndpoint } from "../src/transport/http/client/client-endpoint.js";
+import { InflightRequests } from "../src/transport/http/client/client-inflight.js";
+import { SessionStreams } from "../src/transport/http/client/client-session.js";
+import { reopenDelay, type ReconnectOptions } from "../src/transport/http/client/client-options.js";
+import { createHttpTransport } from "../src/transport/http/client/client.js";
 import { LEGACY_PROTOCOL } from "./fixture.js";
 
 const URL_ = "http://mcp.test/mcp";

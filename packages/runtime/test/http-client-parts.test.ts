@@ -2,15 +2,15 @@
 // is routed, when a stream that closed before its response is resumed (fake time), and how
 // the requests under way end with the session or the transport.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HttpEndpoint } from "../src/transport/http/client-endpoint.js";
-import { InflightRequests } from "../src/transport/http/client-inflight.js";
+import { HttpEndpoint } from "../src/transport/http/client/client-endpoint.js";
+import { InflightRequests } from "../src/transport/http/client/client-inflight.js";
 import {
   readStream,
   responseFromStream,
   type ResponseContext,
   type StreamPosition,
-} from "../src/transport/http/client-response.js";
-import { TransportError } from "../src/transport/transport-error.js";
+} from "../src/transport/http/client/client-response.js";
+import { TransportError } from "../src/core/transport-error.js";
 import { LEGACY_PROTOCOL } from "./fixture.js";
 
 const URL_ = "http://mcp.test/mcp";

@@ -5,8 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { guardedFetch, MAX_REDIRECTS } from "../src/transport/http/client-endpoint.js";
-import { TransportError } from "../src/transport/transport-error.js";
+import { guardedFetch, MAX_REDIRECTS } from "../src/transport/http/client/client-endpoint.js";
+import { TransportError } from "../src/core/transport-error.js";
 
 interface Seen {
   method: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createHttpTransport, HttpTransportError } from "../src/transport/http/client.js";
+import { createHttpTransport, HttpTransportError } from "../src/transport/http/client/client.js";
 import { PROTOCOL, request } from "./fixture.js";
 
 /** A fetch answering every POST with `body` in chunks of 64 KiB, counting what it sent. */

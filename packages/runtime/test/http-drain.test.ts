@@ -4,8 +4,8 @@
 // call running past the bound is cut after it (fake time for the bound).
 import { connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { serveHttp } from "../src/transport/http/server.js";
-import { SHUTTING_DOWN_MESSAGE } from "../src/transport/http/drain.js";
+import { serveHttp } from "../src/transport/http/server/server.js";
+import { SHUTTING_DOWN_MESSAGE } from "../src/transport/http/server/drain.js";
 import { within } from "../../cli/test/support/wait.js";
 import { PROTOCOL } from "./fixture.js";
 import {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createFetchHandler } from "../src/transport/http/fetch.js";
+import { createFetchHandler } from "../src/transport/http/server/fetch.js";
 import { routingHeaders } from "../src/transport/http/headers.js";
-import type { MessageHandler } from "../src/transport/http/options.js";
+import type { MessageHandler } from "../src/transport/http/server/options.js";
 import { readSseMessages } from "../src/transport/sse.js";
 import { PROTOCOL, request } from "./fixture.js";
 

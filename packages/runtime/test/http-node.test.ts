@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type RequestListener } from "node:h
 import { connect } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { routingHeaders } from "../src/transport/http/headers.js";
-import type { MessageHandler } from "../src/transport/http/options.js";
-import { createHttpHandler, pathnameOf } from "../src/transport/http/server.js";
+import type { MessageHandler } from "../src/transport/http/server/options.js";
+import { createHttpHandler, pathnameOf } from "../src/transport/http/server/server.js";
 import { PROTOCOL, request } from "./fixture.js";
 
 // The node:http host of the HTTP core as frameworks drive it: a body parsed before the

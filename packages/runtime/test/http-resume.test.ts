@@ -3,7 +3,7 @@
 // stream, the priming event, replay after Last-Event-ID (nothing twice, nothing missed), the
 // refusals, and modern streams staying without ids.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { MemoryEventStore, type EventStore } from "../src/transport/http/event-store.js";
+import { MemoryEventStore, type EventStore } from "../src/transport/http/server/event-store.js";
 import { request } from "./fixture.js";
 import { within } from "../../cli/test/support/wait.js";
 import { note, observedStore } from "./event-store-support.js";

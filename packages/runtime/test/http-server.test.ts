@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { routingHeaders } from "../src/transport/http/headers.js";
-import { serveHttp } from "../src/transport/http/server.js";
+import { serveHttp } from "../src/transport/http/server/server.js";
 import { JSONRPC_ERRORS, McpError } from "../src/core/errors.js";
 import { createRouter } from "../src/server/router.js";
 import { within } from "../../cli/test/support/wait.js";

@@ -5,8 +5,8 @@ import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LegacyClient } from "../src/client/legacy-client.js";
-import { createHttpHandler } from "../src/transport/http/server.js";
-import { createHttpTransport } from "../src/transport/http/client.js";
+import { createHttpHandler } from "../src/transport/http/server/server.js";
+import { createHttpTransport } from "../src/transport/http/client/client.js";
 import { dispatcher } from "./resume-support.js";
 import { LEGACY_PROTOCOL, PROTOCOL, VALIDATORS } from "./fixture.js";
 

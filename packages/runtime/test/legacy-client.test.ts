@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import { RequestTimeoutError } from "../src/client/errors.js";
 import { eraOfProbeError } from "../src/client/era-probe.js";
 import { McpError } from "../src/core/errors.js";
-import { createHttpTransport, HttpTransportError } from "../src/transport/http/client.js";
+import { createHttpTransport, HttpTransportError } from "../src/transport/http/client/client.js";
 import { LegacyClient, type LegacyClientOptions } from "../src/client/legacy-client.js";
 import { withElicitationDefaults } from "../src/core/elicitation-content.js";
-import type { ServerRequestHandler, Transport } from "../src/transport/transport.js";
+import type { ServerRequestHandler, Transport } from "../src/core/transport.js";
 import { LEGACY_PROTOCOL, PROTOCOL, VALIDATORS } from "./fixture.js";
 
 describe("era detection: what a failed probe says", () => {

@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { nodeFetch } from "../src/transport/http/node-fetch.js";
+import { nodeFetch } from "../src/transport/http/client/node-fetch.js";
 import { defaultFetch } from "#default-fetch";
 import { within } from "../../cli/test/support/wait.js";
 

@@ -7,7 +7,7 @@ import {
   reconnectDelay,
   watchRedisConnection,
   type RedisEvents,
-} from "../src/transport/http/redis-connection.js";
+} from "../src/stores/redis/redis-connection.js";
 
 describe("the Redis connection policy", () => {
   it("waits 100 ms doubling to 2 s, plus at most 10%, however many attempts", () => {

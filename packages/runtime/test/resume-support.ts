@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import { expect } from "vitest";
 import type { AddressInfo } from "node:net";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
-import { createHttpHandler } from "../src/transport/http/server.js";
+import { createHttpHandler } from "../src/transport/http/server/server.js";
 import { readSseEvents, type SseEvent } from "../src/transport/sse.js";
 import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, VALIDATORS } from "./fixture.js";
 

@@ -11,7 +11,7 @@ import {
 import { senderSettings } from "../src/client/sender-settings.js";
 import { ToolTaskSupport } from "../src/client/task-settings.js";
 import { requestMeta, versionsOfRefusal } from "../src/client/wire.js";
-import type { SenderOptions, Transport } from "../src/transport/transport.js";
+import type { SenderOptions, Transport } from "../src/core/transport.js";
 import { PROTOCOL, VALIDATORS } from "./fixture.js";
 
 // The client engine's parts, each with the state it is given and nothing else: no transport,

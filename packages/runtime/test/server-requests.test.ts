@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { serverRequests } from "../src/transport/server-requests.js";
-import type { ServerRequestHandler } from "../src/transport/transport.js";
+import type { ServerRequestHandler } from "../src/core/transport.js";
 
 // The server's requests a legacy session answers, and their cancellation
 // (2025-11-25 basic/utilities/cancellation).

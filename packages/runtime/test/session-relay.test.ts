@@ -3,7 +3,7 @@
 // its cancellation of a call running on one instance, POSTed to the other (session-relay.ts).
 import { afterEach, describe, expect, it } from "vitest";
 import { InProcessMessageBus, type MessageBus } from "../src/server/message-bus.js";
-import { createHttpHandler } from "../src/transport/http/server.js";
+import { createHttpHandler } from "../src/transport/http/server/server.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { within } from "../../cli/test/support/wait.js";
 import { LEGACY_PROTOCOL, PROTOCOL, VALIDATORS } from "./fixture.js";

@@ -3,7 +3,7 @@ import {
   serveHttp,
   type MessageHandler,
   type ServeHttpOptions,
-} from "../src/transport/http/server.js";
+} from "../src/transport/http/server/server.js";
 import { PROTOCOL } from "./fixture.js";
 
 // The HTTP server the session tests start (http-sessions.test.ts, session-limits.test.ts):

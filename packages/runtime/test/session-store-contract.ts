@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import type { SessionRecord, SessionStore } from "../src/transport/http/sessions.js";
+import type { SessionRecord, SessionStore } from "../src/transport/http/server/sessions.js";
 
 // What every SessionStore does, whatever holds the sessions (memory, Redis): run by the
 // tests of each store with a factory making an empty store with the bounds given.

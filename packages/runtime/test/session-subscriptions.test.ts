@@ -5,7 +5,7 @@ import {
   MemorySessionStore,
   type SessionChange,
   type SessionStore,
-} from "../src/transport/http/sessions.js";
+} from "../src/transport/http/server/sessions.js";
 import { dualEras, LEGACY_INITIALIZE as INITIALIZE, LEGACY_PROTOCOL } from "./fixture.js";
 import { serveSessions } from "./session-server.js";
 

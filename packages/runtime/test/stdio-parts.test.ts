@@ -4,24 +4,24 @@ import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { StdioCalls } from "../src/transport/stdio-calls.js";
+import { ChannelCalls } from "../src/transport/channel-calls.js";
 import {
   captureStderrTail,
   exitError,
   SHUTDOWN_WAIT_MS,
   shutDown,
   STDERR_TAIL_BYTES,
-} from "../src/transport/stdio-process.js";
-import { TransportError } from "../src/transport/transport-error.js";
+} from "../src/transport/stdio/stdio-process.js";
+import { TransportError } from "../src/core/transport-error.js";
 
 const line = (message: unknown) => JSON.stringify(message);
 
-describe("StdioCalls", () => {
+describe("ChannelCalls", () => {
   function calls() {
     const sent: unknown[] = [];
     const transportHeard: unknown[] = [];
     const sessionHeard: unknown[] = [];
-    const stdio = new StdioCalls({ onNotification: (n) => void transportHeard.push(n) }, (m) => {
+    const stdio = new ChannelCalls({ onNotification: (n) => void transportHeard.push(n) }, (m) => {
       sent.push(m);
       return Promise.resolve();
     });

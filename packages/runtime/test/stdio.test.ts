@@ -7,7 +7,7 @@ import {
   readLines,
   serveStdio,
   TransportError,
-} from "../src/transport/stdio.js";
+} from "../src/transport/stdio/stdio.js";
 import { within } from "../../cli/test/support/wait.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import {

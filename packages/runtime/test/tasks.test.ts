@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vites
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { EXTENSION_RESULT } from "../src/server/extensions.js";
 import { routingHeaders } from "../src/transport/http/headers.js";
-import { serveHttp } from "../src/transport/http/server.js";
+import { serveHttp } from "../src/transport/http/server/server.js";
 import { McpError } from "../src/core/errors.js";
 import type { MessageValidators, ProtocolDescriptor } from "../src/core/protocol.js";
 import { createRouter } from "../src/server/router.js";

@@ -5,7 +5,7 @@ import {
   NOT_LISTED,
   toolHeaderCheck,
   type ListTools,
-} from "../src/transport/http/tool-header-check.js";
+} from "../src/transport/http/server/tool-header-check.js";
 import { PROTOCOL } from "./fixture.js";
 
 // The server's check of Mcp-Param-* headers against a tools/call's arguments (2026-07-28

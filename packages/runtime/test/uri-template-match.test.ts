@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_MATCHED_URI_LENGTH, UriTemplate } from "../src/server/uri-template.js";
-import { compileMatcher } from "../src/server/uri-template-match.js";
-import { parseTemplate } from "../src/server/uri-template-syntax.js";
+import { MAX_MATCHED_URI_LENGTH, UriTemplate } from "../src/core/uri-template.js";
+import { compileMatcher } from "../src/core/uri-template-match.js";
+import { parseTemplate } from "../src/core/uri-template-syntax.js";
 
 // UriTemplate.match on hostile URIs: its cost grows linearly with the URI whatever the
 // template (issue 35, F2: the regular expression it used backtracked, 84 s for 507 characters),

@@ -3,7 +3,7 @@ import {
   MAX_MATCHED_URI_LENGTH,
   UriTemplate,
   type TemplateVariables,
-} from "../src/server/uri-template.js";
+} from "../src/core/uri-template.js";
 
 // RFC 6570: expansion checked on the RFC's own examples (section 3.2, the variables of 3.2.1;
 // the associative array `keys` left out: templates here expand lists, not maps), then

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { createJwtVerifier } from "../../../runtime/src/auth/jwt.js";
-import { createHttpHandler } from "../../../runtime/src/transport/http/server.js";
+import { createHttpHandler } from "../../../runtime/src/transport/http/server/server.js";
 import type { ProtocolDescriptor } from "../../../runtime/src/core/protocol.js";
 import type { ResourceServerOptions } from "../../../runtime/src/auth/resource-server.js";
 import type { TestAuthorizationServer } from "./oauth-server.js";

@@ -11,7 +11,7 @@ import { TaskNotices, ToolTaskSupport } from "./task-settings.js";
 import type { TaskOptions } from "./task-types.js";
 import { callOnSession } from "./session-call.js";
 import type { LegacyClient } from "./legacy-client.js";
-import type { CallOptions, SenderOptions, Transport } from "../transport/transport.js";
+import type { CallOptions, SenderOptions, Transport } from "../core/transport.js";
 
 // The sending side of MCP: one function per request method, doing the multi round-trip
 // (input_required) dance where the revision has it (modern-call.ts). Given legacy eras, it

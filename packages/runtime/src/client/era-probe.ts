@@ -1,7 +1,7 @@
 import { McpError } from "../core/errors.js";
 import type { MessageValidators, ProtocolDescriptor } from "../core/protocol.js";
 import type { LegacyEra } from "../core/era.js";
-import type { SenderOptions, Transport } from "../transport/transport.js";
+import type { SenderOptions, Transport } from "../core/transport.js";
 
 // Which era a server speaks (2026-07-28 basic/versioning, "Backward Compatibility with
 // Initialization-Based Versions"): a modern request is sent first; a valid answer or a

@@ -62,7 +62,7 @@ export class RequestTimeoutError extends Error {
 /** Returned by an input handler that will not answer: the client then does not retry. */
 export const DECLINE: unique symbol = Symbol("mcp-gen.decline");
 
-export { SessionExpiredError } from "../transport/transport-error.js";
+export { SessionExpiredError } from "../core/transport-error.js";
 
 /** The method does not exist in the era of the server the client is connected to. */
 export class EraUnsupportedError extends Error {

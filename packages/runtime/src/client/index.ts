@@ -17,4 +17,4 @@ export {
   type TemplateOperator,
   type TemplateValue,
   type TemplateVariableUse,
-} from "../server/uri-template.js";
+} from "../core/uri-template.js";

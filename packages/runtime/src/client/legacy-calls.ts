@@ -3,7 +3,7 @@ import { hasCapability } from "../core/errors.js";
 import { own, type ProtocolDescriptor } from "../core/protocol.js";
 import type { LegacyClient } from "./legacy-client.js";
 import type { LegacyEra } from "../core/era.js";
-import type { CallOptions, Transport } from "../transport/transport.js";
+import type { CallOptions, Transport } from "../core/transport.js";
 
 // Calls only initialize-based revisions have, on the typed API of a client whose newest
 // revision dropped them (2026-07-28 changelog, major changes 4 and 5: ping, logging/setLevel,

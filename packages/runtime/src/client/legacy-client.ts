@@ -13,7 +13,7 @@ import { checkInputAnswer, withElicitationDefaults } from "../core/elicitation-c
 // Moved to core (both sides check elicitation content there); still exported from here.
 export { withElicitationDefaults };
 import type { Era, LegacyEra } from "../core/era.js";
-import type { Transport } from "../transport/transport.js";
+import type { Transport } from "../core/transport.js";
 
 // The client's side of a legacy (initialize-based) session, 2025-11-25 basic/lifecycle:
 // initialize with the client's capabilities, notifications/initialized, then requests in the

@@ -5,7 +5,7 @@ import { checkResult } from "./result-check.js";
 import { createdTask } from "./task-modern.js";
 import { sendNegotiated, senderMeta } from "./wire.js";
 import type { EngineContext } from "./sender-state.js";
-import type { CallOptions } from "../transport/transport.js";
+import type { CallOptions } from "../core/transport.js";
 
 // A call to a modern server: `_meta` on the request itself, and the multi round-trip
 // (input_required) dance where the revision has it: fulfil every input request, retry the

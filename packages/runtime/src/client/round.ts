@@ -2,7 +2,7 @@ import { McpError } from "../core/errors.js";
 import { isObject, type ProtocolDescriptor } from "../core/protocol.js";
 import { McpProtocolError, RequestTimeoutError } from "./errors.js";
 import { timeoutOption } from "../core/options.js";
-import type { CallOptions, Transport } from "../transport/transport.js";
+import type { CallOptions, Transport } from "../core/transport.js";
 
 // One request round of the client engine: a new id, the request, its response; progress
 // and log notifications routed to the call; cancellation on abort or timeout. The same in

@@ -7,7 +7,7 @@ import { metaCapabilities, taskBounds, type TaskBounds } from "./task-settings.j
 import type { InputHandlers } from "./input.js";
 import type { LegacyClientOptions } from "./legacy-client.js";
 import type { AdaptedEra, Era, LegacyEra } from "../core/era.js";
-import type { SenderOptions, Transport } from "../transport/transport.js";
+import type { SenderOptions, Transport } from "../core/transport.js";
 
 // The client engine's options, checked once when a sender is made (an option that would
 // disable a bound fails there, not on the first call), with what follows from them: the

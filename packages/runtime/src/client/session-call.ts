@@ -4,7 +4,7 @@ import { checkResult } from "./result-check.js";
 import { sendRound, senderMeta } from "./wire.js";
 import type { LegacyClient } from "./legacy-client.js";
 import type { EngineContext } from "./sender-state.js";
-import type { CallOptions } from "../transport/transport.js";
+import type { CallOptions } from "../core/transport.js";
 
 type Json = Record<string, unknown>;
 

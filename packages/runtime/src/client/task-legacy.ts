@@ -7,7 +7,7 @@ import type { EngineContext } from "./sender-state.js";
 import type { Observed, TaskDriver } from "./task-run.js";
 import type { TaskNotices } from "./task-settings.js";
 import { LEGACY_TASK_FIELDS, taskStatus } from "./task-status.js";
-import type { CallOptions } from "../transport/transport.js";
+import type { CallOptions } from "../core/transport.js";
 
 // 2025-11-25's experimental tasks on a legacy session (basic/utilities/tasks): a tools/call
 // augmented with `task` is answered with a CreateTaskResult ({ task }); the client polls

@@ -1,6 +1,6 @@
 import { McpError } from "../core/errors.js";
 import { isObject } from "../core/protocol.js";
-import { validateCreateTaskResult, validateDetailedTask } from "../extensions/tasks/wire.js";
+import { validateCreateTaskResult, validateDetailedTask } from "../core/tasks-wire.js";
 import { McpProtocolError, TaskCancelledError } from "./errors.js";
 import { fulfilInputRequests } from "./input.js";
 import { checkResult } from "./result-check.js";

@@ -1,7 +1,7 @@
 import { withCapabilities } from "../core/errors.js";
 import { isObject, own, type ProtocolDescriptor } from "../core/protocol.js";
 import { timeoutOption } from "../core/options.js";
-import { TASKS_EXTENSION } from "../extensions/tasks/wire.js";
+import { TASKS_EXTENSION } from "../core/tasks-wire.js";
 import type { TaskSettingsOptions } from "./task-types.js";
 
 // The client's task settings, checked once when a sender is made: the polling bounds and the

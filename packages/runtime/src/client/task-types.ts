@@ -1,7 +1,7 @@
-import type { CallOptions } from "../transport/transport.js";
+import type { CallOptions } from "../core/transport.js";
 
 // Declared beside SenderOptions, whose `tasks` option it is; here for the task API's readers.
-export type { TaskSettingsOptions } from "../transport/transport.js";
+export type { TaskSettingsOptions } from "../core/transport.js";
 
 // What a caller sees of tasks on the client: the handle of a call the server runs as a task,
 // the per-call and per-client options. The same for both eras: 2025-11-25's experimental tasks

@@ -2,7 +2,7 @@ import { McpError } from "../core/errors.js";
 import { isObject, type ProtocolDescriptor } from "../core/protocol.js";
 import { headerValue } from "../core/tool-headers.js";
 import type { EngineContext } from "./sender-state.js";
-import type { CallOptions } from "../transport/transport.js";
+import type { CallOptions } from "../core/transport.js";
 
 // What the client engine puts on the wire: a request's `_meta`, one round with the headers
 // and the cancellation the wire needs, and the retry at a version both sides speak.

@@ -25,7 +25,7 @@ export type {
 } from "./standard-schema.js";
 export * from "./json-schema-types.js";
 
-export * from "./uri-template.js";
+export * from "../core/uri-template.js";
 export * from "./completions.js";
 export * from "./resources.js";
 export * from "./prompts.js";

@@ -266,7 +266,7 @@ export class LegacySession {
   /**
    * Whether a response with `id` is this session's to take here: a request sent from this
    * instance waits for it, or was given up (its late answer is ignored). An answer it is not
-   * may be for the same session on another instance (transport/http/session-relay.ts).
+   * may be for the same session on another instance (transport/http/server/session-relay.ts).
    */
   awaits(id: unknown): boolean {
     return typeof id === "string" && (this.pending.has(id) || this.givenUp.has(id));

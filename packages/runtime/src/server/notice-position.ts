@@ -1,7 +1,7 @@
 // Which session notice (by its position in the notices' history) this instance is delivering
 // to its sessions' streams right now. Delivery is synchronous (notifySessions hands each
 // stream the message at once), so a stream reads the position as it is given the message.
-// Internal: shared by server/message-bus.ts and transport/http/resumable.ts.
+// Internal: shared by server/message-bus.ts and transport/http/server/resumable.ts.
 
 /** The position of the notice being delivered to this instance's sessions now, if any. */
 let delivering: string | undefined;

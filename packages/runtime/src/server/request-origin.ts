@@ -1,7 +1,7 @@
 // Where a request a legacy session sent its client came from. Behind a balancer without
 // sticky routing, the client's answer to such a request (an elicitation, say) may reach
 // another instance than the one whose handler waits for it; the request id tells that
-// instance where to forward it (transport/http/session-relay.ts). An id reads
+// instance where to forward it (transport/http/server/session-relay.ts). An id reads
 // `mcp-gen-<origin>-<n>`: <origin> random per process, made on first use (a Cloudflare
 // Worker may not make random values at start-up), <n> counting in the process, so that ids
 // are unique across every instance of a deployment. JSON-RPC ids are opaque to the client

@@ -12,7 +12,7 @@ import {
   UriTemplate,
   type TemplateAllowances,
   type TemplateVariables,
-} from "./uri-template.js";
+} from "../core/uri-template.js";
 
 // Resources served from one table: resources/list names the static resources (and those each
 // template lists), resources/templates/list names the templates, resources/read finds the

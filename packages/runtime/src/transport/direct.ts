@@ -1,4 +1,4 @@
-import type { Transport } from "./transport.js";
+import type { Transport } from "../core/transport.js";
 
 /**
  * A transport that hands messages straight to a dispatcher's `handle` (same process):

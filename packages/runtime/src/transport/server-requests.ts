@@ -1,6 +1,6 @@
 import { JSONRPC_ERRORS } from "../core/errors.js";
 import { isObject } from "../core/protocol.js";
-import type { ServerRequestHandler } from "./transport.js";
+import type { ServerRequestHandler } from "../core/transport.js";
 
 // The requests a server sent on a legacy session that the client is answering, kept by a
 // transport so that the server can cancel them. 2025-11-25 basic/utilities/cancellation:

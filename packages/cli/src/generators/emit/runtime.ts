@@ -90,10 +90,10 @@ export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     "auth/assertion.ts",
   ],
   redis: [
-    "transport/http/redis-connection.ts",
-    "transport/http/redis-sessions.ts",
-    "transport/http/redis-bus.ts",
-    "transport/http/event-store-redis.ts",
+    "stores/redis/redis-connection.ts",
+    "stores/redis/redis-sessions.ts",
+    "stores/redis/redis-bus.ts",
+    "stores/redis/event-store-redis.ts",
   ],
 };
 

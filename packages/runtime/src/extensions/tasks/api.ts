@@ -1,6 +1,6 @@
 import type { RequestContext } from "../../server/context.js";
 import type { ExtensionResult, RouterExtension } from "../../server/extensions.js";
-import type { CreateTaskResult, InputRequest } from "./wire.js";
+import type { CreateTaskResult, InputRequest } from "../../core/tasks-wire.js";
 
 // What an application sees of the Tasks extension (server.ts implements it): the store's
 // options, `run` and what a task's work gets.

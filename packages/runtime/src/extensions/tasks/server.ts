@@ -4,7 +4,7 @@ import { EXTENSION_RESULT, type ExtensionHost } from "../../server/extensions.js
 import { requireClientCapability } from "../../server/input-required.js";
 import { positiveInteger } from "../../core/options.js";
 import { isObject, type ProtocolDescriptor } from "../../core/protocol.js";
-import { TASKS_EXTENSION, validateCreateTaskResult } from "./wire.js";
+import { TASKS_EXTENSION, validateCreateTaskResult } from "../../core/tasks-wire.js";
 import { answerInput } from "./task-input.js";
 import { cancelTask, startTaskWork } from "./task-lifecycle.js";
 import { newTaskRecord, taskFields, type TaskRecord } from "./task-record.js";
@@ -12,7 +12,13 @@ import { TaskTable } from "./task-table.js";
 
 import type { RunOptions, TaskControl, TaskStore, TaskStoreOptions } from "./api.js";
 
-export type { CreateTaskResult, DetailedTask, InputRequest, Task, TaskStatus } from "./wire.js";
+export type {
+  CreateTaskResult,
+  DetailedTask,
+  InputRequest,
+  Task,
+  TaskStatus,
+} from "../../core/tasks-wire.js";
 export type { RunOptions, TaskControl, TaskStore, TaskStoreOptions } from "./api.js";
 
 // The Tasks extension (`io.modelcontextprotocol/tasks`, ext-tasks specification/draft/tasks.md)

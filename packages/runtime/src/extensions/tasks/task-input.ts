@@ -3,7 +3,7 @@ import { checkInputAnswer } from "../../core/elicitation-content.js";
 import { type MessageValidators, type ValidationError } from "../../core/protocol.js";
 import { $escape } from "../../core/validation.js";
 import { setStatus, TERMINAL, type TaskRecord } from "./task-record.js";
-import type { InputRequest } from "./wire.js";
+import type { InputRequest } from "../../core/tasks-wire.js";
 
 // Mid-task input, both halves: the work asks (`TaskControl.input`, the task goes
 // input_required) and the client answers with `tasks/update`, which resolves the asking call

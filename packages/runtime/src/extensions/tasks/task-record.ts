@@ -1,4 +1,4 @@
-import type { InputRequest, Task, TaskStatus } from "./wire.js";
+import type { InputRequest, Task, TaskStatus } from "../../core/tasks-wire.js";
 
 // One task as the store keeps it, and the small steps every part of the store takes on it:
 // its wire view, a status change, and ending the input it waits for.

@@ -1,0 +1,158 @@
+import { JSONRPC_ERRORS } from "../../../core/errors.js";
+import { isObject } from "../../../core/protocol.js";
+import { Cancellation } from "../../../core/cancellation.js";
+import { raisedByHandler } from "../../../server/handler-marks.js";
+import {
+  errorBody,
+  EVENT_STREAM_HEADERS,
+  sendJson,
+  type EventStream,
+  type HttpExchange,
+  type ReplySink,
+} from "./exchange.js";
+import type { MessageHandler } from "./options.js";
+
+// Running one JSON-RPC request and answering it: a JSON body when the handler answers
+// before notifying, an SSE stream otherwise; the request's lifetime bounds the whole of it,
+// from the first byte of the body read to the last event.
+
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * One request's clock and cancellation: `cancellation` fires when the timeout fires or the
+ * client goes away; `timedOut` resolves when the timeout fires (the answer does not wait for
+ * a handler that ignores its signal).
+ */
+export class RequestLifetime {
+  readonly cancellation = new Cancellation();
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly timedOut: Promise<typeof TIMED_OUT>;
+  #stopWatching: () => void;
+
+  constructor(timeoutMs: number, exchange: HttpExchange) {
+    let fire!: (value: typeof TIMED_OUT) => void;
+    this.timedOut = new Promise((resolve) => (fire = resolve));
+    this.#timer = setTimeout(() => {
+      this.cancellation.abort(new Error("request timed out"));
+      fire(TIMED_OUT);
+    }, timeoutMs);
+    // Closing the response stream is the cancellation on Streamable HTTP.
+    this.#stopWatching = exchange.onClose(() =>
+      this.cancellation.abort(new Error("client went away")),
+    );
+  }
+
+  /** The cancellation as an AbortSignal (made when first read). */
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  /**
+   * The client can resume the response stream (it holds an event id): its going away cancels
+   * nothing from now on (2025-03-26 .. 2025-11-25 transports: disconnection SHOULD NOT be
+   * interpreted as the client cancelling its request). The timeout still applies.
+   */
+  keepOnClose(): void {
+    this.#stopWatching();
+    this.#stopWatching = () => undefined;
+  }
+
+  /** The answer is complete: no timeout, and a later close cancels nothing. */
+  end(): void {
+    clearTimeout(this.#timer);
+    this.#stopWatching();
+    this.#stopWatching = () => undefined;
+  }
+}
+
+/**
+ * What the dispatcher is told about a request. `signal` is a getter on the prototype, so the
+ * AbortSignal is made only for a dispatcher that reads it (the generated ones read
+ * `cancellation`; see HandleContext.cancellation).
+ */
+class RequestHandleContext {
+  readonly principal?: string;
+  readonly channel: object;
+
+  constructor(
+    readonly notify: (notification: unknown) => void,
+    readonly cancellation: Cancellation,
+    caller: Caller,
+  ) {
+    if (caller.principal !== undefined) this.principal = caller.principal;
+    this.channel = caller.channel;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+}
+
+export interface AnswerHost {
+  dispatcher: MessageHandler;
+  /** The HTTP status of a JSON-RPC reply outside legacy sessions. */
+  statusOf(reply: unknown): number;
+}
+
+/** What the dispatcher is told about a request besides its message. */
+export interface Caller {
+  principal: string | undefined;
+  channel: object;
+}
+
+/**
+ * Runs one request and answers it. `inBand` (legacy sessions): errors are sent with 200
+ * too, never mapped to an HTTP status.
+ */
+export async function answer(
+  host: AnswerHost,
+  sink: ReplySink,
+  lifetime: RequestLifetime,
+  message: Record<string, unknown>,
+  caller: Caller,
+  inBand: boolean,
+): Promise<void> {
+  const { cancellation } = lifetime;
+  let stream: EventStream | undefined;
+  const notify = (notification: unknown) => {
+    if (cancellation.aborted) return;
+    stream ??= sink.openStream(EVENT_STREAM_HEADERS);
+    stream.event(notification);
+  };
+  const handled = host.dispatcher.handle(
+    message,
+    new RequestHandleContext(notify, cancellation, caller),
+  );
+  const reply = await Promise.race([handled, lifetime.timedOut]);
+  if (reply === TIMED_OUT) {
+    const timeout = errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Request timed out", message["id"]);
+    if (stream) return void (stream.event(timeout), stream.end());
+    return sendJson(sink, inBand ? 200 : 504, timeout);
+  }
+  if (!isObject(reply)) return stream ? stream.end() : sink.send(200, {});
+  if (stream) return void (stream.event(reply), stream.end());
+  sendJson(sink, inBand ? 200 : host.statusOf(reply), reply);
+}
+
+/**
+ * The HTTP status of a reply outside legacy sessions: the revision's own 400 codes
+ * (unsupported version, missing client capability, header mismatch) wherever they come
+ * from; JSON-RPC's malformed-request codes only when the router raised them (a handler's
+ * -32602 is answered in the body, see raisedByHandler); 404 for an unknown method.
+ */
+export function replyStatus(badRequestCodes: readonly number[]): (reply: unknown) => number {
+  const badRequest = new Set<number>(badRequestCodes);
+  const malformed = new Set<number>([
+    JSONRPC_ERRORS.PARSE_ERROR,
+    JSONRPC_ERRORS.INVALID_REQUEST,
+    JSONRPC_ERRORS.INVALID_PARAMS,
+  ]);
+  return (reply) => {
+    const error = isObject(reply) ? reply["error"] : undefined;
+    const code = isObject(error) ? error["code"] : undefined;
+    if (typeof code !== "number") return 200;
+    if (code === JSONRPC_ERRORS.METHOD_NOT_FOUND) return 404;
+    if (badRequest.has(code)) return 400;
+    return malformed.has(code) && !raisedByHandler(reply) ? 400 : 200;
+  };
+}

@@ -1,0 +1,256 @@
+import { JSONRPC_ERRORS } from "../../../core/errors.js";
+import { carriesModernMeta, type ProtocolDescriptor } from "../../../core/protocol.js";
+import { AuthChallenge, createResourceServer } from "../../../auth/resource-server.js";
+import { answer, replyStatus, RequestLifetime } from "./answer.js";
+import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
+import { createCors, hostAllowed, originAllowed, type Cors } from "./guards.js";
+import { checkRoutingHeaders } from "../headers.js";
+import { legacySessions, type LegacyHttpHost } from "./legacy.js";
+import { BODY_CONSUMED, readMessage } from "./message.js";
+import { metadataReply } from "./metadata.js";
+import type { HttpCoreOptions, MessageHandler } from "./options.js";
+import { toolHeaderCheck } from "./tool-header-check.js";
+
+// The server side of Streamable HTTP, for every host: one endpoint; a request gets a JSON
+// body, or an SSE stream when the handler sends related messages before its answer. Modern
+// (2026-07-28) requests are stateless: any number of instances can serve them behind a
+// plain load balancer. A dual-era dispatcher also serves legacy clients: `initialize` opens
+// a session (Mcp-Session-Id), whose later POSTs, GET stream and DELETE name it.
+// The hosts: fetch.ts (Request in, Response out) and server.ts (node:http).
+
+const INITIALIZE = "initialize";
+const SESSION_REQUIRED =
+  "Bad Request: no Mcp-Session-Id; POST initialize first to open a session (a 2026-07-28 request sends the Mcp-Method and MCP-Protocol-Version headers instead)";
+
+/** Serves one request: reads it through `exchange`, answers through `sink`; never throws. */
+export type HttpCore = (exchange: HttpExchange, sink: ReplySink) => Promise<void>;
+
+export function createHttpCore<R>(
+  protocol: ProtocolDescriptor,
+  dispatcher: MessageHandler,
+  options: HttpCoreOptions<R> = {},
+): HttpCore {
+  const path = options.path ?? "/mcp";
+  if (options.auth && options.authenticate) throw new Error("pass either auth or authenticate");
+  const auth = options.auth && createResourceServer(options.auth, path);
+  // A POST's scopes are checked once its message is read (auth.authorize, on every POST
+  // path that serves one), so that a 403 names the required scopes with the method's and the
+  // tool's: one challenge with every scope the operation needs (2026-07-28 authorization,
+  // Scope Challenge Handling). GET and DELETE carry no message: checked here.
+  const authenticate = (exchange: HttpExchange) =>
+    auth
+      ? auth.authenticate(exchange.authView() as never, {
+          deferScopeCheck: exchange.method === "POST",
+        })
+      : options.authenticate?.(exchange.native as R);
+  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const timeoutMs = options.requestTimeoutMs ?? 60_000;
+  const report = options.onError ?? ((line: string) => console.error(line));
+  const cors = createCors(protocol, options.cors);
+  const checkHeaders = headerChecks(protocol, dispatcher);
+  const host: LegacyHttpHost = {
+    dispatcher,
+    options: options as HttpCoreOptions<never>,
+    limit,
+    timeoutMs,
+    auth,
+    statusOf: replyStatus(protocol.http.badRequestCodes),
+    principalOf,
+    refuse,
+    report,
+    readMessage: (exchange, sink, lifetime) =>
+      readMessage(exchange, sink, limit, lifetime.cancellation, () =>
+        report(`mcp-gen: ${exchange.method} ${exchange.pathname}: 500, ${BODY_CONSUMED}`),
+      ),
+  };
+  const legacy = legacySessions(host);
+
+  /** The request's principal (`authenticate`), or false after answering 401. */
+  async function principalOf(exchange: HttpExchange, sink: ReplySink) {
+    try {
+      return { principal: await authenticate(exchange) };
+    } catch (error) {
+      refuse(sink, error);
+      return false as const;
+    }
+  }
+
+  /** A POST without a session: a modern request or notification, or a legacy initialize. */
+  async function post(exchange: HttpExchange, sink: ReplySink): Promise<void> {
+    const who = await principalOf(exchange, sink);
+    if (!who) return;
+    const { principal } = who;
+    const lifetime = new RequestLifetime(timeoutMs, exchange);
+    try {
+      const message = await host.readMessage(exchange, sink, lifetime);
+      if (!message) return;
+      const refusal = auth?.authorize(exchange.authView() as never, message);
+      if (refusal) return refuse(sink, refusal, message["id"]);
+      const method = message["method"];
+      if (
+        method === INITIALIZE &&
+        message["id"] !== undefined &&
+        !carriesModernMeta(protocol, message)
+      )
+        return await legacy.initialize(sink, message, principal);
+      if (typeof method !== "string") {
+        const error = errorBody(
+          JSONRPC_ERRORS.INVALID_REQUEST,
+          "Invalid request: expected a request or notification",
+        );
+        return sendJson(sink, 400, error);
+      }
+      // Header names as the protocol spells them; the exchange takes them in lower case.
+      const header = (name: string) => exchange.header(name.toLowerCase());
+      // A dual-era server's legacy client that did not initialize (see looksLegacy).
+      if (dispatcher.session && looksLegacy(protocol, header, message))
+        return sendJson(
+          sink,
+          400,
+          errorBody(JSONRPC_ERRORS.INVALID_REQUEST, SESSION_REQUIRED, message["id"]),
+        );
+      const checked = checkHeaders(header, message, principal);
+      const problem = checked instanceof Promise ? await checked : checked;
+      if (problem) return sendJson(sink, 400, problem);
+      // Each POST is its own channel: a notification in another POST cancels nothing here.
+      const caller = { principal, channel: {} };
+      if (message["id"] === undefined) {
+        await dispatcher.handle(message, {
+          channel: caller.channel,
+          ...(principal === undefined ? {} : { principal }),
+        });
+        return sink.send(202, {});
+      }
+      await answer(host, sink, lifetime, message, caller, false);
+    } finally {
+      lifetime.end();
+    }
+  }
+
+  /** The request after the path, Host and Origin checks. */
+  function route(exchange: HttpExchange, sink: ReplySink): Promise<void> | void {
+    const sessionId = exchange.header("mcp-session-id");
+    // A server without legacy eras ignores Mcp-Session-Id (2026-07-28 streamable-http,
+    // "Earlier Streamable HTTP Revisions").
+    if (sessionId !== undefined && dispatcher.session)
+      return legacy.serve(exchange, sink, sessionId);
+    if (exchange.method === "POST") return post(exchange, sink);
+    const error = errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Method not allowed: use POST");
+    return sendJson(sink, 405, error, { allow: "POST" });
+  }
+
+  return async function serve(exchange, sink) {
+    try {
+      if (exchange.pathname !== path) {
+        const metadata = auth && metadataReply(auth, exchange);
+        if (metadata) return sink.send(metadata.status, metadata.headers, metadata.body);
+        const error = errorBody(
+          JSONRPC_ERRORS.INVALID_REQUEST,
+          `Not found: the MCP endpoint is ${path}`,
+        );
+        return sendJson(sink, 404, error);
+      }
+      if (!hostAllowed(options as HttpCoreOptions<never>, exchange.header("host")))
+        return sendJson(sink, 403, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Host not allowed"));
+      const origin = exchange.header("origin");
+      if (origin === undefined) return await route(exchange, sink);
+      if (!originAllowed(options as HttpCoreOptions<never>, origin))
+        return sendJson(sink, 403, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Origin not allowed"));
+      if (!cors) return await route(exchange, sink);
+      return await withCors(cors, origin, exchange, sink, route);
+    } catch (error) {
+      report(`mcp-gen: ${exchange.method} ${exchange.pathname}: 500, ${describe(error)}`);
+      sendJson(sink, 500, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error"));
+    }
+  };
+}
+
+/** Answers a refused request: an AuthChallenge with its status and challenge, else 401. */
+function refuse(sink: ReplySink, error: unknown, id?: unknown) {
+  const challenge = error instanceof AuthChallenge ? error : undefined;
+  const message = challenge?.message ?? "Unauthorized";
+  const body = errorBody(JSONRPC_ERRORS.INVALID_REQUEST, message, id);
+  sendJson(sink, challenge?.status ?? 401, body, challenge?.headers ?? {});
+}
+
+/** An allowed browser origin: preflights answered, CORS headers on every other answer. */
+function withCors(
+  cors: Cors,
+  origin: string,
+  exchange: HttpExchange,
+  sink: ReplySink,
+  route: (exchange: HttpExchange, sink: ReplySink) => Promise<void> | void,
+): Promise<void> | void {
+  const requested = exchange.header("access-control-request-method");
+  if (exchange.method === "OPTIONS" && requested !== undefined) {
+    const headers = cors.preflight(origin, exchange.header("access-control-request-headers"));
+    return sink.send(204, headers);
+  }
+  const added = cors.response(origin);
+  return route(exchange, {
+    send: (status, headers, body) => sink.send(status, { ...headers, ...added }, body),
+    openStream: (headers) => sink.openStream({ ...headers, ...added }),
+  });
+}
+
+/**
+ * Whether a POST without Mcp-Session-Id is a legacy (2025-xx) client's request rather than a
+ * modern one: no Mcp-Method header, no protocol version in the body's `_meta`, and no
+ * MCP-Protocol-Version header naming this revision or a later one. Such a request is answered
+ * "initialize first" (2025-11-25 basic/transports, "Session Management": a request without
+ * Mcp-Session-Id other than initialization gets 400), not with a modern header mismatch; a
+ * request showing any modern sign keeps the 2026-07-28 header checks as they are.
+ */
+function looksLegacy(
+  protocol: ProtocolDescriptor,
+  header: (name: string) => string | string[] | undefined,
+  message: Record<string, unknown>,
+): boolean {
+  const { http, protocolVersion } = protocol;
+  if (header(http.methodHeader) !== undefined || carriesModernMeta(protocol, message)) return false;
+  const version = header(http.versionHeader);
+  const named = Array.isArray(version) ? version.join(",") : version;
+  // Revisions are dates (YYYY-MM-DD): an earlier one is a legacy revision.
+  return named === undefined || (protocolVersion !== null && named < protocolVersion);
+}
+
+const describe = (error: unknown) =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+/**
+ * The routing-header checks of a modern request (2026-07-28 streamable-http, "Standard
+ * Headers" and "Server Validation"): the error body of a mismatch, or undefined.
+ */
+function headerChecks(protocol: ProtocolDescriptor, dispatcher: MessageHandler) {
+  const mismatch = protocol.errorCodes.headerMismatch;
+  const checkToolHeaders = toolHeaderCheck(protocol, dispatcher);
+  // Extension requests acting on a named thing carry it in Mcp-Name too (ext-tasks tasks.md,
+  // "Streamable HTTP: Routing Headers": the taskId of tasks/get, tasks/update, tasks/cancel).
+  const routing = dispatcher.nameParams
+    ? {
+        ...protocol,
+        http: {
+          ...protocol.http,
+          nameParams: { ...dispatcher.nameParams, ...protocol.http.nameParams },
+        },
+      }
+    : protocol;
+  const refusal = (problem: string | undefined, message: Record<string, unknown>) =>
+    problem && mismatch !== null
+      ? errorBody(mismatch, `Header mismatch: ${problem}`, message["id"])
+      : undefined;
+  // Synchronous unless the tool headers' plans must be listed first: most requests take no
+  // promise here (the HTTP hot path).
+  return (
+    header: (name: string) => string | undefined,
+    message: Record<string, unknown>,
+    principal: string | undefined,
+  ) => {
+    if (mismatch === null) return undefined;
+    const problem =
+      checkRoutingHeaders(routing, header, message) ?? checkToolHeaders(message, principal, header);
+    return problem instanceof Promise
+      ? problem.then((p) => refusal(p, message))
+      : refusal(problem, message);
+  };
+}
