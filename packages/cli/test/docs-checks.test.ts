@@ -162,7 +162,7 @@ describe("the name check", () => {
 
   it("the README maps every top-level folder of the tree, one line each", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const mapped = [...readme.matchAll(/^\| `([^`]+)`\s*\|/gm)].map((m) => m[1]);
+    const mapped = [...readme.matchAll(/^\| `([^`]+)`\s*\|/gm)].map((m) => m[1] ?? "");
     const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" })
       .split("\n")
       .filter((path) => path.includes("/"))
