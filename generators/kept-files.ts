@@ -30,13 +30,14 @@ export function isHandlersSkeleton(file: OutputFile): boolean {
 /** `import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`: the relative ones. */
 const RELATIVE_IMPORT = /\b(?:from|import)\s*\(?\s*(["'])(\.{1,2}\/[^"'\n]*)\1/g;
 
-/** The output paths a relative specifier of `file` may mean (`./dispatcher.js` is dispatcher.ts). */
+/** The output paths a relative specifier of `file` may mean (`./dispatcher.js` is dispatcher.ts or .js). */
 function importedPaths(file: string, specifier: string): string[] {
   const path = posix.normalize(posix.join(posix.dirname(file), specifier));
   if (path.startsWith("../")) return [];
-  if (path.endsWith(".js")) return [path.replace(/\.js$/, ".ts")];
+  // The .ts of target ts, the .js of target js+dts.
+  if (path.endsWith(".js")) return [path.replace(/\.js$/, ".ts"), path];
   if (path.endsWith(".ts")) return [path];
-  return [`${path}.ts`, `${path}/index.ts`];
+  return [`${path}.ts`, `${path}/index.ts`, `${path}.js`, `${path}/index.js`];
 }
 
 function readText(path: string): string | undefined {
