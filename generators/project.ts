@@ -27,6 +27,10 @@ import {
 import { formatTypeScript, renderTemplate } from "./render.js";
 import { makeDirs } from "./make-dirs.js";
 import { objectKey } from "./printer.js";
+import type { Target } from "./target.js";
+
+/** The target of an init project's generated code (its config says so, for generate). */
+const PROJECT_TARGET: Target = "js+dts";
 
 // `mcp-gen init`: a runnable TypeScript MCP server project around the generated code.
 
@@ -172,7 +176,13 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   // skeleton is left out; what it has an entry for and the project's does not serve gets an
   // entry set to notImplemented (code generate reads, where a comment would not count), so
   // that generate notes only methods a later spec bump adds.
-  const emitted = await generate(loaded, undefined, { legacy, auth: project.auth });
+  // JavaScript with declarations (target.ts): the project's tsc reads the generated code's
+  // .d.ts, which skipLibCheck skips, instead of checking it as the project's own source.
+  const emitted = await generate(loaded, undefined, {
+    legacy,
+    auth: project.auth,
+    target: PROJECT_TARGET,
+  });
   const ours = servedMethods(renderTemplate("project/handlers.ts.hbs", project));
   const unserved = (emitted.find(isHandlersSkeleton)?.handlerMethods ?? []).filter(
     (m) => !ours.has(m),
@@ -200,7 +210,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   const plan = planOutput(
     out,
     generated,
-    generatedWith([loaded, ...legacy], undefined, { auth: project.auth }),
+    generatedWith([loaded, ...legacy], undefined, { auth: project.auth, target: PROJECT_TARGET }),
   );
   writeProjectFiles(dir, target, files);
   result.written.push(...files.map((f) => f.path));
