@@ -17,18 +17,19 @@ describe("the manifest's record, read back by --check", () => {
       "src/mcp is up to date with MCP schema 2026-07-28 + 2025-11-25 + 2025-06-18 + 2025-03-26",
     ]);
     const record = JSON.parse(readFileSync(join(project, "src", "mcp", MANIFEST), "utf8")) as {
-      generatedWith: { revisions: string[]; auth: boolean };
+      generatedWith: { revisions: string[]; auth: boolean; target?: string };
     };
     expect(record.generatedWith).toMatchObject({
       revisions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
       auth: false,
+      target: "js+dts",
     });
 
-    appendFileSync(join(project, "src", "mcp", "dispatcher.ts"), "// a quick fix\n");
+    appendFileSync(join(project, "src", "mcp", "dispatcher.js"), "// a quick fix\n");
     const edited = await runHere(["generate", "--check"], project);
     expect(edited.status).toBe(3);
     expect(edited.stderr.split("\n").slice(1, -1)).toEqual([
-      "  src/mcp/dispatcher.ts: differs (edited since mcp-gen wrote it; generate replaces the edit)",
+      "  src/mcp/dispatcher.js: differs (edited since mcp-gen wrote it; generate replaces the edit)",
     ]);
 
     const fewer = await runHere(
@@ -36,7 +37,10 @@ describe("the manifest's record, read back by --check", () => {
       project,
     );
     expect(fewer.stderr).toContain(
-      "  src/mcp/eras.ts: differs (generated with --revisions 2026-07-28,2025-11-25,2025-06-18,2025-03-26)\n",
+      "  src/mcp/eras.js: differs (generated with --revisions 2026-07-28,2025-11-25,2025-06-18,2025-03-26)\n",
     );
-  }, 60_000);
+    // init's target is js+dts (its config says so); a run asking for ts is told so.
+    const ts = await runHere(["generate", "--check", "--target", "ts"], project);
+    expect(ts.stderr).toContain("  src/mcp/dispatcher.ts: missing\n");
+  }, 180_000);
 });

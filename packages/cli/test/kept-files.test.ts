@@ -7,7 +7,7 @@ import {
   handlersFileLines,
   isHandlersSkeleton,
   keptFileLines,
-  namesMethod,
+  servedMethods,
 } from "../src/generators/output/kept-files.js";
 import { writeOutput, type Io } from "../src/cli/commands.js";
 import { initProject } from "../src/generators/init/project.js";
@@ -54,7 +54,7 @@ describe("methods a kept handlers.ts does not name", () => {
   it("after a spec bump, names the new method, leaves the user's file as it was, and exits 0", () => {
     const out = join(tempDir(), "out");
     generateInto(out, [generated("dispatcher.ts"), skeleton(["tools/call", "tools/list"])]);
-    const mine = `import { type ServerHandlers } from "./dispatcher.js";\n// tools/list: not served here\n// acme/tools/validate: our extension, routed elsewhere\nexport const serverHandlers: ServerHandlers = {\n  "tools/call": async () => ({ content: [] }),\n};\n`;
+    const mine = `import { notImplemented, type ServerHandlers } from "./dispatcher.js";\n// acme/tools/validate: our extension, routed elsewhere\nexport const serverHandlers: ServerHandlers = {\n  "tools/call": async () => ({ content: [] }),\n  "tools/list": notImplemented,\n};\n`;
     writeFileSync(join(out, "handlers.ts"), mine);
     const before = statSync(join(out, "handlers.ts")).mtimeMs;
     const bumped = [
@@ -86,17 +86,15 @@ describe("methods a kept handlers.ts does not name", () => {
     expect(planOutput(out, files).keptFindings).toEqual({ unhandled: [], removedImports: [] });
   });
 
-  it("a method counts as named only as a whole token, quoted or in a comment", () => {
-    expect(namesMethod(`"tools/call": h`, "tools/call")).toBe(true);
-    expect(namesMethod(`['tools/call']: h`, "tools/call")).toBe(true);
-    expect(namesMethod(`ping(params) {}`, "ping")).toBe(true);
-    expect(namesMethod(`// tools/validate is served by toolHandlers`, "tools/validate")).toBe(true);
+  it("a method counts as served only as a key of an object in the code, never in a comment or a string", () => {
+    const served = (code: string) => [...servedMethods(code)].sort();
     expect(
-      namesMethod(`"tools/callAll": h, "my/tools/call": h, "tools/call-2": h`, "tools/call"),
-    ).toBe(false);
-    expect(namesMethod(`const mapping = 1;`, "ping")).toBe(false);
-    // The name is text, not a pattern: '.' matches only itself.
-    expect(namesMethod(`"aXb": h`, "a.b")).toBe(false);
+      served(`const h = { "tools/call": h, ['tools/list']: h, [\`a/b\`]: h, ping(params) {}, c };`),
+    ).toEqual(["a/b", "c", "ping", "tools/call", "tools/list"]);
+    expect(
+      served(`// tools/validate is served by toolHandlers\n/* ping */ const x = "tools/call";`),
+    ).toEqual([]);
+    expect(served(`const m = ["tools/call"]; call("ping"); const t = \`tools/list\`;`)).toEqual([]);
   });
 
   it("prints at most ten notes, then how many more", () => {
@@ -142,7 +140,7 @@ describe("methods a kept handlers.ts does not name", () => {
     );
   });
 
-  it("an init project's handlers.ts names what it leaves unserved, so its first generate notes nothing", async () => {
+  it("an init project's handlers.ts serves its tables and marks the rest in code, so its first generate notes nothing", async () => {
     const dir = join(tempDir(), "server");
     await initProject(dir, { spec: SPEC_DIR, revision: "2026-07-28", modernOnly: true });
     // The project's handlers live outside the generated folder; its config says where.
@@ -152,10 +150,10 @@ describe("methods a kept handlers.ts does not name", () => {
     const theirs = readFileSync(join(dir, "src/handlers.ts"), "utf8");
     const files = await realFiles("2026-07-28");
     const methods = files.find((f) => f.path === "handlers.ts")!.handlerMethods!;
-    // Tools, prompts and resources are served by tables spread into the handlers (each table's
-    // comment names the methods it serves); some methods are left unserved, named in a comment.
+    // Tools, prompts and resources are served by tables spread into the handlers; the methods
+    // left unserved are entries set to notImplemented (code, not a comment, says so).
     expect(theirs).toMatch(/const tools = defineTools\(/);
-    expect(theirs).toContain("...tools, ...prompts.handlers, ...resources.handlers");
+    expect(theirs).toContain("...tools,");
     const servedByTable = [
       "tools/list",
       "tools/call",
@@ -165,20 +163,98 @@ describe("methods a kept handlers.ts does not name", () => {
       "resources/templates/list",
       "resources/read",
     ];
-    const unserved = methods.filter(
-      (m) => !theirs.includes(`"${m}":`) && !servedByTable.includes(m),
-    );
+    const unserved = methods.filter((m) => !servedByTable.includes(m));
     expect(unserved.length).toBeGreaterThan(0);
-    expect(theirs).toContain(`// ${unserved.join(", ")}.\n`);
+    for (const m of unserved) expect(theirs).toContain(`"${m}": notImplemented,`);
     const skeleton = files.find(isHandlersSkeleton)!;
     expect(handlersFileLines(join(dir, "src/handlers.ts"), "src/handlers.ts", skeleton)).toEqual(
       [],
     );
-    // What a method the file does not name would get: a note naming the file as configured.
-    const fewer = theirs.replace(`"${unserved[0]}"`, "").replaceAll(unserved[0]!, "");
+    // A method whose entry goes, though a comment still names it, gets a note naming the file as configured.
+    const fewer = theirs.replace(`"${unserved[0]}": notImplemented,`, `// ${unserved[0]}`);
     writeFileSync(join(dir, "src/handlers.ts"), fewer);
     expect(handlersFileLines(join(dir, "src/handlers.ts"), "src/handlers.ts", skeleton)).toEqual([
       `mcp-gen: note: src/handlers.ts has no handler for ${unserved[0]} (answered: method not found)`,
+    ]);
+  });
+});
+
+describe("which methods a handlers file serves: read from its code", () => {
+  const skeletonOf = (methods: string[]) => skeleton(methods);
+  const notesFor = (code: string, methods: string[]) => {
+    const path = join(tempDir(), "handlers.ts");
+    writeFileSync(path, code);
+    return handlersFileLines(path, "src/handlers.ts", skeletonOf(methods));
+  };
+  const note = (m: string) =>
+    `mcp-gen: note: src/handlers.ts has no handler for ${m} (answered: method not found)`;
+  const TABLES = [
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+  ];
+
+  it("a method a table serves (defineTools, definePrompts, defineResources spread in) gives no note", () => {
+    const code = [
+      'import { defineTools, definePrompts, defineResources, type ServerHandlers } from "./mcp/dispatcher.js";',
+      "export function createHandlers(): ServerHandlers {",
+      "  const tools = defineTools([]);",
+      "  const prompts = definePrompts([]);",
+      "  const resources = defineResources([]);",
+      "  return { ...tools, ...prompts.handlers, ...resources.handlers, ping: async () => ({}) };",
+      "}",
+      "",
+    ].join("\n");
+    expect(notesFor(code, [...TABLES, "ping"])).toEqual([]);
+  });
+
+  it("defineServer's parts serve their tables' methods, its handlers theirs, listChanged subscriptions/listen", () => {
+    const code = [
+      'import { defineServer, defineTools, definePrompts, defineResources } from "@mcp-gen/runtime/server";',
+      "const resources = defineResources([]);",
+      "export const server = defineServer(factory, {",
+      "  tools: defineTools([]),",
+      "  resources,",
+      "  prompts: definePrompts([{ prompt: { name: 'p' }, get, complete: { topic: () => [] } }]),",
+      '  handlers: { "logging/setLevel": async () => ({}) },',
+      '  listChanged: ["tools"],',
+      "}, {});",
+      "",
+    ].join("\n");
+    const methods = [...TABLES, "logging/setLevel", "completion/complete", "subscriptions/listen"];
+    expect(notesFor(code, methods)).toEqual([]);
+    // Without a completing entry, or a list to follow, those two are not served.
+    const plain = code
+      .replace(", complete: { topic: () => [] }", "")
+      .replace('  listChanged: ["tools"],\n', "");
+    expect(notesFor(plain, methods)).toEqual([
+      note("completion/complete"),
+      note("subscriptions/listen"),
+    ]);
+  });
+
+  it("a method no entry and no table serves gives a note", () => {
+    const code =
+      'import { defineTools } from "./mcp/dispatcher.js";\nexport const h = { ...defineTools([]) };\n';
+    expect(notesFor(code, ["tools/call", "prompts/get"])).toEqual([note("prompts/get")]);
+  });
+
+  it("a method named only in a comment or a string gives a note", () => {
+    const code = [
+      "// tools/call: served by the tools table",
+      "/* prompts/get */",
+      'const names = ["resources/read"];',
+      "export const serverHandlers = { ping: async () => ({}) };",
+      "",
+    ].join("\n");
+    expect(notesFor(code, ["ping", "tools/call", "prompts/get", "resources/read"])).toEqual([
+      note("tools/call"),
+      note("prompts/get"),
+      note("resources/read"),
     ]);
   });
 });

@@ -28,6 +28,7 @@ export interface RerunOptions {
   revisions?: string;
   out?: string;
   generators?: string;
+  target?: string;
   auth?: boolean;
   config?: string;
 }
@@ -43,7 +44,15 @@ export function shellWord(word: string): string {
  */
 export function rerunCommand(options: RerunOptions): string {
   const words = ["mcp-gen", "generate"];
-  for (const key of ["config", "spec", "revision", "revisions", "out", "generators"] as const) {
+  for (const key of [
+    "config",
+    "spec",
+    "revision",
+    "revisions",
+    "out",
+    "generators",
+    "target",
+  ] as const) {
     const value = options[key];
     if (value !== undefined) words.push(`--${key}`, value);
   }

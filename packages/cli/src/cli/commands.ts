@@ -42,7 +42,7 @@ export async function generateCommand(
   const names = revisionNames(s);
   const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names));
   collectAfterReading([loaded, ...legacy]);
-  const chosen = { legacy, auth: s.auth, runtime: s.runtime };
+  const chosen = { legacy, auth: s.auth, runtime: s.runtime, target: s.target };
   const emitted = await generate(loaded, s.generators, chosen);
   const record = generatedWith([loaded, ...legacy], s.generators, chosen);
   // Handlers kept outside the output folder (the config's `handlers`, as in init projects):

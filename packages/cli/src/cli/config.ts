@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { GENERATOR_NAMES } from "../generators/emit/index.js";
 import { RUNTIME_MODES, type RuntimeMode } from "../generators/emit/runtime.js";
+import { TARGETS, type Target } from "../generators/output/target.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
 
 export const CONFIG_FILE = "mcp-gen.config.json";
@@ -26,6 +27,12 @@ export interface Config {
    */
   runtime?: RuntimeMode;
   /**
+   * The form of the generated code: "ts" (default) the printed TypeScript; "js+dts"
+   * JavaScript with declarations and declaration maps, so a project's `tsc` reads
+   * declarations instead of checking the generated code as its own source.
+   */
+  target?: Target;
+  /**
    * The file holding the server's handlers when it is kept outside `out` (an `init` project's
    * src/handlers.ts): generate then writes no handlers.ts skeleton into `out`, and checks this
    * file for request methods it has no handler for.
@@ -41,6 +48,7 @@ const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
   generators: "string[]",
   auth: "boolean",
   runtime: "string",
+  target: "string",
   handlers: "string",
 };
 
@@ -151,6 +159,11 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
     throw new McpGenError(
       "config",
       `${path}: 'runtime' is '${config.runtime}'; use ${RUNTIME_MODES.join(" or ")}`,
+    );
+  if (config.target !== undefined && !TARGETS.includes(config.target))
+    throw new McpGenError(
+      "config",
+      `${path}: 'target' is '${config.target}'; use ${TARGETS.join(" or ")}`,
     );
   for (const key of ["generators", "revisions"] as const) {
     const problem = config[key] && listProblem(key, config[key]);

@@ -80,6 +80,10 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--runtime <mode>",
       "how generated code reaches the runtime: package (imports @mcp-gen/runtime, updated by npm) or vendor (a copy in the output, no dependency) (config: runtime; default package)",
     )
+    .option(
+      "--target <form>",
+      "the form of the generated code: ts (TypeScript) or js+dts (JavaScript, declarations and declaration maps into source/, which your tsconfig should exclude) (config: target; default ts)",
+    )
     .addOption(config())
     .exitOverride()
     .action(async (opts) => {

@@ -3,6 +3,7 @@ import { findRevision, SPEC_CLONE_HINT } from "../schema/index.js";
 import { GENERATOR_NAMES, resolveGenerators } from "../generators/emit/index.js";
 import { BUNDLED_SPEC_DIR, hasBundledSpec } from "../generators/emit/package-info.js";
 import { RUNTIME_MODES, type RuntimeMode } from "../generators/emit/runtime.js";
+import { TARGETS, type Target } from "../generators/output/target.js";
 import { listProblem, loadConfig, type Config, type LoadedConfig } from "./config.js";
 
 export interface CommonOptions {
@@ -17,6 +18,7 @@ export type GenerateOptions = CommonOptions & {
   revisions?: string;
   auth?: boolean;
   runtime?: string;
+  target?: string;
 };
 
 export interface Settings {
@@ -27,6 +29,8 @@ export interface Settings {
   generators: string[] | undefined;
   auth: boolean;
   runtime: RuntimeMode;
+  /** The form of the generated code: `ts` or `js+dts`. */
+  target: Target;
   /** The config's `handlers` file (absolute), when the handlers live outside `out`. */
   handlers: string | undefined;
   /** The config file read, if any, and which settings came from it: errors about them name it. */
@@ -53,6 +57,13 @@ function runtimeMode(flag: string | undefined, config: Config): RuntimeMode {
   if (flag === undefined) return config.runtime ?? "package";
   if ((RUNTIME_MODES as readonly string[]).includes(flag)) return flag as RuntimeMode;
   throw new McpGenError("usage", `--runtime is '${flag}'; use ${RUNTIME_MODES.join(" or ")}`);
+}
+
+/** --target over the config's (checked when read) over "ts". */
+function targetOf(flag: string | undefined, config: Config): Target {
+  if (flag === undefined) return config.target ?? "ts";
+  if ((TARGETS as readonly string[]).includes(flag)) return flag as Target;
+  throw new McpGenError("usage", `--target is '${flag}'; use ${TARGETS.join(" or ")}`);
 }
 
 /** A comma-separated flag as a list; an empty one (`--generators "$GENS"`, unset) is refused. */
@@ -106,6 +117,7 @@ export function settings(options: GenerateOptions): Settings {
     generators: pick("generators", generators),
     auth: options.auth ?? config.auth ?? false,
     runtime: runtimeMode(options.runtime, config),
+    target: targetOf(options.target, config),
     handlers: config.handlers,
     config,
     fromConfig,

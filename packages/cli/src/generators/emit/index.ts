@@ -15,6 +15,7 @@ import { erasGenerator } from "./eras.js";
 import { checkParses } from "../print/parse-check.js";
 import { locateMethodError } from "./names.js";
 import { indexExports } from "./index-exports.js";
+import { applyTarget, type Target } from "../output/target.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
 export const GENERATORS: readonly Generator[] = [
@@ -70,6 +71,8 @@ export function generatedWith(
     auth: options.auth === true,
     runtime,
     ...(runtime === "package" ? { runtimeVersions: RUNTIME_RANGE } : {}),
+    // Recorded only when not the default, so a `ts` output's manifest is as it always was.
+    ...(options.target !== undefined && options.target !== "ts" ? { target: options.target } : {}),
   };
 }
 
@@ -81,6 +84,8 @@ export interface GenerateOptions {
   auth?: boolean;
   /** How generated code reaches the runtime (default: the package). */
   runtime?: RuntimeMode;
+  /** The form of the generated code (default `ts`, the printed TypeScript): see target.ts. */
+  target?: Target;
 }
 
 export async function generate(
@@ -123,11 +128,12 @@ export async function generate(
   // Every file is printed laid out; one outside the layouts the printer matches prettier on
   // (`preformatted` false) is still checked to parse, so a printer bug is never written.
   for (const f of emitted) if (!f.preformatted) checkParses(f.path, f.code);
-  return emitted.map((f) => ({
+  const printed = emitted.map((f) => ({
     path: f.path,
     kind: f.kind,
     ...(f.handlerMethods ? { handlerMethods: f.handlerMethods } : {}),
     ...(f.path === "index.ts" && notes.length > 0 ? { notes } : {}),
     content: f.code,
   }));
+  return applyTarget(printed, options.target ?? "ts");
 }

@@ -12,7 +12,7 @@ import { McpGenError } from "../../schema/diagnostics.js";
 import { listRevisions, loadRevision, type LoadedRevision } from "../../schema/index.js";
 import { isInitializeBased, isStateless, runtimeFacts } from "../../schema/runtime-protocol.js";
 import { generate, generatedWith } from "../emit/index.js";
-import { isHandlersSkeleton, namesMethod } from "../output/kept-files.js";
+import { isHandlersSkeleton, servedMethods } from "../output/kept-files.js";
 import { applyOutput, outputFailure, planOutput } from "../output/output.js";
 import { dependencySpec } from "./install-source.js";
 import {
@@ -26,7 +26,11 @@ import {
 } from "../emit/package-info.js";
 import { formatTypeScript, renderTemplate } from "../print/render.js";
 import { makeDirs } from "../output/make-dirs.js";
-import { lineCommentText } from "../print/printer.js";
+import { objectKey } from "../print/printer.js";
+import type { Target } from "../output/target.js";
+
+/** The target of an init project's generated code (its config says so, for generate). */
+const PROJECT_TARGET: Target = "js+dts";
 
 // `mcp-gen init`: a runnable TypeScript MCP server project around the generated code.
 
@@ -169,15 +173,26 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     oauth4webapiVersion: `^${testedVersion("oauth4webapi")}`,
   };
   // The generated protocol code. The project brings its own handlers.ts, so the generated
-  // skeleton is left out; what it has an entry for and the project's does not serve is named
-  // in a comment, so that generate notes only methods a later spec bump adds.
-  const emitted = await generate(loaded, undefined, { legacy, auth: project.auth });
-  const ours = renderTemplate("project/handlers.ts.hbs", { ...project, unserved: "" });
+  // skeleton is left out; what it has an entry for and the project's does not serve gets an
+  // entry set to notImplemented (code generate reads, where a comment would not count), so
+  // that generate notes only methods a later spec bump adds.
+  // JavaScript with declarations (target.ts): the project's tsc reads the generated code's
+  // .d.ts, which skipLibCheck skips, instead of checking it as the project's own source.
+  const emitted = await generate(loaded, undefined, {
+    legacy,
+    auth: project.auth,
+    target: PROJECT_TARGET,
+  });
+  const ours = servedMethods(renderTemplate("project/handlers.ts.hbs", project));
   const unserved = (emitted.find(isHandlersSkeleton)?.handlerMethods ?? []).filter(
-    (m) => !namesMethod(ours, m),
+    (m) => !ours.has(m),
   );
-  // Schema method names, in a `//` comment of handlers.ts: escaped as the printer escapes one.
-  const data = { ...project, unserved: lineCommentText(unserved.join(", ")) };
+  // Schema method names, as object keys of handlers.ts: written as the printer writes one.
+  const data = {
+    ...project,
+    unserved: unserved.length > 0,
+    unservedEntries: unserved.map((m) => `${objectKey(m)}: notImplemented,`),
+  };
   const result: InitResult = { written: [], kept: [] };
   // Everything is prepared and checked before the first write: a failure (a user-owned
   // file where a generated one goes, say) leaves the folder as it was.
@@ -195,7 +210,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
   const plan = planOutput(
     out,
     generated,
-    generatedWith([loaded, ...legacy], undefined, { auth: project.auth }),
+    generatedWith([loaded, ...legacy], undefined, { auth: project.auth, target: PROJECT_TARGET }),
   );
   writeProjectFiles(dir, target, files);
   result.written.push(...files.map((f) => f.path));

@@ -1,15 +1,19 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { GENERATED_HEADER, type OutputFile } from "../emit/index.js";
+import { servedMethods } from "./served-methods.js";
+
+export { servedMethods };
 
 /**
  * What a run can tell about the scaffold files it kept (handlers.ts: the user's once written)
- * without touching them. Both checks are textual, so cheap and never wrong about the file's
- * syntax, and both only advise: the run writes what it would have written anyway.
+ * without touching them. The import check is textual; the handler check reads the file's code
+ * (served-methods.ts). Both only advise: the run writes what it would have written anyway.
  */
 export interface KeptFileFindings {
   /**
-   * A request method this run's skeleton has an entry for that the kept file never names.
+   * A request method this run's skeleton has an entry for that the kept file's code does not
+   * serve (no key of that name, no table serving it).
    * Its handler is optional in the interface, so nothing fails to compile: the method is
    * answered "method not found".
    */
@@ -26,25 +30,14 @@ export function isHandlersSkeleton(file: OutputFile): boolean {
 /** `import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`: the relative ones. */
 const RELATIVE_IMPORT = /\b(?:from|import)\s*\(?\s*(["'])(\.{1,2}\/[^"'\n]*)\1/g;
 
-/**
- * Whether `text` names `method` as a whole token: as the skeleton's key (`"tools/call":`) or
- * anywhere else, a comment included. Textual on purpose: a handler the file holds under another
- * name (a spread of another module's handlers, a computed key) is not seen, and naming the
- * method anywhere in the file (`"tools/validate": notImplemented`, or a comment) acknowledges it.
- */
-export function namesMethod(text: string, method: string): boolean {
-  const escaped = method.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  // Method names are made of word characters, '/' and '-': "tools/call" is not in "tools/callAll".
-  return new RegExp(`(?<![\\w/-])${escaped}(?![\\w/-])`).test(text);
-}
-
-/** The output paths a relative specifier of `file` may mean (`./dispatcher.js` is dispatcher.ts). */
+/** The output paths a relative specifier of `file` may mean (`./dispatcher.js` is dispatcher.ts or .js). */
 function importedPaths(file: string, specifier: string): string[] {
   const path = posix.normalize(posix.join(posix.dirname(file), specifier));
   if (path.startsWith("../")) return [];
-  if (path.endsWith(".js")) return [path.replace(/\.js$/, ".ts")];
+  // The .ts of target ts, the .js of target js+dts.
+  if (path.endsWith(".js")) return [path.replace(/\.js$/, ".ts"), path];
   if (path.endsWith(".ts")) return [path];
-  return [`${path}.ts`, `${path}/index.ts`];
+  return [`${path}.ts`, `${path}/index.ts`, `${path}.js`, `${path}/index.js`];
 }
 
 function readText(path: string): string | undefined {
@@ -101,8 +94,9 @@ export function reviewKeptFiles(
         findings.removedImports.push({ file: path, specifier });
     }
     const scaffold = files.find((f) => f.path === path && f.kind === "scaffold");
+    const served = scaffold?.handlerMethods ? servedMethods(text, path) : new Set<string>();
     for (const method of scaffold?.handlerMethods ?? []) {
-      if (!namesMethod(text, method)) findings.unhandled.push({ file: path, method });
+      if (!served.has(method)) findings.unhandled.push({ file: path, method });
     }
   }
   return findings;
@@ -134,7 +128,7 @@ export function keptFileLines(findings: KeptFileFindings, cap = 10): string[] {
 /**
  * The notes on a handlers file the config keeps outside the output folder (`handlers`), which
  * stands in for the skeleton's handlers.ts: the request methods the skeleton has an entry for
- * that the file never names, or one warning when there is no such file to read. `name` is the
+ * that the file's code does not serve, or one warning when there is no such file to read. `name` is the
  * path as the user wrote it.
  */
 export function handlersFileLines(path: string, name: string, skeleton: OutputFile): string[] {
@@ -143,8 +137,9 @@ export function handlersFileLines(path: string, name: string, skeleton: OutputFi
     return [
       `mcp-gen: warning: ${name} (the config's 'handlers') cannot be read; generate writes no handlers.ts skeleton while 'handlers' is set`,
     ];
+  const served = servedMethods(text, path);
   const unhandled = (skeleton.handlerMethods ?? [])
-    .filter((method) => !namesMethod(text, method))
+    .filter((method) => !served.has(method))
     .map((method) => ({ file: name, method }));
   return keptFileLines({ unhandled, removedImports: [] });
 }

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { OutputFile } from "../emit/plugin.js";
 import type { RuntimeMode } from "../emit/runtime.js";
+import { TARGETS, type Target } from "./target.js";
 
 // The manifest an output folder keeps of its generation: which files mcp-gen wrote (the only
 // ones it ever removes), a hash of each as written (so `--check` can tell a file edited by
@@ -21,6 +22,8 @@ export interface GeneratedWith {
   runtime?: RuntimeMode;
   /** Package mode: the versions of @mcp-gen/runtime the output works with (`^1.0.0-rc.1`). */
   runtimeVersions?: string;
+  /** The form of the code (see target.ts); absent for the default, `ts`. */
+  target?: Target;
 }
 
 export interface Manifest {
@@ -94,6 +97,9 @@ export function parseManifest(text: string): Manifest | undefined {
           auth: w.auth,
           runtime: w.runtime === "package" ? ("package" as const) : ("vendor" as const),
           ...(typeof w.runtimeVersions === "string" ? { runtimeVersions: w.runtimeVersions } : {}),
+          ...(TARGETS.includes(w.target as Target) && w.target !== "ts"
+            ? { target: w.target as Target }
+            : {}),
         }
       : undefined;
   return { paths, hashes, generatedWith, text };
@@ -118,5 +124,6 @@ export function optionsDifference(was: GeneratedWith, now: GeneratedWith): strin
   if (was.auth !== now.auth) parts.push(was.auth ? "--auth" : "no --auth");
   if ((was.runtime ?? "vendor") !== (now.runtime ?? "vendor"))
     parts.push(`--runtime ${was.runtime ?? "vendor"}`);
+  if ((was.target ?? "ts") !== (now.target ?? "ts")) parts.push(`--target ${was.target ?? "ts"}`);
   return parts.length > 0 ? parts.join(", ") : undefined;
 }

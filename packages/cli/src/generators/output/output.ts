@@ -258,6 +258,12 @@ export function planOutput(
   const exists = checkOutDir(outDir);
   const manifest = manifestText(files, generatedWith);
   if (!exists) return { ...plan, write: [...files], manifest };
+  // A declaration map (JSON, target js+dts) can carry no header line: it is mcp-gen's when the
+  // manifest lists it, as the one that wrote it did.
+  let listed: ReadonlySet<string> | undefined;
+  const isOurs = (path: string, target: string) =>
+    isGenerated(target) ||
+    (path.endsWith(".map") && (listed ??= new Set(readManifest(outDir)?.paths)).has(path));
   // The user's files at generated paths: all named in one error, not one a run.
   const theirs: string[] = [];
   for (const file of files) {
@@ -268,7 +274,7 @@ export function planOutput(
     else if (file.kind === "scaffold") plan.kept.push(file.path);
     else if (found.isSymbolicLink())
       throw conflict(target, "is a symbolic link, not a file mcp-gen generated");
-    else if (!found.isFile() || !isGenerated(target)) theirs.push(file.path);
+    else if (!found.isFile() || !isOurs(file.path, target)) theirs.push(file.path);
     else if (readFileSync(target, "utf8") === file.content) plan.unchanged.push(file.path);
     else plan.write.push(file);
   }
@@ -281,7 +287,7 @@ export function planOutput(
     if (produced.has(path)) continue;
     const target = join(outDir, path);
     // A listed file the user has since replaced with their own is theirs.
-    if (entry(target)?.isFile() && isGenerated(target)) plan.stale.push(path);
+    if (entry(target)?.isFile() && isOurs(path, target)) plan.stale.push(path);
   }
   plan.stale.sort();
   if (previous?.text !== manifest) plan.manifest = manifest;
