@@ -1,5 +1,6 @@
 import type { LoadedRevision } from "../schema/index.js";
-import { str, type CodeWriter } from "./printer.js";
+import type { GeneratedFile } from "./generated-file.js";
+import { RT } from "./runtime-symbols.js";
 import type { DispatcherPlan } from "./dispatcher-plan.js";
 
 // defineServer and its tables in dispatcher.ts: runtime/resources.ts, prompts.ts and
@@ -31,30 +32,28 @@ export function servesTables(loaded: LoadedRevision): boolean {
 }
 
 /** Writes resourceTemplate, prompt, defineResources, definePrompts and defineServer. */
-export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
-  const { server, serverOptions } = plan;
-  for (const name of [
-    "defineServer as runtimeDefineServer",
-    "defineResources as runtimeDefineResources",
-    "definePrompts as runtimeDefinePrompts",
-    "resourceTemplate as runtimeResourceTemplate",
-    "prompt as runtimePrompt",
+export function writeDefineServer(w: GeneratedFile, plan: DispatcherPlan): void {
+  const { serverOptions } = plan;
+  const { server } = RT;
+  w.use(server.defineServer, "runtimeDefineServer");
+  w.use(server.defineResources, "runtimeDefineResources");
+  w.use(server.definePrompts, "runtimeDefinePrompts");
+  w.use(server.resourceTemplate, "runtimeResourceTemplate");
+  w.use(server.prompt, "runtimePrompt");
+  for (const type of [
+    server.ListName,
+    server.PromptDefinition,
+    server.PromptTable,
+    server.ResourceTable,
+    server.Server,
+    server.StaticResource,
+    server.TemplateEntry,
+    server.TemplateResource,
   ])
-    w.import(server, name);
-  for (const name of [
-    "ListName",
-    "PromptDefinition",
-    "PromptEntry as RuntimePromptEntry",
-    "PromptTable",
-    "ResourceTable",
-    "Server",
-    "ServerParts as RuntimeServerParts",
-    "StaticResource",
-    "TemplateEntry",
-    "TemplateResource",
-  ])
-    w.import(server, name, true);
-  writeTableTypes(w, server);
+    w.use(type);
+  w.use(server.PromptEntry, "RuntimePromptEntry");
+  w.use(server.ServerParts, "RuntimeServerParts");
+  writeTableTypes(w);
   // A function, not a bare object in the entries' array: there a union of entry types gives
   // `read` no contextual type, and its parameters would be implicitly any.
   w.doc("A resource at a fixed URI (a function so that `read` is typed in place).");
@@ -148,19 +147,19 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
 }
 
 /** The re-exports and the types the tables are written with (list fields, answers, entries). */
-function writeTableTypes(w: CodeWriter, server: string): void {
+function writeTableTypes(w: GeneratedFile): void {
+  const { server } = RT;
   w.line();
-  w.list(
-    "export {",
+  w.reexport(
     [
-      "UriTemplate",
-      "type Completer",
-      "type ListName",
-      "type PromptArguments",
-      "type Server",
-      "type TemplateVariables",
+      server.UriTemplate,
+      server.Completer,
+      server.ListName,
+      server.PromptArguments,
+      server.Server,
+      server.TemplateVariables,
     ],
-    `} from ${str(server)};`,
+    false,
   );
   w.line();
   w.line(
