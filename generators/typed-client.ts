@@ -3,7 +3,7 @@ import type { Declaration, Doc, TypeExpr } from "../schema/model.js";
 import { docOf, NameRegistry, pascalCase, SchemaTypes } from "./json-schema-types.js";
 import { checkParses } from "./parse-check.js";
 import { VERSION } from "./package-info.js";
-import { printDeclarationLines } from "./print-types.js";
+import { writeDeclarations } from "./print-types.js";
 import { CodeWriter, docText, lineCommentText, str } from "./printer.js";
 import { formatTypeScript } from "./render.js";
 import type { PromptEntry, ServerSnapshot, ToolEntry } from "./server-snapshot.js";
@@ -202,7 +202,7 @@ export async function typedClientFile(
   w.line();
   for (const line of typedClientRuntimeLines()) w.line(line);
   w.line();
-  for (const line of printDeclarationLines(declarations).lines) w.line(line);
+  writeDeclarations(w, declarations);
   writeTools(w, tools);
   if (prompts.length > 0) writePrompts(w, prompts);
   if (templates.length > 0) writeTemplates(w, templates, imports);
