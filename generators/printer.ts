@@ -319,9 +319,34 @@ export class CodeWriter {
     });
   }
 
+  /**
+   * Writes the imports recorded so far here rather than at the top of the file (validators.ts
+   * opens with its comment): they are then no longer pending for `toString`.
+   */
+  importsHere(): this {
+    this.writeImports();
+    this.imports.clear();
+    return this;
+  }
+
   /** The file: header, imports (sorted, so output never depends on call order), body. */
   toString(header: string): string {
     const body = this.lines.splice(0);
+    this.writeImports();
+    const importLines = this.lines.splice(0);
+    // Not push(...body): a file of 100,000+ lines would pass that many arguments (stack overflow).
+    for (const line of body) this.lines.push(line);
+    return [
+      // A file of its header alone (types.ts of a schema without declarations) has no blank line.
+      ...(header ? [header, ...(this.lines.length + importLines.length > 0 ? [""] : [])] : []),
+      ...importLines,
+      ...(importLines.length > 0 ? [""] : []),
+      ...this.lines,
+      "",
+    ].join("\n");
+  }
+
+  private writeImports(): void {
     for (const from of [...this.imports.keys()].sort()) {
       const { names, types } = this.imports.get(from)!;
       const star = [...names].find((n) => n.startsWith("* as "));
@@ -340,17 +365,6 @@ export class CodeWriter {
           true,
         );
     }
-    const importLines = this.lines.splice(0);
-    // Not push(...body): a file of 100,000+ lines would pass that many arguments (stack overflow).
-    for (const line of body) this.lines.push(line);
-    return [
-      // A file of its header alone (types.ts of a schema without declarations) has no blank line.
-      ...(header ? [header, ...(this.lines.length + importLines.length > 0 ? [""] : [])] : []),
-      ...importLines,
-      ...(importLines.length > 0 ? [""] : []),
-      ...this.lines,
-      "",
-    ].join("\n");
   }
 }
 
