@@ -9,7 +9,8 @@ import type { RuntimeSymbol } from "./runtime-symbols.js";
 // printed here. test/one-printer.test.ts runs every generator and fails on a file without the
 // mark, so a generator that joins strings by hand cannot slip in.
 
-const PRINTED = Symbol("printed by GeneratedFile");
+// From the global registry: a module loaded twice (vitest's resetModules) still agrees on it.
+const PRINTED = Symbol.for("mcp-gen.printed-by-GeneratedFile");
 
 /** Where a file's runtime imports point (the output's RuntimeImports, or one entry's module). */
 export type RuntimeFrom = Pick<RuntimeImports, "from">;

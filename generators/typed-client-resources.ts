@@ -4,6 +4,8 @@ import type { Declaration, SourceLocation, TypeExpr } from "../schema/model.js";
 import { docOf, NameRegistry, pascalCase } from "./json-schema-types.js";
 import { CodeWriter, docText, lineCommentText, str } from "./printer.js";
 import { quoted, type ResourceTemplateEntry } from "./server-snapshot.js";
+import type { GeneratedFile } from "./generated-file.js";
+import { RT } from "./runtime-symbols.js";
 
 // `mcp-gen client`: typed functions for a server's resource templates (typed-client.ts emits
 // the rest of the file). Each takes the template's variables, one member each, expands the
@@ -146,12 +148,12 @@ function templateReader(client: Pick<Client, "readResource">) {
  * the runtime's client entry, `types` that of the generated types module.
  */
 export function writeTemplates(
-  w: CodeWriter,
+  w: GeneratedFile,
   templates: readonly TemplatePlan[],
-  imports: { runtime: string; types: string },
+  imports: { types: string },
 ): void {
-  w.import(imports.runtime, "UriTemplate");
-  w.import(imports.runtime, "TemplateValue", true);
+  w.use(RT.client.UriTemplate);
+  w.use(RT.client.TemplateValue);
   w.import(imports.types, "ReadResourceResult", true);
   w.line();
   for (const line of READER.split("\n")) w.line(line);

@@ -4,7 +4,8 @@ import { docOf, NameRegistry, pascalCase, SchemaTypes } from "./json-schema-type
 import { checkParses } from "./parse-check.js";
 import { VERSION } from "./package-info.js";
 import { writeDeclarations } from "./print-types.js";
-import { CodeWriter, docText, lineCommentText, str } from "./printer.js";
+import { GeneratedFile } from "./generated-file.js";
+import { docText, lineCommentText, str, type CodeWriter } from "./printer.js";
 import { formatTypeScript } from "./render.js";
 import type { PromptEntry, ServerSnapshot, ToolEntry } from "./server-snapshot.js";
 import { planTemplates, RESOURCE_FILE_NAMES, writeTemplates } from "./typed-client-resources.js";
@@ -189,7 +190,13 @@ export async function typedClientFile(
   );
   const templates = planTemplates(snapshot.resourceTemplates, templateMembers, names, declarations);
 
-  const w = new CodeWriter();
+  // The runtime reached as the generated client reaches it: its client entry alone.
+  const w = new GeneratedFile("typed-client.ts", {
+    from(entry) {
+      if (entry !== "client") throw new Error(`internal: the typed client imports no ${entry}`);
+      return imports.runtime;
+    },
+  });
   w.import(imports.client, "CallOptions", true);
   w.import(imports.client, "Client", true);
   w.import(imports.types, "CallToolResult", true);
