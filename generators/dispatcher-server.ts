@@ -64,7 +64,7 @@ export function writeDefineServer(w: GeneratedFile, plan: DispatcherPlan): void 
   w.doc("Resources under an RFC 6570 URI template, its variables typed from the template literal.");
   w.line("export function resourceTemplate<const Uri extends string>(");
   w.line(
-    "  entry: TemplateResource<Uri, T.ResourceTemplate, T.Resource, RequestContext, ReadResourceAnswer>,",
+    `  entry: ${RT.server.TemplateResource.name}<Uri, T.ResourceTemplate, T.Resource, RequestContext, ReadResourceAnswer>,`,
   );
   w.line("): TemplateResourceEntry {");
   w.line("  return runtimeResourceTemplate(entry);");
@@ -73,7 +73,7 @@ export function writeDefineServer(w: GeneratedFile, plan: DispatcherPlan): void 
   w.doc("A prompt, its `get`'s arguments typed from its argument declarations.");
   w.line("export function prompt<const Declared extends readonly T.PromptArgument[] = []>(");
   w.line(
-    "  entry: PromptDefinition<Declared, T.Prompt, RequestContext, PromptGetParams, GetPromptAnswer>,",
+    `  entry: ${RT.server.PromptDefinition.name}<Declared, T.Prompt, RequestContext, PromptGetParams, GetPromptAnswer>,`,
   );
   w.line("): PromptEntry {");
   w.line("  return runtimePrompt(entry);");
@@ -86,7 +86,7 @@ export function writeDefineServer(w: GeneratedFile, plan: DispatcherPlan): void 
   w.line("export function defineResources(");
   w.line("  entries: readonly ResourceEntry[],");
   w.line("  ...[options]: ListOption<ResourceListFields, { maxUriLength?: number }>");
-  w.line("): ResourceTable<");
+  w.line(`): ${RT.server.ResourceTable.name}<`);
   w.line("  RequestContext,");
   w.line("  T.Resource,");
   w.line("  T.ResourceTemplate,");
@@ -103,7 +103,9 @@ export function writeDefineServer(w: GeneratedFile, plan: DispatcherPlan): void 
   w.line("export function definePrompts(");
   w.line("  entries: readonly PromptEntry[],");
   w.line("  ...[options]: ListOption<PromptListFields>");
-  w.line("): PromptTable<RequestContext, T.Prompt, GetPromptAnswer, PromptListFields> {");
+  w.line(
+    `): ${RT.server.PromptTable.name}<RequestContext, T.Prompt, GetPromptAnswer, PromptListFields> {`,
+  );
   w.line("  return runtimeDefinePrompts(entries, options);");
   w.line("}");
   w.line();
@@ -125,7 +127,7 @@ export function writeDefineServer(w: GeneratedFile, plan: DispatcherPlan): void 
     "The dispatcher serving `parts` (tools, resources, prompts, their completions, the capabilities they imply), and the calls that tell clients of changes.",
   );
   w.list(
-    "export function defineServer<const L extends ListName = never>(",
+    `export function defineServer<const L extends ${RT.server.ListName.name} = never>(`,
     [
       "parts: ServerParts & { listChanged?: readonly L[] }",
       serverOptions.required ? `options: ${options}` : `options: ${options} = {}`,
@@ -197,10 +199,10 @@ function writeTableTypes(w: GeneratedFile): void {
   w.line('export type PromptListFields = ListFieldsOf<T.ListPromptsResult, "prompts">;');
   w.doc("A resource at a fixed URI: its definition, as resources/list lists it, and its reader.");
   w.line(
-    "export type ResourceDefinition = StaticResource<T.Resource, RequestContext, ReadResourceAnswer>;",
+    `export type ResourceDefinition = ${RT.server.StaticResource.name}<T.Resource, RequestContext, ReadResourceAnswer>;`,
   );
   w.doc("What resourceTemplate returns (its variables' type erased).");
-  w.line("export type TemplateResourceEntry = TemplateEntry<");
+  w.line(`export type TemplateResourceEntry = ${RT.server.TemplateEntry.name}<`);
   w.line("  RequestContext,");
   w.line("  T.Resource,");
   w.line("  T.ResourceTemplate,");

@@ -72,7 +72,7 @@ export function writeDefineTools(w: GeneratedFile, listResult: string): void {
   );
   w.block(
     "export type DefineToolsOptions = {",
-    () => w.line('validate?: SchemaValidator | "handler";'),
+    () => w.line(`validate?: ${RT.server.SchemaValidator.name} | "handler";`),
     "} & ({} extends ToolListFields ? { list?: ToolListFields } : { list: ToolListFields });",
   );
   writeDefineTool(w);
@@ -111,8 +111,8 @@ function writeDefineTool(w: CodeWriter): void {
   w.list(
     "export function defineTool<",
     [
-      "const In extends TypedInputSchema",
-      "const Out extends TypedOutputSchema | undefined = undefined",
+      `const In extends ${RT.server.TypedInputSchema.name}`,
+      `const Out extends ${RT.server.TypedOutputSchema.name} | undefined = undefined`,
     ],
     ">(entry: TypedTool<In, Out>): ToolDefinition {",
   );

@@ -95,7 +95,7 @@ function writeReexports(w: GeneratedFile, plan: DispatcherPlan): void {
     server.RequestStateOptions,
     server.StateSecret,
   ]);
-  w.line("export type { NotificationContext, Promisable };");
+  w.line(`export type { ${server.NotificationContext.name}, ${server.Promisable.name} };`);
   if (!plan.mrtr) return;
   // Extensions answer with their own resultType values (a task handle); see runtime/tasks.ts.
   w.reexport([

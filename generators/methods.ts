@@ -88,7 +88,7 @@ function methodTable(w: CodeWriter, methods: readonly MethodInfo[]): void {
         );
       }
     },
-    "} as const satisfies Record<string, MethodDescriptor>;",
+    `} as const satisfies Record<string, ${RT.core.MethodDescriptor.name}>;`,
   );
   w.line();
   w.line("export type Method = keyof typeof METHODS;");

@@ -21,8 +21,8 @@ export const RESOURCE_FILE_NAMES = [
   "ReadResourceResult",
   "ServerResourceCompletions",
   "ServerResourceTemplates",
-  "TemplateValue",
-  "UriTemplate",
+  RT.client.TemplateValue.name,
+  RT.client.UriTemplate.name,
   "createServerResourceCompletions",
   "createServerResourceTemplates",
   "templateCompleter",
@@ -133,11 +133,11 @@ function templateDoc(template: ResourceTemplateEntry): string[] {
 /** The helper every template's function reads through (emitted when there are templates). */
 const READER = `/** Reads the resource a URI template names with \`variables\` (each template parsed once). */
 function templateReader(client: Pick<Client, "readResource">) {
-  const parsed = new Map<string, UriTemplate>();
+  const parsed = new Map<string, ${RT.client.UriTemplate.name}>();
   return (uriTemplate: string, variables: object | undefined, options: CallOptions | undefined): Promise<ReadResourceResult> => {
     let template = parsed.get(uriTemplate);
-    if (template === undefined) parsed.set(uriTemplate, (template = new UriTemplate(uriTemplate)));
-    const values = { ...variables } as { readonly [name: string]: TemplateValue };
+    if (template === undefined) parsed.set(uriTemplate, (template = new ${RT.client.UriTemplate.name}(uriTemplate)));
+    const values = { ...variables } as { readonly [name: string]: ${RT.client.TemplateValue.name} };
     return client.readResource({ uri: template.expand(values) }, options);
   };
 }`;
