@@ -206,42 +206,49 @@ export const RT = {
  * and collectors it prints name them (`$own`, `$fail`, ...). Which of them one file uses
  * depends on the schema, so validators.ts imports those its printed code names.
  */
-export const VALIDATION_HELPERS: readonly RuntimeSymbol[] = [
-  value("core", "MAX_DEPTH"),
-  value("core", "MAX_ERRORS"),
-  value("core", "$limit"),
-  value("core", "$own"),
-  value("core", "$found"),
-  value("core", "$describe"),
-  value("core", "$escape"),
-  value("core", "$push"),
-  value("core", "$expected"),
-  value("core", "$missing"),
-  value("core", "$fail"),
-  value("core", "$tooDeep"),
-  value("core", "$at"),
-  value("core", "$length"),
-  value("core", "$multipleOf"),
-  value("core", "$anyOf"),
-  value("core", "$fmtUri"),
-  value("core", "$fmtByte"),
-  value("core", "$fmtUriTemplate"),
-  value("core", "$ok"),
-  value("core", "$thrown"),
-  value("core", "$result"),
-  value("core", "$has"),
-  value("core", "$methodOf"),
-  value("core", "$unknownMethod"),
-  value("core", "classifyMessage"),
-  type<Core.ValidationError>("core", "ValidationError"),
-  type<Core.ValidationResult<never>>("core", "ValidationResult"),
-  type<Core.ValidateOptions>("core", "ValidateOptions"),
-  type<Core.Validator>("core", "Validator"),
-  type<Core.$Errors>("core", "$Errors"),
-  type<Core.$Collector>("core", "$Collector"),
-  type<Core.MessageKind>("core", "MessageKind"),
-  type<Core.MessageInfo>("core", "MessageInfo"),
-];
+export const VALIDATION = {
+  MAX_DEPTH: value("core", "MAX_DEPTH"),
+  MAX_ERRORS: value("core", "MAX_ERRORS"),
+  $limit: value("core", "$limit"),
+  $own: value("core", "$own"),
+  $found: value("core", "$found"),
+  $describe: value("core", "$describe"),
+  $escape: value("core", "$escape"),
+  $push: value("core", "$push"),
+  $expected: value("core", "$expected"),
+  $missing: value("core", "$missing"),
+  $fail: value("core", "$fail"),
+  $tooDeep: value("core", "$tooDeep"),
+  $at: value("core", "$at"),
+  $length: value("core", "$length"),
+  $multipleOf: value("core", "$multipleOf"),
+  $anyOf: value("core", "$anyOf"),
+  $fmtUri: value("core", "$fmtUri"),
+  $fmtByte: value("core", "$fmtByte"),
+  $fmtUriTemplate: value("core", "$fmtUriTemplate"),
+  $ok: value("core", "$ok"),
+  $thrown: value("core", "$thrown"),
+  $result: value("core", "$result"),
+  $has: value("core", "$has"),
+  $methodOf: value("core", "$methodOf"),
+  $unknownMethod: value("core", "$unknownMethod"),
+  classifyMessage: value("core", "classifyMessage"),
+  ValidationError: type<Core.ValidationError>("core", "ValidationError"),
+  ValidationResult: type<Core.ValidationResult<never>>("core", "ValidationResult"),
+  ValidateOptions: type<Core.ValidateOptions>("core", "ValidateOptions"),
+  Validator: type<Core.Validator>("core", "Validator"),
+  $Errors: type<Core.$Errors>("core", "$Errors"),
+  $Collector: type<Core.$Collector>("core", "$Collector"),
+  MessageKind: type<Core.MessageKind>("core", "MessageKind"),
+  MessageInfo: type<Core.MessageInfo>("core", "MessageInfo"),
+} as const;
+
+export const VALIDATION_HELPERS: readonly RuntimeSymbol[] = Object.values(VALIDATION);
+
+/** The validation helpers' names as printed code spells them: `${V.$own}(v, k)`. */
+export const V = Object.fromEntries(
+  Object.entries(VALIDATION).map(([key, symbol]) => [key, symbol.name]),
+) as { readonly [K in keyof typeof VALIDATION]: string };
 
 /** Every symbol of the table (for the test that checks each against the runtime's declarations). */
 export function allRuntimeSymbols(): RuntimeSymbol[] {

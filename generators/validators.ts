@@ -2,7 +2,7 @@ import { buildValidationSchemas, type VSchema } from "../schema/validation.js";
 import { McpGenError } from "../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import type { RuntimeImports } from "./runtime.js";
-import { RT, VALIDATION_HELPERS } from "./runtime-symbols.js";
+import { RT, V, VALIDATION_HELPERS } from "./runtime-symbols.js";
 import { GeneratedFile } from "./generated-file.js";
 import { ValidatorWriter } from "./validator-code.js";
 import { messageEntryPoints } from "./validator-messages.js";
@@ -216,13 +216,13 @@ function publicValidators(name: string): string {
       `/** Validates \`value\` as a \`${docText(name)}\`: the value itself, or JSON-pointer errors. */`,
       {
         head: `export function validate${name}`,
-        args: ["value: unknown", "options?: ValidateOptions"],
-        tail: `: ValidationResult<T.${name}> {`,
+        args: ["value: unknown", `options?: ${V.ValidateOptions}`],
+        tail: `: ${V.ValidationResult}<T.${name}> {`,
       },
       "try {",
-      { if: `!options?.firstError && $is_${name}(value, 0)`, then: "return $ok(value);" },
+      { if: `!options?.firstError && $is_${name}(value, 0)`, then: `return ${V.$ok}(value);` },
       "} catch {}",
-      { head: "return $result", args: ["value", `$va_${name}`, "options"], tail: ";" },
+      { head: `return ${V.$result}`, args: ["value", `$va_${name}`, "options"], tail: ";" },
       "}",
     ])
     .text();
@@ -231,7 +231,7 @@ function publicValidators(name: string): string {
 function validatorTable(names: string[]): string {
   return [
     "/** The validator of every schema type, by type name. */",
-    `export const VALIDATORS: { readonly [name: string]: Validator } = ${objectLiteral(names.map((n) => [n, `validate${n}`]))};`,
+    `export const VALIDATORS: { readonly [name: string]: ${V.Validator} } = ${objectLiteral(names.map((n) => [n, `validate${n}`]))};`,
   ].join("\n");
 }
 
