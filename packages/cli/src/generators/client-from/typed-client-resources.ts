@@ -4,6 +4,8 @@ import type { Declaration, SourceLocation, TypeExpr } from "../../schema/model.j
 import { docOf, NameRegistry, pascalCase } from "./json-schema-types.js";
 import { CodeWriter, docText, lineCommentText, str } from "../print/printer.js";
 import { quoted, type ResourceTemplateEntry } from "./server-snapshot.js";
+import type { GeneratedFile } from "../print/generated-file.js";
+import { RT } from "../emit/runtime-symbols.js";
 
 // `mcp-gen client`: typed functions for a server's resource templates (typed-client.ts emits
 // the rest of the file). Each takes the template's variables, one member each, expands the
@@ -19,8 +21,8 @@ export const RESOURCE_FILE_NAMES = [
   "ReadResourceResult",
   "ServerResourceCompletions",
   "ServerResourceTemplates",
-  "TemplateValue",
-  "UriTemplate",
+  RT.client.TemplateValue.name,
+  RT.client.UriTemplate.name,
   "createServerResourceCompletions",
   "createServerResourceTemplates",
   "templateCompleter",
@@ -131,11 +133,11 @@ function templateDoc(template: ResourceTemplateEntry): string[] {
 /** The helper every template's function reads through (emitted when there are templates). */
 const READER = `/** Reads the resource a URI template names with \`variables\` (each template parsed once). */
 function templateReader(client: Pick<Client, "readResource">) {
-  const parsed = new Map<string, UriTemplate>();
+  const parsed = new Map<string, ${RT.client.UriTemplate.name}>();
   return (uriTemplate: string, variables: object | undefined, options: CallOptions | undefined): Promise<ReadResourceResult> => {
     let template = parsed.get(uriTemplate);
-    if (template === undefined) parsed.set(uriTemplate, (template = new UriTemplate(uriTemplate)));
-    const values = { ...variables } as { readonly [name: string]: TemplateValue };
+    if (template === undefined) parsed.set(uriTemplate, (template = new ${RT.client.UriTemplate.name}(uriTemplate)));
+    const values = { ...variables } as { readonly [name: string]: ${RT.client.TemplateValue.name} };
     return client.readResource({ uri: template.expand(values) }, options);
   };
 }`;
@@ -146,12 +148,12 @@ function templateReader(client: Pick<Client, "readResource">) {
  * the runtime's client entry, `types` that of the generated types module.
  */
 export function writeTemplates(
-  w: CodeWriter,
+  w: GeneratedFile,
   templates: readonly TemplatePlan[],
-  imports: { runtime: string; types: string },
+  imports: { types: string },
 ): void {
-  w.import(imports.runtime, "UriTemplate");
-  w.import(imports.runtime, "TemplateValue", true);
+  w.use(RT.client.UriTemplate);
+  w.use(RT.client.TemplateValue);
   w.import(imports.types, "ReadResourceResult", true);
   w.line();
   for (const line of READER.split("\n")) w.line(line);

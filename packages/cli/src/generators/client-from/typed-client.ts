@@ -3,8 +3,9 @@ import type { Declaration, Doc, TypeExpr } from "../../schema/model.js";
 import { docOf, NameRegistry, pascalCase, SchemaTypes } from "./json-schema-types.js";
 import { checkParses } from "../print/parse-check.js";
 import { VERSION } from "../emit/package-info.js";
-import { printDeclarationLines } from "../print/print-types.js";
-import { CodeWriter, docText, lineCommentText, str } from "../print/printer.js";
+import { writeDeclarations } from "../print/print-types.js";
+import { GeneratedFile } from "../print/generated-file.js";
+import { docText, lineCommentText, str, type CodeWriter } from "../print/printer.js";
 import { formatTypeScript } from "../print/render.js";
 import type { PromptEntry, ServerSnapshot, ToolEntry } from "./server-snapshot.js";
 import { planTemplates, RESOURCE_FILE_NAMES, writeTemplates } from "./typed-client-resources.js";
@@ -189,7 +190,13 @@ export async function typedClientFile(
   );
   const templates = planTemplates(snapshot.resourceTemplates, templateMembers, names, declarations);
 
-  const w = new CodeWriter();
+  // The runtime reached as the generated client reaches it: its client entry alone.
+  const w = new GeneratedFile("typed-client.ts", {
+    from(entry) {
+      if (entry !== "client") throw new Error(`internal: the typed client imports no ${entry}`);
+      return imports.runtime;
+    },
+  });
   w.import(imports.client, "CallOptions", true);
   w.import(imports.client, "Client", true);
   w.import(imports.types, "CallToolResult", true);
@@ -202,7 +209,7 @@ export async function typedClientFile(
   w.line();
   for (const line of typedClientRuntimeLines()) w.line(line);
   w.line();
-  for (const line of printDeclarationLines(declarations).lines) w.line(line);
+  writeDeclarations(w, declarations);
   writeTools(w, tools);
   if (prompts.length > 0) writePrompts(w, prompts);
   if (templates.length > 0) writeTemplates(w, templates, imports);

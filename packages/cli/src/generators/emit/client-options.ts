@@ -3,6 +3,7 @@ import { Resolver } from "../../schema/resolve.js";
 import type { RuntimeFacts } from "../../schema/runtime-protocol.js";
 import { quote, type CodeWriter } from "../print/printer.js";
 import { schemaType } from "./protocol.js";
+import { RT } from "./runtime-symbols.js";
 
 // The types of client.ts a caller writes values of: input handlers, call params, call and
 // sender options. Each revision narrows the runtime's loose ones to its own schema's types.
@@ -38,11 +39,12 @@ function writeInputHandlerTypes(w: CodeWriter): void {
   w.line(" * `signal`: the call's on modern servers; on legacy sessions the server request's,");
   w.line(" * aborted when the server cancels it (no response is sent then) or the session ends.");
   w.line(" */");
+  const DECLINE = RT.client.DECLINE.name;
   w.line("export type InputHandler<M extends InputRequestMethod> = (");
   w.line("  params: InputRequestParamsMap[M],");
   w.line("  context: { key: string; method: M; signal: AbortSignal | undefined },");
   w.line(
-    ") => InputRequestResultMap[M] | typeof DECLINE | Promise<InputRequestResultMap[M] | typeof DECLINE>;",
+    `) => InputRequestResultMap[M] | typeof ${DECLINE} | Promise<InputRequestResultMap[M] | typeof ${DECLINE}>;`,
   );
   w.line();
   w.line("export type InputHandlers = { [M in InputRequestMethod]?: InputHandler<M> };");

@@ -10,6 +10,7 @@ import {
 import { legacyCalls, writeLegacyCallMembers } from "./client-legacy-calls.js";
 import { prettierKey, type CodeWriter, type Value } from "../print/printer.js";
 import { WELL_KNOWN_METHODS } from "../../schema/runtime-protocol.js";
+import { RT } from "./runtime-symbols.js";
 
 // The sending sides of client.ts (a client's requests to servers, a server's to clients):
 // which there are in a revision, and for each its interface, its request map and the factory
@@ -192,17 +193,15 @@ function writeTaskCallMembers(w: CodeWriter, fn: string, callParams: string, res
     'extension; on 2025-11-25 servers, a tool whose taskSupport is "required") is polled to',
     "its end, and its result checked as this method's.",
   ]);
-  w.list(`${fn}(`, [callParams, "options?: CallOptions & TaskOptions"], `): Promise<${result}>;`);
+  const { TaskHandle, TaskOptions } = RT.client;
+  const options = `options?: CallOptions & ${TaskOptions.name}`;
+  w.list(`${fn}(`, [callParams, options], `): Promise<${result}>;`);
   w.docLines([
     "`tools/call` as a task handle: its statuses (`for await`), `result()`, `cancel()`. On",
     '2025-11-25 servers a tool whose taskSupport is "optional" is made a task too; an',
     "answer the server gives at once is a handle without a task.",
   ]);
-  w.list(
-    `${TASK_CALL}(`,
-    [callParams, "options?: CallOptions & TaskOptions"],
-    `): Promise<TaskHandle<${result}>>;`,
-  );
+  w.list(`${TASK_CALL}(`, [callParams, options], `): Promise<${TaskHandle.name}<${result}>>;`);
 }
 
 /** `create<Side>()`: the runtime's engine, given the side's shape and typed as its interface. */
@@ -237,6 +236,6 @@ function writeSenderFactory(
       ...(ctx.eras && s.direction === "client->server" ? ["ERAS"] : []),
     ];
     // The interface above declares exactly the functions `shape` names: createSender's contract.
-    w.list(`return createSender<${s.name}>(`, args, ");");
+    w.list(`return ${RT.client.createSender.name}<${s.name}>(`, args, ");");
   });
 }

@@ -7,10 +7,12 @@ import { McpGenError } from "../../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import { writeClientOptionTypes } from "./client-options.js";
 import { senderSides, writeSenderSide, type SenderContext } from "./client-senders.js";
-import { CodeWriter, quote, str } from "../print/printer.js";
+import { GeneratedFile } from "../print/generated-file.js";
+import { quote } from "../print/printer.js";
 import { missingInOlder } from "./eras.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import type { RuntimeImports } from "./runtime.js";
+import { RT } from "./runtime-symbols.js";
 
 // client.ts: the typed face of the runtime's client engine (one function per request
 // method of each sending side), plus the transports' typed entry points. The option types it
@@ -65,8 +67,8 @@ function clientFile(
   const mrtr = facts.features.mrtr;
   // Stateless revisions speak every era the output was generated for (eras.ts).
   const eras = facts.features.perRequestVersion;
-  const w = new CodeWriter();
-  writeClientHead(w, runtime, eras);
+  const w = new GeneratedFile("client.ts", runtime);
+  writeClientHead(w, eras);
   const { wellKnown } = facts;
   writeClientOptionTypes(w, loaded, { notification, clientInfoRequired, mrtr, wellKnown });
   if (missing.size > 0) {
@@ -78,11 +80,12 @@ function clientFile(
   }
   const ctx: SenderContext = { loaded, older, mrtr, eras, resultOf };
   for (const s of senderSides(loaded)) writeSenderSide(w, ctx, s);
-  return { path: "client.ts", kind: "generated", code: w.toString(header), preformatted: w.exact };
+  return w.emit(header);
 }
 
 /** The imports, the file's comment and what client.ts re-exports from the runtime. */
-function writeClientHead(w: CodeWriter, runtime: RuntimeImports, eras: boolean): void {
+function writeClientHead(w: GeneratedFile, eras: boolean): void {
+  const { client, transport } = RT;
   if (eras) w.import("./eras.js", "ERAS");
   w.import("./types.js", "* as T", true);
   w.import("./methods.js", "InputRequestMethod", true);
@@ -91,16 +94,14 @@ function writeClientHead(w: CodeWriter, runtime: RuntimeImports, eras: boolean):
   w.import("./methods.js", "NotificationParamsMap", true);
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
   w.import("./protocol.js", "PROTOCOL");
-  const client = runtime.from("client");
-  const transport = runtime.from("transport");
-  w.import(client, "createSender");
-  w.import(client, "DECLINE");
-  w.import(transport, "CallOptions as RuntimeCallOptions", true);
-  w.import(transport, "SenderOptions as RuntimeSenderOptions", true);
+  w.use(client.createSender);
+  w.use(client.DECLINE);
+  w.use(transport.CallOptions, "RuntimeCallOptions");
+  w.use(transport.SenderOptions, "RuntimeSenderOptions");
   // Tasks: the clients of stateless revisions call tools as tasks (client-senders.ts).
   if (eras) {
-    w.import(client, "TaskHandle", true);
-    w.import(client, "TaskOptions", true);
+    w.use(client.TaskHandle);
+    w.use(client.TaskOptions);
   }
   w.line(
     "// The sending side of MCP: one typed function per request method over the runtime's client",
@@ -109,49 +110,51 @@ function writeClientHead(w: CodeWriter, runtime: RuntimeImports, eras: boolean):
     "// engine, which does the multi round-trip (input_required) dance where the revision has it.",
   );
   w.line();
-  w.line(`export { McpError } from ${str(runtime.from("core"))};`);
-  const errors = [
-    "DECLINE",
-    "EraUnsupportedError",
-    "InputDeclinedError",
-    "McpProtocolError",
-    "PageLimitError",
-    "RequestTimeoutError",
-    "RoundLimitError",
-    "SessionExpiredError",
-    ...(eras ? ["TaskCancelledError", "TaskTimeoutError"] : []),
-  ];
-  w.list("export {", errors, `} from ${str(client)};`, true);
-  if (eras) {
-    const types = ["TaskHandle", "TaskOptions", "TaskSettingsOptions", "TaskStatusUpdate"];
-    w.list("export type {", types, `} from ${str(client)};`, true);
-  }
-  w.line(`export { createDirectTransport } from ${str(transport)};`);
-  w.line(`export type { Transport, TransportRequestOptions } from ${str(transport)};`);
+  w.reexport([RT.core.McpError]);
+  w.reexport([
+    client.DECLINE,
+    client.EraUnsupportedError,
+    client.InputDeclinedError,
+    client.McpProtocolError,
+    client.PageLimitError,
+    client.RequestTimeoutError,
+    client.RoundLimitError,
+    client.SessionExpiredError,
+    ...(eras ? [client.TaskCancelledError, client.TaskTimeoutError] : []),
+  ]);
+  if (eras)
+    w.reexport([
+      client.TaskHandle,
+      client.TaskOptions,
+      client.TaskSettingsOptions,
+      client.TaskStatusUpdate,
+    ]);
+  w.reexport([transport.createDirectTransport]);
+  w.reexport([transport.Transport, transport.TransportRequestOptions]);
   w.line();
 }
 
 /** The same for every schema (the revision reaches it through protocol.ts): SCHEMA_FREE_HEADER. */
 function httpClientFile(runtime: RuntimeImports): EmittedFile {
-  const w = new CodeWriter();
-  const transport = runtime.from("transport");
+  const w = new GeneratedFile("http-client.ts", runtime);
+  const { transport } = RT;
   w.import("./protocol.js", "PROTOCOL");
   // Aliased: http-client.ts exports its own createHttpTransport and routingHeaders.
-  w.import(transport, "createHttpTransport as runtimeCreateHttpTransport");
-  w.import(transport, "routingHeaders as runtimeRoutingHeaders");
-  w.import(transport, "HttpTransportOptions", true);
-  w.import(transport, "Transport", true);
+  const create = w.use(transport.createHttpTransport, "runtimeCreateHttpTransport");
+  const headers = w.use(transport.routingHeaders, "runtimeRoutingHeaders");
+  const options = w.use(transport.HttpTransportOptions);
+  const transportType = w.use(transport.Transport);
   w.line("// The client side of Streamable HTTP for this revision, over fetch (any runtime).");
   w.line();
-  // Wrapped as prettier wraps it (over 100 columns).
-  w.line("export {");
-  for (const name of ["HttpTransportError", "TransportError", "type HttpTransportOptions"])
-    w.line(`  ${name},`);
-  w.line(`} from ${str(transport)};`);
-  w.line(`export { AuthorizationError, type HttpAuth } from ${str(runtime.from("auth"))};`);
+  w.reexport([
+    transport.HttpTransportError,
+    transport.TransportError,
+    transport.HttpTransportOptions,
+  ]);
+  w.reexport([RT.auth.AuthorizationError, RT.auth.HttpAuth]);
   w.line();
-  w.block("export function createHttpTransport(options: HttpTransportOptions): Transport {", () =>
-    w.line("return runtimeCreateHttpTransport(PROTOCOL, options);"),
+  w.block(`export function createHttpTransport(options: ${options}): ${transportType} {`, () =>
+    w.line(`return ${create}(PROTOCOL, options);`),
   );
   w.line();
   w.doc(
@@ -161,15 +164,8 @@ function httpClientFile(runtime: RuntimeImports): EmittedFile {
   w.line("export function routingHeaders(message: {");
   w.line("  method: string;");
   w.line("  params?: unknown;");
-  w.block("}): Record<string, string> {", () =>
-    w.line("return runtimeRoutingHeaders(PROTOCOL, message);"),
-  );
-  return {
-    path: "http-client.ts",
-    kind: "generated",
-    code: w.toString(SCHEMA_FREE_HEADER),
-    preformatted: w.exact,
-  };
+  w.block("}): Record<string, string> {", () => w.line(`return ${headers}(PROTOCOL, message);`));
+  return w.emit(SCHEMA_FREE_HEADER);
 }
 
 /** client.ts, stdio.ts and (stateless revisions) http-client.ts. */
@@ -196,32 +192,22 @@ export const clientGenerator: Generator = {
     const facts = runtimeFacts(loaded);
     const files: EmittedFile[] = [
       clientFile(loaded, header, ctx.legacy, ctx.runtime),
-      {
-        path: "stdio.ts",
-        kind: "generated",
-        code: `${SCHEMA_FREE_HEADER}\n\nexport * from ${str(ctx.runtime.from("node/stdio"))};\n`,
-        nodeOnly: true,
-        preformatted: true,
-      },
+      new GeneratedFile("stdio.ts", ctx.runtime)
+        .reexportAll("node/stdio")
+        .emit(SCHEMA_FREE_HEADER, { nodeOnly: true }),
     ];
     // Stateless Streamable HTTP: requests carry their protocol version in _meta.
     if (facts.features.perRequestVersion) {
       files.push(httpClientFile(ctx.runtime));
       // The OAuth client, on request: it alone depends on a package (oauth4webapi, a peer dependency).
       if (ctx.auth) {
-        const code = `${SCHEMA_FREE_HEADER}
-
-// The OAuth 2.1 client for createHttpTransport({ auth }); needs the oauth4webapi package (and
-// jose, for DPoP proofs).
-export * from ${str(ctx.runtime.from("auth/client"))};
-`;
-        files.push({
-          path: "auth.ts",
-          kind: "generated",
-          code,
-          peerDependency: "oauth4webapi",
-          preformatted: true,
-        });
+        const w = new GeneratedFile("auth.ts", ctx.runtime);
+        w.line(
+          "// The OAuth 2.1 client for createHttpTransport({ auth }); needs the oauth4webapi package (and",
+        );
+        w.line("// jose, for DPoP proofs).");
+        w.reexportAll("auth/client");
+        files.push(w.emit(SCHEMA_FREE_HEADER, { peerDependency: "oauth4webapi" }));
       }
     }
     return files;

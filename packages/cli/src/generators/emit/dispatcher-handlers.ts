@@ -2,6 +2,7 @@ import type { MethodInfo } from "../../schema/protocol.js";
 import { prettierKey, quote, str, type CodeWriter } from "../print/printer.js";
 import { schemaType } from "./protocol.js";
 import { paramsType, type DispatcherPlan, type ReceivingSide } from "./dispatcher-plan.js";
+import { RT } from "./runtime-symbols.js";
 
 // Per receiving side of dispatcher.ts: its handlers interface and the function that routes
 // to them through the runtime; then the helpers handlers call (capability checks and, in
@@ -25,18 +26,18 @@ export function writeHandlersInterface(
     for (const m of side.requests) {
       const notes = `${m.inputRequired && mrtr ? ": may answer input_required (see inputRequired())" : ""}${m.deprecated !== undefined ? " (deprecated)" : ""}`;
       w.doc(`\`${m.method}\`${notes}`);
-      const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}${mrtr ? " | ExtensionResult" : ""}`;
+      const result = `HandlerResult<T.${m.result}>${m.inputRequired && mrtr ? " | T.InputRequiredResult" : ""}${mrtr ? ` | ${RT.server.ExtensionResult.name}` : ""}`;
       w.list(
         `${prettierKey(m.method)}?: (`,
         [`params: ${params(m)}`, "ctx: RequestContext"],
-        `) => Promisable<${result}>;`,
+        `) => ${RT.server.Promisable.name}<${result}>;`,
       );
     }
     for (const m of side.notifications) {
       w.list(
         `${prettierKey(m.method)}?: (`,
-        [`params: ${params(m)}`, "ctx: NotificationContext"],
-        ") => Promisable<void>;",
+        [`params: ${params(m)}`, `ctx: ${RT.server.NotificationContext.name}`],
+        `) => ${RT.server.Promisable.name}<void>;`,
       );
     }
   });
@@ -79,10 +80,10 @@ export function writeCreateDispatcher(
     // Dispatcher returned here (the runtime builds only this revision's envelopes).
     const args = ["handlers", "options as RouterOptions"];
     if (plan.eras && side.direction === "client->server")
-      w.list("return createEraDispatcher(", ["ERAS", ...args], ");");
+      w.list(`return ${RT.server.createEraDispatcher.name}(`, ["ERAS", ...args], ");");
     else
       w.list(
-        "return createRouter(",
+        `return ${RT.server.createRouter.name}(`,
         ["PROTOCOL", "MESSAGE_VALIDATORS", str(side.direction), ...args],
         ");",
       );

@@ -1,48 +1,41 @@
 import type { EmittedFile } from "./plugin.js";
-import { CodeWriter, str } from "../print/printer.js";
+import { GeneratedFile, member } from "../print/generated-file.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import type { RuntimeImports } from "./runtime.js";
+import { RT } from "./runtime-symbols.js";
 
 // http-server.ts: Streamable HTTP for a stateless revision, over the runtime's fetch handler
 // and node:http host.
 
 /** The same for every schema (the revision reaches it through protocol.ts): SCHEMA_FREE_HEADER. */
 export function httpServerFile(runtime: RuntimeImports): EmittedFile {
-  const w = new CodeWriter();
+  const w = new GeneratedFile("http-server.ts", runtime);
+  const web = RT.fetch;
+  const http = RT["node/http"];
   w.import("./protocol.js", "PROTOCOL");
-  w.import(runtime.from("fetch"), "* as web");
-  w.import(runtime.from("node/http"), "* as http");
+  const webNs = w.useNamespace("fetch", "web");
+  const httpNs = w.useNamespace("node/http", "http");
   w.line("// Streamable HTTP for this revision: a web-standard fetch handler (Workers, Deno, Bun,");
   w.line("// Next.js, Hono) and the node:http host of the same core (Node.js, Express, Fastify).");
   w.line();
-  w.list(
-    "export type {",
-    ["CorsOptions", "FetchHandler", "FetchHandlerOptions", "MessageHandler"],
-    `} from ${str(runtime.from("fetch"))};`,
-    true,
-  );
-  w.list(
-    "export type {",
-    ["HttpHandlerOptions", "NodeHttpHandler", "ServeHttpOptions"],
-    `} from ${str(runtime.from("node/http"))};`,
-    true,
-  );
-  w.list(
-    "export {",
-    ["InvalidTokenError", "type Principal", "type ResourceServerOptions"],
-    `} from ${str(runtime.from("auth"))};`,
-    true,
-  );
+  w.reexport([web.CorsOptions, web.FetchHandler, web.FetchHandlerOptions, web.MessageHandler]);
+  w.reexport([http.HttpHandlerOptions, http.NodeHttpHandler, http.ServeHttpOptions]);
+  w.reexport([RT.auth.InvalidTokenError, RT.auth.Principal, RT.auth.ResourceServerOptions]);
   w.line();
   w.doc(
     "A fetch handler, `(request: Request) => Promise<Response>`, serving MCP at `options.path` (default /mcp).",
   );
   w.list(
     "export function createFetchHandler(",
-    ["dispatcher: web.MessageHandler", "options: web.FetchHandlerOptions = {}"],
-    "): web.FetchHandler {",
+    [
+      `dispatcher: ${member(webNs, web.MessageHandler)}`,
+      `options: ${member(webNs, web.FetchHandlerOptions)} = {}`,
+    ],
+    `): ${member(webNs, web.FetchHandler)} {`,
   );
-  w.indented(() => w.line("return web.createFetchHandler(PROTOCOL, dispatcher, options);"));
+  w.indented(() =>
+    w.line(`return ${member(webNs, web.createFetchHandler)}(PROTOCOL, dispatcher, options);`),
+  );
   w.line("}");
   w.line();
   w.doc(
@@ -50,24 +43,23 @@ export function httpServerFile(runtime: RuntimeImports): EmittedFile {
   );
   w.list(
     "export function createHttpHandler(",
-    ["dispatcher: http.MessageHandler", "options: http.HttpHandlerOptions = {}"],
-    "): http.NodeHttpHandler {",
+    [
+      `dispatcher: ${member(httpNs, http.MessageHandler)}`,
+      `options: ${member(httpNs, http.HttpHandlerOptions)} = {}`,
+    ],
+    `): ${member(httpNs, http.NodeHttpHandler)} {`,
   );
-  w.indented(() => w.line("return http.createHttpHandler(PROTOCOL, dispatcher, options);"));
+  w.indented(() =>
+    w.line(`return ${member(httpNs, http.createHttpHandler)}(PROTOCOL, dispatcher, options);`),
+  );
   w.line("}");
   w.line();
   w.doc(
     "Starts an HTTP server for `dispatcher` (127.0.0.1 and a free port unless told otherwise); resolves once it listens.",
   );
-  w.block(
-    "export function serveHttp(dispatcher: http.MessageHandler, options: http.ServeHttpOptions = {}) {",
-    () => w.line("return http.serveHttp(PROTOCOL, dispatcher, options);"),
+  const params = `dispatcher: ${member(httpNs, http.MessageHandler)}, options: ${member(httpNs, http.ServeHttpOptions)} = {}`;
+  w.block(`export function serveHttp(${params}) {`, () =>
+    w.line(`return ${member(httpNs, http.serveHttp)}(PROTOCOL, dispatcher, options);`),
   );
-  return {
-    path: "http-server.ts",
-    kind: "generated",
-    code: w.toString(SCHEMA_FREE_HEADER),
-    nodeOnly: true,
-    preformatted: w.exact,
-  };
+  return w.emit(SCHEMA_FREE_HEADER, { nodeOnly: true });
 }

@@ -86,8 +86,6 @@ export interface DispatcherPlan {
   readonly loaded: LoadedRevision;
   readonly facts: RuntimeFacts;
   readonly runtime: RuntimeImports;
-  /** The runtime's server entry point, as dispatcher.ts imports it. */
-  readonly server: string;
   /** The schema's names of the result, error and notification envelopes. */
   readonly envelopes: { result: string; error: string; notification: string };
   /** Multi round-trip requests (input_required), and with them the Tasks extension. */
@@ -114,7 +112,6 @@ export function planDispatcher(
     loaded,
     facts,
     runtime,
-    server: runtime.from("server"),
     envelopes,
     mrtr: facts.features.mrtr,
     eras: perRequestVersion,

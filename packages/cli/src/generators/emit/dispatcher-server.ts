@@ -1,5 +1,6 @@
 import type { LoadedRevision } from "../../schema/index.js";
-import { str, type CodeWriter } from "../print/printer.js";
+import type { GeneratedFile } from "../print/generated-file.js";
+import { RT } from "./runtime-symbols.js";
 import type { DispatcherPlan } from "./dispatcher-plan.js";
 
 // defineServer and its tables in dispatcher.ts: the runtime's server/resources.ts, prompts.ts and
@@ -31,30 +32,28 @@ export function servesTables(loaded: LoadedRevision): boolean {
 }
 
 /** Writes resourceTemplate, prompt, defineResources, definePrompts and defineServer. */
-export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
-  const { server, serverOptions } = plan;
-  for (const name of [
-    "defineServer as runtimeDefineServer",
-    "defineResources as runtimeDefineResources",
-    "definePrompts as runtimeDefinePrompts",
-    "resourceTemplate as runtimeResourceTemplate",
-    "prompt as runtimePrompt",
+export function writeDefineServer(w: GeneratedFile, plan: DispatcherPlan): void {
+  const { serverOptions } = plan;
+  const { server } = RT;
+  w.use(server.defineServer, "runtimeDefineServer");
+  w.use(server.defineResources, "runtimeDefineResources");
+  w.use(server.definePrompts, "runtimeDefinePrompts");
+  w.use(server.resourceTemplate, "runtimeResourceTemplate");
+  w.use(server.prompt, "runtimePrompt");
+  for (const type of [
+    server.ListName,
+    server.PromptDefinition,
+    server.PromptTable,
+    server.ResourceTable,
+    server.Server,
+    server.StaticResource,
+    server.TemplateEntry,
+    server.TemplateResource,
   ])
-    w.import(server, name);
-  for (const name of [
-    "ListName",
-    "PromptDefinition",
-    "PromptEntry as RuntimePromptEntry",
-    "PromptTable",
-    "ResourceTable",
-    "Server",
-    "ServerParts as RuntimeServerParts",
-    "StaticResource",
-    "TemplateEntry",
-    "TemplateResource",
-  ])
-    w.import(server, name, true);
-  writeTableTypes(w, server);
+    w.use(type);
+  w.use(server.PromptEntry, "RuntimePromptEntry");
+  w.use(server.ServerParts, "RuntimeServerParts");
+  writeTableTypes(w);
   // A function, not a bare object in the entries' array: there a union of entry types gives
   // `read` no contextual type, and its parameters would be implicitly any.
   w.doc("A resource at a fixed URI (a function so that `read` is typed in place).");
@@ -65,7 +64,7 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
   w.doc("Resources under an RFC 6570 URI template, its variables typed from the template literal.");
   w.line("export function resourceTemplate<const Uri extends string>(");
   w.line(
-    "  entry: TemplateResource<Uri, T.ResourceTemplate, T.Resource, RequestContext, ReadResourceAnswer>,",
+    `  entry: ${RT.server.TemplateResource.name}<Uri, T.ResourceTemplate, T.Resource, RequestContext, ReadResourceAnswer>,`,
   );
   w.line("): TemplateResourceEntry {");
   w.line("  return runtimeResourceTemplate(entry);");
@@ -74,7 +73,7 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
   w.doc("A prompt, its `get`'s arguments typed from its argument declarations.");
   w.line("export function prompt<const Declared extends readonly T.PromptArgument[] = []>(");
   w.line(
-    "  entry: PromptDefinition<Declared, T.Prompt, RequestContext, PromptGetParams, GetPromptAnswer>,",
+    `  entry: ${RT.server.PromptDefinition.name}<Declared, T.Prompt, RequestContext, PromptGetParams, GetPromptAnswer>,`,
   );
   w.line("): PromptEntry {");
   w.line("  return runtimePrompt(entry);");
@@ -87,7 +86,7 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
   w.line("export function defineResources(");
   w.line("  entries: readonly ResourceEntry[],");
   w.line("  ...[options]: ListOption<ResourceListFields, { maxUriLength?: number }>");
-  w.line("): ResourceTable<");
+  w.line(`): ${RT.server.ResourceTable.name}<`);
   w.line("  RequestContext,");
   w.line("  T.Resource,");
   w.line("  T.ResourceTemplate,");
@@ -104,7 +103,9 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
   w.line("export function definePrompts(");
   w.line("  entries: readonly PromptEntry[],");
   w.line("  ...[options]: ListOption<PromptListFields>");
-  w.line("): PromptTable<RequestContext, T.Prompt, GetPromptAnswer, PromptListFields> {");
+  w.line(
+    `): ${RT.server.PromptTable.name}<RequestContext, T.Prompt, GetPromptAnswer, PromptListFields> {`,
+  );
   w.line("  return runtimeDefinePrompts(entries, options);");
   w.line("}");
   w.line();
@@ -126,7 +127,7 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
     "The dispatcher serving `parts` (tools, resources, prompts, their completions, the capabilities they imply), and the calls that tell clients of changes.",
   );
   w.list(
-    "export function defineServer<const L extends ListName = never>(",
+    `export function defineServer<const L extends ${RT.server.ListName.name} = never>(`,
     [
       "parts: ServerParts & { listChanged?: readonly L[] }",
       serverOptions.required ? `options: ${options}` : `options: ${options} = {}`,
@@ -148,19 +149,19 @@ export function writeDefineServer(w: CodeWriter, plan: DispatcherPlan): void {
 }
 
 /** The re-exports and the types the tables are written with (list fields, answers, entries). */
-function writeTableTypes(w: CodeWriter, server: string): void {
+function writeTableTypes(w: GeneratedFile): void {
+  const { server } = RT;
   w.line();
-  w.list(
-    "export {",
+  w.reexport(
     [
-      "UriTemplate",
-      "type Completer",
-      "type ListName",
-      "type PromptArguments",
-      "type Server",
-      "type TemplateVariables",
+      server.UriTemplate,
+      server.Completer,
+      server.ListName,
+      server.PromptArguments,
+      server.Server,
+      server.TemplateVariables,
     ],
-    `} from ${str(server)};`,
+    false,
   );
   w.line();
   w.line(
@@ -198,10 +199,10 @@ function writeTableTypes(w: CodeWriter, server: string): void {
   w.line('export type PromptListFields = ListFieldsOf<T.ListPromptsResult, "prompts">;');
   w.doc("A resource at a fixed URI: its definition, as resources/list lists it, and its reader.");
   w.line(
-    "export type ResourceDefinition = StaticResource<T.Resource, RequestContext, ReadResourceAnswer>;",
+    `export type ResourceDefinition = ${RT.server.StaticResource.name}<T.Resource, RequestContext, ReadResourceAnswer>;`,
   );
   w.doc("What resourceTemplate returns (its variables' type erased).");
-  w.line("export type TemplateResourceEntry = TemplateEntry<");
+  w.line(`export type TemplateResourceEntry = ${RT.server.TemplateEntry.name}<`);
   w.line("  RequestContext,");
   w.line("  T.Resource,");
   w.line("  T.ResourceTemplate,");

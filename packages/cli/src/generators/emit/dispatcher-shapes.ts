@@ -1,6 +1,7 @@
 import type { CodeWriter } from "../print/printer.js";
 import { schemaType } from "./protocol.js";
 import type { DispatcherPlan } from "./dispatcher-plan.js";
+import { RT } from "./runtime-symbols.js";
 
 // The types of dispatcher.ts that every side's handlers share: what a handler returns and
 // gets, the dispatcher's options, and the Dispatcher it builds.
@@ -75,13 +76,13 @@ export function writeDispatcherInterface(w: CodeWriter, plan: DispatcherPlan): v
     );
     w.list(
       "handle(",
-      ["message: unknown", `context?: HandleContext<T.${notification}>`],
+      ["message: unknown", `context?: ${RT.server.HandleContext.name}<T.${notification}>`],
       `): Promise<${reply}>;`,
     );
     w.doc("The same from raw text: unparsable text gets a parse error.");
     w.list(
       "handleText(",
-      ["text: string", `context?: HandleContext<T.${notification}>`],
+      ["text: string", `context?: ${RT.server.HandleContext.name}<T.${notification}>`],
       `): Promise<${reply}>;`,
     );
     w.doc("Dual-era servers: the legacy session open on a transport channel, and ending it.");

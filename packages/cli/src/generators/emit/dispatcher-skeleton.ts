@@ -1,7 +1,8 @@
 import type { LoadedRevision } from "../../schema/index.js";
 import { runtimeFacts } from "../../schema/runtime-protocol.js";
 import type { EmittedFile } from "./plugin.js";
-import { CodeWriter, lineCommentText, objectKey, quote } from "../print/printer.js";
+import { GeneratedFile } from "../print/generated-file.js";
+import { lineCommentText, objectKey, quote } from "../print/printer.js";
 import { receivingSides, serverOptionsOf } from "./dispatcher-plan.js";
 
 // handlers.ts: the user's handlers, started for them. Written once and never overwritten, so
@@ -14,7 +15,7 @@ export function handlersFile(loaded: LoadedRevision): EmittedFile {
     (m): m is string => m !== null,
   );
   const sides = receivingSides(loaded);
-  const w = new CodeWriter();
+  const w = new GeneratedFile("handlers.ts");
   w.import("./dispatcher.js", "notImplemented");
   for (const s of sides) {
     w.import("./dispatcher.js", `create${s.name}Dispatcher`);
@@ -76,11 +77,6 @@ export function handlersFile(loaded: LoadedRevision): EmittedFile {
   const handlerMethods = (server?.requests ?? [])
     .map((m) => m.method)
     .filter((m) => !builtIn.includes(m));
-  return {
-    path: "handlers.ts",
-    kind: "scaffold",
-    code: w.toString(""),
-    preformatted: w.exact,
-    handlerMethods,
-  };
+  // The user's file from the start: no header.
+  return w.emit("", { kind: "scaffold", handlerMethods });
 }

@@ -1,5 +1,7 @@
 import type { LoadedRevision } from "../../schema/index.js";
-import { str, type CodeWriter } from "../print/printer.js";
+import type { CodeWriter } from "../print/printer.js";
+import type { GeneratedFile } from "../print/generated-file.js";
+import { RT } from "./runtime-symbols.js";
 
 // defineTools in dispatcher.ts: the runtime's server/tools.ts (tools/list and tools/call from one table,
 // arguments checked against inputSchema) bound to the revision's Tool, handler and context types.
@@ -16,18 +18,18 @@ export function toolsListResult(loaded: LoadedRevision): string | undefined {
 }
 
 /** Writes the typed defineTools into dispatcher.ts (ServerHandlers, RequestContext and Promisable are declared there). */
-/** `server`: the specifier of the runtime's server entry point. */
-export function writeDefineTools(w: CodeWriter, listResult: string, server: string): void {
+export function writeDefineTools(w: GeneratedFile, listResult: string): void {
+  const { server } = RT;
   // Aliased: dispatcher.ts exports its own typed defineTools.
-  w.import(server, "defineTools as runtimeDefineTools");
-  w.import(server, "defineTool as runtimeDefineTool");
-  w.import(server, "SchemaValidator", true);
-  w.import(server, "TypedInputSchema", true);
-  w.import(server, "TypedOutputSchema", true);
-  w.import(server, "TypedTool as RuntimeTypedTool", true);
+  w.use(server.defineTools, "runtimeDefineTools");
+  w.use(server.defineTool, "runtimeDefineTool");
+  w.use(server.SchemaValidator);
+  w.use(server.TypedInputSchema);
+  w.use(server.TypedOutputSchema);
+  w.use(server.TypedTool, "RuntimeTypedTool");
   const pick = 'Required<Pick<ServerHandlers, "tools/list" | "tools/call">>';
   w.line();
-  w.line(`export type { SchemaValidator } from ${str(server)};`);
+  w.reexport([server.SchemaValidator]);
   w.line('type ToolsCall = NonNullable<ServerHandlers["tools/call"]>;');
   w.line("type ToolsCallParams = Parameters<ToolsCall>[0];");
   w.line();
@@ -70,7 +72,7 @@ export function writeDefineTools(w: CodeWriter, listResult: string, server: stri
   );
   w.block(
     "export type DefineToolsOptions = {",
-    () => w.line('validate?: SchemaValidator | "handler";'),
+    () => w.line(`validate?: ${RT.server.SchemaValidator.name} | "handler";`),
     "} & ({} extends ToolListFields ? { list?: ToolListFields } : { list: ToolListFields });",
   );
   writeDefineTool(w);
@@ -109,8 +111,8 @@ function writeDefineTool(w: CodeWriter): void {
   w.list(
     "export function defineTool<",
     [
-      "const In extends TypedInputSchema",
-      "const Out extends TypedOutputSchema | undefined = undefined",
+      `const In extends ${RT.server.TypedInputSchema.name}`,
+      `const Out extends ${RT.server.TypedOutputSchema.name} | undefined = undefined`,
     ],
     ">(entry: TypedTool<In, Out>): ToolDefinition {",
   );

@@ -1,7 +1,8 @@
 import type { LoadedRevision } from "../../schema/index.js";
 import { runtimeFacts } from "../../schema/runtime-protocol.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { CodeWriter, str } from "../print/printer.js";
+import { GeneratedFile } from "../print/generated-file.js";
+import { RT } from "./runtime-symbols.js";
 import type { RuntimeImports } from "./runtime.js";
 import { planDispatcher, receivingSides, type DispatcherPlan } from "./dispatcher-plan.js";
 import {
@@ -31,7 +32,7 @@ function dispatcherFile(
   runtime: RuntimeImports,
 ): EmittedFile {
   const plan = planDispatcher(loaded, older, runtime);
-  const w = new CodeWriter();
+  const w = new GeneratedFile("dispatcher.ts", runtime);
   writeImports(w, plan);
   writeReexports(w, plan);
   writeHandlerTypes(w, plan);
@@ -43,40 +44,40 @@ function dispatcherFile(
   }
   writeHandlerHelpers(w, plan);
   const listResult = toolsListResult(loaded);
-  if (listResult) writeDefineTools(w, listResult, plan.server);
+  if (listResult) writeDefineTools(w, listResult);
   if (servesTables(loaded)) writeDefineServer(w, plan);
-  const code = w.toString(header);
-  return { path: "dispatcher.ts", kind: "generated", code, preformatted: w.exact };
+  return w.emit(header);
 }
 
 /** What dispatcher.ts imports (the printer sorts them: the order here is free). */
-function writeImports(w: CodeWriter, plan: DispatcherPlan): void {
-  const { server, mrtr } = plan;
+function writeImports(w: GeneratedFile, plan: DispatcherPlan): void {
+  const { mrtr } = plan;
+  const { server } = RT;
   w.import("./types.js", "* as T", true);
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
   w.import("./protocol.js", "PROTOCOL");
-  w.import(server, "createRouter");
-  w.import(server, "DispatcherOptions as RouterOptions", true);
-  w.import(server, "HandleContext", true);
-  w.import(server, "NotificationContext", true);
-  w.import(server, "Promisable", true);
-  w.import(server, "RequestContext as RuntimeRequestContext", true);
+  w.use(server.createRouter);
+  w.use(server.DispatcherOptions, "RouterOptions");
+  w.use(server.HandleContext);
+  w.use(server.NotificationContext);
+  w.use(server.Promisable);
+  w.use(server.RequestContext, "RuntimeRequestContext");
   // Aliased: dispatcher.ts exports its own typed inputRequired and requireClientCapability.
-  w.import(server, "requireClientCapability as runtimeRequireClientCapability");
-  if (mrtr) w.import(server, "inputRequired as runtimeInputRequired");
+  w.use(server.requireClientCapability, "runtimeRequireClientCapability");
+  if (mrtr) w.use(server.inputRequired, "runtimeInputRequired");
   if (plan.eras) {
     w.import("./eras.js", "ERAS");
-    w.import(server, "createEraDispatcher");
+    w.use(server.createEraDispatcher);
   }
   if (mrtr) {
     w.import("./methods.js", "InputRequestResultMap", true);
-    w.import(server, "ExtensionResult", true);
+    w.use(server.ExtensionResult);
   }
 }
 
 /** The file's opening comment, and what it passes on from the runtime for handlers to use. */
-function writeReexports(w: CodeWriter, plan: DispatcherPlan): void {
-  const { runtime, server } = plan;
+function writeReexports(w: GeneratedFile, plan: DispatcherPlan): void {
+  const { server, tasks } = RT;
   w.line(
     "// The receiving side of MCP: typed handler interfaces over the runtime's JSON-RPC router,",
   );
@@ -84,36 +85,31 @@ function writeReexports(w: CodeWriter, plan: DispatcherPlan): void {
     "// which enforces the protocol (envelopes, methods, params, results, versions, capabilities).",
   );
   w.line();
-  w.line(`export { McpError } from ${str(runtime.from("core"))};`);
-  w.line(`export { notImplemented } from ${str(server)};`);
-  w.line("export {");
-  w.line("  openRequestState,");
-  w.line("  openStateFor,");
-  w.line("  sealRequestState,");
-  w.line("  sealStateFor,");
-  w.line("  type RequestStateOptions,");
-  w.line("  type StateSecret,");
-  w.line(`} from ${str(server)};`);
-  w.line("export type { NotificationContext, Promisable };");
+  w.reexport([RT.core.McpError]);
+  w.reexport([server.notImplemented]);
+  w.reexport([
+    server.openRequestState,
+    server.openStateFor,
+    server.sealRequestState,
+    server.sealStateFor,
+    server.RequestStateOptions,
+    server.StateSecret,
+  ]);
+  w.line(`export type { ${server.NotificationContext.name}, ${server.Promisable.name} };`);
   if (!plan.mrtr) return;
-  // Extensions answer with their own resultType values (a task handle); see the runtime's extensions/tasks/.
-  w.list(
-    "export {",
-    [
-      "createTaskStore",
-      "TASKS_EXTENSION",
-      "type CreateTaskResult",
-      "type DetailedTask",
-      "type RunOptions",
-      "type Task",
-      "type TaskControl",
-      "type TaskStore",
-      "type TaskStoreOptions",
-    ],
-    `} from ${str(runtime.from("tasks"))};`,
-    true,
-  );
-  w.line(`export type { ExtensionResult, RouterExtension } from ${str(server)};`);
+  // Extensions answer with their own resultType values (a task handle); see runtime/tasks.ts.
+  w.reexport([
+    tasks.createTaskStore,
+    tasks.TASKS_EXTENSION,
+    tasks.CreateTaskResult,
+    tasks.DetailedTask,
+    tasks.RunOptions,
+    tasks.Task,
+    tasks.TaskControl,
+    tasks.TaskStore,
+    tasks.TaskStoreOptions,
+  ]);
+  w.reexport([server.ExtensionResult, server.RouterExtension]);
 }
 
 /** dispatcher.ts (always regenerated), handlers.ts (a skeleton, written only when missing), http-server.ts. */

@@ -2,7 +2,9 @@ import type { LoadedRevision } from "../../schema/index.js";
 import { Resolver } from "../../schema/resolve.js";
 import type { MethodInfo } from "../../schema/protocol.js";
 import { isStateless, runtimeFacts } from "../../schema/runtime-protocol.js";
-import { Code, CodeWriter, str } from "../print/printer.js";
+import { GeneratedFile } from "../print/generated-file.js";
+import { Code, str } from "../print/printer.js";
+import { RT } from "./runtime-symbols.js";
 import type { EmittedFile, Generator, GeneratorContext } from "./plugin.js";
 import { protocolFile } from "./protocol.js";
 import { typesGenerator } from "./types.js";
@@ -110,12 +112,12 @@ export function legacyFiles(
 
 /** eras.ts: the revisions this output speaks, for the runtime's era routing. */
 export function erasFile(ctx: GeneratorContext): EmittedFile {
-  const w = new CodeWriter();
+  const w = new GeneratedFile("eras.ts", ctx.runtime);
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
   w.import("./protocol.js", "PROTOCOL");
-  w.import(ctx.runtime.from("core"), "AdaptedEra", true);
-  w.import(ctx.runtime.from("core"), "Era", true);
-  w.import(ctx.runtime.from("core"), "LegacyEra", true);
+  const modernEra = w.use(RT.core.Era);
+  const adapted = w.use(RT.core.AdaptedEra);
+  const legacy = w.use(RT.core.LegacyEra);
   ctx.legacy.forEach((older, i) => {
     const from = `./${olderDir(older)}/protocol.js`;
     w.import(from, `MESSAGE_VALIDATORS as VALIDATORS_${i}`);
@@ -153,9 +155,9 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
   w.block(
     "export const ERAS: {",
     () => {
-      w.line("readonly modern: Era;");
-      w.line("readonly previous: readonly AdaptedEra[];");
-      w.line("readonly legacy: readonly LegacyEra[];");
+      w.line(`readonly modern: ${modernEra};`);
+      w.line(`readonly previous: readonly ${adapted}[];`);
+      w.line(`readonly legacy: readonly ${legacy}[];`);
     },
     "} = {",
   );
@@ -171,8 +173,7 @@ export function erasFile(ctx: GeneratorContext): EmittedFile {
     );
   });
   w.line("};");
-  const code = w.toString(ctx.header);
-  return { path: "eras.ts", kind: "generated", code, preformatted: w.exact };
+  return w.emit(ctx.header);
 }
 
 /**

@@ -15,7 +15,7 @@ import { erasGenerator } from "./eras.js";
 import { checkParses } from "../print/parse-check.js";
 import { locateMethodError } from "./names.js";
 import { indexExports } from "./index-exports.js";
-import { applyTarget, type Target } from "../output/target.js";
+import { GeneratedFile, isPrinted } from "../print/generated-file.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
 export const GENERATORS: readonly Generator[] = [
@@ -105,6 +105,9 @@ export async function generate(
   let emitted: EmittedFile[];
   try {
     emitted = chosen.flatMap((g) => g.emit(ctx));
+    // One printer: a file a generator joined by hand has no layout, escaping or import checks.
+    const unprinted = emitted.find((f) => !isPrinted(f));
+    if (unprinted) throw new Error(`internal: ${unprinted.path} was not printed by GeneratedFile`);
     // The runtime modules the chosen generators' files import, emitted once (vendor mode).
     emitted.push(...ctx.runtime.files([...new Set(chosen.flatMap((g) => g.runtime?.(ctx) ?? []))]));
   } catch (error) {
@@ -123,8 +126,10 @@ export async function generate(
     )
     .map((f) => ({ name: f.path.replace(/\.ts$/, ""), code: f.code }));
   const { lines, notes } = indexExports(modules, loaded.model);
-  const index = [ctx.header, ...(lines.length > 0 ? ["", ...lines] : []), ""].join("\n");
-  emitted.push({ path: "index.ts", kind: "generated", code: index, preformatted: true });
+  // Laid out by indexExports (one export statement a line, as prettier keeps them).
+  const index = new GeneratedFile("index.ts");
+  for (const line of lines) index.laidOut(line);
+  emitted.push(index.emit(ctx.header, { preformatted: true }));
   // Every file is printed laid out; one outside the layouts the printer matches prettier on
   // (`preformatted` false) is still checked to parse, so a printer bug is never written.
   for (const f of emitted) if (!f.preformatted) checkParses(f.path, f.code);

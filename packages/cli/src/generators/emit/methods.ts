@@ -1,16 +1,17 @@
 import type { SchemaModel } from "../../schema/model.js";
 import type { ErrorCodeInfo, InputRequestInfo, MethodInfo } from "../../schema/protocol.js";
 import type { Generator } from "./plugin.js";
+import { GeneratedFile } from "../print/generated-file.js";
 import {
-  CodeWriter,
   ident,
   num,
   objectKey,
   prettierKey,
   quote,
-  str,
+  type CodeWriter,
   type Value,
 } from "../print/printer.js";
+import { RT } from "./runtime-symbols.js";
 
 // methods.ts is printed laid out as prettier would (CodeWriter.exact says when it is not).
 // What it prints comes only from printer.ts: method strings and type names from the schema
@@ -40,19 +41,13 @@ export const methodsGenerator: Generator = {
   description: "methods.ts: the method table, directions, params/result maps, error codes",
   requires: ["types"],
   runtime: () => ["core"],
-  emit({ loaded, header, runtime: runtimeImports }) {
+  emit({ loaded, header, runtime }) {
     const { protocol } = loaded;
-    const w = new CodeWriter();
+    const w = new GeneratedFile("methods.ts", runtime);
     w.import("./types.js", "* as T", true);
     // One definition of the method table's shape: the runtime's, which reads the table.
-    const runtime = runtimeImports.from("core");
-    w.import(runtime, "MethodDescriptor", true);
-    w.list(
-      "export type {",
-      ["CapabilityGate", "Direction", "MethodDescriptor"],
-      `} from ${str(runtime)};`,
-      true,
-    );
+    w.use(RT.core.MethodDescriptor);
+    w.reexport([RT.core.CapabilityGate, RT.core.Direction, RT.core.MethodDescriptor]);
     w.line();
     w.line("/** The schema's protocol version (LATEST_PROTOCOL_VERSION). */");
     w.value("export const PROTOCOL_VERSION = ", protocol.protocolVersion ?? null, ";");
@@ -67,8 +62,7 @@ export const methodsGenerator: Generator = {
     w.line();
     w.line("/** The message unions of the schema and their member types. */");
     w.value("export const MESSAGE_UNIONS = ", protocol.unions as Value, " as const;");
-    const code = w.toString(`${header}\n${INTRO}`);
-    return [{ path: "methods.ts", kind: "generated", code, preformatted: w.exact }];
+    return [w.emit(`${header}\n${INTRO}`)];
   },
 };
 
@@ -94,7 +88,7 @@ function methodTable(w: CodeWriter, methods: readonly MethodInfo[]): void {
         );
       }
     },
-    "} as const satisfies Record<string, MethodDescriptor>;",
+    `} as const satisfies Record<string, ${RT.core.MethodDescriptor.name}>;`,
   );
   w.line();
   w.line("export type Method = keyof typeof METHODS;");

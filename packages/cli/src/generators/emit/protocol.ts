@@ -1,6 +1,8 @@
 import type { LoadedRevision } from "../../schema/index.js";
 import { runtimeFacts } from "../../schema/runtime-protocol.js";
-import { CodeWriter, objectKey, type Value } from "../print/printer.js";
+import { GeneratedFile } from "../print/generated-file.js";
+import { objectKey, type Value } from "../print/printer.js";
+import { RT } from "./runtime-symbols.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import type { RuntimeImports } from "./runtime.js";
 
@@ -26,16 +28,16 @@ export function protocolFile(
   runtime: RuntimeImports,
 ): EmittedFile {
   const facts = runtimeFacts(loaded);
-  const w = new CodeWriter();
+  const w = new GeneratedFile("protocol.ts", runtime);
   w.import("./methods.js", "INPUT_REQUESTS");
   w.import("./methods.js", "METHODS");
-  w.import(runtime.from("core"), "MessageValidators", true);
-  w.import(runtime.from("core"), "ProtocolDescriptor", true);
+  const validators = w.use(RT.core.MessageValidators);
+  const descriptor = w.use(RT.core.ProtocolDescriptor);
   w.import("./validators.js", "* as V");
   const hasType = (name: string) => loaded.model.byName.has(name);
   w.line("// What the runtime reads about this revision: data, not code.");
   w.block(
-    "export const PROTOCOL: ProtocolDescriptor = {",
+    `export const PROTOCOL: ${descriptor} = {`,
     () => {
       for (const [key, value] of Object.entries(facts))
         w.value(`${objectKey(key)}: `, value as Value, ",");
@@ -47,7 +49,7 @@ export function protocolFile(
   w.line();
   w.doc("This revision's validators, as the runtime calls them.");
   w.block(
-    "export const MESSAGE_VALIDATORS: MessageValidators = {",
+    `export const MESSAGE_VALIDATORS: ${validators} = {`,
     () => {
       w.line("classifyMessage: V.classifyMessage,");
       w.line("isRequestId: V.isRequestId,");
@@ -63,6 +65,5 @@ export function protocolFile(
     },
     "};",
   );
-  const code = w.toString(header);
-  return { path: "protocol.ts", kind: "generated", code, preformatted: w.exact };
+  return w.emit(header);
 }

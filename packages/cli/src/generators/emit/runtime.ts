@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import type * as TS from "typescript";
 import { ts } from "../../schema/typescript.js";
 import { SCHEMA_FREE_HEADER } from "./headers.js";
 import { PACKAGE_ROOT, RUNTIME_PACKAGE, RUNTIME_ROOT } from "./package-info.js";
@@ -218,24 +217,4 @@ export function runtimeImports(mode: RuntimeMode, depth = 0): RuntimeImports {
     at: (d) => runtimeImports(mode, d),
     files: (entries) => (mode === "package" ? [] : vendoredFiles(runtimeClosure(entries))),
   };
-}
-
-/** The names a runtime source file exports, by declaration: values (functions, constants) and types. */
-export function runtimeExports(path: string): { values: string[]; types: string[] } {
-  const file = ts.createSourceFile(path, runtimeSource(path), ts.ScriptTarget.ES2022);
-  const values: string[] = [];
-  const types: string[] = [];
-  for (const node of file.statements) {
-    const exported = ts
-      .getModifiers(node as TS.HasModifiers)
-      ?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    if (!exported) continue;
-    if (ts.isFunctionDeclaration(node) && node.name) values.push(node.name.text);
-    else if (ts.isVariableStatement(node))
-      for (const d of node.declarationList.declarations)
-        if (ts.isIdentifier(d.name)) values.push(d.name.text);
-    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node))
-      types.push(node.name.text);
-  }
-  return { values, types };
 }

@@ -1,5 +1,6 @@
 import type { Generator } from "./plugin.js";
-import { printDeclarationLines } from "../print/print-types.js";
+import { GeneratedFile } from "../print/generated-file.js";
+import { writeDeclarations } from "../print/print-types.js";
 
 /**
  * types.ts: every declaration of the schema, with its docs, as self-contained TypeScript.
@@ -10,12 +11,9 @@ export const typesGenerator: Generator = {
   name: "types",
   description: "types.ts: every schema type, with its docs and deprecations",
   emit({ loaded, header }) {
-    const { lines: body, exact } = printDeclarationLines(loaded.model.declarations);
-    const head = [
-      header,
-      "// Every type of the MCP schema, printed from mcp-gen's model of schema.ts.",
-    ];
-    const text = [...head, ...(body.length > 0 ? ["", ...body] : []), ""].join("\n");
-    return [{ path: "types.ts", kind: "generated", code: text, preformatted: exact }];
+    const w = new GeneratedFile("types.ts");
+    writeDeclarations(w, loaded.model.declarations);
+    const intro = "// Every type of the MCP schema, printed from mcp-gen's model of schema.ts.";
+    return [w.emit(`${header}\n${intro}`)];
   },
 };

@@ -20,6 +20,7 @@ import {
   type Expr,
   type Stmt,
 } from "./validator-expr.js";
+import { V } from "./runtime-symbols.js";
 
 // The bodies of the functions validator-code.ts hoists for objects, arrays and unions told
 // apart by one property: each as a boolean check (`$is`, the fast path) and as an error
@@ -41,11 +42,11 @@ export const HERE = '""';
 
 /** `$expected(...)` with its message prefix written here rather than built on every failure. */
 export function expectedCall(p: string, expected: string, v: string): Call {
-  return call("$expected", ["e", p, quote(expected), quote(`expected ${expected}, found `), v]);
+  return call(V.$expected, ["e", p, quote(expected), quote(`expected ${expected}, found `), v]);
 }
 
 function missingCall(path: string, name: string): Call {
-  return call("$missing", ["e", path, quote(`required property "${name}" is missing`)]);
+  return call(V.$missing, ["e", path, quote(`required property "${name}" is missing`)]);
 }
 
 // ---- the boolean fast path -------------------------------------------------------
@@ -152,7 +153,7 @@ export function objectCollectorBody(
     }
   });
   if (s.additional) {
-    const checks = w.vaStatements(s.additional, "x", '"/" + $escape(k)');
+    const checks = w.vaStatements(s.additional, "x", `"/" + ${V.$escape}(k)`);
     if (checks.length > 0) {
       out.push(
         "for (const k in v) {",
@@ -182,7 +183,7 @@ export function arrayCollectorBody(
   if (maxItems !== undefined) {
     out.push(
       `if (v.length > ${num(maxItems)}) {`,
-      call("$fail", [
+      call(V.$fail, [
         "e",
         '""',
         `${quote(`must have at most ${maxItems} items, found `)} + v.length`,
@@ -195,7 +196,7 @@ export function arrayCollectorBody(
   if (minItems !== undefined) {
     out.push(
       `if (v.length < ${num(minItems)}) {`,
-      call("$fail", [
+      call(V.$fail, [
         "e",
         '""',
         `${quote(`must have at least ${minItems} items, found `)} + v.length`,

@@ -32,6 +32,7 @@ import {
   type Expr,
   type Stmt,
 } from "./validator-expr.js";
+import { V } from "./runtime-symbols.js";
 
 // Compiles validation schemas to straight-line JavaScript: for each schema type a
 // boolean check `$is_T(v, d)` (the fast path, no allocation) and an error collector
@@ -126,7 +127,7 @@ export class ValidatorWriter implements BodyWriter {
 
   /** `$is_<name>(v, d)`, laid out. */
   isFunction(name: string): string {
-    const guard = this.recursive.has(name) ? ["if (d > MAX_DEPTH) return false;"] : [];
+    const guard = this.recursive.has(name) ? [`if (d > ${V.MAX_DEPTH}) return false;`] : [];
     const code = laidOut([
       functionHead(`$is_${name}`, ["v: any", "d: number"], "boolean"),
       ...guard,
@@ -144,7 +145,7 @@ export class ValidatorWriter implements BodyWriter {
       const head =
         kind === "is"
           ? functionHead(name, ["v: any", "d: number"], "boolean")
-          : functionHead(name, ["v: any", "e: $Errors", "d: number"], "void");
+          : functionHead(name, ["v: any", `e: ${V.$Errors}`, "d: number"], "void");
       this.descents = 0;
       this.helpers.push(
         laidOut([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]),
@@ -240,10 +241,12 @@ export class ValidatorWriter implements BodyWriter {
 
   /** `$va_<name>(v, e, d)`, laid out: pushes errors for `v`, their paths relative to `v`. */
   validateFunction(name: string): string {
-    const guard = this.recursive.has(name) ? ['if (d > MAX_DEPTH) return $tooDeep(e, "");'] : [];
+    const guard = this.recursive.has(name)
+      ? [`if (d > ${V.MAX_DEPTH}) return ${V.$tooDeep}(e, "");`]
+      : [];
     this.descents = 0;
     const code = laidOut([
-      functionHead(`$va_${name}`, ["v: any", "e: $Errors", "d: number"], "void"),
+      functionHead(`$va_${name}`, ["v: any", `e: ${V.$Errors}`, "d: number"], "void"),
       ...guard,
       ...this.vaBody(this.schemas.get(name)!),
       "}",
@@ -277,7 +280,7 @@ export class ValidatorWriter implements BodyWriter {
       case "any":
         return [];
       case "never":
-        return [{ lines: [call("$fail", ["e", p, '"no value is allowed here"', "undefined"])] }];
+        return [{ lines: [call(V.$fail, ["e", p, '"no value is allowed here"', "undefined"])] }];
       case "ref":
         return this.descend(call(`$va_${s.name}`, [v, "e", "d + 1"]), p);
       case "types":
@@ -292,7 +295,7 @@ export class ValidatorWriter implements BodyWriter {
         return [
           {
             cond: not(this.isExpr(s, v)),
-            action: call("$anyOf", ["e", p, v, "d", members, quote(describeSchema(s))]),
+            action: call(V.$anyOf, ["e", p, v, "d", members, quote(describeSchema(s))]),
           },
         ];
       }
@@ -303,7 +306,7 @@ export class ValidatorWriter implements BodyWriter {
         if (s.schema.kind === "array") return this.hoistVa(s, v, p);
         const checks = constraintChecks(s, v, true, this.pattern).map((c) => ({
           cond: not(c.pass),
-          action: call("$fail", ["e", p, c.message, quote(`${c.keyword} ${c.value}`)]),
+          action: call(V.$fail, ["e", p, c.message, quote(`${c.keyword} ${c.value}`)]),
         }));
         return [...this.vaStatements(s.schema, v, p), ...checks];
       }
@@ -338,7 +341,7 @@ export class ValidatorWriter implements BodyWriter {
           `const ${n} = e.length;`,
           collect,
           `if (e.length > ${n}) {`,
-          call("$at", ["e", n, p]),
+          call(V.$at, ["e", n, p]),
           STOP,
           "}",
         ],

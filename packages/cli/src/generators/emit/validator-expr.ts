@@ -1,5 +1,6 @@
 import type { Literal, ObjectProperty, VSchema } from "../../schema/validation.js";
 import { num, quote, type Arg, type Call, type Statement } from "../print/printer.js";
+import { V } from "./runtime-symbols.js";
 
 // The expressions and statements the validator writer (validator-code.ts) is built from:
 // checks with their top operator (so they print parenthesised as prettier prints them),
@@ -100,7 +101,7 @@ export function not(x: Expr): Expr {
  * push, never between checks: a valid value then pays no limit check at all (a push past
  * the limit is dropped anyway, so the check only saves work).
  */
-export const STOP = "if (e.length >= $limit) return;";
+export const STOP = `if (e.length >= ${V.$limit}) return;`;
 
 /** A statement of the error collector: `if (cond) { action; STOP }`, or lines as they are. */
 export type Stmt = { cond: Expr; action: Statement } | { lines: Statement[] };
@@ -139,7 +140,7 @@ function access(name: string): string {
 /** Reads an own property: names Object.prototype also has are checked with hasOwnProperty. */
 export function read(v: string, name: string): string {
   return INHERITED.has(name)
-    ? `$own(${v}, ${quote(name)}) ? ${v}${access(name)} : undefined`
+    ? `${V.$own}(${v}, ${quote(name)}) ? ${v}${access(name)} : undefined`
     : `${v}${access(name)}`;
 }
 
@@ -151,7 +152,7 @@ export function ownProperties(s: Extract<VSchema, { kind: "object" }>): ObjectPr
 }
 
 export function skipDeclared(properties: ObjectProperty[]): Statement[] {
-  const out = ["if (!$own(v, k)) continue;"];
+  const out = [`if (!${V.$own}(v, k)) continue;`];
   if (properties.length === 0) return out;
   const test = properties.map((p) => `k === ${quote(p.name)}`).join(" || ");
   if (test.length <= INLINE_MAX) return [...out, `if (${test}) continue;`];

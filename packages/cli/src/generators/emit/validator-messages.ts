@@ -2,13 +2,14 @@ import type { LoadedRevision } from "../../schema/index.js";
 import type { Direction } from "../../schema/protocol.js";
 import { Resolver } from "../../schema/resolve.js";
 import { CodeWriter, objectKey, quote } from "../print/printer.js";
+import { V } from "./runtime-symbols.js";
 
 // The message section of validators.ts: validateRequestMessage, validateNotificationMessage,
 // validateMethodResult, validateInputResult and validateMessage, with the tables and types
 // they use. Printed by CodeWriter, laid out as prettier would.
 
 const DIRECTIONS: Direction[] = ["client->server", "server->client"];
-const OPTIONS = "options?: ValidateOptions";
+const OPTIONS = `options?: ${V.ValidateOptions}`;
 
 /** The section's text, for validators.ts to place after the per-type validators. */
 export function messageEntryPoints(loaded: LoadedRevision): string {
@@ -95,7 +96,7 @@ export function messageEntryPoints(loaded: LoadedRevision): string {
 /** `const name: Record<string, Validator> = { method: validator, ... };` */
 function table(w: CodeWriter, name: string, entries: [string, string][]): void {
   w.block(
-    `const ${name}: Record<string, Validator> = {`,
+    `const ${name}: Record<string, ${V.Validator}> = {`,
     () => entries.forEach(([key, value]) => w.line(`${objectKey(key)}: ${value},`)),
     "};",
   );
@@ -141,14 +142,14 @@ function messageValidator(
       w,
       head,
       ["value: unknown", `direction: ${quote(direction)}`, OPTIONS],
-      `ValidationResult<${side}${Kind}Message>;`,
+      `${V.ValidationResult}<${side}${Kind}Message>;`,
     );
   }
   const params = ["value: unknown", "direction: Direction", OPTIONS];
-  signature(w, head, params, `ValidationResult<Client${Kind}Message | Server${Kind}Message>;`);
-  signature(w, head, params, "ValidationResult<any> {");
+  signature(w, head, params, `${V.ValidationResult}<Client${Kind}Message | Server${Kind}Message>;`);
+  signature(w, head, params, `${V.ValidationResult}<any> {`);
   w.indented(() => {
-    w.line("const method = $methodOf(value);");
+    w.line(`const method = ${V.$methodOf}(value);`);
     const used = byDirection.filter((d) => d.methods.length > 0);
     const checkEnvelope = (envelope: string) => {
       w.list("const envelope = validate" + envelope + "(", ["value", "options"], ");");
@@ -180,7 +181,7 @@ function messageValidator(
     });
     if (used.length > 0) w.line("}");
     if (envelope !== undefined) checkEnvelope(envelope);
-    w.line(`return $unknownMethod(method, \`\${direction} ${kind}s\`);`);
+    w.line(`return ${V.$unknownMethod}(method, \`\${direction} ${kind}s\`);`);
   });
   w.line("}");
 }
@@ -209,12 +210,12 @@ function methodResult(w: CodeWriter, inputRequiredResult: string | undefined): v
     w,
     `${head2}<M extends keyof RequestResultMap>`,
     ["method: M", "value: unknown", OPTIONS],
-    "ValidationResult<$MethodResult<M>>;",
+    `${V.ValidationResult}<$MethodResult<M>>;`,
   );
-  signature(w, head2, params, "ValidationResult<unknown>;");
-  signature(w, head2, params, "ValidationResult<unknown> {");
+  signature(w, head2, params, `${V.ValidationResult}<unknown>;`);
+  signature(w, head2, params, `${V.ValidationResult}<unknown> {`);
   w.indented(() => {
-    w.line('if (!$has($RESULTS, method)) return $unknownMethod(method, "results");');
+    w.line(`if (!${V.$has}($RESULTS, method)) return ${V.$unknownMethod}(method, "results");`);
     if (inputRequiredResult !== undefined) {
       w.line("if (");
       w.indented(() => {
@@ -241,15 +242,15 @@ function inputResult(w: CodeWriter): void {
     w,
     `${head}<M extends InputRequestMethod>`,
     ["method: M", "value: unknown", OPTIONS],
-    "ValidationResult<InputRequestResultMap[M]>;",
+    `${V.ValidationResult}<InputRequestResultMap[M]>;`,
   );
-  signature(w, head, params, "ValidationResult<unknown>;");
-  signature(w, head, params, "ValidationResult<unknown> {");
+  signature(w, head, params, `${V.ValidationResult}<unknown>;`);
+  signature(w, head, params, `${V.ValidationResult}<unknown> {`);
   w.indented(() => {
-    w.line("return $has($INPUT_RESULTS, method)");
+    w.line(`return ${V.$has}($INPUT_RESULTS, method)`);
     w.indented(() => {
       w.line("? $INPUT_RESULTS[method]!(value, options)");
-      w.line(': $unknownMethod(method, "input requests");');
+      w.line(`: ${V.$unknownMethod}(method, "input requests");`);
     });
   });
   w.line("}");
@@ -260,7 +261,7 @@ function anyMessage(
   w: CodeWriter,
   types: { messageType: string; result: string | undefined; error: string | undefined },
 ): void {
-  w.line(`type $MessageResult = ValidationResult<${types.messageType}>;`);
+  w.line(`type $MessageResult = ${V.ValidationResult}<${types.messageType}>;`);
   w.line();
   w.docLines([
     "Validates any decoded JSON-RPC message sent by one side: requests and notifications by",
@@ -273,7 +274,7 @@ function anyMessage(
     "$MessageResult {",
   );
   w.indented(() =>
-    w.block("switch (classifyMessage(value)?.kind) {", () => {
+    w.block(`switch (${V.classifyMessage}(value)?.kind) {`, () => {
       const kinds: [string, string][] = [
         ["request", "validateRequestMessage(value, direction, options)"],
         ["notification", "validateNotificationMessage(value, direction, options)"],
@@ -298,7 +299,7 @@ function anyMessage(
                   () => {
                     w.line('path: "",');
                     w.line(
-                      "message: `expected a JSON-RPC request, notification or response, found ${$describe(value)}`,",
+                      `message: \`expected a JSON-RPC request, notification or response, found \${${V.$describe}(value)}\`,`,
                     );
                   },
                   "},",

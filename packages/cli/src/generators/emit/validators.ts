@@ -1,7 +1,9 @@
 import { buildValidationSchemas, type VSchema } from "../../schema/validation.js";
 import { McpGenError } from "../../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
-import { runtimeExports, type RuntimeImports } from "./runtime.js";
+import type { RuntimeImports } from "./runtime.js";
+import { RT, V, VALIDATION_HELPERS } from "./runtime-symbols.js";
+import { GeneratedFile } from "../print/generated-file.js";
 import { ValidatorWriter } from "./validator-code.js";
 import { messageEntryPoints } from "./validator-messages.js";
 import { CodeWriter, docText, objectKey, quote } from "../print/printer.js";
@@ -105,33 +107,32 @@ export const validatorsGenerator: Generator = {
 /**
  * validators.ts around its generated body (checks, collectors, entry points), with the
  * imports of the runtime that body uses. Laid out as prettier would (CodeWriter.statements):
- * formatting the largest output was most of the generation time. The file is built in one
- * join: joining the body, then the head around it, held the 7.8 MB text of a schema of 20
- * copies of 2026-07-28 three times over.
+ * formatting the largest output was most of the generation time. The body's parts are
+ * written whole (`laidOut`), so the file is built in the one join of `emit`: joining the
+ * body, then the head around it, held the 7.8 MB text of a schema of 20 copies of 2026-07-28
+ * three times over.
  */
 export function validatorsFiles(
   header: string,
   body: readonly string[],
   runtime: RuntimeImports,
 ): EmittedFile[] {
-  const w = new CodeWriter();
-  w.line("// Validators for every type of the MCP schema: `isT` (a type guard, no allocation on");
-  w.line("// success) and `validateT` (JSON-pointer errors), with the semantics of the revision's");
-  w.line("// schema.json. They never throw and never mutate or coerce their input.");
-  w.line();
+  const w = new GeneratedFile("validators.ts", runtime);
+  const intro = [
+    "// Validators for every type of the MCP schema: `isT` (a type guard, no allocation on",
+    "// success) and `validateT` (JSON-pointer errors), with the semantics of the revision's",
+    "// schema.json. They never throw and never mutate or coerce their input.",
+  ];
   w.line("/* eslint-disable */");
   w.line(`import type * as T from ${quote("./types.js")};`);
   importsFromMethods(w, body);
-  importsFromRuntime(w, runtime.from("core"), body);
+  importsFromRuntime(w, body);
   w.line();
   w.line(
     "// ---- per-type checks -----------------------------------------------------------------",
   );
-  const parts = body.map((b) => b.replace(/\n+$/, ""));
-  parts[0] = `${header}\n${w.text()}\n\n${parts[0]}`;
-  parts[parts.length - 1] += "\n";
-  const code = parts.join("\n\n");
-  return [{ path: "validators.ts", kind: "generated", code, preformatted: true }];
+  for (const part of body) w.line().laidOut(part.replace(/\n+$/, ""));
+  return [w.emit([header, ...intro].join("\n"), { preformatted: true })];
 }
 
 /** The method-table types of methods.ts the message entry points' signatures may name. */
@@ -156,41 +157,38 @@ function importsFromMethods(w: CodeWriter, body: readonly string[]): void {
   if (used.length > 0) namedList(w, "import type", used, "./methods.js");
 }
 
-/** What validators.ts re-exports from the runtime's core/validation.ts: its public API beside `isT` / `validateT`. */
-const PUBLIC_VALUES = ["MAX_DEPTH", "MAX_ERRORS", "classifyMessage"];
-const PUBLIC_TYPES = [
-  "MessageInfo",
-  "MessageKind",
-  "ValidateOptions",
-  "ValidationError",
-  "ValidationResult",
-  "Validator",
+/** What validators.ts re-exports from the runtime's validation: its public API beside `isT` / `validateT`. */
+const { core } = RT;
+const PUBLIC = [
+  core.MAX_DEPTH,
+  core.MAX_ERRORS,
+  core.classifyMessage,
+  core.MessageInfo,
+  core.MessageKind,
+  core.ValidateOptions,
+  core.ValidationError,
+  core.ValidationResult,
+  core.Validator,
 ];
 
 /**
- * The import and re-export lines of validators.ts: the runtime names the generated code uses
- * (only those, so no output imports a name it does not use), then the public ones.
+ * The import and re-export lines of validators.ts: the runtime's validation helpers the
+ * generated code names (only those, so no output imports a name it does not use), imported
+ * by symbol, then the public ones.
  */
-function importsFromRuntime(w: CodeWriter, from: string, body: readonly string[]): void {
-  const { values, types } = runtimeExports("core/validation.ts");
-  // One pass over the text for every exported name (a regex per name would read 8 MB of
+function importsFromRuntime(w: GeneratedFile, body: readonly string[]): void {
+  // One pass over the text for every helper's name (a regex per name would read 8 MB of
   // validators.ts 25 times on a large schema).
-  const names = [...values, ...types]
+  const names = VALIDATION_HELPERS.map((s) => s.name)
     .sort((a, b) => b.length - a.length)
     .map((n) => n.replace(/\$/g, "\\$"));
   const token = new RegExp(`(?<![\\w$])(?:${names.join("|")})(?![\\w$])`, "g");
   const seen = new Set<string>();
   for (const part of body) for (const m of part.matchAll(token)) seen.add(m[0]);
-  const imported = [
-    ...values.filter((n) => seen.has(n)).sort(),
-    ...types
-      .filter((n) => seen.has(n))
-      .sort()
-      .map((t) => `type ${t}`),
-  ];
-  namedList(w, "import", imported, from);
-  namedList(w, "export", PUBLIC_VALUES, from);
-  namedList(w, "export type", PUBLIC_TYPES, from);
+  for (const helper of VALIDATION_HELPERS) if (seen.has(helper.name)) w.use(helper);
+  w.importsHere();
+  w.reexport(PUBLIC.filter((s) => !s.typeOnly));
+  w.reexport(PUBLIC.filter((s) => s.typeOnly));
 }
 
 /** `keyword { a, b } from "m";` on one line, or one name a line, as prettier prints it. */
@@ -218,13 +216,13 @@ function publicValidators(name: string): string {
       `/** Validates \`value\` as a \`${docText(name)}\`: the value itself, or JSON-pointer errors. */`,
       {
         head: `export function validate${name}`,
-        args: ["value: unknown", "options?: ValidateOptions"],
-        tail: `: ValidationResult<T.${name}> {`,
+        args: ["value: unknown", `options?: ${V.ValidateOptions}`],
+        tail: `: ${V.ValidationResult}<T.${name}> {`,
       },
       "try {",
-      { if: `!options?.firstError && $is_${name}(value, 0)`, then: "return $ok(value);" },
+      { if: `!options?.firstError && $is_${name}(value, 0)`, then: `return ${V.$ok}(value);` },
       "} catch {}",
-      { head: "return $result", args: ["value", `$va_${name}`, "options"], tail: ";" },
+      { head: `return ${V.$result}`, args: ["value", `$va_${name}`, "options"], tail: ";" },
       "}",
     ])
     .text();
@@ -233,7 +231,7 @@ function publicValidators(name: string): string {
 function validatorTable(names: string[]): string {
   return [
     "/** The validator of every schema type, by type name. */",
-    `export const VALIDATORS: { readonly [name: string]: Validator } = ${objectLiteral(names.map((n) => [n, `validate${n}`]))};`,
+    `export const VALIDATORS: { readonly [name: string]: ${V.Validator} } = ${objectLiteral(names.map((n) => [n, `validate${n}`]))};`,
   ].join("\n");
 }
 

@@ -1,4 +1,4 @@
-import { ident, num, prettierKey, quote, WIDTH } from "./printer.js";
+import { CodeWriter, ident, num, prettierKey, quote } from "./printer.js";
 import { renderDoc } from "../../schema/jsdoc.js";
 import type { Declaration, ObjectMembers, Property, TypeExpr } from "../../schema/model.js";
 
@@ -17,39 +17,42 @@ export interface PrintedDeclarations {
 
 /** Every declaration, one blank line apart, each with its JSDoc. */
 export function printDeclarations(declarations: readonly Declaration[]): PrintedDeclarations {
-  const { lines, exact } = printDeclarationLines(declarations);
-  return { code: lines.join("\n"), exact };
+  const w = new CodeWriter();
+  writeDeclarations(w, declarations);
+  return { code: w.text(), exact: w.exact };
 }
 
 /**
- * The lines of `printDeclarations`, for a caller that joins them into a larger file: the
- * file is then built in one join, not from a copy of the declarations' text (types.ts is
- * 1.9 MB, two bytes a character, for a schema of 20 copies of 2026-07-28).
+ * The declarations of `printDeclarations`, written into `w` at the top level (not inside a
+ * block): line by line, measured by `w`'s width rule, so a file of them (types.ts) is built
+ * in the one join of `w.toString` (types.ts is 1.9 MB, two bytes a character, for a schema
+ * of 20 copies of 2026-07-28).
  */
-export function printDeclarationLines(declarations: readonly Declaration[]): {
-  lines: string[];
-  exact: boolean;
-} {
-  const p = new Printer();
-  const lines: string[] = [];
+export function writeDeclarations(w: CodeWriter, declarations: readonly Declaration[]): void {
+  const p = new Printer(w);
+  let first = true;
   for (const d of declarations) {
-    if (lines.length > 0) lines.push("");
-    for (const line of p.declaration(d)) lines.push(line);
+    if (!first) w.laidOut("");
+    first = false;
+    for (const line of p.declaration(d)) w.laidOut(line);
   }
-  return { lines, exact: p.exact };
 }
 
+/**
+ * Declarations as prettier lays them out, measured by the CodeWriter they are written into
+ * (its `fits`, the width rule of every file), which also records when a shape leaves the
+ * layouts covered here (`exact`).
+ */
 class Printer {
-  exact = true;
+  constructor(private readonly w: CodeWriter) {}
 
-  /**
-   * Whether a line fits the print width. Prettier measures display width (wide characters
-   * count 2, combining marks 0); lengths agree with it on ASCII, so a line with other
-   * characters whose width could land either side of the limit is left to prettier.
-   */
+  private set exact(value: false) {
+    this.w.exact = value;
+  }
+
+  /** Whether a line (already indented) fits the print width. */
   private fits(line: string): boolean {
-    if (/[^\x00-\x7f]/.test(line) && line.length * 2 > WIDTH) this.exact = false;
-    return line.length <= WIDTH;
+    return this.w.fits(line);
   }
 
   declaration(d: Declaration): string[] {

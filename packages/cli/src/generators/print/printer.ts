@@ -160,6 +160,28 @@ export class CodeWriter {
     return name.replace(/^\* as /, "");
   }
 
+  /**
+   * Whether `text`, at the current indentation, fits the print width: the one width rule of
+   * every printed file. Prettier measures display width (wide characters count 2, combining
+   * marks 0); lengths agree with it on ASCII, so text with other characters whose width
+   * could land either side of the limit leaves the file not `exact`.
+   */
+  fits(text: string): boolean {
+    const width = 2 * this.depth + text.length;
+    if (width * 2 > WIDTH && /[^\x00-\x7f]/.test(text)) this.exact = false;
+    return width <= WIDTH;
+  }
+
+  /**
+   * Text laid out by its caller, which measured its lines with `fits` (lines joined by `\n`,
+   * already indented): written as it is, in one piece, so a megabyte of checks is not split
+   * into lines and joined again.
+   */
+  laidOut(text: string): this {
+    this.lines.push(text);
+    return this;
+  }
+
   line(text = ""): this {
     const line = text === "" ? "" : "  ".repeat(this.depth) + text;
     // Comments are never reflowed by prettier: only code lines must fit.
@@ -210,7 +232,7 @@ export class CodeWriter {
       return;
     }
     const one = statementText(s);
-    if (typeof s === "string" || 2 * this.depth + one.length <= WIDTH) {
+    if (typeof s === "string" || this.fits(one)) {
       this.line(one);
     } else if ("if" in s) {
       this.line(`if (${s.if})`);
@@ -223,7 +245,7 @@ export class CodeWriter {
   }
 
   private argument(a: Arg): void {
-    if (typeof a === "string" || 2 * this.depth + argText(a).length + 1 <= WIDTH) {
+    if (typeof a === "string" || this.fits(`${argText(a)},`)) {
       this.line(`${argText(a)},`);
       return;
     }
@@ -253,7 +275,7 @@ export class CodeWriter {
   list(open: string, items: readonly string[], close: string, spaced = false): this {
     const pad = spaced && items.length > 0 ? " " : "";
     const one = `${open}${pad}${items.join(", ")}${pad}${close}`;
-    if (items.length === 0 || 2 * this.depth + one.length <= WIDTH) return this.line(one);
+    if (items.length === 0 || this.fits(one)) return this.line(one);
     return this.block(
       open.trimEnd(),
       () => items.forEach((item) => this.line(`${item},`)),
@@ -269,8 +291,7 @@ export class CodeWriter {
       : isObject(v)
         ? Object.entries(v)
         : [];
-    if (entries.length === 0 || (2 * this.depth + one.length <= WIDTH && !breaksAlways(v)))
-      return this.line(one);
+    if (entries.length === 0 || (this.fits(one) && !breaksAlways(v))) return this.line(one);
     // Prettier fills arrays of numbers instead of one a line: not covered here.
     if (Array.isArray(v) && v.every((x) => typeof x === "number")) this.exact = false;
     const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
@@ -290,18 +311,42 @@ export class CodeWriter {
    */
   union(head: string, members: readonly string[], close = ";"): this {
     const union = `${members.length === 0 ? "never" : members.join(" | ")}${close}`;
-    if (members.length < 2 || 2 * this.depth + head.length + 1 + union.length <= WIDTH)
-      return this.line(`${head} ${union}`);
+    if (members.length < 2 || this.fits(`${head} ${union}`)) return this.line(`${head} ${union}`);
     this.line(head);
     return this.indented(() => {
-      if (2 * this.depth + union.length <= WIDTH) this.line(union);
+      if (this.fits(union)) this.line(union);
       else members.forEach((m, i) => this.line(`| ${m}${i === members.length - 1 ? close : ""}`));
     });
+  }
+
+  /**
+   * Writes the imports recorded so far here rather than at the top of the file (validators.ts
+   * opens with its comment): they are then no longer pending for `toString`.
+   */
+  importsHere(): this {
+    this.writeImports();
+    this.imports.clear();
+    return this;
   }
 
   /** The file: header, imports (sorted, so output never depends on call order), body. */
   toString(header: string): string {
     const body = this.lines.splice(0);
+    this.writeImports();
+    const importLines = this.lines.splice(0);
+    // Not push(...body): a file of 100,000+ lines would pass that many arguments (stack overflow).
+    for (const line of body) this.lines.push(line);
+    return [
+      // A file of its header alone (types.ts of a schema without declarations) has no blank line.
+      ...(header ? [header, ...(this.lines.length + importLines.length > 0 ? [""] : [])] : []),
+      ...importLines,
+      ...(importLines.length > 0 ? [""] : []),
+      ...this.lines,
+      "",
+    ].join("\n");
+  }
+
+  private writeImports(): void {
     for (const from of [...this.imports.keys()].sort()) {
       const { names, types } = this.imports.get(from)!;
       const star = [...names].find((n) => n.startsWith("* as "));
@@ -320,16 +365,6 @@ export class CodeWriter {
           true,
         );
     }
-    const importLines = this.lines.splice(0);
-    // Not push(...body): a file of 100,000+ lines would pass that many arguments (stack overflow).
-    for (const line of body) this.lines.push(line);
-    return [
-      ...(header ? [header, ""] : []),
-      ...importLines,
-      ...(importLines.length > 0 ? [""] : []),
-      ...this.lines,
-      "",
-    ].join("\n");
   }
 }
 
