@@ -191,7 +191,7 @@ describe("the pack step: the released schemas, bundled with the spec's licence",
 
   it("runs when the package is packed and cleans up after, so the checkout never holds the copy", () => {
     const pkg = JSON.parse(readFileSync(join(CLI_ROOT, "package.json"), "utf8"));
-    expect(pkg.scripts.prepack).toMatch(/node \.\.\/\.\.\/tools\/release\/bundle-spec\.mjs$/);
+    expect(pkg.scripts.prepack).toMatch(/node \.\.\/\.\.\/tooling\/release\/bundle-spec\.mjs$/);
     expect(pkg.scripts.postpack).toBe("node ../../tooling/release/bundle-spec.mjs --clean");
     expect(pkg.files).toContain("bundled-spec");
     for (const path of ["bundled-spec/schema/2026-07-28/schema.ts", "mcp-gen-cli-1.0.0.tgz"])

@@ -16,6 +16,7 @@ import { checkParses } from "../print/parse-check.js";
 import { locateMethodError } from "./names.js";
 import { indexExports } from "./index-exports.js";
 import { GeneratedFile, isPrinted } from "../print/generated-file.js";
+import { applyTarget, type Target } from "../output/target.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
 export const GENERATORS: readonly Generator[] = [
