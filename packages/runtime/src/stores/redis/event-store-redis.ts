@@ -1,3 +1,4 @@
+import type { RedisCommandClient } from "./redis-connection.js";
 import {
   formatEventId,
   parseEventId,
@@ -23,11 +24,8 @@ import {
 // (node-redis, `createClient()` from the `redis` package, an optional peer dependency): this
 // module only sends it commands.
 
-/** What the store needs of a Redis client: node-redis's `sendCommand` (v5 and later). */
-export interface RedisCommandClient {
-  /** Sends one command (its name and arguments) and resolves to Redis's reply. */
-  sendCommand(args: string[]): Promise<unknown>;
-}
+// The client's shape lives with the connection policy, which the stream leases share.
+export type { RedisCommandClient } from "./redis-connection.js";
 
 /**
  * The client a RedisEventStore writes through, its key prefix, its bounds (the memory

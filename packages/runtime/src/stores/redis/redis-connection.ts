@@ -6,6 +6,12 @@
 //
 // Node-redis (`redis`, an optional peer dependency) is imported only when a connection is made.
 
+/** What the Redis stores need of a client: node-redis's `sendCommand` (v5 and later). */
+export interface RedisCommandClient {
+  /** Sends one command (its name and arguments) and resolves to Redis's reply. */
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
 /** Told once per outage (the first error after the connection was ready), not per retry. */
 export type RedisErrorListener = (error: Error) => void;
 

@@ -1,5 +1,5 @@
 import { positiveInteger } from "../../transport/http/server/event-store.js";
-import type { RedisCommandClient } from "./event-store-redis.js";
+import type { RedisCommandClient } from "./redis-connection.js";
 
 // Leases on the POST streams of a RedisEventStore (issue 35: a call whose replica died must
 // end with an error the client sees). The instance writing a stream records itself as its

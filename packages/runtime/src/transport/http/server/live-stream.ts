@@ -1,10 +1,20 @@
-import { parseEventId } from "./event-store.js";
+import { parseEventId, type EventStore } from "./event-store.js";
 import type { EventStream, HttpExchange } from "./exchange.js";
-import type { ResumableHost } from "./resumable.js";
 import { sessionNoticePosition } from "../../../server/notice-position.js";
+import type { MissedNotices } from "../../../server/message-bus.js";
 
 // One resumable SSE stream while this instance writes it (resumable.ts): its events are
 // recorded in the event store, then written to its connection if one is open.
+
+/** What a resumable stream needs of the HTTP handler that owns it (resumable.ts). */
+export interface ResumableHost {
+  store: EventStore;
+  /** The `retry` sent before closing a connection whose stream is not over. */
+  retryMs: number;
+  report(line: string): void;
+  /** The session notices a session missed after an event (the dispatcher's, when it has a history). */
+  missedNotices?: MissedNotices | undefined;
+}
 
 export const describe = (error: unknown) =>
   error instanceof Error ? error.message : String(error);

@@ -1,4 +1,4 @@
-import { parseEventId, type EventStore } from "./event-store.js";
+import { parseEventId } from "./event-store.js";
 import {
   errorBody,
   EVENT_STREAM_HEADERS,
@@ -7,8 +7,9 @@ import {
   type ReplySink,
 } from "./exchange.js";
 import { JSONRPC_ERRORS } from "../../../core/errors.js";
-import type { MissedNotices } from "../../../server/message-bus.js";
-import { describe, LiveStream } from "./live-stream.js";
+import { describe, LiveStream, type ResumableHost } from "./live-stream.js";
+
+export type { ResumableHost };
 
 // Resumable SSE streams of legacy sessions (2025-03-26 .. 2025-11-25 basic/transports,
 // "Resumability and Redelivery"): every event of a POST's response stream and of the
@@ -24,15 +25,6 @@ import { describe, LiveStream } from "./live-stream.js";
 
 /** Priming events (an id and empty data first) come with 2025-11-25 (transports, "Sending Messages to the Server"). */
 const PRIMING_SINCE = "2025-11-25";
-
-export interface ResumableHost {
-  store: EventStore;
-  /** The `retry` sent before closing a connection whose stream is not over. */
-  retryMs: number;
-  report(line: string): void;
-  /** The session notices a session missed after an event (the dispatcher's, when it has a history). */
-  missedNotices?: MissedNotices | undefined;
-}
 
 /** What legacy.ts tells the resumable streams about the session a request names. */
 export interface SessionRef {
