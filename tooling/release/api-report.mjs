@@ -41,7 +41,7 @@ export async function apiReports({ root = ROOT, update = false, out } = {}) {
       stdio: "inherit",
     });
     if (installed.status !== 0)
-      throw new Error("cannot install the release tools (scripts/release/tools)");
+      throw new Error("cannot install the release tools (tooling/release/tools)");
   }
   const { Extractor, ExtractorConfig } = await import(
     join(TOOLS, "node_modules", "@microsoft", "api-extractor", "lib-commonjs", "index.js")

@@ -104,7 +104,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       const spec = specCheckout();
       const { revisions, licence } = bundleSpec({ spec });
       console.log(
-        `bundle-spec: ${revisions.length} revisions (${revisions.join(", ")}) from ${spec} into bundled-spec/, licence from the ${licence === "checkout" ? "checkout" : "copy in scripts/release (the checkout has none)"}`,
+        `bundle-spec: ${revisions.length} revisions (${revisions.join(", ")}) from ${spec} into bundled-spec/, licence from the ${licence === "checkout" ? "checkout" : "copy in tooling/release (the checkout has none)"}`,
       );
     } catch (error) {
       console.error(`bundle-spec: ${error.message}`);

@@ -414,7 +414,7 @@ describe("mcp-gen: a bug in mcp-gen is one line too, with the stack only under -
   });
 });
 
-describe("mcp-gen generate end to end (the built CLI)", () => {
+describe("mcp-gen generate end to end (the built CLI)", { tags: "process" }, () => {
   // The runtime sources a 2025-06-18 output's entry points reach (no tasks, no HTTP modules):
   // counted here, so a new runtime module changes the expectation with the output.
   const vendored = runtimeClosure(["core", "server", "client", "transport", "node/stdio"]);
@@ -776,7 +776,7 @@ describe("mcp-gen revisions and inspect", () => {
   });
 });
 
-describe("mcp-gen generate --watch", () => {
+describe("mcp-gen generate --watch", { tags: "process" }, () => {
   it("regenerates when schema.ts changes, reports a bad save and keeps watching", async () => {
     const spec = fakeSpec(readFixture("mini-schema.ts"));
     const out = join(spec, "out");

@@ -387,7 +387,7 @@ describe("what to update in code", () => {
   });
 });
 
-describe("mcp-gen diff --fail-on-breaking", () => {
+describe("mcp-gen diff --fail-on-breaking", { tags: "process" }, () => {
   it("exits 1 when a change breaks clients or servers, 0 when none does, and prints the diff either way", () => {
     const spec = fakeSpec(
       edited([[CACHE_SCOPE, `${CACHE_SCOPE}\n  region?: string;`]]),

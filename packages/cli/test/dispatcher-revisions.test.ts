@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatedFiles, importGenerated, tempDir, typecheck, writeFiles } from "./helpers.js";
+import { itCompiles } from "./support/compile.js";
 
 // The dispatcher's handler types, and the dispatchers of revisions before 2026-07-28
 // (dispatcher.test.ts runs 2026-07-28's).
@@ -17,12 +18,14 @@ async function load(revision: string): Promise<{ d: Any; v: Any }> {
 }
 
 describe("handler types", () => {
-  it("only methods the schema lets answer input_required may return it (a type error elsewhere); result validators are typed by method", async () => {
-    const dir = tempDir();
-    writeFiles(dir, await generatedFiles("2026-07-28"));
-    writeFileSync(
-      join(dir, "use.ts"),
-      `import { createServerDispatcher, inputRequired } from "./dispatcher.js";
+  itCompiles(
+    "only methods the schema lets answer input_required may return it (a type error elsewhere); result validators are typed by method",
+    async () => {
+      const dir = tempDir();
+      writeFiles(dir, await generatedFiles("2026-07-28"));
+      writeFileSync(
+        join(dir, "use.ts"),
+        `import { createServerDispatcher, inputRequired } from "./dispatcher.js";
 createServerDispatcher({
   "tools/call": (_p, ctx) => inputRequired(ctx, { requestState: "ok" }),
   "tools/list": (_p, ctx) => inputRequired(ctx, { requestState: "not allowed" }),
@@ -74,46 +77,47 @@ createServerDispatcher({}, { maxLegacyRounds: 3, clientRequestTimeoutMs: 60_000 
 // @ts-expect-error a bound that is not a number
 createServerDispatcher({}, { maxLegacyRounds: "3" });
 `,
-    );
-    const errors = typecheck([join(dir, "use.ts")]);
-    expect(errors.some((e) => /use\.ts:4:/.test(e))).toBe(true);
-    expect(errors.some((e) => /use\.ts:5:/.test(e))).toBe(true);
-    expect(errors.some((e) => /use\.ts:3:/.test(e))).toBe(false);
-    // A literal method gives its result type (and InputRequiredResult where it may answer one);
-    // any string gives unknown.
-    const at = (line: number) => errors.filter((e) => new RegExp(`use\\.ts:${line}:`).test(e));
-    expect([11, 13, 16].flatMap(at)).toEqual([]);
-    expect(at(14)).toEqual([
-      expect.stringMatching(
-        /missing in type 'InputRequiredResult' but required in type 'CallToolResult'/,
-      ),
-    ]);
-    expect(at(18)).toEqual([
-      expect.stringMatching(/'unknown' is not assignable to type 'ListToolsResult'/),
-    ]);
-    // defineTools: the typed use compiles; no list, no validate, a wrong result or a non-object inputSchema do not.
-    expect(at(22)).toEqual([]);
-    expect(at(23)).toEqual([expect.stringMatching(/Property 'list' is missing/)]);
-    // No `validate` compiles (a tool made by defineTool with a Standard Schema needs none);
-    // defineTools throws at start-up for a tool with a JSON Schema to check.
-    expect(at(24)).toEqual([]);
-    expect(at(25)).toEqual([
-      expect.stringMatching(/Type 'string' is not assignable to type 'ContentBlock\[\]'/),
-    ]);
-    expect(at(26)).toEqual([
-      expect.stringMatching(/Type '"array"' is not assignable to type '"object"'/),
-    ]);
-    // defineTool: the typed uses compile; each @ts-expect-error line has its error (an unused
-    // directive would be an error of its own), none elsewhere.
-    expect([34, 36, 38, 40, 42, 44, 46, 47].flatMap(at)).toEqual([]);
-    // DispatcherOptions lists clientRequestTimeoutMs and maxLegacyRounds, as numbers.
-    expect([49, 51].flatMap(at)).toEqual([]);
-    const defineToolsErrors = [23, 24, 25, 26].flatMap(at).length;
-    expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(
-      errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2 + defineToolsErrors,
-    );
-    // A tsc program over the whole output: 20 s idle, over 60 s on a shared 2-core machine.
-  }, 120_000);
+      );
+      const errors = typecheck([join(dir, "use.ts")]);
+      expect(errors.some((e) => /use\.ts:4:/.test(e))).toBe(true);
+      expect(errors.some((e) => /use\.ts:5:/.test(e))).toBe(true);
+      expect(errors.some((e) => /use\.ts:3:/.test(e))).toBe(false);
+      // A literal method gives its result type (and InputRequiredResult where it may answer one);
+      // any string gives unknown.
+      const at = (line: number) => errors.filter((e) => new RegExp(`use\\.ts:${line}:`).test(e));
+      expect([11, 13, 16].flatMap(at)).toEqual([]);
+      expect(at(14)).toEqual([
+        expect.stringMatching(
+          /missing in type 'InputRequiredResult' but required in type 'CallToolResult'/,
+        ),
+      ]);
+      expect(at(18)).toEqual([
+        expect.stringMatching(/'unknown' is not assignable to type 'ListToolsResult'/),
+      ]);
+      // defineTools: the typed use compiles; no list, no validate, a wrong result or a non-object inputSchema do not.
+      expect(at(22)).toEqual([]);
+      expect(at(23)).toEqual([expect.stringMatching(/Property 'list' is missing/)]);
+      // No `validate` compiles (a tool made by defineTool with a Standard Schema needs none);
+      // defineTools throws at start-up for a tool with a JSON Schema to check.
+      expect(at(24)).toEqual([]);
+      expect(at(25)).toEqual([
+        expect.stringMatching(/Type 'string' is not assignable to type 'ContentBlock\[\]'/),
+      ]);
+      expect(at(26)).toEqual([
+        expect.stringMatching(/Type '"array"' is not assignable to type '"object"'/),
+      ]);
+      // defineTool: the typed uses compile; each @ts-expect-error line has its error (an unused
+      // directive would be an error of its own), none elsewhere.
+      expect([34, 36, 38, 40, 42, 44, 46, 47].flatMap(at)).toEqual([]);
+      // DispatcherOptions lists clientRequestTimeoutMs and maxLegacyRounds, as numbers.
+      expect([49, 51].flatMap(at)).toEqual([]);
+      const defineToolsErrors = [23, 24, 25, 26].flatMap(at).length;
+      expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(
+        errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2 + defineToolsErrors,
+      );
+      // A tsc program over the whole output: 20 s idle, over 60 s on a shared 2-core machine.
+    },
+  );
 });
 
 describe("the handlers.ts skeleton", () => {

@@ -3,6 +3,7 @@ import { generate, resolveGenerators } from "../src/generators/emit/index.js";
 import { runtimeClosure } from "../src/generators/emit/runtime.js";
 import { loadRevision } from "../src/schema/index.js";
 import { cli, ROOT, SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
+import { itCompiles } from "./support/compile.js";
 import { existsSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -29,6 +30,7 @@ describe("generator selection", () => {
 
   it.each(["package", "vendor"] as const)(
     "--generators dispatcher alone gives output that compiles (runtime %s)",
+    { tags: "compile" },
     async (runtime) => {
       const loaded = loadRevision(SPEC_DIR, "2026-07-28");
       const files = await generate(loaded, ["dispatcher"], { runtime });
@@ -53,7 +55,6 @@ describe("generator selection", () => {
         typecheck(files.filter((f) => f.path.endsWith(".ts")).map((f) => join(dir, f.path))),
       ).toEqual([]);
     },
-    180_000,
   );
 
   it("vendors only the runtime modules an entry point reaches, following real imports", () => {
@@ -78,32 +79,37 @@ describe("generator selection", () => {
 });
 
 describe("the OAuth client (auth.ts), on request only", () => {
-  it("is not in the default output; with auth it is, outside index.ts, and compiles strictly", async () => {
-    const loaded = loadRevision(SPEC_DIR, "2026-07-28");
-    const plain = (await generate(loaded, undefined, { runtime: "vendor" })).map((f) => f.path);
-    expect(plain.filter((p) => p.includes("oauth") || p === "auth.ts")).toEqual([]);
-    expect(plain).toContain("runtime/auth/http-auth.ts"); // the hook itself has no dependency
-    const files = await generate(loaded, undefined, { auth: true, runtime: "vendor" });
-    const paths = files.map((f) => f.path);
-    expect(paths).toEqual(
-      expect.arrayContaining([
-        "auth.ts",
-        "runtime/auth/oauth-client.ts",
-        "runtime/auth/discovery.ts",
-        "runtime/auth/registration.ts",
-        "runtime/auth/grant.ts",
-        "runtime/auth/dpop.ts",
-        "runtime/auth/assertion.ts",
-        "runtime/auth/store.ts",
-      ]),
-    );
-    expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/auth/);
-    const dir = tempDir();
-    writeFiles(dir, files);
-    // oauth4webapi is the output's peer dependency: resolved from this checkout.
-    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-    expect(typecheck(paths.filter((p) => p.endsWith(".ts")).map((p) => join(dir, p)))).toEqual([]);
-  }, 180_000);
+  itCompiles(
+    "is not in the default output; with auth it is, outside index.ts, and compiles strictly",
+    async () => {
+      const loaded = loadRevision(SPEC_DIR, "2026-07-28");
+      const plain = (await generate(loaded, undefined, { runtime: "vendor" })).map((f) => f.path);
+      expect(plain.filter((p) => p.includes("oauth") || p === "auth.ts")).toEqual([]);
+      expect(plain).toContain("runtime/auth/http-auth.ts"); // the hook itself has no dependency
+      const files = await generate(loaded, undefined, { auth: true, runtime: "vendor" });
+      const paths = files.map((f) => f.path);
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          "auth.ts",
+          "runtime/auth/oauth-client.ts",
+          "runtime/auth/discovery.ts",
+          "runtime/auth/registration.ts",
+          "runtime/auth/grant.ts",
+          "runtime/auth/dpop.ts",
+          "runtime/auth/assertion.ts",
+          "runtime/auth/store.ts",
+        ]),
+      );
+      expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/auth/);
+      const dir = tempDir();
+      writeFiles(dir, files);
+      // oauth4webapi is the output's peer dependency: resolved from this checkout.
+      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+      expect(typecheck(paths.filter((p) => p.endsWith(".ts")).map((p) => join(dir, p)))).toEqual(
+        [],
+      );
+    },
+  );
 
   it('is asked for with --auth or "auth": true in the config; a config value that is not a boolean is refused', () => {
     const out = tempDir();

@@ -20,6 +20,7 @@ import {
   writeFiles,
   writeGenerated,
 } from "./helpers.js";
+import { itCompiles } from "./support/compile.js";
 import { hostileDeclarations, hostileSchema, lit, PAYLOADS } from "./support/hostile.js";
 
 // Schema text written by whoever wrote a draft (packages/cli/test/support/hostile.ts) reaches every
@@ -80,11 +81,14 @@ describe.each(SETUPS)("hostile text in a schema that generates: %s", (_, run) =>
     files = await run();
   });
 
-  it("compiles under --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes", () => {
-    const dir = tempDir();
-    writeFiles(dir, files);
-    expect(typecheck(files.map((f) => join(dir, f.path)))).toEqual([]);
-  });
+  itCompiles(
+    "compiles under --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes",
+    () => {
+      const dir = tempDir();
+      writeFiles(dir, files);
+      expect(typecheck(files.map((f) => join(dir, f.path)))).toEqual([]);
+    },
+  );
 
   it("runs nothing at import, and every string comes back exactly as the schema wrote it", async () => {
     const dir = writeGenerated(files);
@@ -232,7 +236,7 @@ describe("schema text that cannot be made safe is one located error line", () =>
   });
 });
 
-describe("from the command line", () => {
+describe("from the command line", { tags: "process" }, () => {
   it("a reserved type name and a non-identifier client name: exit 1, one line, nothing written", () => {
     for (const schema of [
       `${base}\nexport type await = string;\n`,
@@ -309,22 +313,26 @@ describe("nesting past the limit is one located line, never a stack overflow", (
     expect(read(deep("arrays (T[])", MAX_NESTING + 1))).toThrow(TOO_DEEP);
   });
 
-  it("from the command line: 10,000 deep, and a chain of 10,000 aliases: exit 1, one located line, nothing written", () => {
-    const chain = Array.from(
-      { length: 10_000 },
-      (_, i) => `export type A${i} = ${i < 9_999 ? `A${i + 1}` : "string"};`,
-    ).join("\n");
-    for (const extra of [
-      deep("object type literals", 10_000),
-      `export interface Chained {\n  x: A0;\n}\n${chain}\n`,
-    ]) {
-      const spec = fakeSpec(`${base}\n${extra}`);
-      const out = join(tempDir(), "out");
-      const r = cli(["generate", "--spec", spec, "--revision", "2030-01-01", "--out", out]);
-      expect(r.status).toBe(1);
-      expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).toMatch(/^mcp-gen: \S+schema\.ts:\d+:\d+: unsupported construct: /);
-      expect(existsSync(out)).toBe(false);
-    }
-  });
+  it(
+    "from the command line: 10,000 deep, and a chain of 10,000 aliases: exit 1, one located line, nothing written",
+    { tags: "process" },
+    () => {
+      const chain = Array.from(
+        { length: 10_000 },
+        (_, i) => `export type A${i} = ${i < 9_999 ? `A${i + 1}` : "string"};`,
+      ).join("\n");
+      for (const extra of [
+        deep("object type literals", 10_000),
+        `export interface Chained {\n  x: A0;\n}\n${chain}\n`,
+      ]) {
+        const spec = fakeSpec(`${base}\n${extra}`);
+        const out = join(tempDir(), "out");
+        const r = cli(["generate", "--spec", spec, "--revision", "2030-01-01", "--out", out]);
+        expect(r.status).toBe(1);
+        expect(r.stderr.trim().split("\n")).toHaveLength(1);
+        expect(r.stderr).toMatch(/^mcp-gen: \S+schema\.ts:\d+:\d+: unsupported construct: /);
+        expect(existsSync(out)).toBe(false);
+      }
+    },
+  );
 });

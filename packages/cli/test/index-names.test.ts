@@ -18,6 +18,7 @@ import {
   typecheck,
   writeFiles,
 } from "./helpers.js";
+import { itCompiles } from "./support/compile.js";
 
 // Generated index.ts re-exports types.ts (the schema's names) beside the generated modules,
 // which export their own names and some of the runtime's. A schema that declares one of
@@ -102,25 +103,28 @@ describe("a schema declaring every name generated code or the runtime exports", 
       expect(taken).toContain(n);
   });
 
-  it("compiles under the strict flags; index.ts keeps the generated names, the schema's renamed", () => {
-    const dir = tempDir();
-    writeFiles(dir, files);
-    // Each name means at index.ts what it means without the schema's declaration.
-    const use = join(dir, "use.ts");
-    writeFileSync(
-      use,
-      [
-        'import { METHODS, createTaskStore, type SchemaMETHODS, type SchemaTask, type Task } from "./index.js";',
-        'export const methods: object = METHODS["tools/call"];',
-        "export const store: object = createTaskStore();",
-        "// @ts-expect-error the runtime's Task, not the schema's",
-        'export const runtimeTask: Task["schemaDeclared"] = "Task";',
-        'export const schema: SchemaMETHODS = { schemaDeclared: "METHODS" };',
-        'export const task: SchemaTask = { schemaDeclared: "Task" };',
-      ].join("\n"),
-    );
-    expect(typecheck([...files.map((f) => join(dir, f.path)), use])).toEqual([]);
-  });
+  itCompiles(
+    "compiles under the strict flags; index.ts keeps the generated names, the schema's renamed",
+    () => {
+      const dir = tempDir();
+      writeFiles(dir, files);
+      // Each name means at index.ts what it means without the schema's declaration.
+      const use = join(dir, "use.ts");
+      writeFileSync(
+        use,
+        [
+          'import { METHODS, createTaskStore, type SchemaMETHODS, type SchemaTask, type Task } from "./index.js";',
+          'export const methods: object = METHODS["tools/call"];',
+          "export const store: object = createTaskStore();",
+          "// @ts-expect-error the runtime's Task, not the schema's",
+          'export const runtimeTask: Task["schemaDeclared"] = "Task";',
+          'export const schema: SchemaMETHODS = { schemaDeclared: "METHODS" };',
+          'export const task: SchemaTask = { schemaDeclared: "Task" };',
+        ].join("\n"),
+      );
+      expect(typecheck([...files.map((f) => join(dir, f.path)), use])).toEqual([]);
+    },
+  );
 
   it("notes every rename at the schema's declaration, in an index.ts laid out as prettier would", async () => {
     const index = files.find((f) => f.path === "index.ts")!;

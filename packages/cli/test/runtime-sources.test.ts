@@ -12,6 +12,7 @@ import {
   vendoredFiles,
 } from "../src/generators/emit/runtime.js";
 import { STRICT_OPTIONS, tempDir, typecheck, writeFiles } from "./helpers.js";
+import { itCompiles } from "./support/compile.js";
 
 // The runtime package's sources are also what `--runtime vendor` copies into outputs as they
 // are (not formatted at generation), so they must already be what prettier prints with the
@@ -61,73 +62,81 @@ describe("runtime sources", () => {
   // README "What it generates": the output compiles with Node's types and no DOM lib, so the
   // runtime must not name DOM-only globals (`CryptoKey`, `ReadableStreamReadResult`, ...).
   // The auth modules are left out: their libraries' own types need the DOM lib.
-  it("modules without a library type-check with Node's types alone (lib ES2022, no DOM)", () => {
-    const peers = new Set(Object.values(PEER_IMPORTS).flat());
-    const plain = files.filter((m) => !sourceClosure([m]).some((reached) => peers.has(reached)));
-    expect(plain).toEqual(
-      expect.arrayContaining([
-        "server/request-state.ts",
-        "transport/sse.ts",
-        "transport/http/client/client.ts",
-        "server/router.ts",
-      ]),
-    );
-    const errors = typecheck(
-      plain.map((m) => join(RUNTIME_SRC, m)),
-      { ...STRICT_OPTIONS, lib: ["lib.es2022.d.ts"], skipLibCheck: true },
-    );
-    expect(errors).toEqual([]);
-  }, 60_000);
+  itCompiles(
+    "modules without a library type-check with Node's types alone (lib ES2022, no DOM)",
+    () => {
+      const peers = new Set(Object.values(PEER_IMPORTS).flat());
+      const plain = files.filter((m) => !sourceClosure([m]).some((reached) => peers.has(reached)));
+      expect(plain).toEqual(
+        expect.arrayContaining([
+          "server/request-state.ts",
+          "transport/sse.ts",
+          "transport/http/client.ts",
+          "server/router.ts",
+        ]),
+      );
+      const errors = typecheck(
+        plain.map((m) => join(RUNTIME_SRC, m)),
+        { ...STRICT_OPTIONS, lib: ["lib.es2022.d.ts"], skipLibCheck: true },
+      );
+      expect(errors).toEqual([]);
+    },
+  );
 
   // A vendored copy has no package.json, so the package's own subpath imports (#default-fetch)
   // must be rewritten to the module their "default" condition names. PACKAGE_IMPORTS is read
   // from package.json: a new import there must work in a copy with no other change.
-  it('every package.json "imports" entry works in a vendored copy: rewritten, compiled, loaded', async () => {
-    const manifest = JSON.parse(readFileSync(join(RUNTIME_SRC, "..", "package.json"), "utf8")) as {
-      imports: Record<string, unknown>;
-    };
-    expect(Object.keys(PACKAGE_IMPORTS).sort()).toEqual(Object.keys(manifest.imports).sort());
-    const specifiers = (file: string) =>
-      ts
-        .preProcessFile(readFileSync(join(RUNTIME_SRC, file), "utf8"), true, true)
-        .importedFiles.map((f) => f.fileName);
-    const users = files.filter((f) => specifiers(f).some((spec) => spec.startsWith("#")));
-    // Every import is used (else it is dead weight in package.json), and only listed ones are.
-    const used = new Set(users.flatMap((f) => specifiers(f).filter((s) => s.startsWith("#"))));
-    expect([...used].sort()).toEqual(Object.keys(manifest.imports).sort());
-    const copy = vendoredFiles(sourceClosure(users));
-    for (const target of Object.values(PACKAGE_IMPORTS))
-      expect(copy.map((f) => f.path)).toContain(`runtime/${target}`);
-    for (const file of copy)
-      expect(
+  itCompiles(
+    'every package.json "imports" entry works in a vendored copy: rewritten, compiled, loaded',
+    async () => {
+      const manifest = JSON.parse(
+        readFileSync(join(RUNTIME_SRC, "..", "package.json"), "utf8"),
+      ) as {
+        imports: Record<string, unknown>;
+      };
+      expect(Object.keys(PACKAGE_IMPORTS).sort()).toEqual(Object.keys(manifest.imports).sort());
+      const specifiers = (file: string) =>
         ts
-          .preProcessFile(file.code, true, true)
-          .importedFiles.filter((f) => f.fileName.startsWith("#")),
-        file.path,
-      ).toEqual([]);
-    // Compiled where no package.json has "imports": a specifier left as it was fails to resolve.
-    const dir = tempDir();
-    writeFiles(
-      dir,
-      copy.map((f) => ({ path: f.path, content: f.code })),
-    );
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-    expect(typecheck(copy.map((f) => join(dir, f.path)))).toEqual([]);
-    // And loaded by Node, as JavaScript, from the same place.
-    writeFiles(
-      dir,
-      copy.map((f) => ({
-        path: f.path.replace(/\.ts$/, ".js"),
-        content: ts.transpileModule(f.code, {
-          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-        }).outputText,
-      })),
-    );
-    for (const user of users) {
-      const loaded = (await import(
-        pathToFileURL(join(dir, "runtime", user.replace(/\.ts$/, ".js"))).href
-      )) as Record<string, unknown>;
-      expect(Object.keys(loaded).length, user).toBeGreaterThan(0);
-    }
-  }, 120_000);
+          .preProcessFile(readFileSync(join(RUNTIME_SRC, file), "utf8"), true, true)
+          .importedFiles.map((f) => f.fileName);
+      const users = files.filter((f) => specifiers(f).some((spec) => spec.startsWith("#")));
+      // Every import is used (else it is dead weight in package.json), and only listed ones are.
+      const used = new Set(users.flatMap((f) => specifiers(f).filter((s) => s.startsWith("#"))));
+      expect([...used].sort()).toEqual(Object.keys(manifest.imports).sort());
+      const copy = vendoredFiles(sourceClosure(users));
+      for (const target of Object.values(PACKAGE_IMPORTS))
+        expect(copy.map((f) => f.path)).toContain(`runtime/${target}`);
+      for (const file of copy)
+        expect(
+          ts
+            .preProcessFile(file.code, true, true)
+            .importedFiles.filter((f) => f.fileName.startsWith("#")),
+          file.path,
+        ).toEqual([]);
+      // Compiled where no package.json has "imports": a specifier left as it was fails to resolve.
+      const dir = tempDir();
+      writeFiles(
+        dir,
+        copy.map((f) => ({ path: f.path, content: f.code })),
+      );
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+      expect(typecheck(copy.map((f) => join(dir, f.path)))).toEqual([]);
+      // And loaded by Node, as JavaScript, from the same place.
+      writeFiles(
+        dir,
+        copy.map((f) => ({
+          path: f.path.replace(/\.ts$/, ".js"),
+          content: ts.transpileModule(f.code, {
+            compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+          }).outputText,
+        })),
+      );
+      for (const user of users) {
+        const loaded = (await import(
+          pathToFileURL(join(dir, "runtime", user.replace(/\.ts$/, ".js"))).href
+        )) as Record<string, unknown>;
+        expect(Object.keys(loaded).length, user).toBeGreaterThan(0);
+      }
+    },
+  );
 });
