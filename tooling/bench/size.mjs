@@ -1,10 +1,12 @@
 // BENCH=size: what an `mcp-gen init` project's generated folder (src/mcp) holds, with the
 // runtime imported from its package (the default) and copied into the output
 // (`--runtime vendor`). Both are generated here with init's revisions (the latest plus every
-// initialize-based one), from the built CLI.
+// initialize-based one), from the built CLI. Then the minified bundles of a deployed server
+// beside the v2 SDK's (tooling/bench/bundle.mjs).
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { benchBundles } from "./bundle.mjs";
 import { ROOT, SPEC, workDir } from "./common.mjs";
 
 function measure(dir, under = "") {
@@ -44,4 +46,5 @@ export async function benchSize() {
       `${mode.padEnd(8)} ${String(all.files).padStart(5)} ${String(all.lines).padStart(7)} ${(all.bytes / 1024).toFixed(0).padStart(8)}   ${runtime.lines} lines`,
     );
   }
+  await benchBundles(workDir("mcp-gen-bundle-"));
 }
