@@ -21,12 +21,21 @@ const RUNTIME = join(dirname(fileURLToPath(import.meta.url)), "..", "packages", 
  */
 export function transpileDir(from, to) {
   transpileTree(from, to);
-  const link = join(to, "node_modules", "@mcp-gen", "runtime");
+  return asRuntimeProject(to);
+}
+
+/**
+ * `dir` (of generated JavaScript, e.g. the `js+dts` target's) set up as an ESM project that
+ * installed the runtime package, as transpileDir does; returns `dir`.
+ */
+export function asRuntimeProject(dir) {
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  const link = join(dir, "node_modules", "@mcp-gen", "runtime");
   if (!existsSync(link)) {
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(RUNTIME, link, "dir");
   }
-  return to;
+  return dir;
 }
 
 function transpileTree(from, to) {

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 
 // The client names itself with mcp-gen's version, so a server's log tells which release ran.
 const { version } = JSON.parse(
-  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../packages/cli/package.json", import.meta.url), "utf8"),
 );
 const [generated, url] = process.argv.slice(2);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";

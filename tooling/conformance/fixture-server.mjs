@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 
 // The server names itself with mcp-gen's version, so a client's log tells which release ran.
 const { version } = JSON.parse(
-  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../packages/cli/package.json", import.meta.url), "utf8"),
 );
 const PNG_1x1 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";

@@ -9,6 +9,7 @@
 // scenario fails. Scenarios run a few at a time (CONFORMANCE_JOBS, default 3).
 //   --scenario X      just one (repeatable; run in every set that has it)
 //   --set S           just one set: 2026-07-28, 2025-11-25, back-compat, extensions (repeatable)
+//   MCP_GEN_TARGET=js+dts  the driver on the js+dts target's JavaScript (setup.mjs)
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { generatedJs, HERE, installSuite, NODE22, parseChecks, SUITE } from "./setup.mjs";

@@ -5,6 +5,7 @@
 //   --scenario X  just one (repeatable), at each revision that has it
 //   --requirements R  just one requirement set
 //   --host node  serve through the node:http host (serveHttp) instead of the fetch handler
+//   MCP_GEN_TARGET=js+dts  the server on the js+dts target's JavaScript (setup.mjs)
 import { spawn } from "node:child_process";
 import { startFixtureServer } from "./fixture-server.mjs";
 import { generatedJs, installSuite, NODE22, parseChecks, SUITE } from "./setup.mjs";

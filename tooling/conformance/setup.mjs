@@ -1,11 +1,13 @@
 // Shared by the conformance runners: the suite (installed here, with its Node 22, apart
 // from the project's Node 20) and mcp-gen's generated code for 2026-07-28 as JavaScript.
+// MCP_GEN_TARGET=js+dts generates the `js+dts` target and runs its JavaScript as emitted (no
+// type-stripping here), so the suite scores what an `init` project runs; default `ts`.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { transpileDir } from "../transpile-generated.mjs";
+import { asRuntimeProject, transpileDir } from "../transpile-generated.mjs";
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(HERE, "..", "..");
@@ -35,15 +37,21 @@ export function installSuite() {
 /** The legacy revisions the fixture server also speaks (through initialize). */
 export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
+/** The generate target the runners use (MCP_GEN_TARGET): `ts` (default) or `js+dts`. */
+export const TARGET = process.env.MCP_GEN_TARGET || "ts";
+if (!["ts", "js+dts"].includes(TARGET))
+  throw new Error(`MCP_GEN_TARGET: expected ts or js+dts, got ${TARGET}`);
+
 /**
- * Generates 2026-07-28 (with the legacy revisions) with this checkout's mcp-gen and
- * type-strips it to JavaScript; returns the folder. `auth` adds the OAuth client, whose
+ * Generates 2026-07-28 (with the legacy revisions) with this checkout's mcp-gen in TARGET's
+ * form and returns a folder of its JavaScript: the `ts` output type-stripped, the `js+dts`
+ * output's own .js files. `auth` adds the OAuth client, whose
  * peer dependency (oauth4webapi) resolves from this checkout's node_modules.
  */
 export async function generatedJs({ auth = false } = {}) {
   // A folder per run, so a client and a server run side by side never share one.
   const work = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-"));
-  const out = join(work, "ts");
+  const out = join(work, TARGET === "ts" ? "ts" : "js");
   const { generate } = await import(
     join(ROOT, "packages", "cli", "dist", "generators", "emit", "index.js")
   );
@@ -52,11 +60,18 @@ export async function generatedJs({ auth = false } = {}) {
   );
   const legacy = LEGACY_REVISIONS.map((r) => loadRevision(SPEC, r));
   if (auth) symlinkSync(join(ROOT, "node_modules"), join(work, "node_modules"), "dir");
-  for (const file of await generate(loadRevision(SPEC, REVISION), undefined, { legacy, auth })) {
+  const files = await generate(loadRevision(SPEC, REVISION), undefined, {
+    legacy,
+    auth,
+    target: TARGET,
+  });
+  for (const file of files) {
     mkdirSync(dirname(join(out, file.path)), { recursive: true });
     writeFileSync(join(out, file.path), file.content);
   }
-  return transpileDir(out, join(work, "js"));
+  if (TARGET === "ts") return transpileDir(out, join(work, "js"));
+  if (!existsSync(join(out, "dispatcher.js"))) throw new Error(`no dispatcher.js in ${out}`);
+  return asRuntimeProject(out);
 }
 
 /** The "Passed: X/Y, F failed" line of a single-scenario run, as numbers. */

@@ -2,157 +2,37 @@
 // 2025-03-26 through `initialize`) serving, concurrently on one HTTP endpoint, the official
 // v1 SDK client 1.32.2 (legacy), the v2 SDK client 2.4.0 in its default (legacy) mode, and
 // mcp-gen's own generated modern client. Its elicitation tool answers input_required; legacy
-// clients see it as a server-initiated elicitation/create request on their session.
+// clients see it as a server-initiated elicitation/create request on their session. (The SDK
+// clients' basic flows, over HTTP and stdio, run against both targets in sdk-peers.test.ts.)
 import { join } from "node:path";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
 import {
   Client as V2Client,
   StreamableHTTPClientTransport as V2HttpTransport,
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../src/generators/emit/index.js";
-import { loadRevision } from "../src/schema/index.js";
-import { generatedFiles, SPEC_DIR, writeGenerated } from "./helpers.js";
+import { generatedFiles, writeGenerated } from "./helpers.js";
+import {
+  type DualEraServer,
+  LEGACY,
+  startDualEraServer,
+  WORDS,
+} from "./support/dual-era-server.js";
 
 type Any = any;
-const LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26"];
-const WORDS = Array.from({ length: 150 }, (_, i) => `w${i}`);
 
-let server: { url: string; close(): Promise<void> };
+let server: DualEraServer;
 let eraDispatcher: Any;
-let generated: { client: Any; http: Any; dispatcher: Any; httpClient: Any };
+let generated: DualEraServer["generated"];
 
 beforeAll(async () => {
-  const files = await generate(loadRevision(SPEC_DIR, "2026-07-28"), undefined, {
-    legacy: LEGACY.map((r) => loadRevision(SPEC_DIR, r)),
-  });
-  const dir = writeGenerated(files);
-  const [dispatcher, http, client, httpClient] = await Promise.all(
-    ["dispatcher.js", "http-server.js", "client.js", "http-client.js"].map(
-      (m) => import(join(dir, m)),
-    ),
-  );
-  generated = { dispatcher, http, client, httpClient };
-  const { inputRequired } = dispatcher;
-  const d = dispatcher.createServerDispatcher(
-    {
-      "tools/list": () => ({
-        tools: [
-          {
-            name: "echo",
-            inputSchema: { type: "object", properties: { text: { type: "string" } } },
-          },
-          { name: "greet", inputSchema: { type: "object" } },
-        ],
-        ttlMs: 0,
-        cacheScope: "public",
-      }),
-      "tools/call": async (params: Any, ctx: Any) => {
-        if (params.name === "fail") throw new Error("the backend is down");
-        if (params.name === "nope") throw new dispatcher.McpError(-32602, "Unknown tool: nope");
-        if (params.name === "echo") {
-          await ctx.sendProgress(1, 1, "done");
-          await ctx.log("info", `echo ${params.arguments?.text}`);
-          return { content: [{ type: "text", text: String(params.arguments?.text) }] };
-        }
-        const answer = ctx.inputResponse("who", "elicitation/create");
-        if (!answer) {
-          const ask = {
-            mode: "form",
-            message: "Your name?",
-            requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-          };
-          return inputRequired(ctx, {
-            inputRequests: { who: { method: "elicitation/create", params: ask } },
-          });
-        }
-        return {
-          content: [
-            { type: "text", text: `Hello, ${answer.content?.name} (${ctx.protocolVersion})` },
-          ],
-        };
-      },
-      "prompts/list": () => ({ prompts: [{ name: "hi" }], ttlMs: 0, cacheScope: "public" }),
-      "prompts/get": () => ({
-        messages: [{ role: "user", content: { type: "text", text: "hi" } }],
-      }),
-      "completion/complete": () => ({ completion: { values: WORDS } }),
-    },
-    { serverInfo: { name: "dual", version: "1.0.0" } },
-  );
-  eraDispatcher = d;
-  server = await http.serveHttp(d);
+  server = await startDualEraServer("ts");
+  ({ dispatcher: eraDispatcher, generated } = server);
 });
 afterAll(() => server?.close());
 
 describe("dual-era server over Streamable HTTP", () => {
-  it("serves the v1 SDK client 1.32.2: initialize, list, call, elicitation through the legacy shim, logs", async () => {
-    const client = new V1Client(
-      { name: "v1", version: "1.0.0" },
-      { capabilities: { elicitation: {} } },
-    );
-    client.setRequestHandler(ElicitRequestSchema, async () => ({
-      action: "accept",
-      content: { name: "Ada" },
-    }));
-    const logs: unknown[] = [];
-    client.setNotificationHandler(
-      LoggingMessageNotificationSchema,
-      (n) => void logs.push(n.params.data),
-    );
-    await client.connect(new V1HttpTransport(new URL(server.url)));
-    expect(client.getServerVersion()).toEqual({ name: "dual", version: "1.0.0" });
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "greet"]);
-    await client.setLoggingLevel("info");
-    const progress: unknown[] = [];
-    const echo = await client.callTool({ name: "echo", arguments: { text: "x" } }, undefined, {
-      onprogress: (p) => void progress.push(p.progress),
-    });
-    expect(echo.content).toEqual([{ type: "text", text: "x" }]);
-    expect(progress).toEqual([1]);
-    expect(logs).toEqual(["echo x"]);
-    const greet = await client.callTool({ name: "greet", arguments: {} });
-    expect(greet.content).toEqual([{ type: "text", text: "Hello, Ada (2025-11-25)" }]);
-    expect((await client.getPrompt({ name: "hi" })).messages).toHaveLength(1);
-    await client.close();
-  });
-
-  it("serves the v2 SDK client 2.4.0 in its default mode", async () => {
-    const client = new V2Client(
-      { name: "v2", version: "1.0.0" },
-      { capabilities: { elicitation: {} } },
-    );
-    client.setRequestHandler("elicitation/create", async () => ({
-      action: "accept",
-      content: { name: "Grace" },
-    }));
-    await client.connect(new V2HttpTransport(new URL(server.url)));
-    const greet = await client.callTool({ name: "greet", arguments: {} });
-    expect(greet.content).toEqual([{ type: "text", text: "Hello, Grace (2025-11-25)" }]);
-    await client.close();
-  });
-
-  it("serves the v2 SDK client 2.4.0 in its auto mode (modern, statelessly)", async () => {
-    const client = new V2Client(
-      { name: "v2-auto", version: "1.0.0" },
-      { capabilities: { elicitation: {} }, versionNegotiation: { mode: "auto" } },
-    );
-    client.setRequestHandler("elicitation/create", async () => ({
-      action: "accept",
-      content: { name: "Hedy" },
-    }));
-    await client.connect(new V2HttpTransport(new URL(server.url)));
-    const greet = await client.callTool({ name: "greet", arguments: {} });
-    // The handler saw the modern protocol version: no legacy session was opened.
-    expect(greet.content).toEqual([{ type: "text", text: "Hello, Hedy (2026-07-28)" }]);
-    await client.close();
-  });
-
   it("hands legacy clients their request errors as JSON-RPC errors, keeping the session (v1, v2, mcp-gen's)", async () => {
     // No resources handlers: method not found. Before, these came as HTTP 404 and 400: the SDK
     // clients threw transport errors without the code, mcp-gen's dropped its live session.
