@@ -71,7 +71,7 @@ describe("runtime sources", () => {
         expect.arrayContaining([
           "server/request-state.ts",
           "transport/sse.ts",
-          "transport/http/client.ts",
+          "transport/http/client/client.ts",
           "server/router.ts",
         ]),
       );
