@@ -312,7 +312,10 @@ describe("mcp-gen init after a spec bump", () => {
     await initProject(dir, { spec, revision: NEW });
     const config = JSON.parse(readFileSync(join(dir, "mcp-gen.config.json"), "utf8"));
     expect(config.revisions).toEqual([NEW, OLD, LEGACY]);
-    expect(existsSync(join(dir, "src", "mcp", "modern", OLD, "validators.ts"))).toBe(true);
-    expect(existsSync(join(dir, "src", "mcp", "legacy", LEGACY, "validators.ts"))).toBe(true);
+    // An init project generates js+dts: each revision's validators as JavaScript and declarations.
+    expect(config.target).toBe("js+dts");
+    for (const folder of [join("modern", OLD), join("legacy", LEGACY)])
+      for (const file of ["validators.js", "validators.d.ts"])
+        expect(existsSync(join(dir, "src", "mcp", folder, file)), `${folder}/${file}`).toBe(true);
   });
 });
