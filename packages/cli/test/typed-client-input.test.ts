@@ -364,7 +364,7 @@ describe("resource templates on a saved listing", () => {
     expect(run.stderr).toBe("");
     const typed = readFileSync(join(vendored, "src", "tools.ts"), "utf8");
     expect(typed).toContain(
-      'import { UriTemplate, type TemplateValue } from "../../../out/runtime/client/index.js";',
+      'import { UriTemplate, type TemplateValue } from "../out/runtime/client/index.js";',
     );
     writeFileSync(
       join(vendored, "src", "use.ts"),

@@ -171,10 +171,10 @@ describe("against a v2 SDK 2.4.0 server over Streamable HTTP", () => {
     writeFileSync(
       join(checked, "src", "use.ts"),
       [
-        'import { createClient } from "../../../out/client.js";',
-        'import { createHttpTransport } from "../../../out/http-client.js";',
+        'import { createClient } from "../out/client.js";',
+        'import { createHttpTransport } from "../out/http-client.js";',
         'import { expectTypeOf } from "vitest";',
-        'import type { CompleteResult, ReadResourceResult } from "../../../out/types.js";',
+        'import type { CompleteResult, ReadResourceResult } from "../out/types.js";',
         'import { createServerResourceCompletions, createServerResourceTemplates, createServerTools, type PageVariables } from "./tools.js";',
         'const client = createClient({ transport: createHttpTransport({ url: "http://x" }) });',
         "const tools = createServerTools(client);",
