@@ -1,7 +1,7 @@
 // The MCP Inspector CLI against an `mcp-gen init` project, over stdio and Streamable HTTP, in
 // both of its protocol eras (legacy: initialize; modern: 2026-07-28). Not part of `npm test`:
 // the Inspector is 111 MB of dependencies and needs Node 22.19+, so this installs it from the
-// registry into a folder of its own and runs it with the Node 22 of conformance/.
+// registry into a folder of its own and runs it with the Node 22 of tooling/conformance/.
 //
 //   node tooling/inspector.mjs [PROJECT]   (PROJECT: a built init project; default: a new one)
 //
