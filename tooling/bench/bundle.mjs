@@ -18,9 +18,8 @@ import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } fro
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "rolldown";
-import { ROOT, SPEC } from "./common.mjs";
+import { initProject, MCP_GEN, ROOT, SPEC } from "./common.mjs";
 
-const MCP_GEN = join(ROOT, "packages", "cli", "dist", "cli", "main.js");
 const SIDE_BY_SIDE = join(ROOT, "examples", "side-by-side");
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const isBuiltin = (id) => NODE_BUILTINS.has(id) || id.startsWith("node:");
@@ -44,10 +43,8 @@ export default {
 };
 `;
 
-function initProject(work, name, extra) {
-  const dir = join(work, name);
-  mcpGen(["init", dir, "--spec", SPEC, ...extra], work);
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+function initWithWorker(work, name, extra) {
+  const dir = initProject(work, name, extra);
   writeFileSync(join(dir, "src", "worker.ts"), initWorker);
   return { workers: join(dir, "src", "worker.ts"), node: join(dir, "src", "http.ts") };
 }
@@ -133,8 +130,8 @@ const kib = (n) => (n / 1024).toFixed(1).padStart(8);
 
 export async function benchBundles(work) {
   const peers = {
-    "mcp-gen init": initProject(work, "init", []),
-    "mcp-gen init --modern-only": initProject(work, "init-modern", ["--modern-only"]),
+    "mcp-gen init": initWithWorker(work, "init", []),
+    "mcp-gen init --modern-only": initWithWorker(work, "init-modern", ["--modern-only"]),
     "bookshop mcp-gen": bookshopMcpGen(work),
     "bookshop SDK 2.4.0": bookshopSdk(work),
   };

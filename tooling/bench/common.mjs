@@ -1,5 +1,5 @@
 import { fork, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,8 @@ export { transpileDir } from "../transpile-generated.mjs";
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 export const SPEC = resolve(ROOT, "..", "shared", "spec");
+/** The built CLI of this checkout. */
+export const MCP_GEN = join(ROOT, "packages", "cli", "dist", "cli", "main.js");
 
 /** The median; of an even count, the mean of the two middle values. */
 export const median = (xs) => {
@@ -17,6 +19,21 @@ export const median = (xs) => {
 
 export function workDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * `mcp-gen init` into `work`/`name` from the spec checkout, its packages those of this checkout
+ * (node_modules linked, not installed). Returns the project's folder.
+ */
+export function initProject(work, name, extraArgs = []) {
+  const dir = join(work, name);
+  const r = spawnSync(process.execPath, [MCP_GEN, "init", dir, "--spec", SPEC, ...extraArgs], {
+    cwd: work,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`mcp-gen init ${extraArgs.join(" ")} failed:\n${r.stderr}`);
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
 }
 
 /** The load average (1, 5, 15 min), as printed beside timings taken on a shared machine. */

@@ -15,13 +15,12 @@ import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { envCount, loadAverage, median, ROOT, SPEC, workDir } from "./common.mjs";
+import { envCount, initProject, loadAverage, median, ROOT, workDir } from "./common.mjs";
 
 const TSC = join(ROOT, "node_modules", "typescript", "lib", "tsc.js");
 const TSSERVER = join(ROOT, "node_modules", "typescript", "lib", "tsserver.js");
 /** How long one tsserver may take to answer before the bench gives up on it. */
 const TSSERVER_DEADLINE_MS = 300_000;
-const MCP_GEN = join(ROOT, "packages", "cli", "dist", "cli", "main.js");
 
 function writeProbe(dir) {
   const probe = join(dir, "rss-probe.mjs");
@@ -31,17 +30,6 @@ function writeProbe(dir) {
       'process.on("exit", () => writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n',
   );
   return pathToFileURL(probe).href;
-}
-
-/** An init project, its packages those of this checkout (node_modules linked, not installed). */
-function initProject(work) {
-  const dir = join(work, "init");
-  const r = spawnSync(process.execPath, [MCP_GEN, "init", dir, "--spec", SPEC], {
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(`mcp-gen init failed:\n${r.stderr}`);
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  return dir;
 }
 
 /** The side-by-side bookshop on the SDK, with the init project's compiler options. */
@@ -132,7 +120,7 @@ export async function benchTypecheck() {
   const rounds = envCount("BENCH_ROUNDS", 3);
   const work = workDir("mcp-gen-typecheck-");
   const probe = writeProbe(work);
-  const init = initProject(work);
+  const init = initProject(work, "init");
   const peers = { "mcp-gen init": init, "v2 SDK": sdkProject(work, init) };
   const handlersFile = { "mcp-gen init": "src/handlers.ts", "v2 SDK": "src/with-sdk.ts" };
   console.log(`\ntsc --noEmit of a user's project (${rounds} rounds, interleaved, medians)`);
