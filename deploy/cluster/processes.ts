@@ -19,6 +19,18 @@ export interface Replica {
   printed(text: string | RegExp, ms?: number): Promise<void>;
 }
 
+/**
+ * SIGKILLs `replica` and resolves once it is reaped, so its port refuses connections (HAProxy
+ * then redispatches). Until then the kernel may still accept a connection on its socket and
+ * reset it, which a client sees as "fetch failed" rather than a replica's answer.
+ */
+export async function killReplica(replica: Pick<Replica, "process">): Promise<void> {
+  if (replica.process.exitCode !== null || replica.process.signalCode !== null) return;
+  const gone = new Promise((resolve) => replica.process.once("exit", resolve));
+  replica.process.kill("SIGKILL");
+  await gone;
+}
+
 /** The haproxy binary on PATH or in /usr/sbin (Debian's), or undefined. */
 export function haproxyPath(): string | undefined {
   const dirs = [...(process.env["PATH"] ?? "").split(delimiter), "/usr/sbin", "/usr/local/sbin"];

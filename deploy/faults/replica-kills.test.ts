@@ -5,6 +5,7 @@
 // session, and the generated client in 2026-07-28 (stateless: its control).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingForDeploy } from "../cluster/cluster.js";
+import { killReplica } from "../cluster/processes.js";
 import { counts, recordRow } from "./report.js";
 import {
   exited,
@@ -70,13 +71,6 @@ async function clientOf(kind: Kind, hooks: ClientHooks = {}) {
   };
 }
 
-/** Kills `replica` and waits for it to be gone. */
-async function kill(replica: { process: Any }) {
-  const gone = new Promise((resolve) => replica.process.once("exit", resolve));
-  replica.process.kill("SIGKILL");
-  await gone;
-}
-
 describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
   it("(c) the replica writing a call's stream killed: a result or an error promptly, 0 hung, 0 duplicated events", async () => {
     await wholeAgain(cluster);
@@ -88,7 +82,7 @@ describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
         const n = nonce("c");
         const call = client.call("steps", { nonce: n, count: 8, ms: 250 }, (p) => progress.push(p));
         const holder = await printing(cluster, new RegExp(`^STEP \\w+ ${n} 3$`, "m"), "step 3");
-        await kill(holder);
+        await killReplica(holder);
         const outcome = await settle(call);
         // Replicas that started the call: more than one, and it was run twice.
         const runs = printedBy(cluster, new RegExp(`^STEP \\w+ ${n} 1$`, "m"));
@@ -159,7 +153,7 @@ describe.skipIf(Boolean(missingForDeploy))("replicas killed mid-call", () => {
         const call = client.call("ask-answer", { nonce: n }, () => {});
         const asker = await printing(cluster, new RegExp(`^ASKING \\w+ ${n}$`, "m"), "asking");
         await settle(wasAsked, HUNG_AFTER_MS);
-        await kill(asker);
+        await killReplica(asker);
         release();
         const outcome = await settle(call);
         // Replicas that asked: more than one, and the call was started again elsewhere.
