@@ -38,7 +38,7 @@ class LongestFirst extends BaseSequencer {
  *   and generated code against itself, over memory or HTTP on loopback within the test.
  * - e2e: see E2E below.
  * A new file is a unit test until it is listed here. `npm test` runs unit alone, without the
- * tests tagged `compile` or `process` (see tags below); .ci/run runs each of the others.
+ * tests tagged `compile`, `process` or `corpus` (see tags below); .ci/run runs each of the others.
  */
 const INSTALL = ["packages/cli/test/init.test.ts"];
 /**
@@ -125,6 +125,12 @@ export default defineConfig({
         description:
           "runs the built CLI as a process, several times or until it is stopped (about 2 s " +
           "of CPU a run: Node and TypeScript loaded each time)",
+      },
+      {
+        name: "corpus",
+        description:
+          "a property test repeated for the older spec revisions (the newest runs in npm " +
+          "test): the same code paths over more type shapes, 3-8 s of CPU a revision",
       },
     ],
     projects: [

@@ -34,8 +34,13 @@ const RUNS = Number(process.env["FC_RUNS"] ?? 200);
  * generator compiles them all, and they add type shapes rather than new code paths (every
  * type still gets its examples and generated values). Keeps `npm test` within its budget.
  */
-const runsFor = (revision: string) =>
-  revision === SPEC_REVISIONS[SPEC_REVISIONS.length - 1] ? RUNS : Math.ceil(RUNS / 4);
+const runsFor = (revision: string) => (revision === NEWEST ? RUNS : Math.ceil(RUNS / 4));
+const NEWEST = SPEC_REVISIONS[SPEC_REVISIONS.length - 1];
+/**
+ * The property tests of older revisions are tagged `corpus` (vitest.config.ts): `npm test`
+ * runs the newest revision's, `npm run test:slow` all of them.
+ */
+const corpusTags = (revision: string) => ({ tags: revision === NEWEST ? [] : ["corpus"] });
 
 /** ajv + ajv-formats on schema.json, as the spec validates its examples (strict: false). */
 function oracle(revision: string, patched: boolean) {
@@ -75,33 +80,37 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
     expect(emitted).toMatchObject({ path: "validators.ts", preformatted: true, code });
   });
 
-  it("first-error mode reports exactly the first error of the full validation", () => {
-    const arbitraries = new ArbitraryBuilder(buildValidationSchemas(loaded.model));
-    const types = loaded.model.declarations
-      .filter((d) => d.kind !== "const" && d.exported)
-      .map((d) => d.name);
-    let invalid = 0;
-    for (const type of types) {
-      const candidate = fc
-        .tuple(arbitraries.named(type), fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
-        .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement));
-      fc.assert(
-        fc.property(candidate, (value) => {
-          const full = v[`validate${type}`]!(value) as Result;
-          const first = v[`validate${type}`]!(value, { firstError: true }) as Result;
-          if (full.ok) return first.ok && first.value === value;
-          invalid++;
-          return (
-            !first.ok &&
-            first.errors.length === 1 &&
-            JSON.stringify(first.errors[0]) === JSON.stringify(full.errors[0])
-          );
-        }),
-        { seed: SEED, numRuns: 30, examples: [] },
-      );
-    }
-    expect(invalid).toBeGreaterThan(types.length * 5);
-  });
+  it(
+    "first-error mode reports exactly the first error of the full validation",
+    corpusTags(revision),
+    () => {
+      const arbitraries = new ArbitraryBuilder(buildValidationSchemas(loaded.model));
+      const types = loaded.model.declarations
+        .filter((d) => d.kind !== "const" && d.exported)
+        .map((d) => d.name);
+      let invalid = 0;
+      for (const type of types) {
+        const candidate = fc
+          .tuple(arbitraries.named(type), fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
+          .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement));
+        fc.assert(
+          fc.property(candidate, (value) => {
+            const full = v[`validate${type}`]!(value) as Result;
+            const first = v[`validate${type}`]!(value, { firstError: true }) as Result;
+            if (full.ok) return first.ok && first.value === value;
+            invalid++;
+            return (
+              !first.ok &&
+              first.errors.length === 1 &&
+              JSON.stringify(first.errors[0]) === JSON.stringify(full.errors[0])
+            );
+          }),
+          { seed: SEED, numRuns: 30, examples: [] },
+        );
+      }
+      expect(invalid).toBeGreaterThan(types.length * 5);
+    },
+  );
 
   it("every example validates as its folder's type", () => {
     const dir = join(SPEC_DIR, "schema", revision, "examples");
@@ -119,62 +128,66 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
     else expect(count).toBeGreaterThan(0);
   });
 
-  it(`agrees with ajv on schema.json for every type: examples plus ${runsFor(revision)} generated values, valid and mutated`, () => {
-    const { check, defs } = oracle(revision, true);
-    const schemas = buildValidationSchemas(loaded.model);
-    const arbitraries = new ArbitraryBuilder(schemas);
-    const types = loaded.model.declarations
-      .filter((d) => d.kind !== "const" && d.exported)
-      .map((d) => d.name);
-    expect(types.every((t) => t in defs)).toBe(true);
-    let valid = 0;
-    let total = 0;
-    const examplesDir = join(SPEC_DIR, "schema", revision, "examples");
-    const examplesOf = (type: string): unknown[] =>
-      existsSync(join(examplesDir, type))
-        ? readdirSync(join(examplesDir, type)).map((f) =>
-            JSON.parse(readFileSync(join(examplesDir, type, f), "utf8")),
-          )
-        : [];
-    for (const type of types) {
-      const validate = check(type);
-      const examples = examplesOf(type);
-      // The spec's own examples seed the generator: as they are, and mutated.
-      const seeds =
-        examples.length > 0
-          ? fc.oneof(arbitraries.named(type), fc.constantFrom(...(examples as never[])))
-          : arbitraries.named(type);
-      for (const example of examples) {
-        expect(v[`is${type}`]!(example)).toBe(validate(example));
+  it(
+    `agrees with ajv on schema.json for every type: examples plus ${runsFor(revision)} generated values, valid and mutated`,
+    corpusTags(revision),
+    () => {
+      const { check, defs } = oracle(revision, true);
+      const schemas = buildValidationSchemas(loaded.model);
+      const arbitraries = new ArbitraryBuilder(schemas);
+      const types = loaded.model.declarations
+        .filter((d) => d.kind !== "const" && d.exported)
+        .map((d) => d.name);
+      expect(types.every((t) => t in defs)).toBe(true);
+      let valid = 0;
+      let total = 0;
+      const examplesDir = join(SPEC_DIR, "schema", revision, "examples");
+      const examplesOf = (type: string): unknown[] =>
+        existsSync(join(examplesDir, type))
+          ? readdirSync(join(examplesDir, type)).map((f) =>
+              JSON.parse(readFileSync(join(examplesDir, type, f), "utf8")),
+            )
+          : [];
+      for (const type of types) {
+        const validate = check(type);
+        const examples = examplesOf(type);
+        // The spec's own examples seed the generator: as they are, and mutated.
+        const seeds =
+          examples.length > 0
+            ? fc.oneof(arbitraries.named(type), fc.constantFrom(...(examples as never[])))
+            : arbitraries.named(type);
+        for (const example of examples) {
+          expect(v[`is${type}`]!(example)).toBe(validate(example));
+        }
+        const candidate = fc.oneof(
+          { weight: 1, arbitrary: seeds },
+          {
+            weight: 3,
+            arbitrary: fc
+              .tuple(seeds, fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
+              .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement)),
+          },
+        );
+        fc.assert(
+          fc.property(candidate, (value) => {
+            const expected = validate(value) as boolean;
+            total++;
+            if (expected) valid++;
+            const result = v[`validate${type}`]!(value) as Result;
+            return (
+              v[`is${type}`]!(value) === expected &&
+              result.ok === expected &&
+              (expected || (!result.ok && result.errors.length > 0))
+            );
+          }),
+          { seed: SEED, numRuns: runsFor(revision), verbose: true, examples: [] },
+        );
       }
-      const candidate = fc.oneof(
-        { weight: 1, arbitrary: seeds },
-        {
-          weight: 3,
-          arbitrary: fc
-            .tuple(seeds, fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
-            .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement)),
-        },
-      );
-      fc.assert(
-        fc.property(candidate, (value) => {
-          const expected = validate(value) as boolean;
-          total++;
-          if (expected) valid++;
-          const result = v[`validate${type}`]!(value) as Result;
-          return (
-            v[`is${type}`]!(value) === expected &&
-            result.ok === expected &&
-            (expected || (!result.ok && result.errors.length > 0))
-          );
-        }),
-        { seed: SEED, numRuns: runsFor(revision), verbose: true, examples: [] },
-      );
-    }
-    // Both sides of the boundary were exercised.
-    expect(valid).toBeGreaterThan(total * 0.1);
-    expect(total - valid).toBeGreaterThan(total * 0.1);
-  });
+      // Both sides of the boundary were exercised.
+      expect(valid).toBeGreaterThan(total * 0.1);
+      expect(total - valid).toBeGreaterThan(total * 0.1);
+    },
+  );
 });
 
 describe("first-error mode at the message entry points", () => {
