@@ -42,8 +42,21 @@ const RUNTIME_LAYERS = [
     forbidden: ["client", "server", "auth", "extensions", "stores", "stdio"],
   },
   { folder: "transport/http/client", forbidden: ["server", "extensions", "stores", "stdio"] },
-  { folder: "transport/http/server", forbidden: ["client", "extensions", "stores", "stdio"] },
-  { folder: "stores", forbidden: ["client", "auth", "extensions", "stdio"] },
+  {
+    folder: "transport/http/server",
+    ignores: ["server.ts"],
+    forbidden: ["client", "extensions", "stores", "stdio"],
+  },
+  // server.ts is the node:http entry point (`@mcp-gen/runtime/node/http`): it wires the
+  // server's default stores, in memory, as src/fetch.ts does for the fetch handler.
+  {
+    folder: "transport/http/server",
+    files: ["server.ts"],
+    forbidden: ["client", "extensions", "stores/redis", "stdio"],
+  },
+  // Stores implement the HTTP server's store contracts; neither kind imports the other.
+  { folder: "stores/memory", forbidden: ["client", "auth", "extensions", "stdio", "redis"] },
+  { folder: "stores/redis", forbidden: ["client", "auth", "extensions", "stdio", "memory"] },
 ];
 
 export default tseslint.config(

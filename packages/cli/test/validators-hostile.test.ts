@@ -201,12 +201,15 @@ describe("depth 1,000", () => {
     const body = [
       ...functions,
       "export const isDeep = (v: unknown) => $is_Deep(v, 0);",
-      "export const validateDeep = (v: unknown) => $result(v, $va_Deep, undefined);",
+      `export const validateDeep = (v: unknown) => ${writer.rt.$result}(v, $va_Deep, undefined);`,
     ];
-    const files = validatorsFiles("// depth 1,000", body, runtimeImports("package")).map((f) => ({
-      path: f.path,
-      content: f.code,
-    }));
+    const emitted = validatorsFiles(
+      "// depth 1,000",
+      body,
+      runtimeImports("package"),
+      writer.uses.used,
+    );
+    const files = emitted.map((f) => ({ path: f.path, content: f.code }));
     const v = await importGenerated<Validators>(files, "validators.js");
     expect(v["isDeep"]!(deepValue(1000, "x"))).toBe(true);
     expect(v["isDeep"]!(deepValue(1000, 1))).toBe(false);

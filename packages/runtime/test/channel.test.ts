@@ -46,7 +46,10 @@ describe("the channel seam", () => {
     const heard: Json[] = [];
     const response = await client.transport.request(
       { jsonrpc: "2.0", id: 7, method: "echo", params: { said: "hi" } },
-      { onNotification: (n) => void heard.push(n) },
+      {
+        onNotification: (n) => void heard.push(n),
+        callNotifications: { progress: "notifications/progress", log: null },
+      },
     );
     expect(response).toEqual({ jsonrpc: "2.0", id: 7, result: { said: "hi" } });
     expect(heard).toEqual([

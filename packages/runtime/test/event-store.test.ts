@@ -5,11 +5,11 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_RETENTION,
   formatEventId,
-  MemoryEventStore,
   parseEventId,
   resolveRetention,
   utf8Length,
 } from "../src/transport/http/server/event-store.js";
+import { MemoryEventStore } from "../src/stores/memory/event-store.js";
 import { note, replay } from "./event-store-support.js";
 
 describe("MemoryEventStore", () => {

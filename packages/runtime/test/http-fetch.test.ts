@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createFetchHandler } from "../src/transport/http/server/fetch.js";
+import { createFetchHandler } from "../src/fetch.js";
 import { routingHeaders } from "../src/transport/http/headers.js";
 import type { MessageHandler } from "../src/transport/http/server/options.js";
 import { readSseMessages } from "../src/transport/sse.js";

@@ -3,7 +3,8 @@
 // stream, the priming event, replay after Last-Event-ID (nothing twice, nothing missed), the
 // refusals, and modern streams staying without ids.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { MemoryEventStore, type EventStore } from "../src/transport/http/server/event-store.js";
+import { type EventStore } from "../src/transport/http/server/event-store.js";
+import { MemoryEventStore } from "../src/stores/memory/event-store.js";
 import { request } from "./fixture.js";
 import { within } from "../../cli/test/support/wait.js";
 import { note, observedStore } from "./event-store-support.js";

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { McpError } from "../src/core/errors.js";
-import { MemorySessionStore, parseSessionRecord } from "../src/transport/http/server/sessions.js";
+import { parseSessionRecord } from "../src/transport/http/server/sessions.js";
+import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { recordOf, sessionStoreContract } from "./session-store-contract.js";
 import { dualEras, LEGACY_INITIALIZE } from "./fixture.js";
 import { serveSessions } from "./session-server.js";

@@ -76,6 +76,35 @@ describe("the runtime's import graph", () => {
     expect(cyclesOf(withTypes)).toEqual([]);
   });
 
+  // Stores sit above transports: the HTTP server takes its default stores (in memory) from
+  // the entry points that wire them, and a store reaches only the contracts it implements.
+  it("keeps the stores above the transports, with the entry points wiring the memory defaults", () => {
+    const withTypes = (file: string) =>
+      runtimeImports(file, readFileSync(join(SRC, file), "utf8"), true);
+    const entries = ["transport/http/server/server.ts", "fetch.ts"];
+    for (const file of files.filter((f) => f.startsWith("transport/") && !entries.includes(f)))
+      expect(
+        withTypes(file).filter((target) => target.startsWith("stores/")),
+        file,
+      ).toEqual([]);
+    for (const entry of entries) expect(graph.get(entry)).toContain("stores/memory/defaults.ts");
+    const contracts = [
+      "transport/http/server/sessions.ts",
+      "transport/http/server/event-store.ts",
+      "transport/http/server/store-defaults.ts",
+    ];
+    const memory = files.filter((f) => f.startsWith("stores/memory/"));
+    expect(memory).toContain("stores/memory/sessions.ts");
+    for (const file of memory)
+      for (const target of withTypes(file))
+        expect(
+          target.startsWith("core/") ||
+            target.startsWith("stores/memory/") ||
+            contracts.includes(target),
+          `${file} -> ${target}`,
+        ).toBe(true);
+  });
+
   it("finds a cycle when there is one, type-only imports aside", () => {
     const planted = new Map(graph);
     planted.set("core/errors.ts", [...graph.get("core/errors.ts")!, "client/engine.ts"]);

@@ -6,7 +6,7 @@
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventStore } from "../src/redis.js";
-import { MemorySessionStore } from "../src/transport/http/server/sessions.js";
+import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { InProcessMessageBus, shareSessionNotices } from "../src/server/message-bus.js";
 import { note, observedStore, replay } from "./event-store-support.js";
 import { within } from "../../cli/test/support/wait.js";

@@ -4,7 +4,7 @@
 // Redis connection: its lease is no longer renewed, as when its process dies.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectRedisEventStore, RedisEventStore } from "../src/redis.js";
-import { MemorySessionStore } from "../src/transport/http/server/sessions.js";
+import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { within } from "../../cli/test/support/wait.js";
 import { redisMissing, startRedis, type RunningRedis } from "../../cli/test/support/redis.js";
 import {

@@ -3,8 +3,8 @@
 // in one process sharing a session store and an event store, as replicas behind a balancer
 // that is not sticky share Redis.
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryEventStore } from "../src/transport/http/server/event-store.js";
-import { MemorySessionStore } from "../src/transport/http/server/sessions.js";
+import { MemoryEventStore } from "../src/stores/memory/event-store.js";
+import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { InProcessMessageBus, type MessageBus } from "../src/server/message-bus.js";
 import { note } from "./event-store-support.js";
 import { callTool, instances, openSession, type Instance } from "./session-relay-support.js";

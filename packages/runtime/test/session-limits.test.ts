@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import type { ProtocolDescriptor } from "../src/core/protocol.js";
 import { createHttpHandler, type ServeHttpOptions } from "../src/transport/http/server/server.js";
-import { MemorySessionStore } from "../src/transport/http/server/sessions.js";
+import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { within } from "../../cli/test/support/wait.js";
 import { dualEras, LEGACY_INITIALIZE as INITIALIZE, LEGACY_PROTOCOL, PROTOCOL } from "./fixture.js";
 import { serveSessions } from "./session-server.js";

@@ -5,7 +5,7 @@
 import { expect } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import type { MessageBus } from "../src/server/message-bus.js";
-import { MemorySessionStore } from "../src/transport/http/server/sessions.js";
+import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { within } from "../../cli/test/support/wait.js";
 import { LEGACY_PROTOCOL as LEGACY, PROTOCOL, VALIDATORS } from "./fixture.js";
 import { gate, messages, post, readUntil, start, type Any, type Server } from "./resume-support.js";

@@ -4,7 +4,8 @@
 // 500, and the outage is reported once; the store back, they are served again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
-import { MemorySessionStore, type SessionStore } from "../src/transport/http/server/sessions.js";
+import { type SessionStore } from "../src/transport/http/server/sessions.js";
+import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { within } from "../../cli/test/support/wait.js";
 import { dualEras, LEGACY_INITIALIZE } from "./fixture.js";
 import { serveSessions } from "./session-server.js";

@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createEraDispatcher, type EraDispatcherOptions } from "../src/server/era-dispatcher.js";
 import type { ProtocolDescriptor } from "../src/core/protocol.js";
-import {
-  MemorySessionStore,
-  type SessionChange,
-  type SessionStore,
-} from "../src/transport/http/server/sessions.js";
+import { type SessionChange, type SessionStore } from "../src/transport/http/server/sessions.js";
+import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { dualEras, LEGACY_INITIALIZE as INITIALIZE, LEGACY_PROTOCOL } from "./fixture.js";
 import { serveSessions } from "./session-server.js";
 

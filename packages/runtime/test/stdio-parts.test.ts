@@ -15,6 +15,8 @@ import {
 import { TransportError } from "../src/core/transport-error.js";
 
 const line = (message: unknown) => JSON.stringify(message);
+/** The progress and log methods of the calls' revision, as the client engine passes them. */
+const callNotifications = { progress: "notifications/progress", log: "notifications/message" };
 
 describe("ChannelCalls", () => {
   function calls() {
@@ -45,19 +47,52 @@ describe("ChannelCalls", () => {
     const { stdio, transportHeard, sessionHeard } = calls();
     const log = { jsonrpc: "2.0", method: "notifications/message", params: { data: "x" } };
     const heardByOne: unknown[] = [];
-    void stdio.call({ id: 1 }, { onNotification: (n) => void heardByOne.push(n) });
+    void stdio.call(
+      { id: 1 },
+      { onNotification: (n) => void heardByOne.push(n), callNotifications },
+    );
     stdio.receive(line(log));
     expect(heardByOne).toEqual([log]);
     expect(sessionHeard).toEqual([]);
 
     const heardByTwo: unknown[] = [];
-    void stdio.call({ id: 2 }, { onNotification: (n) => void heardByTwo.push(n) });
+    void stdio.call(
+      { id: 2 },
+      { onNotification: (n) => void heardByTwo.push(n), callNotifications },
+    );
     stdio.receive(line(log));
     expect(heardByOne).toEqual([log]);
     expect(heardByTwo).toEqual([]);
     expect(sessionHeard).toEqual([log]);
     // The transport's own listener hears every notification.
     expect(transportHeard).toEqual([log, log]);
+  });
+
+  it("knows progress and log messages by the methods the calls' revision names, none of its own", () => {
+    const { stdio, sessionHeard } = calls();
+    const renamed = { progress: "notes/progress", log: "notes/log" };
+    const heard: unknown[] = [];
+    void stdio.call(
+      { id: 1 },
+      { onNotification: (n) => void heard.push(n), callNotifications: renamed },
+    );
+    const log = { jsonrpc: "2.0", method: "notes/log", params: { data: "x" } };
+    const progress = { jsonrpc: "2.0", method: "notes/progress", params: { progress: 1 } };
+    // Named so by another revision, not this one: a notification for the session too.
+    const other = { jsonrpc: "2.0", method: "notifications/message", params: { data: "y" } };
+    for (const n of [log, progress, other]) stdio.receive(line(n));
+    expect(heard).toEqual([log, progress, other]);
+    expect(sessionHeard).toEqual([other]);
+  });
+
+  it("claims no notification for a call that names no methods", () => {
+    const { stdio, sessionHeard } = calls();
+    const heard: unknown[] = [];
+    void stdio.call({ id: 1 }, { onNotification: (n) => void heard.push(n) });
+    const progress = { jsonrpc: "2.0", method: "notifications/progress", params: {} };
+    stdio.receive(line(progress));
+    expect(heard).toEqual([progress]);
+    expect(sessionHeard).toEqual([progress]);
   });
 
   it("keeps the last line that was not JSON, quoted and cut, for the error of an exit", () => {

@@ -200,7 +200,11 @@ describe("runtime stdio client transport: notifications, with no per-request str
       perCall.map((seen, i) =>
         transport.request(
           { jsonrpc: "2.0", id: i + 1, method: "tools/call", params: {} },
-          { onNotification: (m) => void seen.push(String(m.method)) },
+          {
+            onNotification: (m) => void seen.push(String(m.method)),
+            // As the client engine passes them, from the revision's protocol descriptor.
+            callNotifications: { progress: "notifications/progress", log: "notifications/message" },
+          },
         ),
       ),
     );

@@ -41,6 +41,7 @@ export function createRoundSender(
   maxTimeout: number,
 ): RoundSender {
   const { wellKnown } = protocol;
+  const callNotifications = { progress: wellKnown.progress, log: wellKnown.log };
   let nextId = 0;
 
   async function send(
@@ -121,6 +122,7 @@ export function createRoundSender(
         signal: local.signal,
         ...(headers ? { headers } : {}),
         onNotification,
+        callNotifications,
         // The user may take a while at the authorization server: that time is not the server's.
         onAuthorizing: (active) => (active ? clearTimeout(timer) : arm()),
       });

@@ -1,4 +1,5 @@
 // The contract between the client engine and a transport, and the options of a client.
+import type { ProtocolDescriptor } from "./protocol.js";
 
 /** What a transport needs to carry one request. */
 export interface TransportRequestOptions {
@@ -7,6 +8,13 @@ export interface TransportRequestOptions {
   headers?: Record<string, string>;
   /** Notifications the server sends about this request (progress, log) while it runs. */
   onNotification?: (notification: Record<string, unknown>) => void;
+  /**
+   * The methods of the notifications about a request, as the revision names them (its
+   * protocol descriptor's `wellKnown.progress` and `wellKnown.log`). A transport that cannot
+   * tell which request a notification is about (one channel for all: stdio) gives these to
+   * its calls in flight, so it needs no method names of its own. The client engine passes them.
+   */
+  callNotifications?: Pick<ProtocolDescriptor["wellKnown"], "progress" | "log">;
   /** An authorization for this request is under way (a user may be at a browser): timeouts pause. */
   onAuthorizing?: (active: boolean) => void;
 }

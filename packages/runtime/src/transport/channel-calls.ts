@@ -9,9 +9,6 @@ import type { ServerRequestHandler, TransportRequestOptions } from "../core/tran
 type Json = Record<string, unknown>;
 type NotificationListener = (notification: Json) => void;
 
-/** Notifications about a call in flight (a channel has no per-request stream to tell them apart). */
-const LOG_MESSAGE = "notifications/message";
-const CALL_NOTIFICATIONS = new Set(["notifications/progress", LOG_MESSAGE]);
 /** How much of the last text the server sent that was not JSON an exit's error quotes. */
 const NOISE_CHARS = 200;
 
@@ -19,6 +16,8 @@ interface Pending {
   resolve: (response: object) => void;
   reject: (error: unknown) => void;
   onNotification: NotificationListener | undefined;
+  /** Which notifications are about a call (progress, log), as the call's revision names them. */
+  callNotifications: TransportRequestOptions["callNotifications"];
 }
 
 export class ChannelCalls {
@@ -70,6 +69,7 @@ export class ChannelCalls {
         resolve: (r) => (settle(), resolve(r)),
         reject: (e) => (settle(), reject(e)),
         onNotification: requestOptions.onNotification,
+        callNotifications: requestOptions.callNotifications,
       });
       this.#send(message).catch((error) => {
         this.#pending.delete(key);
@@ -120,13 +120,24 @@ export class ChannelCalls {
     // (the client matches progress by token) and to the transport's listener; but a log
     // message, which names no request, goes to the calls only when one runs: with several,
     // each would show the others' messages as its own.
-    const claimed =
-      CALL_NOTIFICATIONS.has(message.method) &&
-      (message.method === LOG_MESSAGE ? this.#pending.size === 1 : this.#pending.size > 0);
-    if (claimed || !CALL_NOTIFICATIONS.has(message.method))
+    const about = this.#aboutCalls(message.method);
+    const claimed = about === "log" ? this.#pending.size === 1 : about === "progress";
+    if (claimed || about === undefined)
       for (const p of this.#pending.values()) p.onNotification?.(message);
     this.#options.onNotification?.(message);
     // What no call claims (all but progress and log messages while calls run) is the session's.
     if (!claimed) this.sessionListener?.(message);
+  }
+
+  /**
+   * Whether `method` is a progress or log notification, by the methods the calls in flight
+   * name (their revision's protocol descriptor, TransportRequestOptions.callNotifications).
+   */
+  #aboutCalls(method: string): "progress" | "log" | undefined {
+    for (const { callNotifications: names } of this.#pending.values()) {
+      if (names?.progress === method) return "progress";
+      if (names?.log === method) return "log";
+    }
+    return undefined;
   }
 }

@@ -204,7 +204,8 @@ export const RT = {
 /**
  * The validation helpers of core (core/validation.ts) that validators.ts may call: the checks
  * and collectors it prints name them (`$own`, `$fail`, ...). Which of them one file uses
- * depends on the schema, so validators.ts imports those its printed code names.
+ * depends on the schema: the code builders name them through a ValidationUses, which records
+ * each one named, and validators.ts imports exactly those.
  */
 export const VALIDATION = {
   MAX_DEPTH: value("core", "MAX_DEPTH"),
@@ -245,10 +246,39 @@ export const VALIDATION = {
 
 export const VALIDATION_HELPERS: readonly RuntimeSymbol[] = Object.values(VALIDATION);
 
-/** The validation helpers' names as printed code spells them: `${V.$own}(v, k)`. */
-export const V = Object.fromEntries(
-  Object.entries(VALIDATION).map(([key, symbol]) => [key, symbol.name]),
-) as { readonly [K in keyof typeof VALIDATION]: string };
+/** The validation helpers' names as printed code spells them: `${rt.$own}(v, k)`. */
+export type ValidationNames = { readonly [K in keyof typeof VALIDATION]: string };
+
+/**
+ * The validation helpers one generated file names. Code builders spell a helper through
+ * `names` (`${rt.$fail}(...)`), and reading a name there records its symbol in `used`: the
+ * file then imports what its code names (GeneratedFile.use), from the builders themselves
+ * rather than from a scan of the printed text, so a helper used is imported and one unused
+ * is not.
+ */
+export class ValidationUses {
+  private readonly recorded = new Set<RuntimeSymbol>();
+  readonly names: ValidationNames;
+
+  constructor() {
+    const names = {};
+    for (const [key, symbol] of Object.entries(VALIDATION)) {
+      Object.defineProperty(names, key, {
+        enumerable: true,
+        get: () => {
+          this.recorded.add(symbol);
+          return symbol.name;
+        },
+      });
+    }
+    this.names = names as ValidationNames;
+  }
+
+  /** The helpers named so far, in the order first named. */
+  get used(): readonly RuntimeSymbol[] {
+    return [...this.recorded];
+  }
+}
 
 /** Every symbol of the table (for the test that checks each against the runtime's declarations). */
 export function allRuntimeSymbols(): RuntimeSymbol[] {

@@ -8,7 +8,7 @@ import {
   lines,
   lit,
   litText,
-  STOP,
+  stop,
   not,
   NOT_OBJECT,
   ownProperties,
@@ -20,7 +20,7 @@ import {
   type Expr,
   type Stmt,
 } from "./validator-expr.js";
-import { V } from "./runtime-symbols.js";
+import type { ValidationNames } from "./runtime-symbols.js";
 
 // The bodies of the functions validator-code.ts hoists for objects, arrays and unions told
 // apart by one property: each as a boolean check (`$is`, the fast path) and as an error
@@ -35,18 +35,20 @@ export interface BodyWriter {
   vaStatements(s: VSchema, v: string, p: string): Stmt[];
   /** A schema type by name (to order an object's property checks). */
   schemaNamed(name: string): VSchema | undefined;
+  /** The runtime's validation helpers, each recorded as used when named. */
+  readonly rt: ValidationNames;
 }
 
 /** The path expression of a collector's own value: paths are relative to it. */
 export const HERE = '""';
 
 /** `$expected(...)` with its message prefix written here rather than built on every failure. */
-export function expectedCall(p: string, expected: string, v: string): Call {
-  return call(V.$expected, ["e", p, quote(expected), quote(`expected ${expected}, found `), v]);
+export function expectedCall(rt: ValidationNames, p: string, expected: string, v: string): Call {
+  return call(rt.$expected, ["e", p, quote(expected), quote(`expected ${expected}, found `), v]);
 }
 
-function missingCall(path: string, name: string): Call {
-  return call(V.$missing, ["e", path, quote(`required property "${name}" is missing`)]);
+function missingCall(rt: ValidationNames, path: string, name: string): Call {
+  return call(rt.$missing, ["e", path, quote(`required property "${name}" is missing`)]);
 }
 
 // ---- the boolean fast path -------------------------------------------------------
@@ -59,7 +61,7 @@ export function objectCheckBody(
   for (const base of s.bases ?? []) out.push(`if (!$is_${base}(v, d)) return false;`);
   checkOrder(ownProperties(s), (name) => w.schemaNamed(name)).forEach(([p, i]) => {
     const x = `p${i}`;
-    out.push(`const ${x} = ${read("v", p.name)};`);
+    out.push(`const ${x} = ${read(w.rt, "v", p.name)};`);
     const check = w.isExpr(p.schema, x);
     if (p.required)
       out.push({
@@ -74,7 +76,7 @@ export function objectCheckBody(
     if (check.code !== "true") {
       out.push(
         "for (const k in v) {",
-        ...skipDeclared(s.properties),
+        ...skipDeclared(w.rt, s.properties),
         "const x = v[k];",
         { if: not(check).code, then: "return false;" },
         "}",
@@ -111,7 +113,7 @@ export function arrayCheckBody(
 export function discriminatedCheckBody(w: BodyWriter, disc: Discriminant): Statement[] {
   const out: Statement[] = [
     `if (${NOT_OBJECT}) return false;`,
-    `switch (${read("v", disc.property)}) {`,
+    `switch (${read(w.rt, "v", disc.property)}) {`,
   ];
   for (const c of disc.cases)
     out.push(`case ${lit(c.value)}:`, { deeper: returns(w.isExpr(c.member, "v")) });
@@ -127,39 +129,41 @@ export function objectCollectorBody(
 ): Statement[] {
   const out: Statement[] = [
     `if (${NOT_OBJECT}) {`,
-    expectedCall(HERE, "object", "v"),
+    expectedCall(w.rt, HERE, "object", "v"),
     "return;",
     "}",
   ];
-  for (const base of s.bases ?? []) out.push(call(`$va_${base}`, ["v", "e", "d"]), STOP);
+  for (const base of s.bases ?? []) out.push(call(`$va_${base}`, ["v", "e", "d"]), stop(w.rt));
   checkOrder(ownProperties(s), (name) => w.schemaNamed(name)).forEach(([p, i]) => {
     const x = `p${i}`;
     const path = quote("/" + pointerEscape(p.name));
     const checks = w.vaStatements(p.schema, x, path);
-    out.push(`const ${x} = ${read("v", p.name)};`);
-    const missing = missingCall(path, p.name);
+    out.push(`const ${x} = ${read(w.rt, "v", p.name)};`);
+    const missing = missingCall(w.rt, path, p.name);
     const single = checks.length === 1 && "cond" in checks[0]! ? checks[0] : undefined;
     if (p.required) {
-      out.push(`if (${x} === undefined) {`, missing, STOP);
-      if (single) out.push(`} else if (${single.cond.code}) {`, single.action, STOP, "}");
-      else if (checks.length > 0) out.push("} else {", ...lines(checks), "}");
+      out.push(`if (${x} === undefined) {`, missing, stop(w.rt));
+      if (single) out.push(`} else if (${single.cond.code}) {`, single.action, stop(w.rt), "}");
+      else if (checks.length > 0) out.push("} else {", ...lines(w.rt, checks), "}");
       else out.push("}");
     } else if (single) {
       out.push(
-        ...lines([{ cond: and([cmp(`${x} !== undefined`), single.cond]), action: single.action }]),
+        ...lines(w.rt, [
+          { cond: and([cmp(`${x} !== undefined`), single.cond]), action: single.action },
+        ]),
       );
     } else if (checks.length > 0) {
-      out.push(`if (${x} !== undefined) {`, ...lines(checks), "}");
+      out.push(`if (${x} !== undefined) {`, ...lines(w.rt, checks), "}");
     }
   });
   if (s.additional) {
-    const checks = w.vaStatements(s.additional, "x", `"/" + ${V.$escape}(k)`);
+    const checks = w.vaStatements(s.additional, "x", `"/" + ${w.rt.$escape}(k)`);
     if (checks.length > 0) {
       out.push(
         "for (const k in v) {",
-        ...skipDeclared(s.properties),
+        ...skipDeclared(w.rt, s.properties),
         "const x = v[k];",
-        ...lines(checks),
+        ...lines(w.rt, checks),
         "}",
       );
     }
@@ -175,7 +179,7 @@ export function arrayCollectorBody(
 ): Statement[] {
   const out: Statement[] = [
     "if (!Array.isArray(v)) {",
-    expectedCall(HERE, "array", "v"),
+    expectedCall(w.rt, HERE, "array", "v"),
     "return;",
     "}",
   ];
@@ -183,32 +187,37 @@ export function arrayCollectorBody(
   if (maxItems !== undefined) {
     out.push(
       `if (v.length > ${num(maxItems)}) {`,
-      call(V.$fail, [
+      call(w.rt.$fail, [
         "e",
         '""',
         `${quote(`must have at most ${maxItems} items, found `)} + v.length`,
         quote(`maxItems ${maxItems}`),
       ]),
-      STOP,
+      stop(w.rt),
       "}",
     );
   }
   if (minItems !== undefined) {
     out.push(
       `if (v.length < ${num(minItems)}) {`,
-      call(V.$fail, [
+      call(w.rt.$fail, [
         "e",
         '""',
         `${quote(`must have at least ${minItems} items, found `)} + v.length`,
         quote(`minItems ${minItems}`),
       ]),
-      STOP,
+      stop(w.rt),
       "}",
     );
   }
   const checks = w.vaStatements(s.items, "x", '"/" + i');
   if (checks.length > 0)
-    out.push("for (let i = 0; i < v.length; i++) {", "const x = v[i];", ...lines(checks), "}");
+    out.push(
+      "for (let i = 0; i < v.length; i++) {",
+      "const x = v[i];",
+      ...lines(w.rt, checks),
+      "}",
+    );
   return out;
 }
 
@@ -217,25 +226,25 @@ export function discriminatedCollectorBody(w: BodyWriter, disc: Discriminant): S
   const expected = disc.cases.map((c) => litText(c.value)).join(" | ");
   const out: Statement[] = [
     `if (${NOT_OBJECT}) {`,
-    expectedCall(HERE, "object", "v"),
+    expectedCall(w.rt, HERE, "object", "v"),
     "return;",
     "}",
-    `const t = ${read("v", disc.property)};`,
+    `const t = ${read(w.rt, "v", disc.property)};`,
     "switch (t) {",
   ];
   for (const c of disc.cases) {
     out.push(
       `case ${lit(c.value)}:`,
-      ...lines(w.vaStatements(c.member, "v", HERE)).map((l) => ({ deeper: l })),
+      ...lines(w.rt, w.vaStatements(c.member, "v", HERE)).map((l) => ({ deeper: l })),
       { deeper: "return;" },
     );
   }
   out.push(
     "case undefined:",
-    { deeper: missingCall(path, disc.property) },
+    { deeper: missingCall(w.rt, path, disc.property) },
     { deeper: "return;" },
     "default:",
-    { deeper: expectedCall(path, expected, "t") },
+    { deeper: expectedCall(w.rt, path, expected, "t") },
     "}",
   );
   return out;

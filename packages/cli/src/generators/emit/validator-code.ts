@@ -22,7 +22,7 @@ import {
   INLINE_MAX,
   lines,
   lit,
-  STOP,
+  stop,
   not,
   or,
   returns,
@@ -32,7 +32,7 @@ import {
   type Expr,
   type Stmt,
 } from "./validator-expr.js";
-import { V } from "./runtime-symbols.js";
+import { ValidationUses, type ValidationNames } from "./runtime-symbols.js";
 
 // Compiles validation schemas to straight-line JavaScript: for each schema type a
 // boolean check `$is_T(v, d)` (the fast path, no allocation) and an error collector
@@ -71,10 +71,16 @@ export class ValidatorWriter implements BodyWriter {
   /** Helpers named but not yet written: written by `drain`, so nesting never deepens the stack. */
   private readonly pending: { kind: "is" | "va"; schema: VSchema; name: string }[] = [];
 
+  /** The validation helpers, named through `uses` so the file imports those its code names. */
+  readonly rt: ValidationNames;
+
   constructor(
     private readonly schemas: ReadonlyMap<string, VSchema>,
     private readonly recursive: ReadonlySet<string>,
-  ) {}
+    readonly uses = new ValidationUses(),
+  ) {
+    this.rt = uses.names;
+  }
 
   /** The object schema behind refs, if the schema is (an alias of) an object. */
   /** A schema type by name (BodyWriter). */
@@ -127,7 +133,7 @@ export class ValidatorWriter implements BodyWriter {
 
   /** `$is_<name>(v, d)`, laid out. */
   isFunction(name: string): string {
-    const guard = this.recursive.has(name) ? [`if (d > ${V.MAX_DEPTH}) return false;`] : [];
+    const guard = this.recursive.has(name) ? [`if (d > ${this.rt.MAX_DEPTH}) return false;`] : [];
     const code = laidOut([
       functionHead(`$is_${name}`, ["v: any", "d: number"], "boolean"),
       ...guard,
@@ -145,7 +151,7 @@ export class ValidatorWriter implements BodyWriter {
       const head =
         kind === "is"
           ? functionHead(name, ["v: any", "d: number"], "boolean")
-          : functionHead(name, ["v: any", `e: ${V.$Errors}`, "d: number"], "void");
+          : functionHead(name, ["v: any", `e: ${this.rt.$Errors}`, "d: number"], "void");
       this.descents = 0;
       this.helpers.push(
         laidOut([head, ...(kind === "is" ? this.isBody(schema) : this.vaBody(schema)), "}"]),
@@ -176,7 +182,7 @@ export class ValidatorWriter implements BodyWriter {
         if (s.schema.kind === "array") return arrayCheckBody(this, s.schema, s.constraints);
         return [
           { if: not(this.isExpr(s.schema, "v")).code, then: "return false;" },
-          ...constraintChecks(s, "v", false, this.pattern).map((c) => ({
+          ...constraintChecks(this.rt, s, "v", false, this.pattern).map((c) => ({
             if: not(c.pass).code,
             then: "return false;",
           })),
@@ -217,7 +223,7 @@ export class ValidatorWriter implements BodyWriter {
           v,
           and([
             this.isExpr(s.schema, v),
-            ...constraintChecks(s, v, false, this.pattern).map((c) => c.pass),
+            ...constraintChecks(this.rt, s, v, false, this.pattern).map((c) => c.pass),
           ]),
         );
     }
@@ -242,11 +248,11 @@ export class ValidatorWriter implements BodyWriter {
   /** `$va_<name>(v, e, d)`, laid out: pushes errors for `v`, their paths relative to `v`. */
   validateFunction(name: string): string {
     const guard = this.recursive.has(name)
-      ? [`if (d > ${V.MAX_DEPTH}) return ${V.$tooDeep}(e, "");`]
+      ? [`if (d > ${this.rt.MAX_DEPTH}) return ${this.rt.$tooDeep}(e, "");`]
       : [];
     this.descents = 0;
     const code = laidOut([
-      functionHead(`$va_${name}`, ["v: any", `e: ${V.$Errors}`, "d: number"], "void"),
+      functionHead(`$va_${name}`, ["v: any", `e: ${this.rt.$Errors}`, "d: number"], "void"),
       ...guard,
       ...this.vaBody(this.schemas.get(name)!),
       "}",
@@ -263,14 +269,14 @@ export class ValidatorWriter implements BodyWriter {
         return arrayCollectorBody(this, s, undefined);
       case "constrained":
         if (s.schema.kind === "array") return arrayCollectorBody(this, s.schema, s.constraints);
-        return lines(this.vaStatements(s, "v", HERE));
+        return lines(this.rt, this.vaStatements(s, "v", HERE));
       case "anyOf": {
         const disc = this.discriminant(s.members);
         if (disc) return discriminatedCollectorBody(this, disc);
-        return lines(this.vaStatements(s, "v", HERE));
+        return lines(this.rt, this.vaStatements(s, "v", HERE));
       }
       default:
-        return lines(this.vaStatements(s, "v", HERE));
+        return lines(this.rt, this.vaStatements(s, "v", HERE));
     }
   }
 
@@ -280,13 +286,17 @@ export class ValidatorWriter implements BodyWriter {
       case "any":
         return [];
       case "never":
-        return [{ lines: [call(V.$fail, ["e", p, '"no value is allowed here"', "undefined"])] }];
+        return [
+          { lines: [call(this.rt.$fail, ["e", p, '"no value is allowed here"', "undefined"])] },
+        ];
       case "ref":
         return this.descend(call(`$va_${s.name}`, [v, "e", "d + 1"]), p);
       case "types":
       case "const":
       case "enum":
-        return [{ cond: not(this.isExpr(s, v)), action: expectedCall(p, describeSchema(s), v) }];
+        return [
+          { cond: not(this.isExpr(s, v)), action: expectedCall(this.rt, p, describeSchema(s), v) },
+        ];
       case "allOf":
         return s.members.flatMap((m) => this.vaStatements(m, v, p));
       case "anyOf": {
@@ -295,7 +305,7 @@ export class ValidatorWriter implements BodyWriter {
         return [
           {
             cond: not(this.isExpr(s, v)),
-            action: call(V.$anyOf, ["e", p, v, "d", members, quote(describeSchema(s))]),
+            action: call(this.rt.$anyOf, ["e", p, v, "d", members, quote(describeSchema(s))]),
           },
         ];
       }
@@ -304,9 +314,9 @@ export class ValidatorWriter implements BodyWriter {
         return this.hoistVa(s, v, p);
       case "constrained": {
         if (s.schema.kind === "array") return this.hoistVa(s, v, p);
-        const checks = constraintChecks(s, v, true, this.pattern).map((c) => ({
+        const checks = constraintChecks(this.rt, s, v, true, this.pattern).map((c) => ({
           cond: not(c.pass),
-          action: call(V.$fail, ["e", p, c.message, quote(`${c.keyword} ${c.value}`)]),
+          action: call(this.rt.$fail, ["e", p, c.message, quote(`${c.keyword} ${c.value}`)]),
         }));
         return [...this.vaStatements(s.schema, v, p), ...checks];
       }
@@ -341,8 +351,8 @@ export class ValidatorWriter implements BodyWriter {
           `const ${n} = e.length;`,
           collect,
           `if (e.length > ${n}) {`,
-          call(V.$at, ["e", n, p]),
-          STOP,
+          call(this.rt.$at, ["e", n, p]),
+          stop(this.rt),
           "}",
         ],
       },

@@ -1,16 +1,16 @@
 import type { Constraints, VSchema } from "../../schema/validation.js";
 import { num, quote } from "../print/printer.js";
 import { atom, cmp, or, type Expr } from "./validator-expr.js";
-import { V } from "./runtime-symbols.js";
+import type { ValidationNames } from "./runtime-symbols.js";
 
 // The keyword constraints of a validation schema (minimum, format, pattern, ...) as
 // conditions, shared by the boolean checks and the error collectors of validator-code.ts.
 
 /** Formats the generated preamble implements (as ajv-formats' "full" mode checks them). */
-export const FORMAT_FUNCTIONS: Record<string, string> = {
-  uri: V.$fmtUri,
-  byte: V.$fmtByte,
-  "uri-template": V.$fmtUriTemplate,
+const FORMAT_FUNCTIONS: Record<string, keyof ValidationNames> = {
+  uri: "$fmtUri",
+  byte: "$fmtByte",
+  "uri-template": "$fmtUriTemplate",
 };
 
 /**
@@ -19,6 +19,7 @@ export const FORMAT_FUNCTIONS: Record<string, string> = {
  * already checked the type (only valid in a conjunction after that check).
  */
 export function constraintChecks(
+  rt: ValidationNames,
   s: Extract<VSchema, { kind: "constrained" }>,
   v: string,
   guarded: boolean,
@@ -50,24 +51,25 @@ export function constraintChecks(
     out.push({
       keyword: "multipleOf",
       value: String(c.multipleOf),
-      pass: ifNumber(atom(`${V.$multipleOf}(${v}, ${num(c.multipleOf)})`)),
+      pass: ifNumber(atom(`${rt.$multipleOf}(${v}, ${num(c.multipleOf)})`)),
       message: quote(`must be a multiple of ${c.multipleOf}`),
     });
   }
-  const format = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
+  const helper = c.format ? FORMAT_FUNCTIONS[c.format] : undefined;
+  const format = helper && rt[helper];
   if (format) {
     out.push({
       keyword: "format",
       value: c.format!,
       pass: ifString(atom(`${format}(${v})`)),
-      message: `${V.$found}(${quote(`must be a valid ${c.format}, found `)}, ${v})`,
+      message: `${rt.$found}(${quote(`must be a valid ${c.format}, found `)}, ${v})`,
     });
   }
   if (c.minLength !== undefined) {
     out.push({
       keyword: "minLength",
       value: String(c.minLength),
-      pass: ifString(cmp(`${V.$length}(${v}) >= ${num(c.minLength)}`)),
+      pass: ifString(cmp(`${rt.$length}(${v}) >= ${num(c.minLength)}`)),
       message: quote(`must have at least ${c.minLength} characters`),
     });
   }
@@ -75,7 +77,7 @@ export function constraintChecks(
     out.push({
       keyword: "maxLength",
       value: String(c.maxLength),
-      pass: ifString(cmp(`${V.$length}(${v}) <= ${num(c.maxLength)}`)),
+      pass: ifString(cmp(`${rt.$length}(${v}) <= ${num(c.maxLength)}`)),
       message: quote(`must have at most ${c.maxLength} characters`),
     });
   }

@@ -1,6 +1,6 @@
 import type { Literal, ObjectProperty, VSchema } from "../../schema/validation.js";
 import { num, quote, type Arg, type Call, type Statement } from "../print/printer.js";
-import { V } from "./runtime-symbols.js";
+import type { ValidationNames } from "./runtime-symbols.js";
 
 // The expressions and statements the validator writer (validator-code.ts) is built from:
 // checks with their top operator (so they print parenthesised as prettier prints them),
@@ -101,12 +101,14 @@ export function not(x: Expr): Expr {
  * push, never between checks: a valid value then pays no limit check at all (a push past
  * the limit is dropped anyway, so the check only saves work).
  */
-export const STOP = `if (e.length >= ${V.$limit}) return;`;
+export const stop = (rt: ValidationNames): string => `if (e.length >= ${rt.$limit}) return;`;
 
-/** A statement of the error collector: `if (cond) { action; STOP }`, or lines as they are. */
+/** A statement of the error collector: `if (cond) { action; stop }`, or lines as they are. */
 export type Stmt = { cond: Expr; action: Statement } | { lines: Statement[] };
-export const lines = (stmts: Stmt[]): Statement[] =>
-  stmts.flatMap((s) => ("lines" in s ? s.lines : [`if (${s.cond.code}) {`, s.action, STOP, "}"]));
+export const lines = (rt: ValidationNames, stmts: Stmt[]): Statement[] =>
+  stmts.flatMap((s) =>
+    "lines" in s ? s.lines : [`if (${s.cond.code}) {`, s.action, stop(rt), "}"],
+  );
 
 export interface Discriminant {
   property: string;
@@ -138,9 +140,9 @@ function access(name: string): string {
 }
 
 /** Reads an own property: names Object.prototype also has are checked with hasOwnProperty. */
-export function read(v: string, name: string): string {
+export function read(rt: ValidationNames, v: string, name: string): string {
   return INHERITED.has(name)
-    ? `${V.$own}(${v}, ${quote(name)}) ? ${v}${access(name)} : undefined`
+    ? `${rt.$own}(${v}, ${quote(name)}) ? ${v}${access(name)} : undefined`
     : `${v}${access(name)}`;
 }
 
@@ -151,8 +153,8 @@ export function ownProperties(s: Extract<VSchema, { kind: "object" }>): ObjectPr
   return inherited ? s.properties.filter((p) => !inherited.has(p.name)) : s.properties;
 }
 
-export function skipDeclared(properties: ObjectProperty[]): Statement[] {
-  const out = [`if (!${V.$own}(v, k)) continue;`];
+export function skipDeclared(rt: ValidationNames, properties: ObjectProperty[]): Statement[] {
+  const out = [`if (!${rt.$own}(v, k)) continue;`];
   if (properties.length === 0) return out;
   const test = properties.map((p) => `k === ${quote(p.name)}`).join(" || ");
   if (test.length <= INLINE_MAX) return [...out, `if (${test}) continue;`];

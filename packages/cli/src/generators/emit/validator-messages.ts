@@ -2,24 +2,38 @@ import type { LoadedRevision } from "../../schema/index.js";
 import type { Direction } from "../../schema/protocol.js";
 import { Resolver } from "../../schema/resolve.js";
 import { CodeWriter, objectKey, quote } from "../print/printer.js";
-import { V } from "./runtime-symbols.js";
+import type { ValidationNames } from "./runtime-symbols.js";
 
 // The message section of validators.ts: validateRequestMessage, validateNotificationMessage,
 // validateMethodResult, validateInputResult and validateMessage, with the tables and types
 // they use. Printed by CodeWriter, laid out as prettier would.
 
 const DIRECTIONS: Direction[] = ["client->server", "server->client"];
-const OPTIONS = `options?: ${V.ValidateOptions}`;
 
-/** The section's text, for validators.ts to place after the per-type validators. */
-export function messageEntryPoints(loaded: LoadedRevision): string {
+/** A CodeWriter that names the runtime's validation helpers through `rt` (recorded as used). */
+class MessageWriter extends CodeWriter {
+  constructor(readonly rt: ValidationNames) {
+    super();
+  }
+
+  /** The parameter every entry point ends with. */
+  get options(): string {
+    return `options?: ${this.rt.ValidateOptions}`;
+  }
+}
+
+/**
+ * The section's text, for validators.ts to place after the per-type validators; the runtime
+ * helpers it names are recorded through `rt`.
+ */
+export function messageEntryPoints(loaded: LoadedRevision, rt: ValidationNames): string {
   const { protocol, model } = loaded;
   const has = (name: string | undefined) =>
     name !== undefined && model.byName.has(name) ? name : undefined;
   const { envelopes } = protocol;
   const requests = protocol.methods.filter((m) => m.kind === "request");
   const inputRequiredResult = has(protocol.inputRequiredResult);
-  const w = new CodeWriter();
+  const w = new MessageWriter(rt);
   w.line(
     "// ---- messages --------------------------------------------------------------------------",
   );
@@ -94,9 +108,9 @@ export function messageEntryPoints(loaded: LoadedRevision): string {
 }
 
 /** `const name: Record<string, Validator> = { method: validator, ... };` */
-function table(w: CodeWriter, name: string, entries: [string, string][]): void {
+function table(w: MessageWriter, name: string, entries: [string, string][]): void {
   w.block(
-    `const ${name}: Record<string, ${V.Validator}> = {`,
+    `const ${name}: Record<string, ${w.rt.Validator}> = {`,
     () => entries.forEach(([key, value]) => w.line(`${objectKey(key)}: ${value},`)),
     "};",
   );
@@ -114,7 +128,7 @@ function returnCall(w: CodeWriter, callee: string, args: string[]): void {
 
 /** validateRequestMessage or validateNotificationMessage: overloads per direction, then the dispatch. */
 function messageValidator(
-  w: CodeWriter,
+  w: MessageWriter,
   kind: "request" | "notification",
   byDirection: {
     direction: Direction;
@@ -141,15 +155,20 @@ function messageValidator(
     signature(
       w,
       head,
-      ["value: unknown", `direction: ${quote(direction)}`, OPTIONS],
-      `${V.ValidationResult}<${side}${Kind}Message>;`,
+      ["value: unknown", `direction: ${quote(direction)}`, w.options],
+      `${w.rt.ValidationResult}<${side}${Kind}Message>;`,
     );
   }
-  const params = ["value: unknown", "direction: Direction", OPTIONS];
-  signature(w, head, params, `${V.ValidationResult}<Client${Kind}Message | Server${Kind}Message>;`);
-  signature(w, head, params, `${V.ValidationResult}<any> {`);
+  const params = ["value: unknown", "direction: Direction", w.options];
+  signature(
+    w,
+    head,
+    params,
+    `${w.rt.ValidationResult}<Client${Kind}Message | Server${Kind}Message>;`,
+  );
+  signature(w, head, params, `${w.rt.ValidationResult}<any> {`);
   w.indented(() => {
-    w.line(`const method = ${V.$methodOf}(value);`);
+    w.line(`const method = ${w.rt.$methodOf}(value);`);
     const used = byDirection.filter((d) => d.methods.length > 0);
     const checkEnvelope = (envelope: string) => {
       w.list("const envelope = validate" + envelope + "(", ["value", "options"], ");");
@@ -181,13 +200,13 @@ function messageValidator(
     });
     if (used.length > 0) w.line("}");
     if (envelope !== undefined) checkEnvelope(envelope);
-    w.line(`return ${V.$unknownMethod}(method, \`\${direction} ${kind}s\`);`);
+    w.line(`return ${w.rt.$unknownMethod}(method, \`\${direction} ${kind}s\`);`);
   });
   w.line("}");
 }
 
 /** `$MethodResult<M>` and validateMethodResult. */
-function methodResult(w: CodeWriter, inputRequiredResult: string | undefined): void {
+function methodResult(w: MessageWriter, inputRequiredResult: string | undefined): void {
   w.doc(
     "The result of request method `M`: its result type, or an InputRequiredResult where it may be one.",
   );
@@ -205,17 +224,19 @@ function methodResult(w: CodeWriter, inputRequiredResult: string | undefined): v
     "method name the type knows, the result is typed as that method's result.",
   ]);
   const head2 = "export function validateMethodResult";
-  const params = ["method: string", "value: unknown", OPTIONS];
+  const params = ["method: string", "value: unknown", w.options];
   signature(
     w,
     `${head2}<M extends keyof RequestResultMap>`,
-    ["method: M", "value: unknown", OPTIONS],
-    `${V.ValidationResult}<$MethodResult<M>>;`,
+    ["method: M", "value: unknown", w.options],
+    `${w.rt.ValidationResult}<$MethodResult<M>>;`,
   );
-  signature(w, head2, params, `${V.ValidationResult}<unknown>;`);
-  signature(w, head2, params, `${V.ValidationResult}<unknown> {`);
+  signature(w, head2, params, `${w.rt.ValidationResult}<unknown>;`);
+  signature(w, head2, params, `${w.rt.ValidationResult}<unknown> {`);
   w.indented(() => {
-    w.line(`if (!${V.$has}($RESULTS, method)) return ${V.$unknownMethod}(method, "results");`);
+    w.line(
+      `if (!${w.rt.$has}($RESULTS, method)) return ${w.rt.$unknownMethod}(method, "results");`,
+    );
     if (inputRequiredResult !== undefined) {
       w.line("if (");
       w.indented(() => {
@@ -234,23 +255,23 @@ function methodResult(w: CodeWriter, inputRequiredResult: string | undefined): v
 }
 
 /** validateInputResult. */
-function inputResult(w: CodeWriter): void {
+function inputResult(w: MessageWriter): void {
   w.doc("Validates the answer to an input request (multi round-trip) by its method.");
   const head = "export function validateInputResult";
-  const params = ["method: string", "value: unknown", OPTIONS];
+  const params = ["method: string", "value: unknown", w.options];
   signature(
     w,
     `${head}<M extends InputRequestMethod>`,
-    ["method: M", "value: unknown", OPTIONS],
-    `${V.ValidationResult}<InputRequestResultMap[M]>;`,
+    ["method: M", "value: unknown", w.options],
+    `${w.rt.ValidationResult}<InputRequestResultMap[M]>;`,
   );
-  signature(w, head, params, `${V.ValidationResult}<unknown>;`);
-  signature(w, head, params, `${V.ValidationResult}<unknown> {`);
+  signature(w, head, params, `${w.rt.ValidationResult}<unknown>;`);
+  signature(w, head, params, `${w.rt.ValidationResult}<unknown> {`);
   w.indented(() => {
-    w.line(`return ${V.$has}($INPUT_RESULTS, method)`);
+    w.line(`return ${w.rt.$has}($INPUT_RESULTS, method)`);
     w.indented(() => {
       w.line("? $INPUT_RESULTS[method]!(value, options)");
-      w.line(`: ${V.$unknownMethod}(method, "input requests");`);
+      w.line(`: ${w.rt.$unknownMethod}(method, "input requests");`);
     });
   });
   w.line("}");
@@ -258,10 +279,10 @@ function inputResult(w: CodeWriter): void {
 
 /** validateMessage: requests and notifications by method, responses by envelope. */
 function anyMessage(
-  w: CodeWriter,
+  w: MessageWriter,
   types: { messageType: string; result: string | undefined; error: string | undefined },
 ): void {
-  w.line(`type $MessageResult = ${V.ValidationResult}<${types.messageType}>;`);
+  w.line(`type $MessageResult = ${w.rt.ValidationResult}<${types.messageType}>;`);
   w.line();
   w.docLines([
     "Validates any decoded JSON-RPC message sent by one side: requests and notifications by",
@@ -270,11 +291,11 @@ function anyMessage(
   signature(
     w,
     "export function validateMessage",
-    ["value: unknown", "direction: Direction", OPTIONS],
+    ["value: unknown", "direction: Direction", w.options],
     "$MessageResult {",
   );
   w.indented(() =>
-    w.block(`switch (${V.classifyMessage}(value)?.kind) {`, () => {
+    w.block(`switch (${w.rt.classifyMessage}(value)?.kind) {`, () => {
       const kinds: [string, string][] = [
         ["request", "validateRequestMessage(value, direction, options)"],
         ["notification", "validateNotificationMessage(value, direction, options)"],
@@ -299,7 +320,7 @@ function anyMessage(
                   () => {
                     w.line('path: "",');
                     w.line(
-                      `message: \`expected a JSON-RPC request, notification or response, found \${${V.$describe}(value)}\`,`,
+                      `message: \`expected a JSON-RPC request, notification or response, found \${${w.rt.$describe}(value)}\`,`,
                     );
                   },
                   "},",

@@ -2,7 +2,7 @@ import { buildValidationSchemas, type VSchema } from "../../schema/validation.js
 import { McpGenError } from "../../schema/diagnostics.js";
 import type { EmittedFile, Generator } from "./plugin.js";
 import type { RuntimeImports } from "./runtime.js";
-import { RT, V, VALIDATION_HELPERS } from "./runtime-symbols.js";
+import { RT, type RuntimeSymbol, type ValidationNames } from "./runtime-symbols.js";
 import { GeneratedFile } from "../print/generated-file.js";
 import { ValidatorWriter } from "./validator-code.js";
 import { messageEntryPoints } from "./validator-messages.js";
@@ -92,21 +92,23 @@ export const validatorsGenerator: Generator = {
     for (const name of schemas.keys())
       functions.push(writer.isFunction(name), writer.validateFunction(name));
     functions.push(...writer.helpers);
+    const { rt } = writer;
     const body = [
       ...writer.constants,
       ...functions,
       "// ---- public validators ---------------------------------------------------------------",
-      ...exported.map(publicValidators),
-      validatorTable(exported),
-      messageEntryPoints(loaded),
+      ...exported.map((name) => publicValidators(rt, name)),
+      validatorTable(rt, exported),
+      messageEntryPoints(loaded, rt),
     ];
-    return validatorsFiles(header, body, runtime);
+    return validatorsFiles(header, body, runtime, writer.uses.used);
   },
 };
 
 /**
  * validators.ts around its generated body (checks, collectors, entry points), with the
- * imports of the runtime that body uses. Laid out as prettier would (CodeWriter.statements):
+ * imports of the runtime helpers that body names (`used`, as its builders recorded them
+ * through a ValidationUses). Laid out as prettier would (CodeWriter.statements):
  * formatting the largest output was most of the generation time. The body's parts are
  * written whole (`laidOut`), so the file is built in the one join of `emit`: joining the
  * body, then the head around it, held the 7.8 MB text of a schema of 20 copies of 2026-07-28
@@ -116,6 +118,7 @@ export function validatorsFiles(
   header: string,
   body: readonly string[],
   runtime: RuntimeImports,
+  used: readonly RuntimeSymbol[],
 ): EmittedFile[] {
   const w = new GeneratedFile("validators.ts", runtime);
   const intro = [
@@ -126,7 +129,7 @@ export function validatorsFiles(
   w.line("/* eslint-disable */");
   w.line(`import type * as T from ${quote("./types.js")};`);
   importsFromMethods(w, body);
-  importsFromRuntime(w, body);
+  importsFromRuntime(w, used);
   w.line();
   w.line(
     "// ---- per-type checks -----------------------------------------------------------------",
@@ -176,16 +179,8 @@ const PUBLIC = [
  * generated code names (only those, so no output imports a name it does not use), imported
  * by symbol, then the public ones.
  */
-function importsFromRuntime(w: GeneratedFile, body: readonly string[]): void {
-  // One pass over the text for every helper's name (a regex per name would read 8 MB of
-  // validators.ts 25 times on a large schema).
-  const names = VALIDATION_HELPERS.map((s) => s.name)
-    .sort((a, b) => b.length - a.length)
-    .map((n) => n.replace(/\$/g, "\\$"));
-  const token = new RegExp(`(?<![\\w$])(?:${names.join("|")})(?![\\w$])`, "g");
-  const seen = new Set<string>();
-  for (const part of body) for (const m of part.matchAll(token)) seen.add(m[0]);
-  for (const helper of VALIDATION_HELPERS) if (seen.has(helper.name)) w.use(helper);
+function importsFromRuntime(w: GeneratedFile, used: readonly RuntimeSymbol[]): void {
+  for (const helper of used) w.use(helper);
   w.importsHere();
   w.reexport(PUBLIC.filter((s) => !s.typeOnly));
   w.reexport(PUBLIC.filter((s) => s.typeOnly));
@@ -197,7 +192,7 @@ function namedList(w: CodeWriter, keyword: string, names: readonly string[], fro
 }
 
 /** `isT` and `validateT`: exceptions (throwing getters, proxies) become a failed validation. */
-function publicValidators(name: string): string {
+function publicValidators(rt: ValidationNames, name: string): string {
   return new CodeWriter()
     .statements([
       `/** Whether \`value\` is a valid \`${docText(name)}\`. */`,
@@ -216,22 +211,22 @@ function publicValidators(name: string): string {
       `/** Validates \`value\` as a \`${docText(name)}\`: the value itself, or JSON-pointer errors. */`,
       {
         head: `export function validate${name}`,
-        args: ["value: unknown", `options?: ${V.ValidateOptions}`],
-        tail: `: ${V.ValidationResult}<T.${name}> {`,
+        args: ["value: unknown", `options?: ${rt.ValidateOptions}`],
+        tail: `: ${rt.ValidationResult}<T.${name}> {`,
       },
       "try {",
-      { if: `!options?.firstError && $is_${name}(value, 0)`, then: `return ${V.$ok}(value);` },
+      { if: `!options?.firstError && $is_${name}(value, 0)`, then: `return ${rt.$ok}(value);` },
       "} catch {}",
-      { head: `return ${V.$result}`, args: ["value", `$va_${name}`, "options"], tail: ";" },
+      { head: `return ${rt.$result}`, args: ["value", `$va_${name}`, "options"], tail: ";" },
       "}",
     ])
     .text();
 }
 
-function validatorTable(names: string[]): string {
+function validatorTable(rt: ValidationNames, names: string[]): string {
   return [
     "/** The validator of every schema type, by type name. */",
-    `export const VALIDATORS: { readonly [name: string]: ${V.Validator} } = ${objectLiteral(names.map((n) => [n, `validate${n}`]))};`,
+    `export const VALIDATORS: { readonly [name: string]: ${rt.Validator} } = ${objectLiteral(names.map((n) => [n, `validate${n}`]))};`,
   ].join("\n");
 }
 

@@ -9,6 +9,7 @@ import { legacySessions, type LegacyHttpHost } from "./legacy.js";
 import { BODY_CONSUMED, readMessage } from "./message.js";
 import { metadataReply } from "./metadata.js";
 import type { HttpCoreOptions, MessageHandler } from "./options.js";
+import type { DefaultStores } from "./store-defaults.js";
 import { toolHeaderCheck } from "./tool-header-check.js";
 
 // The server side of Streamable HTTP, for every host: one endpoint; a request gets a JSON
@@ -25,10 +26,12 @@ const SESSION_REQUIRED =
 /** Serves one request: reads it through `exchange`, answers through `sink`; never throws. */
 export type HttpCore = (exchange: HttpExchange, sink: ReplySink) => Promise<void>;
 
+/** The core of both hosts; `defaults` are the stores used when `options` give none. */
 export function createHttpCore<R>(
   protocol: ProtocolDescriptor,
   dispatcher: MessageHandler,
-  options: HttpCoreOptions<R> = {},
+  options: HttpCoreOptions<R>,
+  defaults: DefaultStores,
 ): HttpCore {
   const path = options.path ?? "/mcp";
   if (options.auth && options.authenticate) throw new Error("pass either auth or authenticate");
@@ -51,6 +54,7 @@ export function createHttpCore<R>(
   const host: LegacyHttpHost = {
     dispatcher,
     options: options as HttpCoreOptions<never>,
+    defaults,
     limit,
     timeoutMs,
     auth,

@@ -10,11 +10,13 @@ import {
   type ReplySink,
 } from "./exchange.js";
 import type { HttpCoreOptions, MessageHandler } from "./options.js";
+import type { DefaultStores } from "./store-defaults.js";
 
 // The web-standard host of the Streamable HTTP core (core.ts): `(request) => Promise<Response>`
 // for runtimes built on fetch: Cloudflare Workers, Deno, Bun, Next.js route handlers, Hono.
 // A streamed answer is a ReadableStream of SSE events; the client going away (request.signal,
-// or the stream cancelled) is the cancellation.
+// or the stream cancelled) is the cancellation. Its public face, with the default stores
+// wired, is src/fetch.ts (`@mcp-gen/runtime/fetch`).
 
 /** The options of the fetch handler; `authenticate` gets the Request. */
 export type FetchHandlerOptions = HttpCoreOptions<Request>;
@@ -23,13 +25,14 @@ export type { CancellationWatch } from "../../../core/cancellation.js";
 /** A web-standard request handler: what Workers' `fetch`, Deno.serve and Bun.serve call. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** A fetch handler serving MCP at `options.path` (default /mcp). */
-export function createFetchHandler(
+/** createFetchHandler (src/fetch.ts), with the stores used when `options` give none. */
+export function fetchHandler(
+  defaults: DefaultStores,
   protocol: ProtocolDescriptor,
   dispatcher: MessageHandler,
-  options: FetchHandlerOptions = {},
+  options: FetchHandlerOptions,
 ): FetchHandler {
-  const core = createHttpCore(protocol, dispatcher, options);
+  const core = createHttpCore(protocol, dispatcher, options, defaults);
   const report = options.onError ?? ((line: string) => console.error(line));
   return (request) => {
     const closing = closeSignal(request.signal);

@@ -7,14 +7,14 @@ import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchan
 import type { HttpCoreOptions } from "./options.js";
 import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
 import {
-  MemorySessionStore,
   newSessionId,
   type SessionChange,
   type SessionRecord,
   type SessionRefusal,
   type SessionStore,
 } from "./sessions.js";
-import { MemoryEventStore, positiveInteger } from "./event-store.js";
+import { positiveInteger } from "./event-store.js";
+import type { DefaultStores } from "./store-defaults.js";
 import {
   namesStandaloneStream,
   resumableStreams,
@@ -37,6 +37,8 @@ import {
 /** What the legacy path shares with the rest of the HTTP core. */
 export interface LegacyHttpHost extends AnswerHost {
   options: HttpCoreOptions<never>;
+  /** The stores used when the options give none (in memory, wired by the entry points). */
+  defaults: DefaultStores;
   limit: number;
   timeoutMs: number;
   auth: ResourceServer | undefined;
@@ -63,7 +65,7 @@ export function legacySessions(host: LegacyHttpHost) {
   const { dispatcher, options } = host;
   const streams = resumableStreamsOf(host);
   // Each call bounded by the request timeout: a stalled Redis gets 503, not a hang.
-  const sessions = boundedSessionStore(sessionStoreOf(options), host.timeoutMs, host.report);
+  const sessions = boundedSessionsOf(host);
   const { store } = sessions;
   const live = liveSessionsOf(host, store, streams);
 
@@ -298,13 +300,14 @@ async function post(
 
 /** Resumable streams (default: events kept in memory); `eventStore: false` turns them off. */
 function resumableStreamsOf(host: LegacyHttpHost): ResumableStreams | undefined {
-  const { dispatcher, options } = host;
+  const { dispatcher, options, defaults } = host;
   if (options.sseRetryMs !== undefined) positiveInteger("sseRetryMs", options.sseRetryMs);
   if (options.eventStore === false || !dispatcher.attachStream) return undefined;
+  const store = options.eventStore ?? defaults.eventStore();
   return resumableStreams({
     // A shared store that stalls delays an event by at most the request timeout; then the
     // stream goes on without ids (no longer resumable) rather than hanging.
-    store: boundedEventStore(options.eventStore ?? new MemoryEventStore(), host.timeoutMs),
+    store: boundedEventStore(store, host.timeoutMs, defaults.inProcess(store)),
     retryMs: options.sseRetryMs ?? 1000,
     report: host.report,
     // Looked up when needed: shareSessionNotices may give the dispatcher one later.
@@ -335,13 +338,19 @@ function liveSessionsOf(
   });
 }
 
+/** The session store (given or the default), each call bounded by the request timeout. */
+function boundedSessionsOf(host: LegacyHttpHost) {
+  const store = sessionStoreOf(host.options, host.defaults);
+  return boundedSessionStore(store, host.timeoutMs, host.report, host.defaults.inProcess(store));
+}
+
 /** The store of `options`, or the default one (in memory) with the bounds they give. */
-function sessionStoreOf(options: HttpCoreOptions<never>): SessionStore {
+function sessionStoreOf(options: HttpCoreOptions<never>, defaults: DefaultStores): SessionStore {
   const { sessionStore, maxSessions, maxSessionsPerPrincipal, maxAnonymousSessions } = options;
   const limits = { maxSessions, maxSessionsPerPrincipal, maxAnonymousSessions };
   const given = Object.entries(limits).filter(([, value]) => value !== undefined);
   if (!sessionStore)
-    return new MemorySessionStore({
+    return defaults.sessionStore({
       ...Object.fromEntries(given),
       ...(options.sessionIdleTimeoutMs === undefined
         ? {}

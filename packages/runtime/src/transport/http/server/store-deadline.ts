@@ -1,5 +1,5 @@
-import { MemoryEventStore, type EventStore } from "./event-store.js";
-import { MemorySessionStore, type SessionStore } from "./sessions.js";
+import type { EventStore } from "./event-store.js";
+import type { SessionStore } from "./sessions.js";
 
 // A shared store (Redis) that stalls must not hang the requests that need it: each call to a
 // session or event store the application passed is bounded by the request timeout, and one
@@ -42,13 +42,16 @@ export interface RequestDeadline {
   settled(ready: Promise<unknown>, what: string): Promise<void>;
 }
 
-/** `store` bounded by `timeoutMs` (see the module's comment). */
+/**
+ * `store` bounded by `timeoutMs` (see the module's comment); a store `inMemory` (it keeps
+ * its data in this process: DefaultStores.inProcess) is used as it is.
+ */
 export function boundedSessionStore(
   store: SessionStore,
   timeoutMs: number,
   report: StoreReport,
+  inMemory: boolean,
 ): BoundedSessionStore {
-  const inMemory = store instanceof MemorySessionStore;
   const guard = outageGuard("session store", report);
   const view = (deadline: () => number) =>
     inMemory ? store : boundedCalls(store, guard, deadline);
@@ -74,9 +77,14 @@ export function boundedSessionStore(
 /**
  * `store` with each call bounded by `timeoutMs`: one that does not answer in time rejects (the
  * stream that waited for it goes on without ids, and says so once, as for any store failure).
+ * A store `inMemory` is used as it is.
  */
-export function boundedEventStore(store: EventStore, timeoutMs: number): EventStore {
-  if (store instanceof MemoryEventStore) return store;
+export function boundedEventStore(
+  store: EventStore,
+  timeoutMs: number,
+  inMemory: boolean,
+): EventStore {
+  if (inMemory) return store;
   return boundedCalls(
     store,
     (call, ms) => beforeDeadline(call, ms, "event store"),
