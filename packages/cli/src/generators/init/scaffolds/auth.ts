@@ -1,7 +1,7 @@
 import { GeneratedFile } from "../../print/generated-file.js";
 import { runtimeImports } from "../../emit/runtime.js";
 import { RT } from "../../emit/runtime-symbols.js";
-import type { Scaffold } from "./view.js";
+import { comment, type Scaffold } from "./view.js";
 
 /** src/auth.ts (`--auth`): the resource server's options, from the environment. */
 export const authScaffold: Scaffold = {
@@ -12,43 +12,27 @@ export const authScaffold: Scaffold = {
     w.import("./mcp/http-server.js", "ServeHttpOptions", true);
     const jwtVerifier = w.use(RT["auth/verify"].createJwtVerifier);
     const dpopVerifier = w.use(RT["auth/verify"].createDPoPProofVerifier);
-    w.line(
-      "// OAuth for the HTTP entry point: this server is an OAuth resource server (MCP 2026-07-28",
-    );
-    w.line(
-      "// basic/authorization). Clients get access tokens from your authorization server (Keycloak,",
-    );
-    w.line(
-      "// Auth0, ...) and send them as `Authorization: Bearer`; the server checks them with the",
-    );
-    w.line(
-      "// runtime's JWT verifier (jose: signature against the JWKS, issuer, expiry, audience = this",
-    );
-    w.line(
-      "// server's resource URL), serves its protected resource metadata, and answers 401 / 403",
-    );
-    w.line("// challenges that tell clients where to get a token and which scopes they need.");
-    w.line("//");
-    w.line("// Configured from the environment (see README.md):");
-    w.line("//   OAUTH_ISSUER      the authorization server's issuer URL (required)");
-    w.line("//   OAUTH_JWKS_URL    its JWKS URL (default: `jwks_uri` from its metadata)");
-    w.line(
-      "//   OAUTH_TOKEN_TYPES the access tokens' `typ` headers accepted, space-separated (default",
-    );
-    w.line(
-      '//                     "at+jwt", RFC 9068; "at+jwt JWT" for authorization servers that type',
-    );
-    w.line("//                     them plain JWT, such as Keycloak)");
-    w.line("//   MCP_RESOURCE_URL  this server's public URL, which tokens must name as audience");
-    w.line("//                     (default http://127.0.0.1:PORT/mcp)");
-    w.line(
-      '//   MCP_SCOPES        space-separated scopes every request needs (default "mcp:tools")',
-    );
-    w.line("//   HOST              the interface to listen on (default 127.0.0.1)");
-    w.line(
-      '//   MCP_DPOP          DPoP-bound tokens (RFC 9449): "accept" (default; bearer tokens too),',
-    );
-    w.line('//                     "require" (bearer tokens refused) or "off"');
+    comment(w, [
+      "OAuth for the HTTP entry point: this server is an OAuth resource server (MCP 2026-07-28",
+      "basic/authorization). Clients get access tokens from your authorization server (Keycloak,",
+      "Auth0, ...) and send them as `Authorization: Bearer`; the server checks them with the",
+      "runtime's JWT verifier (jose: signature against the JWKS, issuer, expiry, audience = this",
+      "server's resource URL), serves its protected resource metadata, and answers 401 / 403",
+      "challenges that tell clients where to get a token and which scopes they need.",
+      "",
+      "Configured from the environment (see README.md):",
+      "  OAUTH_ISSUER      the authorization server's issuer URL (required)",
+      "  OAUTH_JWKS_URL    its JWKS URL (default: `jwks_uri` from its metadata)",
+      "  OAUTH_TOKEN_TYPES the access tokens' `typ` headers accepted, space-separated (default",
+      '                    "at+jwt", RFC 9068; "at+jwt JWT" for authorization servers that type',
+      "                    them plain JWT, such as Keycloak)",
+      "  MCP_RESOURCE_URL  this server's public URL, which tokens must name as audience",
+      "                    (default http://127.0.0.1:PORT/mcp)",
+      '  MCP_SCOPES        space-separated scopes every request needs (default "mcp:tools")',
+      "  HOST              the interface to listen on (default 127.0.0.1)",
+      '  MCP_DPOP          DPoP-bound tokens (RFC 9449): "accept" (default; bearer tokens too),',
+      '                    "require" (bearer tokens refused) or "off"',
+    ]);
     w.importsHere();
     w.line();
     w.line(

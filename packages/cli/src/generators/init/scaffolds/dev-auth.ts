@@ -1,5 +1,5 @@
 import { GeneratedFile } from "../../print/generated-file.js";
-import type { Scaffold } from "./view.js";
+import { comment, type Scaffold } from "./view.js";
 
 /** src/dev-auth.ts (`--auth`): a stand-in authorization server for trying the server locally. */
 export const devAuthScaffold: Scaffold = {
@@ -11,26 +11,18 @@ export const devAuthScaffold: Scaffold = {
     w.import("jose", "exportJWK");
     w.import("jose", "generateKeyPair");
     w.import("jose", "SignJWT");
-    w.line(
-      "// `npm run dev:auth`: a stand-in authorization server for trying this server on your machine,",
-    );
-    w.line(
-      "// never for deployment. It publishes RFC 8414 metadata and a JWKS at http://127.0.0.1:9000",
-    );
-    w.line(
-      "// (DEV_AUTH_PORT to change) and prints access tokens signed by a key made at start, for",
-    );
-    w.line("// MCP_RESOURCE_URL (default http://127.0.0.1:3000/mcp), valid one hour:");
-    w.line("//");
-    w.line(
-      "//   npm run dev:auth                                 # prints OAUTH_ISSUER and two tokens",
-    );
-    w.line("//   OAUTH_ISSUER=http://127.0.0.1:9000 npm start     # in another terminal");
-    w.line('//   curl -H "Authorization: Bearer <token>" ...      # or the Inspector\'s --header');
-    w.line("//");
-    w.line(
-      "// It has no authorization endpoint: clients get tokens from its output, not by logging in.",
-    );
+    comment(w, [
+      "`npm run dev:auth`: a stand-in authorization server for trying this server on your machine,",
+      "never for deployment. It publishes RFC 8414 metadata and a JWKS at http://127.0.0.1:9000",
+      "(DEV_AUTH_PORT to change) and prints access tokens signed by a key made at start, for",
+      "MCP_RESOURCE_URL (default http://127.0.0.1:3000/mcp), valid one hour:",
+      "",
+      "  npm run dev:auth                                 # prints OAUTH_ISSUER and two tokens",
+      "  OAUTH_ISSUER=http://127.0.0.1:9000 npm start     # in another terminal",
+      '  curl -H "Authorization: Bearer <token>" ...      # or the Inspector\'s --header',
+      "",
+      "It has no authorization endpoint: clients get tokens from its output, not by logging in.",
+    ]);
     w.importsHere();
     w.line();
     w.line('const port = Number(process.env["DEV_AUTH_PORT"] ?? 9000);');

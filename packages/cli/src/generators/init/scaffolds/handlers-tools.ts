@@ -1,3 +1,4 @@
+import { comment } from "./view.js";
 import type { GeneratedFile } from "../../print/generated-file.js";
 
 /**
@@ -5,29 +6,19 @@ import type { GeneratedFile } from "../../print/generated-file.js";
  * add, greet (input_required rounds) and, in `--auth` projects, whoami.
  */
 export function writeTools(w: GeneratedFile, auth: boolean): void {
-  w.line(
-    "// The tools, one table serving both tools/list and tools/call: a new tool is one more entry.",
-  );
-  w.line(
-    "// defineTool types each `call` from its tool's schemas: the arguments are of the type the",
-  );
-  w.line(
-    "// inputSchema describes, and a structuredContent that does not fit the outputSchema is a",
-  );
-  w.line(
-    "// compile error (a schema library's schema works too: zod, Valibot, ArkType; see the docs).",
-  );
-  w.line("// Before a tool's `call` runs, its arguments are checked against its inputSchema by");
-  w.line("// `validate` (src/validate.ts): servers MUST validate all tool inputs (server/tools,");
-  w.line(
-    '// "Security Considerations"). Arguments that do not conform are answered as a tool execution',
-  );
-  w.line(
-    "// error (isError, naming the problem), which clients show the model so it can correct them;",
-  );
-  w.line("// an unknown tool name is a protocol error (-32602), as is an McpError a `call` throws");
-  w.line('// (2026-07-28 server/tools, "Error Handling"). A tool with an outputSchema has its');
-  w.line("// structuredContent checked against it too.");
+  comment(w, [
+    "The tools, one table serving both tools/list and tools/call: a new tool is one more entry.",
+    "defineTool types each `call` from its tool's schemas: the arguments are of the type the",
+    "inputSchema describes, and a structuredContent that does not fit the outputSchema is a",
+    "compile error (a schema library's schema works too: zod, Valibot, ArkType; see the docs).",
+    "Before a tool's `call` runs, its arguments are checked against its inputSchema by",
+    "`validate` (src/validate.ts): servers MUST validate all tool inputs (server/tools,",
+    '"Security Considerations"). Arguments that do not conform are answered as a tool execution',
+    "error (isError, naming the problem), which clients show the model so it can correct them;",
+    "an unknown tool name is a protocol error (-32602), as is an McpError a `call` throws",
+    '(2026-07-28 server/tools, "Error Handling"). A tool with an outputSchema has its',
+    "structuredContent checked against it too.",
+  ]);
   w.line("const tools = defineTools(");
   w.indented(() => {
     w.line("[");
@@ -111,22 +102,22 @@ function writeGreet(w: GeneratedFile): void {
       w.line('inputSchema: { type: "object", properties: {} },');
     });
     w.line("},");
-    w.line("// Round one asks the client for the user's name and hands it sealed state saying so;");
-    w.line(
-      "// the retry carries the answer and that state back, possibly to another instance (which",
-    );
-    w.line("// opens it only with the same secret). A client that cannot elicit (no elicitation");
-    w.line("// capability) gets a plain greeting instead.");
+    comment(w, [
+      "Round one asks the client for the user's name and hands it sealed state saying so;",
+      "the retry carries the answer and that state back, possibly to another instance (which",
+      "opens it only with the same secret). A client that cannot elicit (no elicitation",
+      "capability) gets a plain greeting instead.",
+    ]);
     w.line("call: async (_args, ctx) => {");
     w.indented(() => {
       w.line("if (!ctx.clientCapabilities.elicitation)");
       w.indented(() => {
         w.line('return { content: [{ type: "text", text: "Hello, whoever you are!" }] };');
       });
-      w.line(
-        "// Refuses (invalid params) state that was tampered with, expired, sealed for another",
-      );
-      w.line("// request, or not of greetState's shape; what it opens is typed by greetState.");
+      comment(w, [
+        "Refuses (invalid params) state that was tampered with, expired, sealed for another",
+        "request, or not of greetState's shape; what it opens is typed by greetState.",
+      ]);
       w.line("const state = await openStateFor(ctx, {");
       w.indented(() => {
         w.line("secret: stateSecret,");

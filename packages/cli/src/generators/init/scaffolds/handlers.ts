@@ -1,7 +1,7 @@
 import { GeneratedFile } from "../../print/generated-file.js";
 import { objectKey, quote } from "../../print/printer.js";
 import { writeTools } from "./handlers-tools.js";
-import type { Scaffold } from "./view.js";
+import { comment, type Scaffold } from "./view.js";
 
 /**
  * src/handlers.ts: the server's tools, prompts and resources, the user's from the start
@@ -30,25 +30,19 @@ export const handlersScaffold: Scaffold = {
     w.import("./mcp/dispatcher.js", "StateSecret", true);
     w.import("./mcp/types.js", "InputRequest", true);
     w.import("./validate.js", "validate");
-    w.line(
-      "// Your server's handlers: edit freely. mcp-gen created this file and never touches it;",
-    );
-    w.line(
-      "// `npm run generate` rewrites only the generated code in src/mcp/ (its files' first line says",
-    );
-    w.line(
-      "// so) and notes here any request method a newer spec adds that this file does not name.",
-    );
+    comment(w, [
+      "Your server's handlers: edit freely. mcp-gen created this file and never touches it;",
+      "`npm run generate` rewrites only the generated code in src/mcp/ (its files' first line says",
+      "so) and notes here any request method a newer spec adds that this file does not name.",
+    ]);
     w.line();
     w.importsHere();
     w.line();
-    w.line(
-      "// Every handler here serves every client: modern ones (2026-07-28) call them per request;",
-    );
-    w.line(
-      "// legacy ones (initialize-based) reach them through their session, and an input_required",
-    );
-    w.line("// answer is sent to them as a server-initiated request by the generated runtime.");
+    comment(w, [
+      "Every handler here serves every client: modern ones (2026-07-28) call them per request;",
+      "legacy ones (initialize-based) reach them through their session, and an input_required",
+      "answer is sent to them as a server-initiated request by the generated runtime.",
+    ]);
     w.line();
     w.line('const cache = { ttlMs: 0, cacheScope: "private" } as const;');
     w.line();
@@ -141,25 +135,21 @@ function writeWelcome(w: GeneratedFile, name: string): void {
 /** The entries of the methods handlers.ts does not serve, keyed as the printer writes a key. */
 function writeUnserved(w: GeneratedFile, unserved: readonly string[]): void {
   if (unserved.length === 0) return;
-  w.line(
-    '// Not served here, so answered "method not found". `mcp-gen generate` reads this file\'s',
-  );
-  w.line(
-    "// code and notes each method the server routes that it neither serves nor lists here (as",
-  );
-  w.line("// one a spec bump adds); a comment naming a method does not count.");
+  comment(w, [
+    'Not served here, so answered "method not found". `mcp-gen generate` reads this file\'s',
+    "code and notes each method the server routes that it neither serves nor lists here (as",
+    "one a spec bump adds); a comment naming a method does not count.",
+  ]);
   for (const method of unserved) w.line(`${objectKey(method)}: notImplemented,`);
 }
 
 /** The prompts and resources tables: a haiku prompt, a welcome resource naming the project, a template. */
 function writePromptsAndResources(w: GeneratedFile, name: string): void {
-  w.line("// The prompts, one table serving prompts/list and prompts/get: prompt() types `get`'s");
-  w.line(
-    "// arguments from their declarations, and prompts/get refuses (-32602) an unknown prompt, a",
-  );
-  w.line(
-    '// required argument left out and an argument not declared (server/prompts, "Error Handling").',
-  );
+  comment(w, [
+    "The prompts, one table serving prompts/list and prompts/get: prompt() types `get`'s",
+    "arguments from their declarations, and prompts/get refuses (-32602) an unknown prompt, a",
+    'required argument left out and an argument not declared (server/prompts, "Error Handling").',
+  ]);
   w.line("const prompts = definePrompts(");
   w.indented(() => {
     w.line("[");
@@ -192,13 +182,11 @@ function writePromptsAndResources(w: GeneratedFile, name: string): void {
   });
   w.line(");");
   w.line();
-  w.line("// The resources, one table serving resources/list, resources/templates/list and");
-  w.line(
-    "// resources/read: resourceTemplate() types `read`'s variables from the URI template, and a",
-  );
-  w.line(
-    '// URI no entry serves is answered -32602 "Resource <uri> not found" (server/resources).',
-  );
+  comment(w, [
+    "The resources, one table serving resources/list, resources/templates/list and",
+    "resources/read: resourceTemplate() types `read`'s variables from the URI template, and a",
+    'URI no entry serves is answered -32602 "Resource <uri> not found" (server/resources).',
+  ]);
   w.line("const resources = defineResources(");
   w.indented(() => {
     w.line("[");

@@ -1,5 +1,5 @@
 import { GeneratedFile } from "../../print/generated-file.js";
-import type { Scaffold } from "./view.js";
+import { comment, type Scaffold } from "./view.js";
 
 /** src/http.ts: the Streamable HTTP entry point (`npm start`), behind OAuth with `--auth`. */
 export const httpScaffold: Scaffold = {
@@ -52,15 +52,11 @@ export const httpScaffold: Scaffold = {
     }
     w.line(");");
     w.line("console.log(`MCP server listening on ${server.url}`);");
-    w.line(
-      "// SIGTERM (a rolling restart, `docker stop`) and Ctrl-C drain the server: new requests get",
-    );
-    w.line(
-      "// 503, GET streams end (clients resume them elsewhere), and the calls in flight finish, for",
-    );
-    w.line(
-      "// 10 s at most (serveHttp's drainTimeoutMs); then it exits. A second signal exits at once.",
-    );
+    comment(w, [
+      "SIGTERM (a rolling restart, `docker stop`) and Ctrl-C drain the server: new requests get",
+      "503, GET streams end (clients resume them elsewhere), and the calls in flight finish, for",
+      "10 s at most (serveHttp's drainTimeoutMs); then it exits. A second signal exits at once.",
+    ]);
     w.line("let stopping = false;");
     w.block("function stop(): void {", () => {
       w.line("if (stopping) process.exit(1);");

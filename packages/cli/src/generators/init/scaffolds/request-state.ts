@@ -1,5 +1,5 @@
 import { GeneratedFile } from "../../print/generated-file.js";
-import type { Scaffold } from "./view.js";
+import { comment, type Scaffold } from "./view.js";
 
 /** src/request-state.ts: the secrets sealing input_required state, from the environment. */
 export const requestStateScaffold: Scaffold = {
@@ -7,15 +7,11 @@ export const requestStateScaffold: Scaffold = {
   print: () => {
     const w = new GeneratedFile("src/request-state.ts");
     w.import("node:crypto", "randomBytes");
-    w.line(
-      "// The secrets that seal the request state of input_required rounds: the server hands the",
-    );
-    w.line(
-      "// client sealed state with its question, and the client echoes it back with the answer,",
-    );
-    w.line(
-      "// possibly to another instance. Read once at start-up from MCP_REQUEST_STATE_SECRETS.",
-    );
+    comment(w, [
+      "The secrets that seal the request state of input_required rounds: the server hands the",
+      "client sealed state with its question, and the client echoes it back with the answer,",
+      "possibly to another instance. Read once at start-up from MCP_REQUEST_STATE_SECRETS.",
+    ]);
     w.importsHere();
     w.line();
     w.line('export const SECRETS_VARIABLE = "MCP_REQUEST_STATE_SECRETS";');

@@ -1,5 +1,5 @@
 import { GeneratedFile } from "../../print/generated-file.js";
-import type { Scaffold } from "./view.js";
+import { comment, type Scaffold } from "./view.js";
 
 /** src/server.ts: the dispatcher both entry points serve, named after the project. */
 export const serverScaffold: Scaffold = {
@@ -18,11 +18,11 @@ export const serverScaffold: Scaffold = {
         () => {
           w.value("serverInfo: ", { name, version: "0.1.0" }, ",");
           w.line("onError: (error, { method }) => console.error(`${method} failed:`, error),");
-          w.line(
-            "// Once a handler calls ctx.log, declare it: a server that logs MUST (server/utilities/logging),",
-          );
-          w.line("// and clients (the Inspector) ask for log messages only from one that does.");
-          w.line("// capabilities: { logging: {} },");
+          comment(w, [
+            "Once a handler calls ctx.log, declare it: a server that logs MUST (server/utilities/logging),",
+            "and clients (the Inspector) ask for log messages only from one that does.",
+            "capabilities: { logging: {} },",
+          ]);
         },
         "});",
       );

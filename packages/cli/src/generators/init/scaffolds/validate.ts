@@ -1,5 +1,5 @@
 import { GeneratedFile } from "../../print/generated-file.js";
-import type { Scaffold } from "./view.js";
+import { comment, type Scaffold } from "./view.js";
 
 /** src/validate.ts: the JSON Schema validator defineTools checks tool arguments with (ajv). */
 export const validateScaffold: Scaffold = {
@@ -9,32 +9,22 @@ export const validateScaffold: Scaffold = {
     w.import("ajv/dist/2020.js", "Ajv2020");
     w.import("ajv-formats/dist/formats.js", "fullFormats");
     w.import("./mcp/dispatcher.js", "SchemaValidator", true);
-    w.line(
-      "// The JSON Schema validator that checks each tool call's arguments against the tool's",
-    );
-    w.line("// inputSchema (and structuredContent against its outputSchema) for defineTools in");
-    w.line("// src/handlers.ts. Yours to change: any JSON Schema library fits, as long as");
-    w.line(
-      "// validate(schema, value) returns the problems found, one readable line each, or nothing.",
-    );
+    comment(w, [
+      "The JSON Schema validator that checks each tool call's arguments against the tool's",
+      "inputSchema (and structuredContent against its outputSchema) for defineTools in",
+      "src/handlers.ts. Yours to change: any JSON Schema library fits, as long as",
+      "validate(schema, value) returns the problems found, one readable line each, or nothing.",
+    ]);
     w.importsHere();
     w.line();
-    w.line(
-      "// JSON Schema 2020-12, MCP's default dialect for tool schemas, with ajv-formats' formats",
-    );
-    w.line(
-      '// ("email", "date-time", ...). `strict: false`: a schema with keywords ajv does not know is',
-    );
-    w.line(
-      "// used, not refused. ajv compiles each schema once (it caches by the schema object). A schema",
-    );
-    w.line(
-      "// whose `$schema` names another dialect needs an ajv that knows it (ajv/dist/2019.js, or",
-    );
-    w.line(
-      '// `new Ajv()` from "ajv" for draft-07). `formats:` rather than addFormats(ajv), whose default',
-    );
-    w.line('// import does not type-check under "module": "NodeNext".');
+    comment(w, [
+      "JSON Schema 2020-12, MCP's default dialect for tool schemas, with ajv-formats' formats",
+      '("email", "date-time", ...). `strict: false`: a schema with keywords ajv does not know is',
+      "used, not refused. ajv compiles each schema once (it caches by the schema object). A schema",
+      "whose `$schema` names another dialect needs an ajv that knows it (ajv/dist/2019.js, or",
+      '`new Ajv()` from "ajv" for draft-07). `formats:` rather than addFormats(ajv), whose default',
+      'import does not type-check under "module": "NodeNext".',
+    ]);
     w.line("const ajv = new Ajv2020({ strict: false, formats: fullFormats });");
     w.line();
     w.line("export const validate: SchemaValidator = (schema, value) => {");

@@ -1,4 +1,5 @@
 import type { EmittedFile } from "../../print/emitted-file.js";
+import type { CodeWriter } from "../../print/printer.js";
 
 // What `mcp-gen init` prints its TypeScript scaffolds from (src/*.ts of the project): each is
 // printed by GeneratedFile (one module here per file), like the generators' output, so its
@@ -23,4 +24,9 @@ export interface Scaffold {
   /** Only in `--auth` projects. */
   readonly authOnly?: boolean;
   print(view: ScaffoldView): EmittedFile;
+}
+
+/** A `//` comment of several lines (an empty one is a bare `//`), at the current indentation. */
+export function comment(w: CodeWriter, lines: readonly string[]): void {
+  for (const text of lines) w.line(text === "" ? "//" : `// ${text}`);
 }
