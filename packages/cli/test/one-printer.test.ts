@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -7,6 +7,8 @@ import { GeneratedFile, isPrinted } from "../src/generators/print/generated-file
 import type { GeneratorContext } from "../src/generators/emit/plugin.js";
 import { runtimeImports, type RuntimeMode } from "../src/generators/emit/runtime.js";
 import { allRuntimeSymbols, VALIDATION_HELPERS } from "../src/generators/emit/runtime-symbols.js";
+import { TEMPLATE_DIR } from "../src/generators/emit/package-info.js";
+import { SCAFFOLDS } from "../src/generators/init/scaffolds/index.js";
 import { loadRevision } from "../src/schema/index.js";
 import { ROOT, SPEC_DIR } from "./helpers.js";
 
@@ -27,6 +29,23 @@ const PRINTERS: Record<string, typeof GeneratedFile> = {
   protocol: GeneratedFile,
   eras: GeneratedFile,
   client: GeneratedFile,
+};
+
+/**
+ * Every TypeScript file `mcp-gen init` writes (src/ of the project), with the printer it comes
+ * out of: the scaffolds of generators/init/scaffolds/. Handlebars renders only the project's
+ * text files; a TypeScript file rendered by it has no `emit` mark, and init refuses it.
+ */
+const INIT_PRINTERS: Record<string, typeof GeneratedFile> = {
+  "src/handlers.ts": GeneratedFile,
+  "src/server.ts": GeneratedFile,
+  "src/request-state.ts": GeneratedFile,
+  "src/validate.ts": GeneratedFile,
+  "src/stdio.ts": GeneratedFile,
+  "src/http.ts": GeneratedFile,
+  "src/test/server.test.ts": GeneratedFile,
+  "src/auth.ts": GeneratedFile,
+  "src/dev-auth.ts": GeneratedFile,
 };
 
 /** Contexts that reach every branch of the generators: eras and auth, an initialize-based revision, both runtime modes. */
@@ -75,6 +94,56 @@ describe("one printer: every generator's files come out of GeneratedFile", () =>
     const printed = new GeneratedFile("x.ts").line("export {};").emit("");
     expect(printed.code).toBe(hand.code);
     expect(isPrinted({ ...printed, path: "legacy/x.ts" })).toBe(true);
+  });
+});
+
+describe("one printer: init's TypeScript files come out of GeneratedFile", () => {
+  it("lists every scaffold with its printer", () => {
+    expect(Object.keys(INIT_PRINTERS).sort()).toEqual(SCAFFOLDS.map((s) => s.path).sort());
+  });
+
+  it.each(SCAFFOLDS.map((s) => [s.path, s] as const))("%s", (path, scaffold) => {
+    expect(INIT_PRINTERS[path]).toBe(GeneratedFile);
+    // Every branch: with and without --auth, with and without entries for unserved methods.
+    for (const auth of [false, true]) {
+      for (const unserved of [[], ["completion/complete"]]) {
+        const file = scaffold.print({ name: "my-server", auth, unserved });
+        expect(file.path).toBe(path);
+        expect(isPrinted(file), `auth ${auth}, unserved ${unserved.length}`).toBe(true);
+      }
+    }
+  });
+
+  it("templates/project/ holds no TypeScript: Handlebars renders only init's text files", () => {
+    const templates = readdirSync(join(TEMPLATE_DIR, "project"));
+    expect(templates.length).toBeGreaterThan(0);
+    expect(templates.filter((t) => /\.[cm]?tsx?(\.hbs)?$/.test(t))).toEqual([]);
+  });
+});
+
+describe("init refuses a TypeScript file printed by hand", () => {
+  afterEach(() => {
+    vi.doUnmock("../src/generators/init/scaffolds/stdio.js");
+    vi.resetModules();
+  });
+
+  it("names the file, before init writes any", async () => {
+    vi.resetModules();
+    vi.doMock("../src/generators/init/scaffolds/stdio.js", async (importOriginal) => {
+      const real =
+        await importOriginal<typeof import("../src/generators/init/scaffolds/stdio.js")>();
+      const print: typeof real.stdioScaffold.print = () => ({
+        path: "src/stdio.ts",
+        kind: "scaffold",
+        code: "serveStdio(createDispatcher(requestStateSecretsOrExit()));\n",
+      });
+      return { stdioScaffold: { ...real.stdioScaffold, print } };
+    });
+    // What initProject prints its files with, before it writes any of them.
+    const { printScaffolds } = await import("../src/generators/init/scaffolds/index.js");
+    expect(() => printScaffolds({ name: "my-server", auth: false, unserved: [] })).toThrow(
+      "internal: src/stdio.ts was not printed by GeneratedFile",
+    );
   });
 });
 

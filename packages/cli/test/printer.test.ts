@@ -10,7 +10,14 @@ import {
   requestFunctionName,
   uniqueNames,
 } from "../src/generators/emit/names.js";
-import { ident, num, prettierKey, quote, str } from "../src/generators/print/printer.js";
+import {
+  CodeWriter,
+  ident,
+  num,
+  prettierKey,
+  quote,
+  str,
+} from "../src/generators/print/printer.js";
 import { typesGenerator } from "../src/generators/emit/types.js";
 import { McpGenError } from "../src/schema/diagnostics.js";
 import { loadRevision } from "../src/schema/index.js";
@@ -55,6 +62,26 @@ describe("literals, as prettier prints them", () => {
       expect(Number(num(n))).toBe(n);
     }
     expect(() => num(Infinity)).toThrow();
+  });
+});
+
+describe("imports", () => {
+  it("a default import: alone, or before the named ones; sorted by module, as prettier keeps them", async () => {
+    const w = new CodeWriter();
+    w.import("node:test", "test");
+    expect(w.importDefault("node:assert/strict", "assert")).toBe("assert");
+    w.importDefault("./both.js", "both");
+    w.import("./both.js", "named");
+    w.import("./both.js", "Shape", true);
+    w.line("test(assert, both, named);");
+    const code = w.toString("");
+    expect(code.split("\n").slice(0, 3)).toEqual([
+      'import both, { named, type Shape } from "./both.js";',
+      'import assert from "node:assert/strict";',
+      'import { test } from "node:test";',
+    ]);
+    expect(await format(code)).toBe(code);
+    expect(() => w.importDefault("./both.js", "other")).toThrow("imported as both and other");
   });
 });
 

@@ -23,6 +23,7 @@ interface RuntimeModules {
   transport: typeof import("@mcp-gen/runtime/transport");
   tasks: typeof import("@mcp-gen/runtime/tasks");
   auth: typeof import("@mcp-gen/runtime/auth");
+  "auth/verify": typeof import("@mcp-gen/runtime/auth/verify");
   fetch: typeof import("@mcp-gen/runtime/fetch");
   "node/http": typeof import("@mcp-gen/runtime/node/http");
 }
@@ -183,6 +184,11 @@ export const RT = {
     HttpAuth: type<Auth.HttpAuth>("auth", "HttpAuth"),
     Principal: type<Auth.Principal>("auth", "Principal"),
     ResourceServerOptions: type<Auth.ResourceServerOptions>("auth", "ResourceServerOptions"),
+  },
+  // The resource server's token and proof verifiers (jose), which init's src/auth.ts uses.
+  "auth/verify": {
+    createDPoPProofVerifier: value("auth/verify", "createDPoPProofVerifier"),
+    createJwtVerifier: value("auth/verify", "createJwtVerifier"),
   },
   fetch: {
     createFetchHandler: value("fetch", "createFetchHandler"),

@@ -24,9 +24,9 @@ import {
   RUNTIME_VERSION,
   VERSION,
 } from "../emit/package-info.js";
-import { formatTypeScript, renderTemplate } from "../print/render.js";
+import { renderTemplate } from "../print/render.js";
 import { makeDirs } from "../output/make-dirs.js";
-import { objectKey } from "../print/printer.js";
+import { handlersScaffold, printScaffolds } from "./scaffolds/index.js";
 import type { Target } from "../output/target.js";
 
 /** The target of an init project's generated code (its config says so, for generate). */
@@ -74,26 +74,18 @@ export interface InitResult {
   kept: string[];
 }
 
-/** The project's files: template, target path, and whether it is TypeScript (to format). */
-const PROJECT_FILES: [template: string, path: string][] = [
+/**
+ * The project's text files, rendered by Handlebars: template and target path. Its TypeScript
+ * files are printed by GeneratedFile (scaffolds/), as generated code is. The JSON files stay
+ * templates: their shape reads best as the file itself, and every value in them goes through
+ * the `json` helper (JSON.stringify), so a name from the user is escaped there too.
+ */
+const TEXT_FILES: [template: string, path: string][] = [
   ["package.json.hbs", "package.json"],
   ["tsconfig.json.hbs", "tsconfig.json"],
   ["mcp-gen.config.json.hbs", "mcp-gen.config.json"],
   ["gitignore.hbs", ".gitignore"],
   ["README.md.hbs", "README.md"],
-  ["handlers.ts.hbs", "src/handlers.ts"],
-  ["server.ts.hbs", "src/server.ts"],
-  ["request-state.ts.hbs", "src/request-state.ts"],
-  ["validate.ts.hbs", "src/validate.ts"],
-  ["stdio-main.ts.hbs", "src/stdio.ts"],
-  ["http-main.ts.hbs", "src/http.ts"],
-  ["server.test.ts.hbs", "src/test/server.test.ts"],
-];
-
-/** The files only an `--auth` project has. */
-const AUTH_FILES: [template: string, path: string][] = [
-  ["auth.ts.hbs", "src/auth.ts"],
-  ["dev-auth.ts.hbs", "src/dev-auth.ts"],
 ];
 
 /**
@@ -183,27 +175,26 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     auth: project.auth,
     target: PROJECT_TARGET,
   });
-  const ours = servedMethods(renderTemplate("project/handlers.ts.hbs", project));
+  const view = { name: project.name, auth: project.auth };
+  const ours = servedMethods(handlersScaffold.print({ ...view, unserved: [] }).code);
   const unserved = (emitted.find(isHandlersSkeleton)?.handlerMethods ?? []).filter(
     (m) => !ours.has(m),
   );
-  // Schema method names, as object keys of handlers.ts: written as the printer writes one.
-  const data = {
-    ...project,
-    unserved: unserved.length > 0,
-    unservedEntries: unserved.map((m) => `${objectKey(m)}: notImplemented,`),
-  };
   const result: InitResult = { written: [], kept: [] };
   // Everything is prepared and checked before the first write: a failure (a user-owned
   // file where a generated one goes, say) leaves the folder as it was.
   const files: { path: string; text: string }[] = [];
-  for (const [template, path] of [...PROJECT_FILES, ...(project.auth ? AUTH_FILES : [])]) {
-    if (existsSync(join(target, path))) {
-      result.kept.push(path);
-      continue;
-    }
-    const text = renderTemplate(`project/${template}`, data);
-    files.push({ path, text: path.endsWith(".ts") ? await formatTypeScript(text) : text });
+  const candidates = [
+    ...TEXT_FILES.map(([template, path]) => ({
+      path,
+      text: renderTemplate(`project/${template}`, project),
+    })),
+    // Printed by GeneratedFile, each (printScaffolds refuses any other).
+    ...printScaffolds({ ...view, unserved }).map((file) => ({ path: file.path, text: file.code })),
+  ];
+  for (const file of candidates) {
+    if (existsSync(join(target, file.path))) result.kept.push(file.path);
+    else files.push(file);
   }
   const out = join(target, "src", "mcp");
   const generated = emitted.filter((f) => !isHandlersSkeleton(f));

@@ -147,17 +147,36 @@ function flat(v: Value): string {
  */
 export class CodeWriter {
   private readonly lines: string[] = [];
-  private readonly imports = new Map<string, { names: Set<string>; types: Set<string> }>();
+  private readonly imports = new Map<
+    string,
+    { names: Set<string>; types: Set<string>; default?: string }
+  >();
   private depth = 0;
   /** Whether the file is exactly what prettier would make of it. */
   exact = true;
 
   /** Records `import { name } from from` (or `import type` when `typeOnly`), printed once at the top. */
   import(from: string, name: string, typeOnly = false): string {
-    let entry = this.imports.get(from);
-    if (!entry) this.imports.set(from, (entry = { names: new Set(), types: new Set() }));
+    const entry = this.importsOf(from);
     (typeOnly ? entry.types : entry.names).add(name);
     return name.replace(/^\* as /, "");
+  }
+
+  /** Records `import local from from` (a module's default export), printed once at the top. */
+  importDefault(from: string, local: string): string {
+    const entry = this.importsOf(from);
+    if (entry.default !== undefined && entry.default !== local)
+      throw new Error(
+        `internal: ${from}'s default export imported as ${entry.default} and ${local}`,
+      );
+    entry.default = local;
+    return local;
+  }
+
+  private importsOf(from: string): { names: Set<string>; types: Set<string>; default?: string } {
+    let entry = this.imports.get(from);
+    if (!entry) this.imports.set(from, (entry = { names: new Set(), types: new Set() }));
+    return entry;
   }
 
   /**
@@ -348,18 +367,20 @@ export class CodeWriter {
 
   private writeImports(): void {
     for (const from of [...this.imports.keys()].sort()) {
-      const { names, types } = this.imports.get(from)!;
+      const { names, types, default: local } = this.imports.get(from)!;
       const star = [...names].find((n) => n.startsWith("* as "));
       const starType = [...types].find((n) => n.startsWith("* as "));
       if (starType) this.line(`import type ${starType} from ${str(from)};`);
       if (star) this.line(`import ${star} from ${str(from)};`);
       const named = [...names].filter((n) => !n.startsWith("* as ")).sort();
       const typed = [...types].filter((n) => !n.startsWith("* as ") && !names.has(n)).sort();
-      if (named.length === 0 && typed.length > 0)
+      if (local !== undefined && named.length === 0 && typed.length === 0)
+        this.line(`import ${local} from ${str(from)};`);
+      else if (named.length === 0 && typed.length > 0 && local === undefined)
         this.list("import type {", typed, `} from ${str(from)};`, true);
-      else if (named.length > 0)
+      else if (named.length > 0 || local !== undefined)
         this.list(
-          "import {",
+          local === undefined ? "import {" : `import ${local}, {`,
           [...named, ...typed.map((t) => `type ${t}`)],
           `} from ${str(from)};`,
           true,

@@ -6,9 +6,10 @@ import type * as Prettier from "prettier";
 
 import { TEMPLATE_DIR } from "../emit/package-info.js";
 
-// Handlebars renders the mostly-text files of `mcp-gen init` (templates/project/); generated
-// code is printed by CodeWriter (printer.ts). Handlebars is loaded on first use, so
-// `mcp-gen generate` never loads it.
+// Handlebars renders the mostly-text files of `mcp-gen init` (templates/project/: README,
+// .gitignore, JSON); generated code and init's TypeScript files (init/scaffolds/) are printed
+// by CodeWriter (printer.ts). Handlebars is loaded on first use, so `mcp-gen generate` never
+// loads it.
 let handlebars: typeof HandlebarsModule | undefined;
 
 function engine(): typeof HandlebarsModule {
