@@ -79,6 +79,7 @@ function testServer() {
           ? { content: [text("cannot divide by zero")], isError: true }
           : { content: [text(String(args.a / args.by))] },
       ),
+      tool("whoami", (_args: Any, ctx: Any) => ({ content: [text(String(ctx.principal))] })),
       tool("refuse", () => {
         throw new McpError(-32602, "refused on purpose");
       }),
@@ -130,6 +131,18 @@ describe.each(ERAS)("connectInMemory, $era era", ({ era, version }) => {
       await c.close();
     }
     expect(versions).toEqual([version, version]);
+  });
+
+  it("hands the server the principal given, as a transport that verified it would", async () => {
+    const { server } = testServer();
+    for (const [principal, expected] of [
+      ["https://issuer ada", "https://issuer ada"],
+      [undefined, "undefined"],
+    ]) {
+      const c: Any = connect(server, principal === undefined ? {} : { principal });
+      expect((await c.callTool({ name: "whoami" })).content).toEqual([text(expected!)]);
+      await c.close();
+    }
   });
 
   it("answers elicitation, sampling and roots with the client's input handlers", async () => {
@@ -271,12 +284,12 @@ describe("createInMemoryTransport", () => {
     expect(new Set(sessions).size).toBe(1);
   });
 
-  it("carries messages as JSON text: a result that does not survive JSON is not shared", async () => {
+  it("carries messages as JSON text: the client gets a copy, never the server's object", async () => {
     const shared = { marker: "kept" };
     const d = dispatcher.createServerDispatcher({
       "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "private", _meta: shared }),
     });
-    const c: Any = connectInMemory(client.createClient, d, { era: "modern" });
+    const c: Any = connectInMemory(client.createClient, d, { era: "modern" } as Any);
     const listed = await c.listTools();
     expect(listed._meta).toEqual(shared);
     expect(listed._meta).not.toBe(shared);

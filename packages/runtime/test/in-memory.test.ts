@@ -89,9 +89,10 @@ function recordingClient(options: { transport: Transport }) {
 }
 
 describe("connectInMemory", () => {
-  it("passes the client's options but the call defaults, with the in-memory transport", async () => {
+  it("passes the client's options but the call defaults and principal, with the transport", async () => {
     const client = connectInMemory(recordingClient, router(), {
       onLog: () => undefined,
+      principal: "https://issuer ada",
     } as never);
     expect(Object.keys(client.options)).toEqual(["transport"]);
     await client.close();

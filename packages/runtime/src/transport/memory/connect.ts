@@ -23,15 +23,20 @@ type Pick3<O, K extends string> = { [P in K & keyof O]?: O[P] };
  */
 export type InMemoryCallDefaults<C> = Pick3<CallOptionsOf<C>, "onProgress" | "onLog" | "logLevel">;
 
-/** connectInMemory's options: the client's own (but its transport), and the call defaults. */
-export type InMemoryClientOptions<C, O> = Omit<O, "transport"> & InMemoryCallDefaults<C>;
+/**
+ * connectInMemory's options: the client's own (but its transport), the call defaults, and
+ * the principal the server sees (`ctx.principal`, as if a transport had verified it).
+ */
+export type InMemoryClientOptions<C, O> = Omit<O, "transport"> &
+  InMemoryCallDefaults<C> & { principal?: string };
 
 /**
  * The client `createClient` makes (the generated one), connected to `server` (a generated
  * dispatcher, or what defineServer returns) in this process: no port, no process. `options`
  * are the client's (`era`: "modern" for 2026-07-28 requests, "legacy" for an initialize-based
  * session; `inputHandlers` answer the server's elicitation, sampling and roots requests in
- * either era), plus `onProgress`, `onLog` and `logLevel` for every call. `client.close()`
+ * either era), plus `onProgress`, `onLog` and `logLevel` for every call, and `principal`
+ * (the caller `ctx.principal` names, as if a transport had verified it). `client.close()`
  * closes the server's side too: its handlers in flight see their signal abort, the legacy
  * session ends, and it resolves once they have settled.
  */
@@ -40,9 +45,9 @@ export function connectInMemory<C extends object, O extends { transport: Transpo
   server: InMemoryServer,
   options?: InMemoryClientOptions<C, O>,
 ): C {
-  const { onProgress, onLog, logLevel, ...clientOptions } = (options ?? {}) as CallDefaults &
-    Record<string, unknown>;
-  const transport = createInMemoryTransport(server);
+  const { onProgress, onLog, logLevel, principal, ...clientOptions } = (options ??
+    {}) as CallDefaults & { principal?: string } & Record<string, unknown>;
+  const transport = createInMemoryTransport(server, principal === undefined ? {} : { principal });
   const client = createClient({ ...clientOptions, transport } as unknown as O);
   return withCallDefaults(client, { onProgress, onLog, logLevel });
 }

@@ -9,8 +9,16 @@ import type { Transport } from "../../core/transport.js";
 // (elicitation, sampling, roots) reach the client's input handlers on it. Each message is
 // delivered on a later microtask, as a connection would, never inside the sender's call.
 
+/** What the transport needs of a dispatcher (a generated one has it): handleText, whose context may name a principal. */
+export interface InMemoryDispatcher extends TextHandler {
+  handleText(
+    text: string,
+    context: Parameters<TextHandler["handleText"]>[1] & { principal?: string },
+  ): Promise<unknown>;
+}
+
 /** A dispatcher, or what defineServer returns (its `dispatcher`). */
-export type InMemoryServer = TextHandler | { readonly dispatcher: TextHandler };
+export type InMemoryServer = InMemoryDispatcher | { readonly dispatcher: InMemoryDispatcher };
 
 /** The client's transport to a server in this process. */
 export interface InMemoryTransport extends Transport {
@@ -25,21 +33,41 @@ export interface InMemoryTransport extends Transport {
 }
 
 /** The dispatcher of `server`. */
-export function dispatcherOf(server: InMemoryServer): TextHandler {
+export function dispatcherOf(server: InMemoryServer): InMemoryDispatcher {
   return "handleText" in server ? server : server.dispatcher;
+}
+
+/** createInMemoryTransport's options. */
+export interface InMemoryTransportOptions {
+  /** Notifications not tied to a call in flight. */
+  onNotification?: (notification: Record<string, unknown>) => void;
+  /**
+   * The principal every request comes from, as if an HTTP transport had verified its token
+   * (`ctx.principal` in handlers; it binds sealed request state). Default: none.
+   */
+  principal?: string;
 }
 
 /** A client transport whose server is `server`, in this process: no port, no process. */
 export function createInMemoryTransport(
   server: InMemoryServer,
-  options: { onNotification?: (notification: Record<string, unknown>) => void } = {},
+  options: InMemoryTransportOptions = {},
 ): InMemoryTransport {
+  const dispatcher = dispatcherOf(server);
+  const { principal } = options;
+  const handler: TextHandler =
+    principal === undefined
+      ? dispatcher
+      : {
+          handleText: (text, context) => dispatcher.handleText(text, { ...context, principal }),
+          endSession: (channel) => dispatcher.endSession?.(channel),
+        };
   const gone = new AbortController();
   let ended: Promise<void> | undefined;
   let onClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
   const later = (deliver: () => void) => void Promise.resolve().then(deliver);
-  const serving = serveChannel(dispatcherOf(server), {
+  const serving = serveChannel(handler, {
     // Once the client is gone nothing reaches it (a late notification of a cancelled handler).
     send: (message) => {
       const text = JSON.stringify(message);
@@ -62,7 +90,7 @@ export function createInMemoryTransport(
         return ended;
       },
     },
-    options,
+    options.onNotification ? { onNotification: options.onNotification } : {},
   );
   return { ...client.transport, close: () => client.transport.close!(), closed };
 }
