@@ -32,6 +32,10 @@ const RUNTIME_LAYERS = [
   },
   { folder: "transport", files: ["index.ts"], forbidden: ["server", "stdio", "stores"] },
   {
+    folder: "transport/memory",
+    forbidden: ["client", "server", "auth", "extensions", "stores", "stdio", "http"],
+  },
+  {
     folder: "transport/stdio",
     forbidden: ["client", "server", "auth", "extensions", "stores", "http"],
   },

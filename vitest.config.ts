@@ -51,6 +51,8 @@ const E2E = [
   "packages/cli/test/everything-drive-http.test.ts",
   "packages/cli/test/everything-drive-stdio.test.ts",
   "packages/cli/test/side-by-side-example.test.ts",
+  // examples/testing's own node:test tests (the test client), compiled and run with node --test.
+  "packages/cli/test/testing-example.test.ts",
   "packages/cli/test/typed-client.test.ts",
   "packages/cli/test/typed-client-input.test.ts",
 ];

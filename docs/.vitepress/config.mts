@@ -42,6 +42,7 @@ export default defineConfig({
           { text: "Authorization", link: "/guide/authorization" },
           { text: "Security model", link: "/guide/security" },
           { text: "Deployment", link: "/guide/deployment" },
+          { text: "Testing a server", link: "/guide/testing" },
           { text: "Writing a transport", link: "/guide/writing-a-transport" },
           { text: "Spec bumps", link: "/guide/spec-bumps" },
           { text: "Migrating from the official SDK", link: "/guide/migration" },
