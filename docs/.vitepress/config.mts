@@ -63,6 +63,7 @@ export default defineConfig({
           { text: "Completions", link: "/guide/server/completions" },
           { text: "Subscriptions and list changes", link: "/guide/server/subscriptions" },
           { text: "Tasks", link: "/guide/server/tasks" },
+          { text: "Middleware", link: "/guide/server/middleware" },
         ],
       },
       {
