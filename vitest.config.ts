@@ -80,6 +80,8 @@ const INTEROP = [
   "packages/cli/test/side-by-side.types.test.ts",
   "packages/cli/test/spec-bump.test.ts",
   "packages/cli/test/tools-interop.test.ts",
+  // examples/middleware: requireScopes over HTTP, the SDK clients with bearer tokens.
+  "packages/cli/test/middleware-interop.test.ts",
   "packages/cli/test/resources-prompts-interop.test.ts",
   // The stdio client transport, against node processes playing servers.
   "packages/runtime/test/stdio.test.ts",

@@ -64,6 +64,7 @@ export default defineConfig({
           { text: "Completions", link: "/guide/server/completions" },
           { text: "Subscriptions and list changes", link: "/guide/server/subscriptions" },
           { text: "Tasks", link: "/guide/server/tasks" },
+          { text: "Middleware", link: "/guide/server/middleware" },
         ],
       },
       {

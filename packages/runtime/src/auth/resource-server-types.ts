@@ -127,6 +127,18 @@ export interface ResourceServer {
    * ones, its method's, its tool's), naming all of them; undefined when it has them.
    */
   authorize(request: IncomingMessage, message: Record<string, unknown>): AuthChallenge | undefined;
+  /** The principal `authenticate` verified for `request`, or undefined. */
+  principal(request: IncomingMessage): Principal | undefined;
+  /**
+   * The 403 for `message` refused elsewhere (a `requireScopes` middleware) for want of
+   * `scopes`: its challenge names them with those `authorize` would (the required scopes, the
+   * method's, the tool's), all the operation needs.
+   */
+  refuseScopes(
+    request: IncomingMessage,
+    message: Record<string, unknown>,
+    scopes: readonly string[],
+  ): AuthChallenge;
   /** Serves the metadata document when `pathname` is one of its well-known paths. */
   serveMetadata(pathname: string, request: IncomingMessage, response: ServerResponse): boolean;
 }

@@ -7,7 +7,7 @@ import {
 import { protectedResourceMetadata, serveProtectedResourceMetadata } from "./resource-metadata.js";
 import { resolveResourceServerConfig } from "./resource-server-config.js";
 import type { ResourceServer, ResourceServerOptions } from "./resource-server-types.js";
-import { insufficientScope, scopesNeeded } from "./scope-policy.js";
+import { insufficientScope, scopeChallenge, scopesNeeded } from "./scope-policy.js";
 import { challenge, scopeParam, type ChallengeSettings } from "./www-authenticate.js";
 
 // The Streamable HTTP server as an OAuth 2.1 resource server (2026-07-28 basic/authorization,
@@ -81,6 +81,13 @@ export function createResourceServer(
         return challenge(challenges, 401, "Unauthorized", scopeParam(challengeScopes), "any");
       const needed = scopesNeeded(message, requiredScopes, options);
       return insufficientScope(challenges, satisfies, known.principal, known.scheme, needed);
+    },
+
+    principal: (request) => principals.get(request)?.principal,
+
+    refuseScopes(request, message, scopes) {
+      const needed = new Set([...scopesNeeded(message, requiredScopes, options), ...scopes]);
+      return scopeChallenge(challenges, principals.get(request)?.scheme ?? "any", [...needed]);
     },
 
     serveMetadata: (pathname, request, response) =>

@@ -50,6 +50,15 @@ export function insufficientScope(
   needed: readonly string[],
 ): AuthChallenge | undefined {
   if (needed.every((scope) => satisfies(principal.scopes, scope))) return undefined;
+  return scopeChallenge(settings, scheme, needed);
+}
+
+/** The 403 `insufficient_scope` challenge naming `needed`. */
+export function scopeChallenge(
+  settings: ChallengeSettings,
+  scheme: Scheme | "any",
+  needed: readonly string[],
+): AuthChallenge {
   // Every scope the operation needs, in one challenge (2026-07-28 authorization, Scope
   // Challenge Handling), not just the missing ones.
   return challenge(

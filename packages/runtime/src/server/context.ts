@@ -27,10 +27,29 @@ export interface ContextTypes {
 
 export type Promisable<V> = V | Promise<V>;
 
+/**
+ * What authentication established about the caller, as the transport hands it over: the HTTP
+ * server's resource server gives the verified access token's principal (`auth` option).
+ */
+export interface AuthInfo {
+  /** The resource owner (`sub`). */
+  readonly subject: string;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /** The authorization server that issued the token (`iss`). */
+  readonly issuer?: string | undefined;
+  /** The client the token was issued to. */
+  readonly clientId?: string | undefined;
+  /** Every claim of the token. */
+  readonly claims?: Readonly<Record<string, unknown>> | undefined;
+}
+
 /** What a transport knows about the message it hands over. */
 export interface HandleContext<N = object> {
   /** The authenticated principal, if any: bound into sealed request state and cancellation. */
   principal?: string;
+  /** What authentication established (the token's subject and scopes), for the middleware. */
+  authInfo?: AuthInfo;
   /** Sends a notification related to this request (progress, log) on the same stream. */
   notify?: (notification: N) => Promisable<void>;
   /** Fired when the transport gives up on the request (connection closed, timeout). */

@@ -5,6 +5,19 @@
 export * from "./router.js";
 export * from "./router-types.js";
 export * from "./context.js";
+export {
+  forTools,
+  type Middleware,
+  type Outcome,
+  type RequestCall,
+  type ToolCall,
+  type ToolMiddleware,
+} from "./middleware.js";
+export {
+  InsufficientScopeError,
+  requireScopes,
+  type RequireScopesOptions,
+} from "./require-scopes.js";
 export type { CancellationWatch } from "../core/cancellation.js";
 export * from "./extensions.js";
 export * from "./input-required.js";

@@ -15,6 +15,8 @@ import { invalidRequestReply, unsupportedVersionReply } from "./request-checks.j
 import { checkResult } from "./result-check.js";
 import { toolExecutionError } from "./result-rules.js";
 import { report, type RouterState } from "./router-state.js";
+import { callThrough, requestCall } from "./middleware.js";
+import { markScopeRefusal } from "./require-scopes.js";
 
 /**
  * Answers a request (a valid JSON-RPC request envelope): refused before any handler runs
@@ -78,13 +80,14 @@ async function runHandler(
   let result: unknown;
   try {
     if (route.extension) requireClientCapability(protocol, ctx, ["extensions", route.extension.id]);
-    result = await route.handler(params, ctx);
+    result = await callHandler(state, route, { params, ctx }, context);
   } catch (error) {
     if (cancellation.aborted) return undefined;
     const raised = jsonRpcErrorOf(error);
     if (raised)
-      return markRaisedByHandler(
-        errorResponse(protocol, id, raised.code, raised.message, raised.data),
+      return markScopeRefusal(
+        markRaisedByHandler(errorResponse(protocol, id, raised.code, raised.message, raised.data)),
+        error,
       );
     report(state, error, method, id);
     if (method !== protocol.wellKnown.toolsCall)
@@ -97,6 +100,20 @@ async function runHandler(
   }
   if (cancellation.aborted) return undefined;
   return answer(state, route, { id, method, ctx }, result);
+}
+
+/** The route's handler, inside the middleware when there is any (middleware.ts). */
+function callHandler(
+  state: RouterState,
+  route: RequestRoute,
+  { params, ctx }: { params: Record<string, unknown>; ctx: RequestContext },
+  context: HandleContext,
+): unknown {
+  const layers = state.middleware;
+  if (layers.length === 0) return route.handler(params, ctx);
+  const call = requestCall(ctx, params, context.authInfo, state.protocol.wellKnown.toolsCall);
+  const failed = (error: unknown) => report(state, error, ctx.method, ctx.id);
+  return callThrough(layers, call, () => route.handler(params, ctx), failed);
 }
 
 /** The response carrying a handler's result, once checked (result-check.ts). */

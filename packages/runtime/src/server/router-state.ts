@@ -1,6 +1,7 @@
 import { extensionTable, type ExtensionTable } from "./extensions.js";
 import { servedHandlers } from "./handler-marks.js";
 import { InFlightRequests } from "./in-flight-requests.js";
+import { middlewareList, type Middleware } from "./middleware.js";
 import type { DispatcherOptions, Handlers } from "./router-types.js";
 import type { Direction, MessageValidators, ProtocolDescriptor } from "../core/protocol.js";
 import { positiveInteger } from "../core/options.js";
@@ -27,6 +28,8 @@ export interface RouterState {
   /** Extensions: their requests (methods the revision lacks) and their results. */
   readonly extensions: ExtensionTable;
   readonly inFlight: InFlightRequests;
+  /** The hooks around handlers, outermost first. */
+  readonly middleware: readonly Middleware[];
 }
 
 /** The state of a router of `direction`; throws on invalid options (as createRouter does). */
@@ -61,6 +64,7 @@ export function routerState(
     supportedVersions,
     extensions,
     inFlight: new InFlightRequests(),
+    middleware: middlewareList(options.middleware),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { HandleContext } from "./context.js";
 import type { RouterExtension } from "./extensions.js";
+import type { Middleware } from "./middleware.js";
 
 // The router's public shapes: its options, the dispatcher it returns and the handlers it
 // routes to. Kept apart from router.ts, which re-exports them, so the routing reads alone.
@@ -45,6 +46,12 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
    * advertised under `capabilities.extensions` (also when `capabilities` is given).
    */
   extensions?: readonly RouterExtension[];
+  /**
+   * Hooks around every request a handler serves (the router's own ping and server/discover
+   * too), first outermost: each `before` in order, the handler, each `after` in reverse.
+   * See middleware.ts; `requireScopes` is one.
+   */
+  middleware?: readonly Middleware[];
 }
 
 /** The reply to send: a result or an error response (or several, for a batch). */

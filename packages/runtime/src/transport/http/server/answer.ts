@@ -2,6 +2,9 @@ import { JSONRPC_ERRORS } from "../../../core/errors.js";
 import { isObject } from "../../../core/protocol.js";
 import { Cancellation } from "../../../core/cancellation.js";
 import { raisedByHandler } from "../../../server/handler-marks.js";
+import type { AuthInfo } from "../../../server/context.js";
+import { refusedScopes } from "../../../server/require-scopes.js";
+import type { AuthChallenge, ResourceServer } from "../../../auth/resource-server.js";
 import {
   errorBody,
   EVENT_STREAM_HEADERS,
@@ -72,6 +75,7 @@ export class RequestLifetime {
  */
 class RequestHandleContext {
   readonly principal?: string;
+  readonly authInfo?: AuthInfo;
   readonly channel: object;
 
   constructor(
@@ -80,6 +84,7 @@ class RequestHandleContext {
     caller: Caller,
   ) {
     if (caller.principal !== undefined) this.principal = caller.principal;
+    if (caller.authInfo !== undefined) this.authInfo = caller.authInfo;
     this.channel = caller.channel;
   }
 
@@ -98,6 +103,25 @@ export interface AnswerHost {
 export interface Caller {
   principal: string | undefined;
   channel: object;
+  /** The verified token's principal (the `auth` option's resource server). */
+  authInfo?: AuthInfo;
+  /** The 403 challenge for a reply refused for want of scopes (requireScopes). */
+  refuseScopes?: (scopes: readonly string[]) => AuthChallenge;
+}
+
+/** What the resource server knows of a request's caller, for the dispatcher and its 403. */
+export function callerAuth(
+  auth: ResourceServer | undefined,
+  request: unknown,
+  message: Record<string, unknown>,
+): Pick<Caller, "authInfo" | "refuseScopes"> {
+  if (!auth) return {};
+  const view = request as Parameters<ResourceServer["principal"]>[0];
+  const principal = auth.principal(view);
+  return {
+    ...(principal !== undefined ? { authInfo: principal } : {}),
+    refuseScopes: (scopes) => auth.refuseScopes(view, message, scopes),
+  };
 }
 
 /**
@@ -131,6 +155,13 @@ export async function answer(
   }
   if (!isObject(reply)) return stream ? stream.end() : sink.send(200, {});
   if (stream) return void (stream.event(reply), stream.end());
+  // A refusal for want of scopes is an authorization answer, in a legacy session too: the
+  // 403 the resource server sends for its own scope checks.
+  const scopes = refusedScopes(reply);
+  if (scopes !== undefined && caller.refuseScopes) {
+    const refusal = caller.refuseScopes(scopes);
+    return sendJson(sink, refusal.status, reply, refusal.headers);
+  }
   sendJson(sink, inBand ? 200 : host.statusOf(reply), reply);
 }
 
