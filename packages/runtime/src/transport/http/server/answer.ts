@@ -11,6 +11,7 @@ import {
   type ReplySink,
 } from "./exchange.js";
 import type { MessageHandler } from "./options.js";
+import type { TraceHeaders } from "../../../core/tracing.js";
 
 // Running one JSON-RPC request and answering it: a JSON body when the handler answers
 // before notifying, an SSE stream otherwise; the request's lifetime bounds the whole of it,
@@ -73,6 +74,8 @@ export class RequestLifetime {
 class RequestHandleContext {
   readonly principal?: string;
   readonly channel: object;
+  readonly sessionId?: string;
+  readonly traceHeaders?: TraceHeaders;
 
   constructor(
     readonly notify: (notification: unknown) => void,
@@ -81,6 +84,8 @@ class RequestHandleContext {
   ) {
     if (caller.principal !== undefined) this.principal = caller.principal;
     this.channel = caller.channel;
+    if (caller.sessionId !== undefined) this.sessionId = caller.sessionId;
+    if (caller.traceHeaders !== undefined) this.traceHeaders = caller.traceHeaders;
   }
 
   get signal(): AbortSignal {
@@ -98,6 +103,18 @@ export interface AnswerHost {
 export interface Caller {
   principal: string | undefined;
   channel: object;
+  /** The legacy session's id (for tracing). */
+  sessionId?: string;
+  /** The request's W3C Trace Context headers (for tracing). */
+  traceHeaders?: TraceHeaders | undefined;
+}
+
+/** The W3C Trace Context headers of `exchange`, if it has a `traceparent`. */
+export function traceHeadersOf(exchange: HttpExchange): TraceHeaders | undefined {
+  const traceparent = exchange.header("traceparent");
+  if (traceparent === undefined) return undefined;
+  const tracestate = exchange.header("tracestate");
+  return tracestate === undefined ? { traceparent } : { traceparent, tracestate };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { JSONRPC_ERRORS } from "../../../core/errors.js";
 import { carriesModernMeta, type ProtocolDescriptor } from "../../../core/protocol.js";
 import { AuthChallenge, createResourceServer } from "../../../auth/resource-server.js";
-import { answer, replyStatus, RequestLifetime } from "./answer.js";
+import { answer, replyStatus, RequestLifetime, traceHeadersOf } from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import { createCors, hostAllowed, originAllowed, type Cors } from "./guards.js";
 import { checkRoutingHeaders } from "../headers.js";
@@ -113,7 +113,7 @@ export function createHttpCore<R>(
       const problem = checked instanceof Promise ? await checked : checked;
       if (problem) return sendJson(sink, 400, problem);
       // Each POST is its own channel: a notification in another POST cancels nothing here.
-      const caller = { principal, channel: {} };
+      const caller = { principal, channel: {}, traceHeaders: traceHeadersOf(exchange) };
       if (message["id"] === undefined) {
         await dispatcher.handle(message, {
           channel: caller.channel,
