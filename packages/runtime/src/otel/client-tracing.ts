@@ -1,5 +1,6 @@
 import {
   context as contextApi,
+  isSpanContextValid,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -35,6 +36,8 @@ export function clientTracing(options: TracingOptions = {}): ClientTracing {
     traceCall: async (call, send) => {
       const { name, attributes } = requestAttributes(call.method, call.params);
       const span = tools.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes });
+      // No provider and no context to pass on (the API's no-op): the call goes as it came.
+      if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return send(call.options);
       const active = trace.setSpan(contextApi.active(), span);
       const carrier: Record<string, unknown> = {};
       tools.inject(active, carrier);

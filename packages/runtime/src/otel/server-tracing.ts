@@ -1,5 +1,6 @@
 import {
   context as contextApi,
+  isSpanContextValid,
   ROOT_CONTEXT,
   SpanKind,
   trace,
@@ -45,6 +46,8 @@ export function serverTracing(options: TracingOptions = {}): ServerTracing {
         { kind: SpanKind.SERVER, attributes, ...(links.length > 0 ? { links } : {}) },
         parent,
       );
+      // No provider and no context received (the API's no-op): nothing to record or pass on.
+      if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return answer();
       const active = trace.setSpan(parent, span);
       // The dispatcher's answer never rejects (router.ts): a reply is always there to read.
       return contextApi.with(active, answer).then((response) => {
