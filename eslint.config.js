@@ -17,33 +17,47 @@ const RUNTIME_SRC = "packages/runtime/src";
 const RUNTIME_LAYERS = [
   {
     folder: "core",
-    forbidden: ["client", "server", "auth", "extensions", "transport", "stores"],
+    forbidden: ["client", "server", "auth", "extensions", "transport", "stores", "otel"],
   },
-  { folder: "client", forbidden: ["server", "auth", "extensions", "transport", "stores"] },
-  { folder: "server", forbidden: ["client", "auth", "extensions", "transport", "stores"] },
-  { folder: "auth", forbidden: ["client", "server", "extensions", "transport", "stores"] },
-  { folder: "extensions", forbidden: ["client", "auth", "transport", "stores"] },
+  { folder: "client", forbidden: ["server", "auth", "extensions", "transport", "stores", "otel"] },
+  { folder: "server", forbidden: ["client", "auth", "extensions", "transport", "stores", "otel"] },
+  { folder: "auth", forbidden: ["client", "server", "extensions", "transport", "stores", "otel"] },
+  { folder: "extensions", forbidden: ["client", "auth", "transport", "stores", "otel"] },
   // transport/'s own modules (direct, sse, server-requests) serve every transport below.
   {
     folder: "transport",
     files: ["*.ts"],
     ignores: ["index.ts"],
-    forbidden: ["client", "server", "auth", "extensions", "stores", "stdio", "http"],
+    forbidden: ["client", "server", "auth", "extensions", "stores", "stdio", "http", "otel"],
   },
-  { folder: "transport", files: ["index.ts"], forbidden: ["server", "stdio", "stores"] },
+  { folder: "transport", files: ["index.ts"], forbidden: ["server", "stdio", "stores", "otel"] },
   {
     folder: "transport/memory",
     forbidden: ["client", "server", "auth", "extensions", "stores", "stdio", "http"],
   },
   {
     folder: "transport/stdio",
-    forbidden: ["client", "server", "auth", "extensions", "stores", "http"],
+    forbidden: ["client", "server", "auth", "extensions", "stores", "http", "otel"],
   },
   // transport/http/'s own modules (headers) serve both sides.
   {
     folder: "transport/http",
     files: ["*.ts"],
-    forbidden: ["client", "server", "auth", "extensions", "stores", "stdio"],
+    forbidden: ["client", "server", "auth", "extensions", "stores", "stdio", "otel"],
+  },
+  {
+    folder: "transport/http/client",
+    forbidden: ["server", "extensions", "stores", "stdio", "otel"],
+  },
+  {
+    folder: "transport/http/server",
+    forbidden: ["client", "extensions", "stores", "stdio", "otel"],
+  },
+  { folder: "stores", forbidden: ["client", "auth", "extensions", "stdio", "otel"] },
+  // otel/ (the OpenTelemetry hooks, on @opentelemetry/api) fills core's tracing seams only.
+  {
+    folder: "otel",
+    forbidden: ["client", "server", "auth", "extensions", "transport", "stores"],
   },
   { folder: "transport/http/client", forbidden: ["server", "extensions", "stores", "stdio"] },
   {

@@ -85,6 +85,8 @@ const INTEROP = [
   "packages/cli/test/resources-prompts-interop.test.ts",
   // The stdio client transport, against node processes playing servers.
   "packages/runtime/test/stdio.test.ts",
+  // OpenTelemetry across processes: the generated client traced here, a traced server on stdio.
+  "packages/cli/test/otel-stdio.test.ts",
   // The Redis event store, against a redis-server it starts.
   "packages/runtime/test/redis-event-store.test.ts",
   // Answers and cancellations across instances on Redis pub/sub, against a redis-server.

@@ -77,7 +77,7 @@ export function createSender<Client extends object = Json>(
   const legacyCall = (session: LegacyClient, method: string, params: unknown, opts: CallOptions) =>
     callOnSession(ctx, session, method, params, opts);
 
-  async function call(method: string, params: unknown, opts: ModernCallOptions = {}) {
+  async function untracedCall(method: string, params: unknown, opts: ModernCallOptions = {}) {
     if (tasks.handles(method, opts)) return tasks.callTool(params, opts);
     const session = await connection.connect(opts.signal);
     if (session) return legacyCall(session, method, params, opts);
@@ -89,6 +89,16 @@ export function createSender<Client extends object = Json>(
       return legacyCall(again, method, params, opts);
     }
   }
+
+  // Tracing wraps the whole call (era probe, rounds of input_required, retries), once.
+  const { traceCall } = options;
+  const call =
+    traceCall === undefined
+      ? untracedCall
+      : (method: string, params: unknown, opts: ModernCallOptions = {}) =>
+          traceCall({ method, params, options: opts }, (sent) =>
+            untracedCall(method, params, sent as ModernCallOptions),
+          );
 
   const api = senderApi(shape, transport, settings.maxPages, call, connection);
   if (shape.taskCall !== undefined)

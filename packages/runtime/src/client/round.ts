@@ -54,6 +54,7 @@ export function createRoundSender(
     const signal = opts.signal;
     if (signal?.aborted) throw abortError(signal);
     const id = ++nextId;
+    opts.onRequestId?.(id);
     const message = { jsonrpc: "2.0", id, method, params };
     // A long-lived request lives as long as the caller's signal lets it (2026-07-28
     // basic/patterns/subscriptions: the stream "stays open and delivers notifications until

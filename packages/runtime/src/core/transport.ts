@@ -91,6 +91,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Progress notifications restart the timeout (default true), never beyond maxRequestTimeoutMs. */
   resetTimeoutOnProgress?: boolean;
+  /** Told the JSON-RPC id of each request the call sends (one per round of input_required). */
+  onRequestId?: (id: number) => void;
 }
 
 export interface SenderOptions {
@@ -136,6 +138,11 @@ export interface SenderOptions {
    * result within these bounds.
    */
   tasks?: TaskSettingsOptions | false;
+  /**
+   * Wraps every call (`traceCall` of `@mcp-gen/runtime/otel`'s `clientTracing()`: an
+   * OpenTelemetry span per call, its context sent in `_meta`). Default: none.
+   */
+  traceCall?: CallTracer;
 }
 
 /** The client's task settings (`tasks` option); `tasks: false` declares no task support. */
@@ -149,3 +156,20 @@ export interface TaskSettingsOptions {
   /** A task not ended after this long is cancelled and fails with TaskTimeoutError (default 3,600,000 ms). */
   timeoutMs?: number;
 }
+
+/** A call the client makes (one client function, or `request()`), as a tracer sees it. */
+export interface TracedCall {
+  readonly method: string;
+  readonly params: unknown;
+  readonly options: CallOptions;
+}
+
+/**
+ * Wraps one call: call `send` once, with the call's options or a copy (`meta` entries to add
+ * to the request's `_meta`, `onRequestId` to learn the ids sent), and resolve to its result
+ * or reject with its error.
+ */
+export type CallTracer = (
+  call: TracedCall,
+  send: (options: CallOptions) => Promise<Record<string, unknown>>,
+) => Promise<Record<string, unknown>>;

@@ -8,6 +8,7 @@ import {
 } from "../core/protocol.js";
 import { $escape } from "../core/validation.js";
 import type { CancellationWatch } from "../core/cancellation.js";
+import type { TraceHeaders } from "../core/tracing.js";
 
 // The context a request handler gets beside its params. Its types come from the revision
 // (the generated dispatcher binds them); what a revision lacks is simply undefined here.
@@ -69,6 +70,10 @@ export interface HandleContext<N = object> {
    * "Cancellation"). Default: one channel shared by every call without one.
    */
   channel?: object;
+  /** The transport's session id (Streamable HTTP `Mcp-Session-Id`), for tracing. */
+  sessionId?: string;
+  /** W3C Trace Context the transport carried (HTTP `traceparent`), for tracing. */
+  traceHeaders?: TraceHeaders;
 }
 
 export interface RequestContext<X extends ContextTypes = ContextTypes> {

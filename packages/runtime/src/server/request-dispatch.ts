@@ -17,13 +17,46 @@ import { toolExecutionError } from "./result-rules.js";
 import { report, type RouterState } from "./router-state.js";
 import { callThrough, requestCall } from "./middleware.js";
 import { markScopeRefusal } from "./require-scopes.js";
+import type { TracedRequest } from "../core/tracing.js";
 
 /**
  * Answers a request (a valid JSON-RPC request envelope): refused before any handler runs
  * (unknown method, unsupported version, invalid params), or its handler's checked result or
  * error. A cancelled request gets no response (undefined).
  */
-export async function handleRequest(
+export function handleRequest(
+  state: RouterState,
+  message: Record<string, unknown>,
+  context: HandleContext,
+): Promise<Record<string, unknown> | undefined> {
+  const tracer = state.options.traceRequest;
+  if (tracer === undefined) return answerRequest(state, message, context);
+  return tracer(tracedRequest(state, message, context), () =>
+    answerRequest(state, message, context),
+  );
+}
+
+/** What the dispatcher's `traceRequest` is told about a request (core/tracing.ts). */
+function tracedRequest(
+  { protocol }: RouterState,
+  message: Record<string, unknown>,
+  context: HandleContext,
+): TracedRequest {
+  const params = isObject(message["params"]) ? message["params"] : {};
+  const meta = isObject(params["_meta"]) ? params["_meta"] : {};
+  const versionKey = protocol.requestMeta.protocolVersion;
+  const named = versionKey === null ? undefined : meta[versionKey];
+  return {
+    id: message["id"] as string | number,
+    method: message["method"] as string,
+    params,
+    protocolVersion: typeof named === "string" ? named : (protocol.protocolVersion ?? undefined),
+    sessionId: context.sessionId,
+    traceHeaders: context.traceHeaders,
+  };
+}
+
+async function answerRequest(
   state: RouterState,
   message: Record<string, unknown>,
   context: HandleContext,

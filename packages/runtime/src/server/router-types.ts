@@ -1,6 +1,7 @@
 import type { HandleContext } from "./context.js";
 import type { RouterExtension } from "./extensions.js";
 import type { Middleware } from "./middleware.js";
+import type { RequestTracer } from "../core/tracing.js";
 
 // The router's public shapes: its options, the dispatcher it returns and the handlers it
 // routes to. Kept apart from router.ts, which re-exports them, so the routing reads alone.
@@ -52,6 +53,11 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
    * See middleware.ts; `requireScopes` is one.
    */
   middleware?: readonly Middleware[];
+  /**
+   * Wraps the answering of every request, refusals included (`traceRequest` of
+   * `@mcp-gen/runtime/otel`'s `serverTracing()`: an OpenTelemetry span per request). Default: none.
+   */
+  traceRequest?: RequestTracer;
 }
 
 /** The reply to send: a result or an error response (or several, for a batch). */

@@ -14,6 +14,7 @@ import {
   type ReplySink,
 } from "./exchange.js";
 import type { MessageHandler } from "./options.js";
+import type { TraceHeaders } from "../../../core/tracing.js";
 
 // Running one JSON-RPC request and answering it: a JSON body when the handler answers
 // before notifying, an SSE stream otherwise; the request's lifetime bounds the whole of it,
@@ -77,6 +78,8 @@ class RequestHandleContext {
   readonly principal?: string;
   readonly authInfo?: AuthInfo;
   readonly channel: object;
+  readonly sessionId?: string;
+  readonly traceHeaders?: TraceHeaders;
 
   constructor(
     readonly notify: (notification: unknown) => void,
@@ -86,6 +89,8 @@ class RequestHandleContext {
     if (caller.principal !== undefined) this.principal = caller.principal;
     if (caller.authInfo !== undefined) this.authInfo = caller.authInfo;
     this.channel = caller.channel;
+    if (caller.sessionId !== undefined) this.sessionId = caller.sessionId;
+    if (caller.traceHeaders !== undefined) this.traceHeaders = caller.traceHeaders;
   }
 
   get signal(): AbortSignal {
@@ -107,6 +112,10 @@ export interface Caller {
   authInfo?: AuthInfo;
   /** The 403 challenge for a reply refused for want of scopes (requireScopes). */
   refuseScopes?: (scopes: readonly string[]) => AuthChallenge;
+  /** The legacy session's id (for tracing). */
+  sessionId?: string;
+  /** The request's W3C Trace Context headers (for tracing). */
+  traceHeaders?: TraceHeaders | undefined;
 }
 
 /** What the resource server knows of a request's caller, for the dispatcher and its 403. */
@@ -122,6 +131,14 @@ export function callerAuth(
     ...(principal !== undefined ? { authInfo: principal } : {}),
     refuseScopes: (scopes) => auth.refuseScopes(view, message, scopes),
   };
+}
+
+/** The W3C Trace Context headers of `exchange`, if it has a `traceparent`. */
+export function traceHeadersOf(exchange: HttpExchange): TraceHeaders | undefined {
+  const traceparent = exchange.header("traceparent");
+  if (traceparent === undefined) return undefined;
+  const tracestate = exchange.header("tracestate");
+  return tracestate === undefined ? { traceparent } : { traceparent, tracestate };
 }
 
 /**

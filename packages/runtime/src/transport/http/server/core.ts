@@ -1,7 +1,7 @@
 import { JSONRPC_ERRORS } from "../../../core/errors.js";
 import { carriesModernMeta, type ProtocolDescriptor } from "../../../core/protocol.js";
 import { AuthChallenge, createResourceServer } from "../../../auth/resource-server.js";
-import { answer, callerAuth, replyStatus, RequestLifetime } from "./answer.js";
+import { answer, callerAuth, replyStatus, RequestLifetime, traceHeadersOf } from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import { createCors, hostAllowed, originAllowed, type Cors } from "./guards.js";
 import { checkRoutingHeaders } from "../headers.js";
@@ -120,6 +120,7 @@ export function createHttpCore<R>(
       const caller = {
         principal,
         channel: {},
+        traceHeaders: traceHeadersOf(exchange),
         ...callerAuth(auth, exchange.authView(), message),
       };
       if (message["id"] === undefined) {

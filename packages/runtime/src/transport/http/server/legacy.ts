@@ -2,7 +2,7 @@ import { JSONRPC_ERRORS } from "../../../core/errors.js";
 import { timeoutOption } from "../../../core/options.js";
 import type { LegacySessionState } from "../../../server/legacy-session.js";
 import type { ResourceServer } from "../../../auth/resource-server.js";
-import { answer, callerAuth, type AnswerHost, RequestLifetime } from "./answer.js";
+import { answer, callerAuth, type AnswerHost, RequestLifetime, traceHeadersOf } from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import type { HttpCoreOptions } from "./options.js";
 import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
@@ -264,7 +264,13 @@ async function post(
       );
       return sendJson(sink, 400, error);
     }
-    const caller = { channel, principal, ...callerAuth(host.auth, exchange.authView(), message) };
+    const caller = {
+      channel,
+      principal,
+      sessionId: session.id,
+      traceHeaders: traceHeadersOf(exchange),
+      ...callerAuth(host.auth, exchange.authView(), message),
+    };
     // Notifications, and responses to requests the server sent, are accepted with 202. An
     // answer to a request another instance sent goes there; so does a cancellation of a
     // request no POST here serves, once handled here (session-relay.ts).
