@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { INSPECTOR, inspectorCommand } from "../src/cli/dev.js";
 import { CLI, cli, ROOT, SPEC_DIR, tempDir } from "./helpers.js";
 import { freePort } from "./support/free-port.js";
+import { runHere } from "./support/run-here.js";
 import { whenSeen, within } from "./support/wait.js";
 
 /**
@@ -49,6 +50,35 @@ describe("the Inspector dev opens", () => {
       "node",
       "dist/stdio.js",
     ]);
+  });
+});
+
+describe("mcp-gen dev refuses what it cannot run, in one line", () => {
+  it("outside a project, with a bad port, without a tsconfig or its outDir", async () => {
+    const away = tempDir("mcp-gen-dev-away-");
+    // A folder of its own, with .git: the config search stops there.
+    writeFileSync(join(away, ".git"), "");
+    const none = await runHere(["dev"], away);
+    expect(none.stderr).toMatch(
+      /^mcp-gen: mcp-gen dev runs in a project with an mcp-gen\.config\.json \(as `mcp-gen init` makes\): none in \S+ or above\n$/,
+    );
+    expect(none.status).toBe(2);
+    writeFileSync(join(away, "mcp-gen.config.json"), '{ "out": "src/mcp" }\n');
+    const noTsconfig = await runHere(["dev"], away);
+    expect(noTsconfig.stderr).toMatch(/tsconfig\.json not found \(--tsconfig names another\)\n$/);
+    expect(noTsconfig.status).toBe(2);
+    writeFileSync(join(away, "tsconfig.json"), '{ "compilerOptions": {} }\n');
+    writeFileSync(join(away, "index.ts"), "export {};\n");
+    const noOutDir = await runHere(["dev"], away);
+    expect(noOutDir.stderr).toMatch(
+      /sets no compilerOptions\.outDir: mcp-gen dev runs the server from the built output\n$/,
+    );
+    expect(noOutDir.status).toBe(1);
+    const badPort = await runHere(["dev", "--port", "http"], away);
+    expect(badPort.stderr).toBe(
+      'mcp-gen: --port must be a port number from 0 to 65535 (0: any free port), not "http"\n',
+    );
+    expect(badPort.status).toBe(2);
   });
 });
 

@@ -90,8 +90,8 @@ function openInspector(command: string[], cwd: string, io: Io): ChildProcess {
 }
 
 export async function devCommand(options: DevOptions, io: Io): Promise<number> {
-  const project = devProject(options);
   const port = portOf(options);
+  const project = devProject(options);
   const stdioRun = ["node", relative(project.dir, project.entry)];
   // Armed first: a Ctrl-C during the first build still stops everything started.
   const stopped = interrupted();
