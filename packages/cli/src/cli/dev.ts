@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync } from "node:fs";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpGenError } from "../schema/diagnostics.js";
 import { display } from "./check.js";
@@ -122,7 +122,11 @@ export async function devCommand(options: DevOptions, io: Io): Promise<number> {
     inspect(inspectorCommand({ run: stdioRun }));
   };
   const generation = await watchGeneration(options, io, () => {
-    if (project.copyTo) cpSync(project.out, project.copyTo, { recursive: true });
+    if (project.copyTo) {
+      // Replaced, not merged: a file generation removed must not stay importable from dist/.
+      rmSync(project.copyTo, { recursive: true, force: true });
+      cpSync(project.out, project.copyTo, { recursive: true });
+    }
     if (lastBuildGood) ready();
   });
   const build = watchBuild(project.tsconfig, io, (errors) => {
