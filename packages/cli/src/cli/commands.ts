@@ -1,12 +1,5 @@
 import { McpGenError } from "../schema/diagnostics.js";
-import { watch } from "node:fs";
-import {
-  findRevision,
-  hasDraft,
-  listRevisions,
-  loadRevision,
-  type LoadedRevision,
-} from "../schema/index.js";
+import { hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate, generatedWith, type OutputFile } from "../generators/emit/index.js";
 import type { GeneratedWith } from "../generators/output/manifest.js";
 import { applyOutput, planOutput } from "../generators/output/output.js";
@@ -29,7 +22,6 @@ import {
 import { diffMarkdown, diffRevisions } from "../diff/diff.js";
 import { initProject } from "../generators/init/project.js";
 import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
-import { describeFailure } from "./failure.js";
 import { collectAfterReading } from "./memory.js";
 
 export type { Io } from "./io.js";
@@ -158,51 +150,6 @@ export function writeOutput(
   );
   // Advice on the user's kept files, after the summary; --check reports only staleness.
   for (const line of keptFileLines(plan.keptFindings)) io.err(line);
-  return 0;
-}
-
-/**
- * generate, then again whenever the revision's schema.ts changes, until interrupted. A bad
- * schema is reported and the output left as it was; the next good save regenerates.
- */
-export async function watchCommand(
-  options: GenerateOptions & { debug?: boolean },
-  io: Io,
-): Promise<number> {
-  const s = settings(options);
-  // The newest revision's schema.ts: the one a spec bump edits.
-  const revisions = blameConfig(s, () =>
-    revisionNames(s).map((name) => findRevision(s.spec, name)),
-  );
-  const revision = revisions.sort((a, b) => b.name.localeCompare(a.name))[0]!;
-  const once = async () => {
-    try {
-      await generateCommand(options, io);
-    } catch (error) {
-      // Reported, and the watch goes on: the next save may fix it.
-      for (const line of describeFailure(error, options.debug === true)) io.err(line);
-    }
-  };
-  await once();
-  let timer: NodeJS.Timeout | undefined;
-  let running = Promise.resolve();
-  // The folder, not the file: editors often save by replacing it.
-  const watcher = watch(revision.dir, (_event, file) => {
-    if (file !== null && file !== "schema.ts") return;
-    clearTimeout(timer);
-    timer = setTimeout(() => (running = running.then(once)), 100);
-  });
-  // Said once the watcher is armed: a save right after this line is seen.
-  io.out(`mcp-gen: watching ${display(revision.schemaTs)} (Ctrl-C to stop)`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      watcher.close();
-      resolve();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  await running;
   return 0;
 }
 

@@ -71,7 +71,10 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--check",
       "write nothing; exit 3 listing the stale files (and why) if the output differs from what generate would write",
     )
-    .option("--watch", "regenerate whenever the revision's schema.ts changes, until interrupted")
+    .option(
+      "--watch",
+      "regenerate whenever the revision's schema.ts or the config file changes, until interrupted",
+    )
     .option(
       "--auth",
       "also emit the auth modules: the HTTP server's JWT verifier (needs jose) and auth.ts, the HTTP client's OAuth client (needs oauth4webapi) (config: auth)",
@@ -89,12 +92,10 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(async (opts) => {
       if (opts.watch && opts.check)
         throw new McpGenError("usage", "--watch and --check do not go together");
-      const { generateCommand, watchCommand } = await commands();
-      setExit(
-        opts.watch
-          ? await watchCommand({ ...opts, debug: program.opts()["debug"] === true }, io)
-          : await generateCommand(opts, io),
-      );
+      if (opts.watch) {
+        const { watchCommand } = await import("./watch.js");
+        setExit(await watchCommand({ ...opts, debug: program.opts()["debug"] === true }, io));
+      } else setExit(await (await commands()).generateCommand(opts, io));
     });
 
   program
@@ -159,6 +160,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(async (opts) => setExit((await commands()).diffCommand(opts, io)));
 
   addClientCommand(program, io, setExit, [spec, config]);
+  addDevCommand(program, io, setExit, [spec, config]);
 
   return program;
 }
@@ -207,6 +209,44 @@ function addClientCommand(
     .action(async (opts) => {
       const { clientCommand } = await import("./client-command.js");
       setExit(await clientCommand(opts, io));
+    });
+}
+
+/** `mcp-gen dev`: an init project's edit loop (packages/cli/src/cli/dev.ts). */
+function addDevCommand(
+  program: Command,
+  io: Io,
+  setExit: (code: number) => void,
+  [spec, config]: [() => Option, () => Option],
+): void {
+  program
+    .command("dev")
+    .description(
+      "run an init project while you edit it: regenerate when the schema or config changes, build on save, restart the server after each good build (a failed build keeps the old one running)",
+    )
+    .option(
+      "--port <port>",
+      "the HTTP server's port, 0 for any free one (default: PORT, else 3000)",
+    )
+    .option(
+      "--stdio",
+      "build only, and print the command a stdio client runs (no server is started)",
+    )
+    .option(
+      "--inspector",
+      "also open the MCP Inspector on the server (npx, needs the network once)",
+    )
+    .option(
+      "--entry <file>",
+      "the built file to run (default: http.js, or stdio.js with --stdio, in the tsconfig's outDir)",
+    )
+    .option("--tsconfig <file>", "the tsconfig to build (default: tsconfig.json beside the config)")
+    .addOption(spec())
+    .addOption(config())
+    .exitOverride()
+    .action(async (opts) => {
+      const { devCommand } = await import("./dev.js");
+      setExit(await devCommand({ ...opts, debug: program.opts()["debug"] === true }, io));
     });
 }
 
