@@ -163,6 +163,7 @@ describe("examples/server-features", () => {
       "sampling",
       "roots",
       "request state",
+      "straight line",
       "prompts",
       "resources",
       "completions",
@@ -223,6 +224,11 @@ describe("examples/server-features", () => {
   it("request state: the first round's answer comes back sealed in the third", () => {
     expect(seen.v1["request state"]).toBe("ordered: large pizza, basil");
     expect(seen.v2["request state"]).toBe("ordered: small pizza, olives");
+  });
+
+  it("straight line: withInput's tool gets what the branching one gets, in both eras", () => {
+    expect(seen.v1["straight line"]).toBe(seen.v1["request state"]);
+    expect(seen.v2["straight line"]).toBe(seen.v2["request state"]);
   });
 
   it("completions: the values that start with what is typed", () => {
