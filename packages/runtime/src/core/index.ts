@@ -8,3 +8,4 @@ export * from "./validation.js";
 export * from "./tool-headers.js";
 export * from "./elicitation-content.js";
 export * from "./cancellation.js";
+export { describeDeprecation } from "./deprecation.js";
