@@ -109,6 +109,10 @@ const order = await client.callTool({ name: "order_pizza", arguments: {} });
 console.log(`request state: ${textOf(order)}`);
 // #endregion request-state
 
+// The same order, from the tool written in straight-line code: the same questions and answer.
+const straightOrder = await client.callTool({ name: "order_pizza_straight", arguments: {} });
+console.log(`straight line: ${textOf(straightOrder)}`);
+
 // Prompts, resources and completions: the same calls in both SDKs (client-common.ts).
 await promptsResourcesCompletions(client);
 

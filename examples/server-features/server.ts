@@ -16,6 +16,7 @@ import {
   resource,
   resourceTemplate,
   sealStateFor,
+  withInput,
   type HandlerResult,
   type SchemaValidator,
   type ToolDefinition,
@@ -245,6 +246,31 @@ const orderPizza: ToolDefinition = {
 };
 // #endregion request-state
 
+// #region straight-line
+// order_pizza again, with each question awaited where it is needed. withInput replays the
+// handler on each round: the code before an ask runs again (its logs and progress are not
+// sent twice), and answers from earlier rounds ride in requestState, sealed with `secret`.
+const orderPizzaStraight: ToolDefinition = {
+  tool: {
+    name: "order_pizza_straight",
+    description: "Asks for a size, then a topping, in straight-line code",
+    inputSchema: { type: "object" },
+  },
+  call: withInput(
+    async (_args, ctx, input) => {
+      await ctx.log("info", "taking an order");
+      const size = await input.elicit(sizeForm);
+      if (size.action !== "accept") return { content: [text("no pizza, then")] };
+      const topping = await input.elicit(toppingForm);
+      if (topping.action !== "accept") return { content: [text("no pizza, then")] };
+      const chosen = `${String(size.content?.["size"])} pizza, ${String(topping.content?.["topping"])}`;
+      return { content: [text(`ordered: ${chosen}`)] };
+    },
+    { secret },
+  ),
+};
+// #endregion straight-line
+
 // #region completions
 const LANGUAGES = ["go", "java", "javascript", "python", "rust", "typescript"];
 
@@ -353,7 +379,10 @@ const buildReport: ToolDefinition = {
 export const server = defineServer(
   {
     tools: defineTools(
-      [tidy, count, greet, connectCalendar, haiku, showRoots, orderPizza, writeNote, buildReport],
+      [
+        ...[tidy, count, greet, connectCalendar, haiku, showRoots, orderPizza, orderPizzaStraight],
+        ...[writeNote, buildReport],
+      ],
       { validate, list: { ttlMs: 60_000, cacheScope: "public" } },
     ),
     resources,

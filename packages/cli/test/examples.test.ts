@@ -163,6 +163,7 @@ describe("examples/server-features", () => {
       "sampling",
       "roots",
       "request state",
+      "straight line",
       "prompts",
       "resources",
       "completions",
@@ -203,7 +204,11 @@ describe("examples/server-features", () => {
     );
     expect(seen.v2["cancellation"]).toBe("cancelled (SdkError: enough) after 1 progress");
     // The server's count, once per client: its loop ended on the abort, not at 50.
-    expect(seen.serverStderr).toMatch(/^count stopped at \d\ncount stopped at \d\n$/);
+    // Besides the deprecation warnings (sampling and roots asked: SEP-2577), once each.
+    const lines = seen.serverStderr
+      .split("\n")
+      .filter((l) => !/DeprecationWarning|--trace-dep/.test(l));
+    expect(lines.join("\n")).toMatch(/^count stopped at \d\ncount stopped at \d\n$/);
   });
 
   it("elicitation: a form answered, and URL mode (an elicitationId added for 2025-11-25)", () => {
@@ -223,6 +228,19 @@ describe("examples/server-features", () => {
   it("request state: the first round's answer comes back sealed in the third", () => {
     expect(seen.v1["request state"]).toBe("ordered: large pizza, basil");
     expect(seen.v2["request state"]).toBe("ordered: small pizza, olives");
+  });
+
+  it("deprecations: asking for sampling and roots warns once each on the server's stderr", () => {
+    const warned = seen.serverStderr.match(/DeprecationWarning: .*$/gm) ?? [];
+    expect(warned).toEqual([
+      "DeprecationWarning: MCP 2026-07-28 deprecates sampling/createMessage (SEP-2577; removal 2027-07-28 at the earliest); used by an input request (inputRequired)",
+      "DeprecationWarning: MCP 2026-07-28 deprecates roots/list (SEP-2577; removal 2027-07-28 at the earliest); used by an input request (inputRequired)",
+    ]);
+  });
+
+  it("straight line: withInput's tool gets what the branching one gets, in both eras", () => {
+    expect(seen.v1["straight line"]).toBe(seen.v1["request state"]);
+    expect(seen.v2["straight line"]).toBe(seen.v2["request state"]);
   });
 
   it("completions: the values that start with what is typed", () => {

@@ -1,4 +1,6 @@
 import { McpGenError } from "../schema/diagnostics.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate, generatedWith, type OutputFile } from "../generators/emit/index.js";
 import type { GeneratedWith } from "../generators/output/manifest.js";
@@ -21,6 +23,8 @@ import {
 } from "./settings.js";
 import { diffMarkdown, diffRevisions } from "../diff/diff.js";
 import { initProject } from "../generators/init/project.js";
+import { deprecatedUseLines } from "../generators/output/deprecated-uses.js";
+import { runtimeFacts } from "../schema/runtime-protocol.js";
 import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
 import { collectAfterReading } from "./memory.js";
 
@@ -55,10 +59,28 @@ export async function generateCommand(
   );
   if (skeleton && !check)
     for (const line of handlersFileLines(s.handlers!, display(s.handlers!), skeleton)) io.err(line);
+  if (!check) for (const line of deprecationNotes(s, loaded)) io.err(line);
   // What the output renamed (a schema name index.ts exports under another), at its place.
   if (!check)
     for (const f of files) for (const note of f.notes ?? []) io.err(`mcp-gen: note: ${note}`);
   return code;
+}
+
+/**
+ * What the user's handlers (the config's `handlers`, or the kept handlers.ts skeleton) use
+ * that the revision deprecates: one note each.
+ */
+function deprecationNotes(s: ReturnType<typeof settings>, loaded: LoadedRevision): string[] {
+  const deprecated = runtimeFacts(loaded).deprecated;
+  if (!deprecated) return [];
+  const path = s.handlers ?? join(s.out, "handlers.ts");
+  let code: string;
+  try {
+    code = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  return deprecatedUseLines(code, display(path), loaded.revision.name, deprecated);
 }
 
 /**

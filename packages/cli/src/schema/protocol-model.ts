@@ -57,7 +57,10 @@ export interface InputRequestInfo {
   method: string;
   type: string;
   params: string | undefined;
+  paramsOptional: boolean;
   result: string;
+  /** The request type's `@deprecated` text (2026-07-28: sampling and roots, SEP-2577). */
+  deprecated: string | undefined;
   /** The capability in ClientCapabilities the client must declare before a server may ask. */
   capability: CapabilityRef | undefined;
 }

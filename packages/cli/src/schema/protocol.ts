@@ -110,11 +110,14 @@ export function buildProtocol(model: SchemaModel): ProtocolModel {
 
   const inputRequests = (unions["InputRequest"] ?? []).map((type): InputRequestInfo => {
     const method = methodOf(r, type);
+    const params = paramsOf(r, type);
     return {
       method,
       type,
-      params: paramsOf(r, type)?.name,
+      params: params?.name,
+      paramsOptional: params?.optional ?? true,
       result: resultOf(r, type),
+      deprecated: deprecation(r.declaration(type)?.doc),
       capability: inputCapability(
         gatingCapability(method, "request", "server->client", capabilities),
       ),

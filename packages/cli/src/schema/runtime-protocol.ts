@@ -139,6 +139,7 @@ export function runtimeFacts(
       discoverCacheHints:
         discoverFields !== undefined && DISCOVER_CACHE_HINTS.every((f) => discoverFields.has(f)),
     },
+    ...deprecations(protocol),
     http: {
       ...HTTP_HEADERS,
       nameParams: Object.fromEntries(
@@ -147,6 +148,14 @@ export function runtimeFacts(
       badRequestCodes: BAD_REQUEST_ERRORS.map(code).filter((c): c is number => c !== null),
     },
   };
+}
+
+/** `deprecated`: methods and input requests with a `@deprecated` text, where there are any. */
+function deprecations(protocol: ProtocolModel): Pick<RuntimeFacts, "deprecated"> {
+  const entries = [...protocol.methods, ...protocol.inputRequests]
+    .filter((m) => m.deprecated !== undefined)
+    .map((m) => [m.method, m.deprecated!.replace(/\s+/g, " ")] as const);
+  return entries.length > 0 ? { deprecated: Object.fromEntries(entries) } : {};
 }
 
 /**

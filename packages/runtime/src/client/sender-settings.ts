@@ -1,3 +1,4 @@
+import { warnDeprecatedAll } from "../core/deprecation.js";
 import { withCapabilities } from "../core/errors.js";
 import { own, type ProtocolDescriptor } from "../core/protocol.js";
 import { positiveInteger, timeoutOption } from "../core/options.js";
@@ -73,6 +74,11 @@ export function senderSettings(
   const offered = initialVersion === undefined ? [] : [initialVersion, ...older.versions];
   const versions = options.supportedVersions ?? offered.filter((v, i) => offered.indexOf(v) === i);
   const inputHandlers = (options.inputHandlers ?? {}) as InputHandlers;
+  warnDeprecatedAll(
+    protocol,
+    Object.keys(inputHandlers).filter((method) => own(inputHandlers, method) !== undefined),
+    "a client input handler",
+  );
   // Capabilities: what the caller declares, plus what each registered input handler implies.
   const implied = Object.entries(inputHandlers).flatMap(([method, handler]) => {
     const capability = own(protocol.inputRequests, method)?.capability;

@@ -9,3 +9,4 @@ export * from "./tool-headers.js";
 export * from "./elicitation-content.js";
 export * from "./cancellation.js";
 export type * from "./tracing.js";
+export { describeDeprecation } from "./deprecation.js";

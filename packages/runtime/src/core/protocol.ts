@@ -98,6 +98,12 @@ export interface ProtocolDescriptor {
     /** The server/discover result declares the caching hints `ttlMs` and `cacheScope`. */
     readonly discoverCacheHints: boolean;
   };
+  /**
+   * Methods and input requests the revision deprecates, with the schema's `@deprecated` text
+   * (2026-07-28: sampling and roots, SEP-2577); absent where it deprecates none. Using one
+   * warns once per process (core/deprecation.ts).
+   */
+  readonly deprecated?: { readonly [method: string]: string };
   /** Streamable HTTP routing headers (transport spec facts, not schema facts). */
   readonly http: {
     readonly versionHeader: string;

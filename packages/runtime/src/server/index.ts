@@ -22,6 +22,7 @@ export type { CancellationWatch } from "../core/cancellation.js";
 export * from "./extensions.js";
 export * from "./input-required.js";
 export * from "./request-state.js";
+export { withInput, type Ask, type StraightLineOptions } from "./straight-line.js";
 export * from "./result-rules.js";
 export * from "./tools.js";
 export * from "./typed-tools.js";

@@ -1,6 +1,7 @@
 import type { RequestContext } from "./context.js";
 import type { ProtocolDescriptor } from "../core/protocol.js";
 import { requireInputCapabilities } from "./client-capabilities.js";
+import { warnDeprecatedAll } from "../core/deprecation.js";
 
 // Server-side helpers of multi round-trip: ask for input the client can give, and refuse
 // work that needs a capability the request did not declare.
@@ -26,6 +27,12 @@ export function inputRequired(
   if (!asked && input.requestState === undefined)
     throw new TypeError("inputRequired needs inputRequests or requestState");
   requireInputCapabilities(protocol, ctx, requests);
+  if (asked && protocol.deprecated)
+    warnDeprecatedAll(
+      protocol,
+      Object.values(requests).map((r) => r.method),
+      "an input request (inputRequired)",
+    );
   return {
     resultType: "input_required",
     ...(asked ? { inputRequests: requests } : {}),

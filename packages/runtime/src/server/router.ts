@@ -1,3 +1,4 @@
+import { warnDeprecatedAll } from "../core/deprecation.js";
 import type { HandleContext } from "./context.js";
 import { JSONRPC_ERRORS } from "../core/errors.js";
 import { errorResponse, requestIdOf } from "./error-response.js";
@@ -31,6 +32,7 @@ export function createRouter<Table extends HandlerTable<Table> = Handlers, Answe
   options: DispatcherOptions = {},
 ): Dispatcher<Answer> {
   const state = routerState(protocol, validators, direction, allHandlers, options);
+  warnDeprecatedAll(protocol, Object.keys(allHandlers), "a handler");
   for (const extension of state.extensions.byId.values()) {
     extension.attach({
       protocol,

@@ -18,6 +18,7 @@ import {
 import { toolsListResult, writeDefineTools } from "./dispatcher-tools.js";
 import { servesTables, writeDefineServer } from "./dispatcher-server.js";
 import { handlersFile } from "./dispatcher-skeleton.js";
+import { writeStraightLineInput } from "./dispatcher-input.js";
 import { httpServerFile } from "./dispatcher-http.js";
 
 // dispatcher.ts: the typed face of the runtime's router for one revision (handler
@@ -43,6 +44,7 @@ function dispatcherFile(
     writeCreateDispatcher(w, plan, side);
   }
   writeHandlerHelpers(w, plan);
+  writeStraightLineInput(w, plan);
   const listResult = toolsListResult(loaded);
   if (listResult) writeDefineTools(w, listResult);
   if (servesTables(loaded)) writeDefineServer(w, plan);

@@ -89,6 +89,7 @@ export const RT = {
     defineTools: value("server", "defineTools"),
     inputRequired: value("server", "inputRequired"),
     notImplemented: value("server", "notImplemented"),
+    withInput: value("server", "withInput"),
     openRequestState: value("server", "openRequestState"),
     openStateFor: value("server", "openStateFor"),
     prompt: value("server", "prompt"),
@@ -119,6 +120,7 @@ export const RT = {
     Server: type<Server.Server<never>>("server", "Server"),
     ServerParts: type<Server.ServerParts>("server", "ServerParts"),
     StateSecret: type<Server.StateSecret>("server", "StateSecret"),
+    StraightLineOptions: type<Server.StraightLineOptions>("server", "StraightLineOptions"),
     StaticResource: type<Server.StaticResource<never, never, never>>("server", "StaticResource"),
     TemplateEntry: type<Server.TemplateEntry>("server", "TemplateEntry"),
     TemplateResource: type<Server.TemplateResource<never, never, never, never, never>>(

@@ -310,6 +310,13 @@ export class CodeWriter {
       : isObject(v)
         ? Object.entries(v)
         : [];
+    if (typeof v === "string" && prefix.endsWith(": ") && !this.fits(one)) {
+      // Prettier breaks after the key of a string that does not fit, and keeps the string
+      // whole however long (so the line is exact even past the width).
+      const text = `${"  ".repeat(this.depth + 1)}${flat(v)}${suffix}`;
+      if (/[^\x20-\x7e]/.test(text)) this.exact = false;
+      return this.line(prefix.trimEnd()).laidOut(text);
+    }
     if (entries.length === 0 || (this.fits(one) && !breaksAlways(v))) return this.line(one);
     // Prettier fills arrays of numbers instead of one a line: not covered here.
     if (Array.isArray(v) && v.every((x) => typeof x === "number")) this.exact = false;

@@ -43,6 +43,7 @@ export const PROTOCOL: ProtocolDescriptor = {
     toolHeaders: false,
     discoverCacheHints: false,
   },
+  deprecated: { "notifications/tools/list_changed": "Use subscriptions." },
   http: {
     versionHeader: "MCP-Protocol-Version",
     methodHeader: "Mcp-Method",
