@@ -49,7 +49,9 @@ describe("protocol model from a fixture schema", () => {
         method: "elicitation/create",
         type: "ElicitRequest",
         params: 'ElicitRequest["params"]',
+        paramsOptional: false,
         result: "ElicitResult",
+        deprecated: undefined,
         capability: { path: ["elicitation"], leaf: "object" },
       },
     ]);

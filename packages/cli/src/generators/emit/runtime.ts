@@ -88,6 +88,7 @@ export const PEER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     "auth/dpop.ts",
     "auth/assertion.ts",
   ],
+  "@opentelemetry/api": ["otel/client-tracing.ts", "otel/conventions.ts", "otel/server-tracing.ts"],
   redis: [
     "stores/redis/redis-connection.ts",
     "stores/redis/redis-sessions.ts",
