@@ -175,7 +175,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     expect(install.status, install.output).toBe(0);
     const test = npm(["test"], project);
     expect(test.status, test.output).toBe(0);
-    expect(test.output).toMatch(/# pass 8\n# fail 0/);
+    expect(test.output).toMatch(/# pass 13\n# fail 0/);
     expect(test.output).toMatch(/# fail 0/);
   }, 300_000);
 
@@ -192,7 +192,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     const test = npm(["test"], project, env);
     expect(test.status, test.output).toBe(0);
     expect(test.output).toContain("> tsc -p tsconfig.json");
-    expect(test.output).toMatch(/# pass 8\n# fail 0/);
+    expect(test.output).toMatch(/# pass 13\n# fail 0/);
     expect(test.output).toMatch(/# fail 0/);
   }, 300_000);
 

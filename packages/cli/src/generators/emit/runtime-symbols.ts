@@ -26,6 +26,7 @@ interface RuntimeModules {
   "auth/verify": typeof import("@mcp-gen/runtime/auth/verify");
   fetch: typeof import("@mcp-gen/runtime/fetch");
   "node/http": typeof import("@mcp-gen/runtime/node/http");
+  testing: typeof import("@mcp-gen/runtime/testing");
 }
 
 /** An entry point whose names generated code imports one by one (the others are re-exported whole). */
@@ -206,6 +207,10 @@ export const RT = {
     MessageHandler: type<NodeHttp.MessageHandler>("node/http", "MessageHandler"),
     NodeHttpHandler: type<NodeHttp.NodeHttpHandler>("node/http", "NodeHttpHandler"),
     ServeHttpOptions: type<NodeHttp.ServeHttpOptions>("node/http", "ServeHttpOptions"),
+  },
+  // The test client, which init's src/test/server.test.ts uses.
+  testing: {
+    connectInMemory: value("testing", "connectInMemory"),
   },
 } as const satisfies { [E in NamedEntry]: Record<string, RuntimeSymbol> };
 

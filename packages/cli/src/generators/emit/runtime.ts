@@ -31,7 +31,8 @@ export type RuntimeEntry =
   | "auth/client"
   | "node/stdio"
   | "node/http"
-  | "fetch";
+  | "fetch"
+  | "testing";
 
 /** A package.json target: a path, or conditions (`node`, `default`, ...) each naming one. */
 type PackageTarget = string | Readonly<Record<string, string>>;

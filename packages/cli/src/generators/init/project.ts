@@ -175,7 +175,7 @@ export async function initProject(dir: string, options: InitOptions): Promise<In
     auth: project.auth,
     target: PROJECT_TARGET,
   });
-  const view = { name: project.name, auth: project.auth };
+  const view = { name: project.name, auth: project.auth, dualEra: project.dualEra };
   const ours = servedMethods(handlersScaffold.print({ ...view, unserved: [] }).code);
   const unserved = (emitted.find(isHandlersSkeleton)?.handlerMethods ?? []).filter(
     (m) => !ours.has(m),

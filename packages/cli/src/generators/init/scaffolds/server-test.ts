@@ -1,15 +1,19 @@
 import { GeneratedFile } from "../../print/generated-file.js";
+import { runtimeImports } from "../../emit/runtime.js";
+import { RT } from "../../emit/runtime-symbols.js";
 import type { Scaffold, ScaffoldView } from "./view.js";
 
 /**
  * src/test/server.test.ts (`npm test`, node:test): the example tools, prompt and resources
- * through the generated client, and the request-state secrets. One function a test, in the
- * file's order; `TESTS` lists them.
+ * through the generated client joined to the server in memory (the runtime's test client,
+ * connectInMemory), in each era the server speaks, and the request-state secrets. One
+ * function a test, in the file's order; `TESTS` lists them.
  */
 export const serverTestScaffold: Scaffold = {
   path: "src/test/server.test.ts",
   print: (view) => {
-    const w = new GeneratedFile("src/test/server.test.ts");
+    const w = new GeneratedFile("src/test/server.test.ts", runtimeImports("package"));
+    w.use(RT.testing.connectInMemory);
     w.importDefault("node:assert/strict", "assert");
     w.import("node:test", "test");
     w.import("../mcp/client.js", "createClient");
@@ -24,6 +28,12 @@ export const serverTestScaffold: Scaffold = {
     w.line('const SECRET = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz";');
     w.line('const NEW_SECRET = "rotated-secret-0123456789abcdefghijklmnopqrstuvw";');
     w.line("const dispatcher = createDispatcher([SECRET]);");
+    w.line(
+      view.dualEra
+        ? "// The eras the server speaks: 2026-07-28 requests, and sessions of the older revisions."
+        : "// The era the server speaks: 2026-07-28 requests.",
+    );
+    w.line(`const ERAS = [${view.dualEra ? '"modern", "legacy"' : '"modern"'}] as const;`);
     w.line("const askAda = {");
     w.indented(() => {
       w.line(
@@ -72,13 +82,10 @@ const TESTS: [write: (w: GeneratedFile) => void, when?: (view: ScaffoldView) => 
 ];
 
 function greetAsksThenGreets(w: GeneratedFile): void {
-  w.line('test("greet asks for a name, then greets", async () => {');
-  w.indented(() => {
-    w.line('const result = await balancedClient(dispatcher).callTool({ name: "greet" });');
+  inEachEra(w, "greet asks for a name, then greets", "client", ["inputHandlers: askAda"], () => {
+    w.line('const result = await client.callTool({ name: "greet" });');
     w.line('assert.deepEqual(result.content, [{ type: "text", text: "Hello, Ada!" }]);');
   });
-  w.line("});");
-  w.line();
 }
 
 function greetRefusesAnInvalidAnswer(w: GeneratedFile): void {
@@ -127,16 +134,37 @@ function greetRefusesAnInvalidAnswer(w: GeneratedFile): void {
   w.line();
 }
 
-function addForAnyClient(w: GeneratedFile): void {
-  w.line('test("add works for any client; greet degrades without elicitation", async () => {');
+/**
+ * `for (const era of ERAS) test(...)`: a test in each era, its client (`name`) joined to the
+ * server in memory with the `options` entries (after `era`), closed when the test ends.
+ */
+function inEachEra(
+  w: GeneratedFile,
+  title: string,
+  name: string,
+  options: readonly string[],
+  body: () => void,
+): void {
+  w.line("for (const era of ERAS) {");
   w.indented(() => {
-    w.line("const plain = createClient({");
+    w.line(`test(\`${title} (\${era})\`, async () => {`);
     w.indented(() => {
-      w.line(
-        "transport: createDirectTransport((message, context) => dispatcher.handle(message, context)),",
-      );
+      const open = `const ${name} = connectInMemory(createClient, dispatcher, {`;
+      w.list(open, ["era", ...options], "});", true);
+      w.line("try {");
+      w.indented(body);
+      w.line("} finally {");
+      w.line(`  await ${name}.close();`);
+      w.line("}");
     });
     w.line("});");
+  });
+  w.line("}");
+  w.line();
+}
+
+function addForAnyClient(w: GeneratedFile): void {
+  inEachEra(w, "add works for any client; greet degrades without elicitation", "plain", [], () => {
     w.line('const added = await plain.callTool({ name: "add", arguments: { a: 2, b: 3 } });');
     w.line('assert.deepEqual(added.content, [{ type: "text", text: "5" }]);');
     w.line(
@@ -149,139 +177,122 @@ function addForAnyClient(w: GeneratedFile): void {
     });
     w.line("]);");
   });
-  w.line("});");
-  w.line();
 }
 
 function invalidArguments(w: GeneratedFile): void {
-  w.line(
-    'test("arguments that do not fit a tool\'s inputSchema are a tool execution error naming the problem", async () => {',
-  );
-  w.indented(() => {
-    w.line("const plain = createClient({");
-    w.indented(() => {
-      w.line(
-        "transport: createDirectTransport((message, context) => dispatcher.handle(message, context)),",
-      );
-    });
-    w.line("});");
-    w.line('const wrong = await plain.callTool({ name: "add", arguments: { a: "two", b: 3 } });');
-    w.line("assert.equal(wrong.isError, true);");
-    w.line("assert.deepEqual(wrong.content, [");
-    w.indented(() => {
-      w.line("{");
+  inEachEra(
+    w,
+    "arguments not fitting inputSchema are a tool error naming them",
+    "plain",
+    [],
+    () => {
+      w.line('const wrong = await plain.callTool({ name: "add", arguments: { a: "two", b: 3 } });');
+      w.line("assert.equal(wrong.isError, true);");
+      w.line("assert.deepEqual(wrong.content, [");
       w.indented(() => {
-        w.line('type: "text",');
-        w.line(
-          'text: "Input validation error: Invalid arguments for tool add: /a must be number",',
-        );
+        w.line("{");
+        w.indented(() => {
+          w.line('type: "text",');
+          w.line(
+            'text: "Input validation error: Invalid arguments for tool add: /a must be number",',
+          );
+        });
+        w.line("},");
       });
-      w.line("},");
-    });
-    w.line("]);");
-    w.line('const missing = await plain.callTool({ name: "add", arguments: { a: 2 } });');
-    w.line("assert.equal(missing.isError, true);");
-    w.line("assert.match(JSON.stringify(missing.content), /must have required property 'b'/);");
-    w.line("// An unknown tool is a protocol error, not a result.");
-    w.line("await assert.rejects(");
-    w.indented(() => {
-      w.line('plain.callTool({ name: "subtract", arguments: {} }),');
-      w.line("/Tool subtract not found/,");
-    });
-    w.line(");");
-  });
-  w.line("});");
-  w.line();
+      w.line("]);");
+      w.line('const missing = await plain.callTool({ name: "add", arguments: { a: 2 } });');
+      w.line("assert.equal(missing.isError, true);");
+      w.line("assert.match(JSON.stringify(missing.content), /must have required property 'b'/);");
+      w.line("// An unknown tool is a protocol error, not a result.");
+      w.line("await assert.rejects(");
+      w.indented(() => {
+        w.line('plain.callTool({ name: "subtract", arguments: {} }),');
+        w.line("/Tool subtract not found/,");
+      });
+      w.line(");");
+    },
+  );
 }
 
 function whoamiAnswersThePrincipal(w: GeneratedFile): void {
-  w.line('test("whoami answers the principal the transport verified", async () => {');
-  w.indented(() => {
-    w.line("const asAda = createClient({");
-    w.indented(() => {
-      w.line("transport: createDirectTransport((message, context) =>");
-      w.indented(() => {
-        w.line('dispatcher.handle(message, { ...context, principal: "https://issuer ada" }),');
-      });
-      w.line("),");
-    });
-    w.line("});");
+  const principal = ['principal: "https://issuer ada"'];
+  inEachEra(w, "whoami answers the principal the transport verified", "asAda", principal, () => {
     w.line('assert.deepEqual((await asAda.callTool({ name: "whoami" })).content, [');
     w.indented(() => {
       w.line('{ type: "text", text: "https://issuer ada" },');
     });
     w.line("]);");
   });
-  w.line("});");
-  w.line();
 }
 
 function thePrompt(w: GeneratedFile): void {
-  w.line('test("the prompt: listed, built from its argument, refused without it", async () => {');
-  w.indented(() => {
-    w.line("const client = balancedClient(dispatcher);");
-    w.line("assert.deepEqual(");
-    w.indented(() => {
-      w.line("(await client.listPrompts()).prompts.map((p) => p.name),");
-      w.line('["haiku"],');
-    });
-    w.line(");");
-    w.line(
-      'const prompt = await client.getPrompt({ name: "haiku", arguments: { topic: "tests" } });',
-    );
-    w.line("assert.match(JSON.stringify(prompt.messages), /haiku about tests/);");
-    w.line(
-      "// src/handlers.ts declares topic required: definePrompts refuses a request without it.",
-    );
-    w.line(
-      'await assert.rejects(client.getPrompt({ name: "haiku" }), /missing required argument topic/);',
-    );
-    w.line(
-      'await assert.rejects(client.getPrompt({ name: "limerick" }), /Prompt limerick not found/);',
-    );
-  });
-  w.line("});");
-  w.line();
+  inEachEra(
+    w,
+    "the prompt: listed, built from its argument, refused without it",
+    "client",
+    [],
+    () => {
+      w.line("assert.deepEqual(");
+      w.indented(() => {
+        w.line("(await client.listPrompts()).prompts.map((p) => p.name),");
+        w.line('["haiku"],');
+      });
+      w.line(");");
+      w.line(
+        'const prompt = await client.getPrompt({ name: "haiku", arguments: { topic: "tests" } });',
+      );
+      w.line("assert.match(JSON.stringify(prompt.messages), /haiku about tests/);");
+      w.line(
+        "// src/handlers.ts declares topic required: definePrompts refuses a request without it.",
+      );
+      w.line(
+        'await assert.rejects(client.getPrompt({ name: "haiku" }), /missing required argument topic/);',
+      );
+      w.line(
+        'await assert.rejects(client.getPrompt({ name: "limerick" }), /Prompt limerick not found/);',
+      );
+    },
+  );
 }
 
 function theResources(w: GeneratedFile): void {
-  w.line(
-    'test("the resource and the template: listed, read, and an unknown URI refused", async () => {',
+  inEachEra(
+    w,
+    "the resource and the template: listed, read, an unknown URI refused",
+    "client",
+    [],
+    () => {
+      w.line("assert.deepEqual(");
+      w.indented(() => {
+        w.line("(await client.listResources()).resources.map((r) => r.uri),");
+        w.line('["memo://welcome"],');
+      });
+      w.line(");");
+      w.line("const templates = (await client.listResourceTemplates()).resourceTemplates;");
+      w.line("assert.deepEqual(");
+      w.indented(() => {
+        w.line("templates.map((t) => t.uriTemplate),");
+        w.line('["memo://notes/{name}"],');
+      });
+      w.line(");");
+      w.line('const welcome = await client.readResource({ uri: "memo://welcome" });');
+      w.line("assert.match(JSON.stringify(welcome.contents), /Welcome to/);");
+      w.line('const note = await client.readResource({ uri: "memo://notes/groceries" });');
+      w.line("assert.deepEqual(note.contents, [");
+      w.indented(() => {
+        w.line(
+          '{ uri: "memo://notes/groceries", mimeType: "text/plain", text: "A note called groceries." },',
+        );
+      });
+      w.line("]);");
+      w.line("await assert.rejects(");
+      w.indented(() => {
+        w.line('client.readResource({ uri: "memo://elsewhere" }),');
+        w.line("/Resource memo:\\/\\/elsewhere not found/,");
+      });
+      w.line(");");
+    },
   );
-  w.indented(() => {
-    w.line("const client = balancedClient(dispatcher);");
-    w.line("assert.deepEqual(");
-    w.indented(() => {
-      w.line("(await client.listResources()).resources.map((r) => r.uri),");
-      w.line('["memo://welcome"],');
-    });
-    w.line(");");
-    w.line("const templates = (await client.listResourceTemplates()).resourceTemplates;");
-    w.line("assert.deepEqual(");
-    w.indented(() => {
-      w.line("templates.map((t) => t.uriTemplate),");
-      w.line('["memo://notes/{name}"],');
-    });
-    w.line(");");
-    w.line('const welcome = await client.readResource({ uri: "memo://welcome" });');
-    w.line("assert.match(JSON.stringify(welcome.contents), /Welcome to/);");
-    w.line('const note = await client.readResource({ uri: "memo://notes/groceries" });');
-    w.line("assert.deepEqual(note.contents, [");
-    w.indented(() => {
-      w.line(
-        '{ uri: "memo://notes/groceries", mimeType: "text/plain", text: "A note called groceries." },',
-      );
-    });
-    w.line("]);");
-    w.line("await assert.rejects(");
-    w.indented(() => {
-      w.line('client.readResource({ uri: "memo://elsewhere" }),');
-      w.line("/Resource memo:\\/\\/elsewhere not found/,");
-    });
-    w.line(");");
-  });
-  w.line("});");
-  w.line();
 }
 
 function aRetryOnAnotherInstance(w: GeneratedFile): void {

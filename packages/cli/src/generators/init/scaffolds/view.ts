@@ -16,6 +16,8 @@ export interface ScaffoldView {
    * set to notImplemented, so that `mcp-gen generate` notes only methods a later spec adds.
    */
   readonly unserved: readonly string[];
+  /** The server also speaks the legacy revisions (not `--modern-only`): tests run in both eras. */
+  readonly dualEra: boolean;
 }
 
 /** One scaffold: the project file it prints, and whether the project has it at all. */
