@@ -168,6 +168,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
       "npm test",
       "npm start",
       "npm run start:stdio",
+      "npm run dev",
     ])
       expect(readme).toContain(command);
     // Exactly the README's `npm install`: the dependency init wrote resolves by itself.
@@ -495,7 +496,7 @@ describe("mcp-gen init, from an installed mcp-gen", () => {
     const test = npm(["test"], authProject);
     expect(test.status, test.output).toBe(0);
     // The default project's eight tests and the authorization one.
-    expect(test.output).toMatch(/# pass 9\n# fail 0/);
+    expect(test.output).toMatch(/# pass 15\n# fail 0/);
     const as = await startTestAuthorizationServer();
     const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
