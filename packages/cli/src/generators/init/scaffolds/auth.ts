@@ -1,7 +1,7 @@
 import { GeneratedFile } from "../../print/generated-file.js";
 import { runtimeImports } from "../../emit/runtime.js";
 import { RT } from "../../emit/runtime-symbols.js";
-import { comment, type Scaffold } from "./view.js";
+import { comment, writeOrExit, type Scaffold } from "./view.js";
 
 /** src/auth.ts (`--auth`): the resource server's options, from the environment. */
 export const authScaffold: Scaffold = {
@@ -88,24 +88,11 @@ export const authScaffold: Scaffold = {
     w.line(
       "/** protectedServing, or one line on stderr and exit 1 (a variable unset, the issuer unreachable). */",
     );
-    w.line(
+    writeOrExit(
+      w,
       "export async function protectedServingOrExit(port: number): Promise<ServeHttpOptions> {",
+      "await protectedServing(port)",
     );
-    w.indented(() => {
-      w.line("try {");
-      w.indented(() => {
-        w.line("return await protectedServing(port);");
-      });
-      w.line("} catch (error) {");
-      w.indented(() => {
-        w.line(
-          "console.error(`error: ${error instanceof Error ? error.message : String(error)}`);",
-        );
-        w.line("process.exit(1);");
-      });
-      w.line("}");
-    });
-    w.line("}");
     return w.emit("", { kind: "scaffold" });
   },
 };

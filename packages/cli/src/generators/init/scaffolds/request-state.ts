@@ -1,5 +1,5 @@
 import { GeneratedFile } from "../../print/generated-file.js";
-import { comment, type Scaffold } from "./view.js";
+import { comment, writeOrExit, type Scaffold } from "./view.js";
 
 /** src/request-state.ts: the secrets sealing input_required state, from the environment. */
 export const requestStateScaffold: Scaffold = {
@@ -84,22 +84,11 @@ export const requestStateScaffold: Scaffold = {
     w.line("}");
     w.line();
     w.line("/** For the entry points: the secrets, or one line on stderr and exit status 1. */");
-    w.line("export function requestStateSecretsOrExit(): string[] {");
-    w.indented(() => {
-      w.line("try {");
-      w.indented(() => {
-        w.line("return requestStateSecrets();");
-      });
-      w.line("} catch (error) {");
-      w.indented(() => {
-        w.line(
-          "console.error(`error: ${error instanceof Error ? error.message : String(error)}`);",
-        );
-        w.line("process.exit(1);");
-      });
-      w.line("}");
-    });
-    w.line("}");
+    writeOrExit(
+      w,
+      "export function requestStateSecretsOrExit(): string[] {",
+      "requestStateSecrets()",
+    );
     return w.emit("", { kind: "scaffold" });
   },
 };

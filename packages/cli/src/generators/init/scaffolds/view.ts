@@ -32,3 +32,25 @@ export interface Scaffold {
 export function comment(w: CodeWriter, lines: readonly string[]): void {
   for (const text of lines) w.line(text === "" ? "//" : `// ${text}`);
 }
+
+/**
+ * `head` (an exported function's opening line, `{` included) whose body returns `value` or,
+ * if that throws, prints `error: <message>` on stderr and exits 1: what the entry points call
+ * for a setting they cannot start without.
+ */
+export function writeOrExit(w: CodeWriter, head: string, value: string): void {
+  w.line(head);
+  w.indented(() => {
+    w.line("try {");
+    w.indented(() => {
+      w.line(`return ${value};`);
+    });
+    w.line("} catch (error) {");
+    w.indented(() => {
+      w.line("console.error(`error: ${error instanceof Error ? error.message : String(error)}`);");
+      w.line("process.exit(1);");
+    });
+    w.line("}");
+  });
+  w.line("}");
+}
