@@ -56,7 +56,7 @@ describe("init's TypeScript scaffolds", () => {
       'import { createDPoPProofVerifier, createJwtVerifier } from "@mcp-gen/runtime/auth/verify";',
     );
     expect(code("src/handlers.ts")).toContain('name: "whoami"');
-    expect(code("src/test/server.test.ts")).toContain('test(`whoami answers');
+    expect(code("src/test/server.test.ts")).toContain("test(`whoami answers");
     expect(code("src/http.ts")).toContain('import { protectedServingOrExit } from "./auth.js";');
     const plain = printScaffolds(VIEWS[0]!);
     for (const file of plain) expect(file.code, file.path).not.toMatch(/whoami|auth\.js/);
