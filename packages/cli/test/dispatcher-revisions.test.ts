@@ -76,6 +76,10 @@ defineTools([defineTool({ tool: { name: "e", inputSchema: z.object({}), outputSc
 createServerDispatcher({}, { maxLegacyRounds: 3, clientRequestTimeoutMs: 60_000 });
 // @ts-expect-error a bound that is not a number
 createServerDispatcher({}, { maxLegacyRounds: "3" });
+// Middleware sees the revision's request methods: a misspelt one does not compile.
+createServerDispatcher({}, { middleware: [{ before: (call) => void (call.method === "tools/call") }] });
+// @ts-expect-error a method the revision does not have
+createServerDispatcher({}, { middleware: [{ before: (call) => void (call.method === "tools/cal") }] });
 `,
       );
       const errors = typecheck([join(dir, "use.ts")]);
@@ -111,6 +115,8 @@ createServerDispatcher({}, { maxLegacyRounds: "3" });
       expect([34, 36, 38, 40, 42, 44, 46, 47].flatMap(at)).toEqual([]);
       // DispatcherOptions lists clientRequestTimeoutMs and maxLegacyRounds, as numbers.
       expect([49, 51].flatMap(at)).toEqual([]);
+      // Middleware's call.method is the revision's methods (53: typed; 55: a misspelt one).
+      expect([53, 54, 55].flatMap(at)).toEqual([]);
       const defineToolsErrors = [23, 24, 25, 26].flatMap(at).length;
       expect(errors.filter((e) => /use\.ts/.test(e))).toHaveLength(
         errors.filter((e) => /use\.ts:[45]:/.test(e)).length + 2 + defineToolsErrors,

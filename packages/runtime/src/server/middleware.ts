@@ -7,9 +7,13 @@ import type { AuthInfo, Promisable, RequestContext } from "./context.js";
 // logs, rate limits. Each middleware is one layer of an onion: the first in the list is the
 // outermost, so its `before` runs first and its `after` last.
 
-/** One request as the middleware sees it. */
-export interface RequestCall {
-  readonly method: string;
+/**
+ * One request as the middleware sees it. `Method`: the request methods it may be (the
+ * generated dispatcher's options bind the revision's, so a hook comparing `call.method` with
+ * a misspelt method fails to compile).
+ */
+export interface RequestCall<Method extends string = string> {
+  readonly method: Method;
   readonly id: string | number;
   /** The params as received (after validation); for reading: a hook changes nothing. */
   readonly params: Readonly<Record<string, unknown>>;
@@ -43,11 +47,11 @@ export type Outcome =
  * it pass by returning. `after` is told how it ended; what it throws is reported to `onError`
  * and changes nothing.
  */
-export interface Middleware {
+export interface Middleware<Method extends string = string> {
   /** Names the middleware in errors reported to `onError`. */
   readonly name?: string;
-  before?(call: RequestCall): Promisable<void>;
-  after?(call: RequestCall, outcome: Outcome): Promisable<void>;
+  before?(call: RequestCall<Method>): Promisable<void>;
+  after?(call: RequestCall<Method>, outcome: Outcome): Promisable<void>;
 }
 
 /** Hooks around tool calls only (tools/call), with the tool's name and arguments typed. */

@@ -6,7 +6,11 @@ import type { RequestTracer } from "../core/tracing.js";
 // The router's public shapes: its options, the dispatcher it returns and the handlers it
 // routes to. Kept apart from router.ts, which re-exports them, so the routing reads alone.
 
-export interface DispatcherOptions<Capabilities = object, Implementation = object> {
+export interface DispatcherOptions<
+  Capabilities = object,
+  Implementation = object,
+  Method extends string = string,
+> {
   /** Validate results before sending them (default true): a handler bug never reaches the wire. */
   validateResults?: boolean;
   /**
@@ -52,7 +56,7 @@ export interface DispatcherOptions<Capabilities = object, Implementation = objec
    * too), first outermost: each `before` in order, the handler, each `after` in reverse.
    * See middleware.ts; `requireScopes` is one.
    */
-  middleware?: readonly Middleware[];
+  middleware?: readonly Middleware<Method>[];
   /**
    * Wraps the answering of every request, refusals included (`traceRequest` of
    * `@mcp-gen/runtime/otel`'s `serverTracing()`: an OpenTelemetry span per request). Default: none.

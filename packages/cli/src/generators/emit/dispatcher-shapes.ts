@@ -48,7 +48,25 @@ export function writeHandlerTypes(w: CodeWriter, plan: DispatcherPlan): void {
 export function writeOptionTypes(w: CodeWriter, plan: DispatcherPlan): void {
   const { loaded, serverOptions } = plan;
   w.line();
-  const routerOptions = `RouterOptions<${schemaType(loaded, "ServerCapabilities", "object")}, ${schemaType(loaded, "Implementation", "object")}>`;
+  // Middleware sees the revision's request methods (either side's: one options type serves both).
+  w.doc(
+    "The router's options bound to this revision: its capabilities, implementation and methods.",
+  );
+  const args = [
+    schemaType(loaded, "ServerCapabilities", "object"),
+    schemaType(loaded, "Implementation", "object"),
+    "ClientRequestMethod | ServerRequestMethod",
+  ];
+  // Prettier puts no trailing comma after type arguments, unlike `list`'s.
+  w.block(
+    "type RevisionRouterOptions = RouterOptions<",
+    () => {
+      args.forEach((arg, i) => w.line(i < args.length - 1 ? `${arg},` : arg));
+    },
+    ">;",
+  );
+  w.line();
+  const routerOptions = "RevisionRouterOptions";
   if (plan.eras) writeEraOptions(w, routerOptions);
   else w.line(`export type DispatcherOptions = ${routerOptions};`);
   w.line();

@@ -57,6 +57,8 @@ function writeImports(w: GeneratedFile, plan: DispatcherPlan): void {
   const { server } = RT;
   w.import("./types.js", "* as T", true);
   w.import("./protocol.js", "MESSAGE_VALIDATORS");
+  w.import("./methods.js", "ClientRequestMethod", true);
+  w.import("./methods.js", "ServerRequestMethod", true);
   w.import("./protocol.js", "PROTOCOL");
   w.use(server.createRouter);
   w.use(server.DispatcherOptions, "RouterOptions");
