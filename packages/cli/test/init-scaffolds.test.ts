@@ -9,10 +9,21 @@ import { printScaffolds, type ScaffoldView } from "../src/generators/init/scaffo
 // is named, the name reaches the code only as an escaped string literal.
 
 const VIEWS: ScaffoldView[] = [
-  { name: "my-server", auth: false, unserved: [] },
-  { name: "my-server", auth: true, unserved: ["completion/complete", "subscriptions/listen"] },
-  // A name long enough that the welcome resource's contents no longer fit on a line.
-  { name: `server-${"x".repeat(60)}`, auth: false, unserved: ["completion/complete"] },
+  { name: "my-server", auth: false, unserved: [], dualEra: true },
+  {
+    name: "my-server",
+    auth: true,
+    unserved: ["completion/complete", "subscriptions/listen"],
+    dualEra: true,
+  },
+  // A name long enough that the welcome resource's contents no longer fit on a line; and a
+  // server of 2026-07-28 alone (--modern-only), whose test runs in one era.
+  {
+    name: `server-${"x".repeat(60)}`,
+    auth: false,
+    unserved: ["completion/complete"],
+    dualEra: false,
+  },
 ];
 
 /** The string literals of a TypeScript file, by value (what the code evaluates them to). */
@@ -67,7 +78,7 @@ describe("init's TypeScript scaffolds", () => {
     // Not a name init makes (it keeps [a-z0-9-._] of the folder's), but the printer's to escape.
     const name = 'it\'s "quoted" */ ${x} `tick` \\ \n\u2028 ünï';
     const method = 'odd/"method*/';
-    const files = printScaffolds({ name, auth: true, unserved: [method] });
+    const files = printScaffolds({ name, auth: true, unserved: [method], dualEra: true });
     for (const file of files) checkParses(file.path, file.code);
     const server = files.find((f) => f.path === "src/server.ts")!;
     expect(stringLiterals(server.path, server.code)).toContain(name);

@@ -107,7 +107,7 @@ describe("one printer: init's TypeScript files come out of GeneratedFile", () =>
     // Every branch: with and without --auth, with and without entries for unserved methods.
     for (const auth of [false, true]) {
       for (const unserved of [[], ["completion/complete"]]) {
-        const file = scaffold.print({ name: "my-server", auth, unserved });
+        const file = scaffold.print({ name: "my-server", auth, unserved, dualEra: true });
         expect(file.path).toBe(path);
         expect(isPrinted(file), `auth ${auth}, unserved ${unserved.length}`).toBe(true);
       }
@@ -141,9 +141,9 @@ describe("init refuses a TypeScript file printed by hand", () => {
     });
     // What initProject prints its files with, before it writes any of them.
     const { printScaffolds } = await import("../src/generators/init/scaffolds/index.js");
-    expect(() => printScaffolds({ name: "my-server", auth: false, unserved: [] })).toThrow(
-      "internal: src/stdio.ts was not printed by GeneratedFile",
-    );
+    expect(() =>
+      printScaffolds({ name: "my-server", auth: false, unserved: [], dualEra: true }),
+    ).toThrow("internal: src/stdio.ts was not printed by GeneratedFile");
   });
 });
 
