@@ -172,14 +172,19 @@ export class LegacySession {
       notify?: (message: object) => unknown;
       signal?: AbortSignal;
       cancellation?: CancellationWatch;
+      backChannelRefusal?: string;
     },
     serve: () => Promise<R>,
   ): Promise<R> {
-    const { notify } = context;
-    const stream: RequestStream | undefined = notify && {
-      send: notify,
-      closed: cancellationOf(context),
-    };
+    const { notify, backChannelRefusal: refusal } = context;
+    const stream: RequestStream | undefined =
+      notify || refusal !== undefined
+        ? {
+            send: notify ?? (() => undefined),
+            closed: cancellationOf(context),
+            ...(refusal === undefined ? {} : { refusal }),
+          }
+        : undefined;
     const ids = stream === undefined ? [] : requestIds(message);
     for (const id of ids) this.streams.set(id, stream!);
     try {
@@ -212,6 +217,7 @@ export class LegacySession {
     // Names this process, for an answer that reaches another instance (request-origin.ts).
     const id = newRequestId();
     const own = servingId === undefined ? undefined : this.streams.get(String(servingId));
+    if (own?.refusal !== undefined) throw backChannelError(method, own.refusal);
     const stream = own?.send ?? send;
     const cancel = (reason: string) => {
       this.giveUp(id);
@@ -261,6 +267,14 @@ export class LegacySession {
       signal?.removeEventListener("abort", onAbort);
       this.pending.delete(id);
     }
+  }
+
+  /**
+   * Why nothing can be asked of the client for its request `servingId` (the transport's
+   * serving mode, see HandleContext.backChannelRefusal), or undefined when it can be.
+   */
+  backChannelRefusal(servingId: string | number): string | undefined {
+    return this.streams.get(String(servingId))?.refusal;
   }
 
   /**
@@ -327,6 +341,20 @@ interface RequestStream {
   readonly send: (message: object) => unknown;
   /** Whether the request's stream closed (the client cancelled, or it timed out). */
   readonly closed: { readonly aborted: boolean } | undefined;
+  /** Why no request can be sent to the client on it (see HandleContext.backChannelRefusal). */
+  readonly refusal?: string;
+}
+
+/**
+ * The error of an ask the transport cannot carry: -32603 with the reason (naming the serving
+ * mode), so the client and onError read why, for tools/call too (a server setting, not the
+ * tool's failure).
+ */
+export function backChannelError(method: string, reason: string): McpError {
+  return new McpError(
+    JSONRPC_ERRORS.INTERNAL_ERROR,
+    `Cannot send ${method} to the client during this request: ${reason}`,
+  );
 }
 
 /** The ids of the requests in `message` (one, or a batch), as strings. */
