@@ -207,6 +207,33 @@ describe("stateless legacy serving (legacy: { sessions: false })", () => {
   });
 });
 
+describe("a legacy session told the request has no back-channel", () => {
+  it("refuses a request to the client at once, with the transport's reason, sending nothing", async () => {
+    const d = dispatcher();
+    const channel = {};
+    const sent: Json[] = [];
+    const init = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} } },
+    };
+    await d.handle(init, { channel });
+    const session = d.session(channel)!;
+    const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x" } };
+    const context = { notify: (m: object) => void sent.push(m as Json), backChannelRefusal: "why" };
+    const asked = session.serving(call, context, () =>
+      session.request("elicitation/create", { message: "?" }, () => undefined, undefined, 5),
+    );
+    await expect(asked).rejects.toThrow(
+      "Cannot send elicitation/create to the client during this request: why",
+    );
+    expect(sent).toEqual([]);
+    // The refusal is the request's: forgotten once it is served.
+    expect(session.backChannelRefusal(5)).toBeUndefined();
+  });
+});
+
 describe("modern requests in every mode", () => {
   it("are served as before: progress streamed over SSE", async () => {
     const s = await start({ legacy: { sessions: false, responses: "json" } });

@@ -8,7 +8,8 @@ import type { Era } from "../core/era.js";
 import type { RouterExtension } from "./extensions.js";
 import { resultTypeProblem } from "./result-check.js";
 import type { Handler } from "./router-types.js";
-import { backChannelError, type LegacySession } from "./legacy-session.js";
+import type { LegacySession } from "./legacy-session.js";
+import { backChannelError } from "./back-channel.js";
 
 // A legacy request served by a handler written against the modern revision: the handler
 // gets a modern context built from the session, and an input_required answer is fulfilled

@@ -6,6 +6,7 @@ import type { LegacyEra } from "../core/era.js";
 import { timeoutOption } from "../core/options.js";
 import { subscriptionLimits } from "./subscription-limits.js";
 import { newRequestId } from "./request-origin.js";
+import { backChannelError } from "./back-channel.js";
 
 // A legacy (initialize-based) session: what the client said at `initialize`, what it set
 // since (log level, subscriptions), and the requests the server sent it and awaits. The
@@ -343,18 +344,6 @@ interface RequestStream {
   readonly closed: { readonly aborted: boolean } | undefined;
   /** Why no request can be sent to the client on it (see HandleContext.backChannelRefusal). */
   readonly refusal?: string;
-}
-
-/**
- * The error of an ask the transport cannot carry: -32603 with the reason (naming the serving
- * mode), so the client and onError read why, for tools/call too (a server setting, not the
- * tool's failure).
- */
-export function backChannelError(method: string, reason: string): McpError {
-  return new McpError(
-    JSONRPC_ERRORS.INTERNAL_ERROR,
-    `Cannot send ${method} to the client during this request: ${reason}`,
-  );
 }
 
 /** The ids of the requests in `message` (one, or a batch), as strings. */
