@@ -19,6 +19,7 @@ export type {
 export type {
   CorsOptions,
   HttpCoreOptions,
+  LegacyServingOptions,
   MessageHandler,
 } from "./transport/http/server/options.js";
 export type { MessageBus } from "./server/message-bus.js";

@@ -74,6 +74,14 @@ export interface HandleContext<N = object> {
   sessionId?: string;
   /** W3C Trace Context the transport carried (HTTP `traceparent`), for tracing. */
   traceHeaders?: TraceHeaders;
+  /**
+   * Why nothing can be asked of the client while this request is served (legacy sessions:
+   * sampling, elicitation, roots), when the transport cannot carry such a request or its
+   * answer: a Streamable HTTP serving mode (JSON responses, stateless legacy serving). A
+   * handler that asks gets an error with this reason, at once, instead of waiting for an
+   * answer that cannot come. Unset: the client can be asked.
+   */
+  backChannelRefusal?: string;
 }
 
 export interface RequestContext<X extends ContextTypes = ContextTypes> {

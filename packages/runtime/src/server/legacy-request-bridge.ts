@@ -1,7 +1,7 @@
 import { requestContext, type HandleContext, type RequestContext } from "./context.js";
 import { requireInputCapabilities } from "./client-capabilities.js";
 import { watchSignal } from "../core/cancellation.js";
-import { jsonRpcErrorOf } from "../core/errors.js";
+import { JSONRPC_ERRORS, jsonRpcErrorOf, McpError } from "../core/errors.js";
 import { adaptResult } from "./modern-router.js";
 import { isObject, own, type ProtocolDescriptor } from "../core/protocol.js";
 import type { Era } from "../core/era.js";
@@ -9,6 +9,7 @@ import type { RouterExtension } from "./extensions.js";
 import { resultTypeProblem } from "./result-check.js";
 import type { Handler } from "./router-types.js";
 import type { LegacySession } from "./legacy-session.js";
+import { backChannelError } from "./back-channel.js";
 
 // A legacy request served by a handler written against the modern revision: the handler
 // gets a modern context built from the session, and an input_required answer is fulfilled
@@ -156,6 +157,45 @@ function refuseUnsendable(
     requireInputCapabilities(modern, ctx, result["inputRequests"]);
 }
 
+/**
+ * Throws for input requests the transport cannot carry for this request (its serving mode,
+ * see HandleContext.backChannelRefusal): before the client-capability check, so that the
+ * error names the mode, not a capability the client of a stateless request never declared.
+ */
+function refuseWithoutBackChannel(
+  session: LegacySession,
+  requestId: string | number,
+  result: unknown,
+): void {
+  if (!isObject(result) || result["resultType"] !== "input_required") return;
+  const refusal = session.backChannelRefusal(requestId);
+  if (refusal === undefined) return;
+  const requests = isObject(result["inputRequests"]) ? Object.values(result["inputRequests"]) : [];
+  const methods = requests.map((r) => (isObject(r) ? String(r["method"]) : "?"));
+  throw backChannelError(methods.join(", ") || "input requests", refusal);
+}
+
+/**
+ * A missing client capability on a request the transport serves without a back-channel is
+ * the mode's doing (a stateless request knows none of the client's capabilities, declared
+ * at initialize to another request): the error names the mode, not the capability alone.
+ */
+function refusedForMode(
+  modern: ProtocolDescriptor,
+  session: LegacySession,
+  requestId: string | number,
+  error: unknown,
+): unknown {
+  const refusal = session.backChannelRefusal(requestId);
+  const raised = jsonRpcErrorOf(error);
+  if (refusal === undefined || !raised || raised.code !== modern.errorCodes.missingClientCapability)
+    return error;
+  return new McpError(
+    JSONRPC_ERRORS.INTERNAL_ERROR,
+    `Cannot ask the client anything during this request: ${refusal} (${raised.message})`,
+  );
+}
+
 /** `handler` (a modern one) serving `method`'s legacy requests on `session`. */
 export function servedOnSession(
   bridge: LegacyBridge,
@@ -186,9 +226,10 @@ export function servedOnSession(
       let result: unknown;
       try {
         result = await handler(retry, ctx);
+        refuseWithoutBackChannel(session, legacyCtx.id, result);
         refuseUnsendable(mp, method, ctx, result);
       } catch (error) {
-        throw forLegacy(mp, session, error);
+        throw forLegacy(mp, session, refusedForMode(mp, session, legacyCtx.id, error));
       }
       if (!isObject(result) || result["resultType"] !== "input_required")
         return adaptResult(session.era, method, result);

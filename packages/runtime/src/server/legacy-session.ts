@@ -6,6 +6,7 @@ import type { LegacyEra } from "../core/era.js";
 import { timeoutOption } from "../core/options.js";
 import { subscriptionLimits } from "./subscription-limits.js";
 import { newRequestId } from "./request-origin.js";
+import { backChannelError } from "./back-channel.js";
 
 // A legacy (initialize-based) session: what the client said at `initialize`, what it set
 // since (log level, subscriptions), and the requests the server sent it and awaits. The
@@ -172,14 +173,19 @@ export class LegacySession {
       notify?: (message: object) => unknown;
       signal?: AbortSignal;
       cancellation?: CancellationWatch;
+      backChannelRefusal?: string;
     },
     serve: () => Promise<R>,
   ): Promise<R> {
-    const { notify } = context;
-    const stream: RequestStream | undefined = notify && {
-      send: notify,
-      closed: cancellationOf(context),
-    };
+    const { notify, backChannelRefusal: refusal } = context;
+    const stream: RequestStream | undefined =
+      notify || refusal !== undefined
+        ? {
+            send: notify ?? (() => undefined),
+            closed: cancellationOf(context),
+            ...(refusal === undefined ? {} : { refusal }),
+          }
+        : undefined;
     const ids = stream === undefined ? [] : requestIds(message);
     for (const id of ids) this.streams.set(id, stream!);
     try {
@@ -212,6 +218,7 @@ export class LegacySession {
     // Names this process, for an answer that reaches another instance (request-origin.ts).
     const id = newRequestId();
     const own = servingId === undefined ? undefined : this.streams.get(String(servingId));
+    if (own?.refusal !== undefined) throw backChannelError(method, own.refusal);
     const stream = own?.send ?? send;
     const cancel = (reason: string) => {
       this.giveUp(id);
@@ -261,6 +268,14 @@ export class LegacySession {
       signal?.removeEventListener("abort", onAbort);
       this.pending.delete(id);
     }
+  }
+
+  /**
+   * Why nothing can be asked of the client for its request `servingId` (the transport's
+   * serving mode, see HandleContext.backChannelRefusal), or undefined when it can be.
+   */
+  backChannelRefusal(servingId: string | number): string | undefined {
+    return this.streams.get(String(servingId))?.refusal;
   }
 
   /**
@@ -327,6 +342,8 @@ interface RequestStream {
   readonly send: (message: object) => unknown;
   /** Whether the request's stream closed (the client cancelled, or it timed out). */
   readonly closed: { readonly aborted: boolean } | undefined;
+  /** Why no request can be sent to the client on it (see HandleContext.backChannelRefusal). */
+  readonly refusal?: string;
 }
 
 /** The ids of the requests in `message` (one, or a batch), as strings. */

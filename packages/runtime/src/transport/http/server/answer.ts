@@ -80,6 +80,7 @@ class RequestHandleContext {
   readonly channel: object;
   readonly sessionId?: string;
   readonly traceHeaders?: TraceHeaders;
+  readonly backChannelRefusal?: string;
 
   constructor(
     readonly notify: (notification: unknown) => void,
@@ -91,6 +92,8 @@ class RequestHandleContext {
     this.channel = caller.channel;
     if (caller.sessionId !== undefined) this.sessionId = caller.sessionId;
     if (caller.traceHeaders !== undefined) this.traceHeaders = caller.traceHeaders;
+    if (caller.backChannelRefusal !== undefined)
+      this.backChannelRefusal = caller.backChannelRefusal;
   }
 
   get signal(): AbortSignal {
@@ -116,6 +119,13 @@ export interface Caller {
   sessionId?: string;
   /** The request's W3C Trace Context headers (for tracing). */
   traceHeaders?: TraceHeaders | undefined;
+  /**
+   * Answer with one JSON body, never an SSE stream: notifications the handler sends before
+   * its answer are dropped (legacy-modes.ts: JSON responses, or an Accept without SSE).
+   */
+  jsonResponse?: boolean;
+  /** Why nothing can be asked of the client during the request (HandleContext.backChannelRefusal). */
+  backChannelRefusal?: string;
 }
 
 /** What the resource server knows of a request's caller, for the dispatcher and its 403. */
@@ -156,7 +166,7 @@ export async function answer(
   const { cancellation } = lifetime;
   let stream: EventStream | undefined;
   const notify = (notification: unknown) => {
-    if (cancellation.aborted) return;
+    if (cancellation.aborted || caller.jsonResponse) return;
     stream ??= sink.openStream(EVENT_STREAM_HEADERS);
     stream.event(notification);
   };

@@ -1,11 +1,16 @@
 import { JSONRPC_ERRORS } from "../../../core/errors.js";
 import { carriesModernMeta, type ProtocolDescriptor } from "../../../core/protocol.js";
-import { AuthChallenge, createResourceServer } from "../../../auth/resource-server.js";
+import {
+  AuthChallenge,
+  createResourceServer,
+  type ResourceServer,
+} from "../../../auth/resource-server.js";
 import { answer, callerAuth, replyStatus, RequestLifetime, traceHeadersOf } from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import { createCors, hostAllowed, originAllowed, type Cors } from "./guards.js";
 import { checkRoutingHeaders } from "../headers.js";
 import { legacySessions, type LegacyHttpHost } from "./legacy.js";
+import { answering, legacyModes, statelessLegacy } from "./legacy-modes.js";
 import { BODY_CONSUMED, readMessage } from "./message.js";
 import { metadataReply } from "./metadata.js";
 import type { HttpCoreOptions, MessageHandler } from "./options.js";
@@ -36,22 +41,15 @@ export function createHttpCore<R>(
   const path = options.path ?? "/mcp";
   if (options.auth && options.authenticate) throw new Error("pass either auth or authenticate");
   const auth = options.auth && createResourceServer(options.auth, path);
-  // A POST's scopes are checked once its message is read (auth.authorize, on every POST
-  // path that serves one), so that a 403 names the required scopes with the method's and the
-  // tool's: one challenge with every scope the operation needs (2026-07-28 authorization,
-  // Scope Challenge Handling). GET and DELETE carry no message: checked here.
-  const authenticate = (exchange: HttpExchange) =>
-    auth
-      ? auth.authenticate(exchange.authView() as never, {
-          deferScopeCheck: exchange.method === "POST",
-        })
-      : options.authenticate?.(exchange.native as R);
+  const principalOf = principals(options, auth);
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const report = options.onError ?? ((line: string) => console.error(line));
   const cors = createCors(protocol, options.cors);
   const checkHeaders = headerChecks(protocol, dispatcher);
+  const modes = legacyModes(options as HttpCoreOptions<never>, dispatcher);
   const host: LegacyHttpHost = {
+    modes,
     dispatcher,
     options: options as HttpCoreOptions<never>,
     defaults,
@@ -67,17 +65,9 @@ export function createHttpCore<R>(
         report(`mcp-gen: ${exchange.method} ${exchange.pathname}: 500, ${BODY_CONSUMED}`),
       ),
   };
-  const legacy = legacySessions(host);
-
-  /** The request's principal (`authenticate`), or false after answering 401. */
-  async function principalOf(exchange: HttpExchange, sink: ReplySink) {
-    try {
-      return { principal: await authenticate(exchange) };
-    } catch (error) {
-      refuse(sink, error);
-      return false as const;
-    }
-  }
+  // Without sessions, no session store, event store or bus is made (legacy-modes.ts).
+  const legacy = modes.sessions ? legacySessions(host) : undefined;
+  const stateless = modes.sessions ? undefined : statelessLegacy(host);
 
   /** A POST without a session: a modern request or notification, or a legacy initialize. */
   async function post(exchange: HttpExchange, sink: ReplySink): Promise<void> {
@@ -95,8 +85,10 @@ export function createHttpCore<R>(
         method === INITIALIZE &&
         message["id"] !== undefined &&
         !carriesModernMeta(protocol, message)
-      )
-        return await legacy.initialize(sink, message, principal);
+      ) {
+        if (!answering(modes, exchange, sink, message["id"])) return;
+        return await (legacy ?? stateless!).initialize(sink, message, principal);
+      }
       if (typeof method !== "string") {
         const error = errorBody(
           JSONRPC_ERRORS.INVALID_REQUEST,
@@ -106,13 +98,16 @@ export function createHttpCore<R>(
       }
       // Header names as the protocol spells them; the exchange takes them in lower case.
       const header = (name: string) => exchange.header(name.toLowerCase());
-      // A dual-era server's legacy client that did not initialize (see looksLegacy).
-      if (dispatcher.session && looksLegacy(protocol, header, message))
+      // A dual-era server's legacy client that did not initialize (see looksLegacy), or,
+      // without sessions, any legacy request after initialize.
+      if (dispatcher.session && looksLegacy(protocol, header, message)) {
+        if (stateless) return await stateless.serve(exchange, sink, lifetime, message, principal);
         return sendJson(
           sink,
           400,
           errorBody(JSONRPC_ERRORS.INVALID_REQUEST, SESSION_REQUIRED, message["id"]),
         );
+      }
       const checked = checkHeaders(header, message, principal);
       const problem = checked instanceof Promise ? await checked : checked;
       if (problem) return sendJson(sink, 400, problem);
@@ -140,8 +135,10 @@ export function createHttpCore<R>(
   function route(exchange: HttpExchange, sink: ReplySink): Promise<void> | void {
     const sessionId = exchange.header("mcp-session-id");
     // A server without legacy eras ignores Mcp-Session-Id (2026-07-28 streamable-http,
-    // "Earlier Streamable HTTP Revisions").
-    if (sessionId !== undefined && dispatcher.session)
+    // "Earlier Streamable HTTP Revisions"); so does one without legacy sessions, which issued
+    // none (GET and DELETE then get 405: "Listening for Messages from the Server", 3, and
+    // "Session Management", 5).
+    if (sessionId !== undefined && legacy && dispatcher.session)
       return legacy.serve(exchange, sink, sessionId);
     if (exchange.method === "POST") return post(exchange, sink);
     const error = errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Method not allowed: use POST");
@@ -170,6 +167,28 @@ export function createHttpCore<R>(
     } catch (error) {
       report(`mcp-gen: ${exchange.method} ${exchange.pathname}: 500, ${describe(error)}`);
       sendJson(sink, 500, errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Internal error"));
+    }
+  };
+}
+
+/** The request's principal (`authenticate`, or `auth`'s token), or false after answering 401. */
+function principals<R>(options: HttpCoreOptions<R>, auth: ResourceServer | undefined) {
+  // A POST's scopes are checked once its message is read (auth.authorize, on every POST
+  // path that serves one), so that a 403 names the required scopes with the method's and the
+  // tool's: one challenge with every scope the operation needs (2026-07-28 authorization,
+  // Scope Challenge Handling). GET and DELETE carry no message: checked here.
+  const authenticate = (exchange: HttpExchange) =>
+    auth
+      ? auth.authenticate(exchange.authView() as never, {
+          deferScopeCheck: exchange.method === "POST",
+        })
+      : options.authenticate?.(exchange.native as R);
+  return async (exchange: HttpExchange, sink: ReplySink) => {
+    try {
+      return { principal: await authenticate(exchange) };
+    } catch (error) {
+      refuse(sink, error);
+      return false as const;
     }
   };
 }

@@ -5,6 +5,7 @@ import type { ResourceServer } from "../../../auth/resource-server.js";
 import { answer, callerAuth, type AnswerHost, RequestLifetime, traceHeadersOf } from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import type { HttpCoreOptions } from "./options.js";
+import { answering, type LegacyModes } from "./legacy-modes.js";
 import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
 import {
   newSessionId,
@@ -37,6 +38,8 @@ import {
 /** What the legacy path shares with the rest of the HTTP core. */
 export interface LegacyHttpHost extends AnswerHost {
   options: HttpCoreOptions<never>;
+  /** The legacy serving modes (HttpCoreOptions.legacy). */
+  modes: LegacyModes;
   /** The stores used when the options give none (in memory, wired by the entry points). */
   defaults: DefaultStores;
   limit: number;
@@ -49,8 +52,6 @@ export interface LegacyHttpHost extends AnswerHost {
     exchange: HttpExchange,
     sink: ReplySink,
   ): Promise<{ principal: string | undefined } | false>;
-  /** Told about failures no response carries. */
-  report(line: string): void;
   /** Answers a refused request (401/403 with the challenge). */
   refuse(sink: ReplySink, error: unknown, id?: unknown): void;
   /** Reads a POST's message, or answers why not and returns undefined. */
@@ -288,6 +289,9 @@ async function post(
     }
     // A cancellation that reaches another instance stops this request as the client going
     // away would (the spec's cancellation: no response follows, basic/utilities/cancellation).
+    // JSON responses (the mode, or an Accept without SSE): no stream, nothing asked of the client.
+    const mode = answering(host.modes, exchange, sink, message["id"]);
+    if (!mode) return;
     request.serves(message["id"], (reason) => lifetime.cancellation.abort(reason));
     // A session's request errors travel in the body with 200 (2025-11-25 transports: a
     // request is answered with JSON or SSE; 404 on a session id means the session is gone,
@@ -297,7 +301,7 @@ async function post(
     const replySink = streams
       ? await streams.postSink(sink, exchange, session, message["id"], () => lifetime.keepOnClose())
       : sink;
-    await answer(host, replySink, lifetime, message, caller, true);
+    await answer(host, replySink, lifetime, message, { ...caller, ...mode }, true);
   } finally {
     stopWatchingSession();
     lifetime.end();

@@ -154,6 +154,30 @@ export interface HttpCoreOptions<R> {
   cors?: boolean | CorsOptions;
   /** Told about each request the server could not serve (one line's worth); default: console.error. */
   onError?: (message: string, error?: unknown) => void;
+  /**
+   * How legacy (initialize-based, 2025-03-26 .. 2025-11-25) clients are served (default:
+   * sessions, and an SSE stream for a request whose handler sends anything before its
+   * answer). Modern (2026-07-28) requests are served the same in every mode. See the
+   * deployment guide, "Serving modes for legacy clients", for what each mode drops.
+   */
+  legacy?: LegacyServingOptions;
+}
+
+/** The serving modes of legacy clients (HttpCoreOptions.legacy); each independent of the other. */
+export interface LegacyServingOptions {
+  /**
+   * false: no session. `initialize` is answered without Mcp-Session-Id, and every later
+   * request is served on its own, by any instance (its revision from MCP-Protocol-Version);
+   * GET and DELETE get 405. Nothing can be asked of the client (sampling, elicitation, roots):
+   * its answer would name no session to find the waiting request. Default true.
+   */
+  sessions?: boolean;
+  /**
+   * "json": a request is answered with one `application/json` body, never an SSE stream; the
+   * notifications a handler sends before its answer (progress, logs) are dropped, and nothing
+   * can be asked of the client. Default "stream": SSE when the handler sends anything first.
+   */
+  responses?: "stream" | "json";
 }
 
 /** How the server answers browsers' CORS requests (see HttpCoreOptions.cors). */

@@ -21,7 +21,7 @@ export {
   type ServedHttp,
   type ServeHttpOptions,
 } from "./node-host.js";
-export type { CorsOptions, MessageHandler } from "./options.js";
+export type { CorsOptions, LegacyServingOptions, MessageHandler } from "./options.js";
 export type { CancellationWatch } from "../../../core/cancellation.js";
 export type { MessageBus } from "../../../server/message-bus.js";
 
