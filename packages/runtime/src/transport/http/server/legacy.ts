@@ -1,5 +1,4 @@
 import { JSONRPC_ERRORS } from "../../../core/errors.js";
-import { timeoutOption } from "../../../core/options.js";
 import type { LegacySessionState } from "../../../server/legacy-session.js";
 import type { ResourceServer } from "../../../auth/resource-server.js";
 import { answer, callerAuth, type AnswerHost, RequestLifetime, traceHeadersOf } from "./answer.js";
@@ -14,18 +13,16 @@ import {
   type SessionRefusal,
   type SessionStore,
 } from "./sessions.js";
-import { positiveInteger } from "./event-store.js";
 import type { DefaultStores } from "./store-defaults.js";
-import {
-  namesStandaloneStream,
-  resumableStreams,
-  type ResumableStreams,
-  type SessionRef,
-} from "./resumable.js";
+import { namesStandaloneStream, type ResumableStreams, type SessionRef } from "./resumable.js";
 import { relayFor, routeAnswer, type SessionRelay } from "./session-relay.js";
 import {
-  boundedEventStore,
-  boundedSessionStore,
+  boundedSessionsOf,
+  liveSessionsOf,
+  resumableStreamsOf,
+  type LegacyStoreHost,
+} from "./legacy-stores.js";
+import {
   STORE_RETRY_AFTER_SECONDS,
   StoreUnavailableError,
   type RequestDeadline,
@@ -36,7 +33,7 @@ import {
 // later POSTs, the standalone GET stream and DELETE name it. Modern requests never get here.
 
 /** What the legacy path shares with the rest of the HTTP core. */
-export interface LegacyHttpHost extends AnswerHost {
+export interface LegacyHttpHost extends AnswerHost, LegacyStoreHost {
   options: HttpCoreOptions<never>;
   /** The legacy serving modes (HttpCoreOptions.legacy). */
   modes: LegacyModes;
@@ -306,71 +303,6 @@ async function post(
     stopWatchingSession();
     lifetime.end();
   }
-}
-
-/** Resumable streams (default: events kept in memory); `eventStore: false` turns them off. */
-function resumableStreamsOf(host: LegacyHttpHost): ResumableStreams | undefined {
-  const { dispatcher, options, defaults } = host;
-  if (options.sseRetryMs !== undefined) positiveInteger("sseRetryMs", options.sseRetryMs);
-  if (options.eventStore === false || !dispatcher.attachStream) return undefined;
-  const store = options.eventStore ?? defaults.eventStore();
-  return resumableStreams({
-    // A shared store that stalls delays an event by at most the request timeout; then the
-    // stream goes on without ids (no longer resumable) rather than hanging.
-    store: boundedEventStore(store, host.timeoutMs, defaults.inProcess(store)),
-    retryMs: options.sseRetryMs ?? 1000,
-    report: host.report,
-    // Looked up when needed: shareSessionNotices may give the dispatcher one later.
-    missedNotices: (channel, after) =>
-      dispatcher.missedNotices?.(channel, after) ?? Promise.resolve(undefined),
-  });
-}
-
-/** The sessions this instance holds, with the stream limits of the host's options. */
-function liveSessionsOf(
-  host: LegacyHttpHost,
-  store: SessionStore,
-  streams: ResumableStreams | undefined,
-): LiveSessions {
-  const { options } = host;
-  return new LiveSessions({
-    dispatcher: host.dispatcher,
-    store,
-    keepAliveMs: timeoutOption(options.sseKeepAliveMs, "sseKeepAliveMs", 15_000),
-    streamIdleTimeoutMs: timeoutOption(
-      options.streamIdleTimeoutMs,
-      "streamIdleTimeoutMs",
-      5 * 60_000,
-    ),
-    idleMs: timeoutOption(options.sessionIdleTimeoutMs, "sessionIdleTimeoutMs", 30 * 60_000),
-    report: host.report,
-    ...(streams ? { onEnd: (channel: object) => streams.forget(channel) } : {}),
-  });
-}
-
-/** The session store (given or the default), each call bounded by the request timeout. */
-function boundedSessionsOf(host: LegacyHttpHost) {
-  const store = sessionStoreOf(host.options, host.defaults);
-  return boundedSessionStore(store, host.timeoutMs, host.report, host.defaults.inProcess(store));
-}
-
-/** The store of `options`, or the default one (in memory) with the bounds they give. */
-function sessionStoreOf(options: HttpCoreOptions<never>, defaults: DefaultStores): SessionStore {
-  const { sessionStore, maxSessions, maxSessionsPerPrincipal, maxAnonymousSessions } = options;
-  const limits = { maxSessions, maxSessionsPerPrincipal, maxAnonymousSessions };
-  const given = Object.entries(limits).filter(([, value]) => value !== undefined);
-  if (!sessionStore)
-    return defaults.sessionStore({
-      ...Object.fromEntries(given),
-      ...(options.sessionIdleTimeoutMs === undefined
-        ? {}
-        : { idleTimeoutMs: options.sessionIdleTimeoutMs }),
-    });
-  if (given.length > 0)
-    throw new TypeError(
-      `${given.map(([name]) => name).join(", ")} bound the default session store: pass them to your sessionStore instead`,
-    );
-  return sessionStore;
 }
 
 /** `work`, or 503 when a store it needs is unavailable (StoreUnavailableError). */
