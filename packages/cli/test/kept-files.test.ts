@@ -140,43 +140,48 @@ describe("methods a kept handlers.ts does not name", () => {
     );
   });
 
-  it("an init project's handlers.ts serves its tables and marks the rest in code, so its first generate notes nothing", async () => {
-    const dir = join(tempDir(), "server");
-    await initProject(dir, { spec: SPEC_DIR, revision: "2026-07-28", modernOnly: true });
-    // The project's handlers live outside the generated folder; its config says where.
-    expect(existsSync(join(dir, "src/mcp/handlers.ts"))).toBe(false);
-    const config = JSON.parse(readFileSync(join(dir, "mcp-gen.config.json"), "utf8"));
-    expect(config.handlers).toBe("src/handlers.ts");
-    const theirs = readFileSync(join(dir, "src/handlers.ts"), "utf8");
-    const files = await realFiles("2026-07-28");
-    const methods = files.find((f) => f.path === "handlers.ts")!.handlerMethods!;
-    // Tools, prompts and resources are served by tables spread into the handlers; the methods
-    // left unserved are entries set to notImplemented (code, not a comment, says so).
-    expect(theirs).toMatch(/const tools = defineTools\(/);
-    expect(theirs).toContain("...tools,");
-    const servedByTable = [
-      "tools/list",
-      "tools/call",
-      "prompts/list",
-      "prompts/get",
-      "resources/list",
-      "resources/templates/list",
-      "resources/read",
-    ];
-    const unserved = methods.filter((m) => !servedByTable.includes(m));
-    expect(unserved.length).toBeGreaterThan(0);
-    for (const m of unserved) expect(theirs).toContain(`"${m}": notImplemented,`);
-    const skeleton = files.find(isHandlersSkeleton)!;
-    expect(handlersFileLines(join(dir, "src/handlers.ts"), "src/handlers.ts", skeleton)).toEqual(
-      [],
-    );
-    // A method whose entry goes, though a comment still names it, gets a note naming the file as configured.
-    const fewer = theirs.replace(`"${unserved[0]}": notImplemented,`, `// ${unserved[0]}`);
-    writeFileSync(join(dir, "src/handlers.ts"), fewer);
-    expect(handlersFileLines(join(dir, "src/handlers.ts"), "src/handlers.ts", skeleton)).toEqual([
-      `mcp-gen: note: src/handlers.ts has no handler for ${unserved[0]} (answered: method not found)`,
-    ]);
-  });
+  // Tagged `compile`: init's js+dts output is compiled by TypeScript.
+  it(
+    "an init project's handlers.ts serves its tables and marks the rest in code, so its first generate notes nothing",
+    { tags: "compile" },
+    async () => {
+      const dir = join(tempDir(), "server");
+      await initProject(dir, { spec: SPEC_DIR, revision: "2026-07-28", modernOnly: true });
+      // The project's handlers live outside the generated folder; its config says where.
+      expect(existsSync(join(dir, "src/mcp/handlers.ts"))).toBe(false);
+      const config = JSON.parse(readFileSync(join(dir, "mcp-gen.config.json"), "utf8"));
+      expect(config.handlers).toBe("src/handlers.ts");
+      const theirs = readFileSync(join(dir, "src/handlers.ts"), "utf8");
+      const files = await realFiles("2026-07-28");
+      const methods = files.find((f) => f.path === "handlers.ts")!.handlerMethods!;
+      // Tools, prompts and resources are served by tables spread into the handlers; the methods
+      // left unserved are entries set to notImplemented (code, not a comment, says so).
+      expect(theirs).toMatch(/const tools = defineTools\(/);
+      expect(theirs).toContain("...tools,");
+      const servedByTable = [
+        "tools/list",
+        "tools/call",
+        "prompts/list",
+        "prompts/get",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+      ];
+      const unserved = methods.filter((m) => !servedByTable.includes(m));
+      expect(unserved.length).toBeGreaterThan(0);
+      for (const m of unserved) expect(theirs).toContain(`"${m}": notImplemented,`);
+      const skeleton = files.find(isHandlersSkeleton)!;
+      expect(handlersFileLines(join(dir, "src/handlers.ts"), "src/handlers.ts", skeleton)).toEqual(
+        [],
+      );
+      // A method whose entry goes, though a comment still names it, gets a note naming the file as configured.
+      const fewer = theirs.replace(`"${unserved[0]}": notImplemented,`, `// ${unserved[0]}`);
+      writeFileSync(join(dir, "src/handlers.ts"), fewer);
+      expect(handlersFileLines(join(dir, "src/handlers.ts"), "src/handlers.ts", skeleton)).toEqual([
+        `mcp-gen: note: src/handlers.ts has no handler for ${unserved[0]} (answered: method not found)`,
+      ]);
+    },
+  );
 });
 
 describe("which methods a handlers file serves: read from its code", () => {

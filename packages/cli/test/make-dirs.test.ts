@@ -40,7 +40,8 @@ describe.runIf(hasProc)("an output folder the file system refuses", () => {
     ]);
   });
 
-  it("init: the same line", async () => {
+  // init generates js+dts before writing: TypeScript compiles its output (tagged `compile`).
+  it("init: the same line", { tags: "compile" }, async () => {
     const r = await runHere(["init", "/proc/mcp-gen-test", "--spec", SPEC_DIR]);
     expect(r.stderr).toBe(
       "mcp-gen: could not write /proc/mcp-gen-test: /proc takes no new files or folders (ENOENT); the output was left as it was\n",
@@ -50,19 +51,24 @@ describe.runIf(hasProc)("an output folder the file system refuses", () => {
 });
 
 describe("init failing part way", () => {
-  it("removes the files and folders it wrote, keeping the user's", async () => {
-    const dir = tempDir();
-    // A file named src/test where init puts a folder: package.json, src/server.ts and the
-    // rest are written first, then src/test/server.test.ts fails.
-    mkdirSync(join(dir, "src"));
-    writeFileSync(join(dir, "src", "test"), "mine\n");
-    mkdirSync(join(dir, "notes"));
-    writeFileSync(join(dir, "notes", "todo.md"), "mine too\n");
-    const r = await runHere(["init", dir, "--spec", SPEC_DIR, "--force"]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(
-      /^mcp-gen: could not write .*: ENOTDIR: not a directory; the output was left as it was\n$/,
-    );
-    expect(snapshotTree(dir)).toEqual({ "src/test": "mine\n", "notes/todo.md": "mine too\n" });
-  });
+  // Tagged `compile`: init's js+dts output is compiled by TypeScript before the first write.
+  it(
+    "removes the files and folders it wrote, keeping the user's",
+    { tags: "compile" },
+    async () => {
+      const dir = tempDir();
+      // A file named src/test where init puts a folder: package.json, src/server.ts and the
+      // rest are written first, then src/test/server.test.ts fails.
+      mkdirSync(join(dir, "src"));
+      writeFileSync(join(dir, "src", "test"), "mine\n");
+      mkdirSync(join(dir, "notes"));
+      writeFileSync(join(dir, "notes", "todo.md"), "mine too\n");
+      const r = await runHere(["init", dir, "--spec", SPEC_DIR, "--force"]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(
+        /^mcp-gen: could not write .*: ENOTDIR: not a directory; the output was left as it was\n$/,
+      );
+      expect(snapshotTree(dir)).toEqual({ "src/test": "mine\n", "notes/todo.md": "mine too\n" });
+    },
+  );
 });

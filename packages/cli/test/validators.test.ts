@@ -37,8 +37,8 @@ const RUNS = Number(process.env["FC_RUNS"] ?? 200);
 const runsFor = (revision: string) => (revision === NEWEST ? RUNS : Math.ceil(RUNS / 4));
 const NEWEST = SPEC_REVISIONS[SPEC_REVISIONS.length - 1];
 /**
- * The property tests of older revisions are tagged `corpus` (vitest.config.ts): `npm test`
- * runs the newest revision's, `npm run test:slow` all of them.
+ * The property tests and the prettier check of older revisions are tagged `corpus`
+ * (vitest.config.ts): `npm test` runs the newest revision's, `npm run test:slow` all of them.
  */
 const corpusTags = (revision: string) => ({ tags: revision === NEWEST ? [] : ["corpus"] });
 
@@ -66,19 +66,23 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
     v = await importGenerated<Validators>(files, "validators.js");
   });
 
-  it("validators.ts is emitted as prettier would print it (so generation skips prettier for it)", async () => {
-    const code = files.find((f) => f.path === "validators.ts")!.content;
-    expect(await formatTypeScript(code)).toBe(code);
-    const [emitted] = validatorsGenerator.emit({
-      loaded,
-      header: headerFor(loaded),
-      legacy: [],
-      auth: false,
-      headerFor,
-      runtime: runtimeImports("package"),
-    });
-    expect(emitted).toMatchObject({ path: "validators.ts", preformatted: true, code });
-  });
+  it(
+    "validators.ts is emitted as prettier would print it (so generation skips prettier for it)",
+    corpusTags(revision),
+    async () => {
+      const code = files.find((f) => f.path === "validators.ts")!.content;
+      expect(await formatTypeScript(code)).toBe(code);
+      const [emitted] = validatorsGenerator.emit({
+        loaded,
+        header: headerFor(loaded),
+        legacy: [],
+        auth: false,
+        headerFor,
+        runtime: runtimeImports("package"),
+      });
+      expect(emitted).toMatchObject({ path: "validators.ts", preformatted: true, code });
+    },
+  );
 
   it(
     "first-error mode reports exactly the first error of the full validation",
