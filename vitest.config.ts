@@ -135,8 +135,8 @@ export default defineConfig({
       {
         name: "corpus",
         description:
-          "a property test repeated for the older spec revisions (the newest runs in npm " +
-          "test): the same code paths over more type shapes, 3-8 s of CPU a revision",
+          "a property test or prettier check repeated for the older spec revisions (the newest in npm " +
+          "test): the same code paths over more type shapes, seconds of CPU a revision",
       },
     ],
     projects: [
