@@ -114,7 +114,9 @@ describe("mcp-gen dev", { tags: "process" }, () => {
     const exited = new Promise<number | null>((resolve) => dev.on("exit", resolve));
     try {
       await until("started", () => stdout.includes(`server started at ${url}`), FIRST_BUILD_MS);
-      expect(stdout).toContain(`inspect it with: npx -y ${INSPECTOR} --server-url ${url}`);
+      // Printed right after, but a later write: it may come in a chunk of its own.
+      const inspect = `inspect it with: npx -y ${INSPECTOR} --server-url ${url}`;
+      await until("the Inspector's command", () => stdout.includes(inspect));
       expect(await sumOf()).toEqual([{ type: "text", text: "5" }]);
 
       edit("String(a + b + 1000)");
