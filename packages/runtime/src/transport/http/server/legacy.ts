@@ -3,7 +3,6 @@ import type { LegacySessionState } from "../../../server/legacy-session.js";
 import type { ResourceServer } from "../../../auth/resource-server.js";
 import { answer, callerAuth, type AnswerHost, RequestLifetime, traceHeadersOf } from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
-import type { HttpCoreOptions } from "./options.js";
 import { answering, type LegacyModes } from "./legacy-modes.js";
 import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
 import {
@@ -13,7 +12,6 @@ import {
   type SessionRefusal,
   type SessionStore,
 } from "./sessions.js";
-import type { DefaultStores } from "./store-defaults.js";
 import { namesStandaloneStream, type ResumableStreams, type SessionRef } from "./resumable.js";
 import { relayFor, routeAnswer, type SessionRelay } from "./session-relay.js";
 import {
@@ -34,16 +32,10 @@ import {
 
 /** What the legacy path shares with the rest of the HTTP core. */
 export interface LegacyHttpHost extends AnswerHost, LegacyStoreHost {
-  options: HttpCoreOptions<never>;
   /** The legacy serving modes (HttpCoreOptions.legacy). */
   modes: LegacyModes;
-  /** The stores used when the options give none (in memory, wired by the entry points). */
-  defaults: DefaultStores;
   limit: number;
-  timeoutMs: number;
   auth: ResourceServer | undefined;
-  /** Told about failures no response carries (default console.error). */
-  report(line: string): void;
   /** The request's principal, or false after answering 401. */
   principalOf(
     exchange: HttpExchange,
