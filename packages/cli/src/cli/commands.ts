@@ -1,5 +1,4 @@
 import { McpGenError } from "../schema/diagnostics.js";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import { generate, generatedWith, type OutputFile } from "../generators/emit/index.js";
@@ -9,6 +8,7 @@ import {
   handlersFileLines,
   isHandlersSkeleton,
   keptFileLines,
+  readText,
 } from "../generators/output/kept-files.js";
 import { display, reportCheck, rerunCommand } from "./check.js";
 import type { Io } from "./io.js";
@@ -24,8 +24,7 @@ import {
 import { diffMarkdown, diffRevisions } from "../diff/diff.js";
 import { initProject } from "../generators/init/project.js";
 import { deprecatedUseLines } from "../generators/output/deprecated-uses.js";
-import { runtimeFacts } from "../schema/runtime-protocol.js";
-import { isInitializeBased, isStateless } from "../schema/runtime-protocol.js";
+import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
 import { collectAfterReading } from "./memory.js";
 
 export type { Io } from "./io.js";
@@ -74,12 +73,8 @@ function deprecationNotes(s: ReturnType<typeof settings>, loaded: LoadedRevision
   const deprecated = runtimeFacts(loaded).deprecated;
   if (!deprecated) return [];
   const path = s.handlers ?? join(s.out, "handlers.ts");
-  let code: string;
-  try {
-    code = readFileSync(path, "utf8");
-  } catch {
-    return [];
-  }
+  const code = readText(path);
+  if (code === undefined) return [];
   return deprecatedUseLines(code, display(path), loaded.revision.name, deprecated);
 }
 

@@ -40,7 +40,7 @@ function importedPaths(file: string, specifier: string): string[] {
   return [`${path}.ts`, `${path}/index.ts`, `${path}.js`, `${path}/index.js`];
 }
 
-function readText(path: string): string | undefined {
+export function readText(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch {
