@@ -17,6 +17,7 @@ import {
   type FeatureSet,
 } from "./fixtures/feature-schema.js";
 import { STRICT_OPTIONS, tempDir, writeFiles } from "./helpers.js";
+import { transpileForTest } from "./support/transpile.js";
 
 // Spec drafts between releases combine protocol features in ways no published revision does.
 // Each feature is turned off alone (everything else on), then everything off: every
@@ -215,11 +216,7 @@ function writeRunnable(files: OutputFile[]): string {
     const cached = f.path.startsWith("runtime/")
       ? transpiledRuntime.get(withoutHeader(f.content))
       : undefined;
-    const js =
-      cached ??
-      ts.transpileModule(f.content, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      }).outputText;
+    const js = cached ?? transpileForTest(f.path, f.content);
     if (f.path.startsWith("runtime/")) transpiledRuntime.set(withoutHeader(f.content), js);
     mkdirSync(dirname(join(dir, f.path)), { recursive: true });
     writeFileSync(join(dir, f.path.replace(/\.ts$/, ".js")), js);

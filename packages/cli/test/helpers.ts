@@ -105,6 +105,7 @@ export function snapshotTree(dir: string): Record<string, string> {
 export { execFileSync };
 
 import ts from "typescript";
+import { transpileForTest } from "./support/transpile.js";
 
 /** The strict flags generated code must compile under. */
 export const STRICT_OPTIONS: ts.CompilerOptions = {
@@ -245,13 +246,7 @@ export function writeGenerated(files: readonly { path: string; content: string }
   const dir = tempDir("mcp-gen-js-");
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   for (const f of files) {
-    const js = ts.transpileModule(f.content, {
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: false,
-      },
-    }).outputText;
+    const js = transpileForTest(f.path, f.content);
     mkdirSync(dirname(join(dir, f.path)), { recursive: true });
     writeFileSync(join(dir, f.path.replace(/\.ts$/, ".js")), js);
   }

@@ -13,6 +13,7 @@ import {
 } from "../src/generators/emit/runtime.js";
 import { STRICT_OPTIONS, tempDir, typecheck, writeFiles } from "./helpers.js";
 import { itCompiles } from "./support/compile.js";
+import { transpileForTest } from "./support/transpile.js";
 
 // The runtime package's sources are also what `--runtime vendor` copies into outputs as they
 // are (not formatted at generation), so they must already be what prettier prints with the
@@ -126,9 +127,7 @@ describe("runtime sources", () => {
         dir,
         copy.map((f) => ({
           path: f.path.replace(/\.ts$/, ".js"),
-          content: ts.transpileModule(f.code, {
-            compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-          }).outputText,
+          content: transpileForTest(f.path, f.code),
         })),
       );
       for (const user of users) {
