@@ -74,6 +74,8 @@ const INTEROP = [
   "packages/cli/test/sdk-interop.test.ts",
   // The SDK clients against the dual-era server of each generate target (ts, js+dts).
   "packages/cli/test/sdk-peers.test.ts",
+  // withInput's straight-line tool, called by the SDK clients and the generated client over stdio.
+  "packages/cli/test/straight-line-peers.test.ts",
   // examples/side-by-side's two servers (mcp-gen, v2 SDK) called by the v2 SDK client.
   "packages/cli/test/side-by-side.test.ts",
   // The v2 SDK server and client in memory, against mcp-gen's typed tools.
