@@ -6,7 +6,16 @@ import { MANIFEST } from "../src/generators/output/output.js";
 import { definePlugin, type McpGenPlugin, type PluginContext } from "../src/plugin/index.js";
 import type { LoadedPlugin } from "../src/plugin/run.js";
 import { loadRevision } from "../src/schema/index.js";
-import { fakeSpec, readFixture, ROOT, snapshotTree, tempDir } from "./helpers.js";
+import {
+  fakeSpec,
+  readFixture,
+  ROOT,
+  snapshotTree,
+  STRICT_OPTIONS,
+  tempDir,
+  typecheck,
+} from "./helpers.js";
+import { itCompiles } from "./support/compile.js";
 import { runHere } from "./support/run-here.js";
 
 // The plugin API (issue 39): a third-party-style plugin package (examples/plugin-summary/)
@@ -208,5 +217,28 @@ describe("the plugin API in process", () => {
     expect(withPlugin.filter((f) => f.path !== "summary.ts")).toEqual(alone);
     expect(withPlugin.map((f) => f.path)).toContain("summary.ts");
     expect(GENERATORS.length).toBeGreaterThan(0);
+  });
+});
+
+describe("@mcp-gen/cli/plugin, the package subpath", () => {
+  itCompiles("types the example plugin (checkJs, through the built declarations)", () => {
+    const options = { ...STRICT_OPTIONS, allowJs: true, checkJs: true };
+    expect(typecheck([join(SUMMARY, "index.js")], options)).toEqual([]);
+    // The same checks catch a plugin that gets the API wrong.
+    const dir = tempDir("mcp-gen-plugin-types-");
+    mkdirSync(join(dir, "node_modules", "@mcp-gen"), { recursive: true });
+    symlinkSync(join(ROOT, "packages", "cli"), join(dir, "node_modules", "@mcp-gen", "cli"), "dir");
+    const wrong = join(dir, "wrong.mjs");
+    writeFileSync(
+      wrong,
+      [
+        '/** @type {import("@mcp-gen/cli/plugin").McpGenPlugin} */',
+        'export default { apiVersion: 2, name: "wrong", generate: (ctx) => ctx.protocol.methodz };',
+        "",
+      ].join("\n"),
+    );
+    const errors = typecheck([wrong], options).join("\n");
+    expect(errors).toMatch(/apiVersion/);
+    expect(errors).toMatch(/methodz/);
   });
 });

@@ -5,6 +5,7 @@ import type { SourceLocation } from "../schema/model.js";
 import type { EmittedFile, Generator, GeneratorContext } from "../generators/emit/plugin.js";
 import { GeneratedFile, isPrinted } from "../generators/print/generated-file.js";
 import { isInside } from "../generators/output/manifest.js";
+import { PACKAGE_ROOT } from "../generators/emit/package-info.js";
 import {
   PLUGIN_API_VERSION,
   type McpGenPlugin,
@@ -112,6 +113,8 @@ function locate(error: unknown, dir: string | undefined): SourceLocation | undef
     const rel = relative(dir, file);
     if (rel.startsWith("..") || isAbsolute(rel) || rel.split(/[\\/]/).includes("node_modules"))
       continue;
+    // mcp-gen's own frames (ctx.file refusing a path), when the plugin sits in a folder above it.
+    if (!relative(PACKAGE_ROOT, file).startsWith("..")) continue;
     return { file: shown(file), line: Number(match[2]), column: Number(match[3]) };
   }
   return undefined;
