@@ -44,6 +44,7 @@ export default defineConfig({
           { text: "Deployment", link: "/guide/deployment" },
           { text: "Testing a server", link: "/guide/testing" },
           { text: "Writing a transport", link: "/guide/writing-a-transport" },
+          { text: "Plugins: generators of your own", link: "/guide/plugins" },
           { text: "Telemetry (OpenTelemetry)", link: "/guide/telemetry" },
           { text: "Spec bumps", link: "/guide/spec-bumps" },
           { text: "Migrating from the official SDK", link: "/guide/migration" },

@@ -31,6 +31,7 @@ export interface RerunOptions {
   target?: string;
   auth?: boolean;
   config?: string;
+  plugin?: string[];
 }
 
 /** An argument as a POSIX shell reads it back. */
@@ -57,6 +58,7 @@ export function rerunCommand(options: RerunOptions): string {
     if (value !== undefined) words.push(`--${key}`, value);
   }
   if (options.auth === true) words.push("--auth");
+  for (const plugin of options.plugin ?? []) words.push("--plugin", plugin);
   return words.map(shellWord).join(" ");
 }
 

@@ -1,7 +1,12 @@
 import { McpGenError } from "../schema/diagnostics.js";
 import { join } from "node:path";
 import { hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
-import { generate, generatedWith, type OutputFile } from "../generators/emit/index.js";
+import {
+  generate,
+  GENERATOR_NAMES,
+  generatedWith,
+  type OutputFile,
+} from "../generators/emit/index.js";
 import type { GeneratedWith } from "../generators/output/manifest.js";
 import { applyOutput, planOutput } from "../generators/output/output.js";
 import {
@@ -26,6 +31,7 @@ import { initProject } from "../generators/init/project.js";
 import { deprecatedUseLines } from "../generators/output/deprecated-uses.js";
 import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
 import { collectAfterReading } from "./memory.js";
+import { loadPlugins } from "../plugin/load.js";
 
 export type { Io } from "./io.js";
 
@@ -35,9 +41,11 @@ export async function generateCommand(
 ): Promise<number> {
   const s = settings(options);
   const names = revisionNames(s);
+  // Plugins load before the schema is read: a missing one fails at once.
+  const plugins = await loadPlugins(s.plugins, GENERATOR_NAMES);
   const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names));
   collectAfterReading([loaded, ...legacy]);
-  const chosen = { legacy, auth: s.auth, runtime: s.runtime, target: s.target };
+  const chosen = { legacy, auth: s.auth, runtime: s.runtime, target: s.target, plugins };
   const emitted = await generate(loaded, s.generators, chosen);
   const record = generatedWith([loaded, ...legacy], s.generators, chosen);
   // Handlers kept outside the output folder (the config's `handlers`, as in init projects):

@@ -38,6 +38,11 @@ export interface Config {
    * file for request methods it has no handler for.
    */
   handlers?: string;
+  /**
+   * Plugin modules run after the built-in generators (docs/guide/plugins.md): paths relative
+   * to the config file, or package names resolved from its folder.
+   */
+  plugins?: string[];
 }
 
 const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
@@ -50,6 +55,7 @@ const KEYS: Record<keyof Config, "string" | "string[]" | "boolean"> = {
   runtime: "string",
   target: "string",
   handlers: "string",
+  plugins: "string[]",
 };
 
 /**
@@ -178,6 +184,11 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): L
   }
   if (config.handlers !== undefined && config.handlers.trim() === "")
     throw new McpGenError("config", `${path}: 'handlers' is empty; name a file, or leave it out`);
+  if (config.plugins?.some((p) => p.trim() === ""))
+    throw new McpGenError(
+      "config",
+      `${path}: 'plugins' has an empty name; name a module or a package`,
+    );
   const base = dirname(path);
   if (config.spec) config.spec = resolve(base, config.spec);
   if (config.out) config.out = resolve(base, config.out);

@@ -87,6 +87,11 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
       "--target <form>",
       "the form of the generated code: ts (TypeScript) or js+dts (JavaScript, declarations and declaration maps into source/, which your tsconfig should exclude) (config: target; default ts)",
     )
+    .option(
+      "--plugin <module>",
+      "a plugin module to run after the built-in generators: a path or an installed package, from this folder; repeatable (config: plugins)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(config())
     .exitOverride()
     .action(async (opts) => {

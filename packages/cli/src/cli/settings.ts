@@ -5,6 +5,8 @@ import { BUNDLED_SPEC_DIR, hasBundledSpec } from "../generators/emit/package-inf
 import { RUNTIME_MODES, type RuntimeMode } from "../generators/emit/runtime.js";
 import { TARGETS, type Target } from "../generators/output/target.js";
 import { listProblem, loadConfig, type Config, type LoadedConfig } from "./config.js";
+import type { PluginSpec } from "../plugin/load.js";
+import { dirname } from "node:path";
 
 export interface CommonOptions {
   spec?: string;
@@ -19,6 +21,8 @@ export type GenerateOptions = CommonOptions & {
   auth?: boolean;
   runtime?: string;
   target?: string;
+  /** --plugin, repeatable: modules resolved from the working folder. */
+  plugin?: string[];
 };
 
 export interface Settings {
@@ -33,6 +37,8 @@ export interface Settings {
   target: Target;
   /** The config's `handlers` file (absolute), when the handlers live outside `out`. */
   handlers: string | undefined;
+  /** Plugin modules to run: --plugin (from the working folder) over the config's (from its folder). */
+  plugins: PluginSpec[];
   /** The config file read, if any, and which settings came from it: errors about them name it. */
   config: LoadedConfig;
   fromConfig: ReadonlySet<keyof Config>;
@@ -119,9 +125,24 @@ export function settings(options: GenerateOptions): Settings {
     runtime: runtimeMode(options.runtime, config),
     target: targetOf(options.target, config),
     handlers: config.handlers,
+    plugins: pluginSpecs(options.plugin, config),
     config,
     fromConfig,
   };
+}
+
+/** --plugin over the config's `plugins`; an empty --plugin (an unset variable) is refused. */
+function pluginSpecs(flag: string[] | undefined, config: LoadedConfig): PluginSpec[] {
+  if (flag !== undefined) {
+    if (flag.some((spec) => spec.trim() === ""))
+      throw new McpGenError(
+        "usage",
+        "--plugin is empty (an unset variable?): name a module or a package",
+      );
+    return flag.map((spec) => ({ spec, base: process.cwd() }));
+  }
+  const base = config.file === undefined ? process.cwd() : dirname(config.file);
+  return (config.plugins ?? []).map((spec) => ({ spec, base }));
 }
 
 /**

@@ -14,6 +14,8 @@ export type IssueCode =
   | "output-conflict"
   /** Writing the output failed (no space, read-only file system, permissions...). */
   | "output-failed"
+  /** A plugin (`--plugin`, config `plugins`) failed to load, threw, or returned what it may not. */
+  | "plugin"
   /** A bug in mcp-gen (e.g. it emitted code prettier cannot parse): please report it. */
   | "internal"
   | "usage";

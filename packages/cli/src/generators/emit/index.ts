@@ -4,6 +4,7 @@ import { stackOverflowError } from "../../schema/nesting.js";
 import { headerFor } from "./headers.js";
 import type { GeneratedWith } from "../output/manifest.js";
 import type { EmittedFile, Generator, GeneratorContext, OutputFile } from "./plugin.js";
+import type { PluginContext } from "../../plugin/api.js";
 import { RUNTIME_RANGE, runtimeImports, type RuntimeMode } from "./runtime.js";
 import { typesGenerator } from "./types.js";
 import { methodsGenerator } from "./methods.js";
@@ -17,6 +18,13 @@ import { locateMethodError } from "./names.js";
 import { indexExports } from "./index-exports.js";
 import { GeneratedFile, isPrinted } from "../print/generated-file.js";
 import { applyTarget, type Target } from "../output/target.js";
+import {
+  builtinPlugin,
+  pluginContext,
+  pluginError,
+  runPlugin,
+  type LoadedPlugin,
+} from "../../plugin/run.js";
 
 /** Every generator, in the order their files are listed. `index.ts` is added after them. */
 export const GENERATORS: readonly Generator[] = [
@@ -30,6 +38,16 @@ export const GENERATORS: readonly Generator[] = [
 ];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
+
+/** The built-in generators, registered through the plugin API (packages/cli/src/plugin/). */
+const BUILTIN_PLUGINS: ReadonlyMap<string, LoadedPlugin> = new Map(
+  GENERATORS.map((g) => [g.name, { plugin: builtinPlugin(g) }]),
+);
+
+/** The chosen generators' names with those the plugins require, each once. */
+function withRequired(names: readonly string[], plugins: readonly LoadedPlugin[]): string[] {
+  return [...new Set([...names, ...plugins.flatMap((p) => p.plugin.requires ?? [])])];
+}
 
 export { GENERATED_HEADER, headerFor } from "./headers.js";
 export type { OutputFile } from "./plugin.js";
@@ -66,14 +84,17 @@ export function generatedWith(
   options: GenerateOptions = {},
 ): GeneratedWith {
   const runtime = options.runtime ?? "package";
+  const plugins = options.plugins ?? [];
   return {
     revisions: revisions.map((r) => r.revision.name),
-    generators: resolveGenerators(names).map((g) => g.name),
+    generators: resolveGenerators(withRequired(names, plugins)).map((g) => g.name),
     auth: options.auth === true,
     runtime,
     ...(runtime === "package" ? { runtimeVersions: RUNTIME_RANGE } : {}),
     // Recorded only when not the default, so a `ts` output's manifest is as it always was.
     ...(options.target !== undefined && options.target !== "ts" ? { target: options.target } : {}),
+    // Recorded only when there are any, so an output without plugins has the manifest it had.
+    ...(plugins.length > 0 ? { plugins: plugins.map((p) => p.plugin.name) } : {}),
   };
 }
 
@@ -87,6 +108,8 @@ export interface GenerateOptions {
   runtime?: RuntimeMode;
   /** The form of the generated code (default `ts`, the printed TypeScript): see target.ts. */
   target?: Target;
+  /** Plugins (packages/cli/src/plugin/) run after the built-in generators, in order. */
+  plugins?: readonly LoadedPlugin[];
 }
 
 export async function generate(
@@ -102,10 +125,15 @@ export async function generate(
     headerFor,
     runtime: runtimeImports(options.runtime ?? "package"),
   };
-  const chosen = resolveGenerators(names);
-  let emitted: EmittedFile[];
+  const plugins = options.plugins ?? [];
+  const chosen = resolveGenerators(withRequired(names, plugins));
+  const pctx = pluginContext(
+    ctx,
+    chosen.map((g) => g.name),
+  );
+  const emitted: EmittedFile[] = [];
   try {
-    emitted = chosen.flatMap((g) => g.emit(ctx));
+    for (const g of chosen) emitted.push(...(await runPlugin(BUILTIN_PLUGINS.get(g.name)!, pctx)));
     // One printer: a file a generator joined by hand has no layout, escaping or import checks.
     const unprinted = emitted.find((f) => !isPrinted(f));
     if (unprinted) throw new Error(`internal: ${unprinted.path} was not printed by GeneratedFile`);
@@ -121,6 +149,7 @@ export async function generate(
     if (paths.has(path)) throw new Error(`internal: two generators emit ${path}`);
     paths.add(path);
   }
+  const fromPlugins = await pluginFiles(plugins, pctx, paths);
   const modules = emitted
     .filter(
       (f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"),
@@ -134,6 +163,9 @@ export async function generate(
   // Every file is printed laid out; one outside the layouts the printer matches prettier on
   // (`preformatted` false) is still checked to parse, so a printer bug is never written.
   for (const f of emitted) if (!f.preformatted) checkParses(f.path, f.code);
+  // Plugins' files after mcp-gen's own; index.ts does not export them (a plugin's names could
+  // clash with the schema's, and the index of an output is the same with or without plugins).
+  emitted.push(...fromPlugins);
   const printed = emitted.map((f) => ({
     path: f.path,
     kind: f.kind,
@@ -142,4 +174,41 @@ export async function generate(
     content: f.code,
   }));
   return applyTarget(printed, options.target ?? "ts");
+}
+
+/**
+ * The files of the user's plugins, each checked to parse and to take a path no other
+ * generator's file has (`taken`, which gains them): any failure is one line naming the plugin.
+ */
+async function pluginFiles(
+  plugins: readonly LoadedPlugin[],
+  ctx: PluginContext,
+  taken: Set<string>,
+): Promise<EmittedFile[]> {
+  const owners = new Map<string, string>();
+  const files: EmittedFile[] = [];
+  for (const loaded of plugins) {
+    for (const file of await runPlugin(loaded, ctx)) {
+      const owner =
+        file.path === "index.ts" || taken.has(file.path)
+          ? "mcp-gen's built-in generators"
+          : owners.get(file.path);
+      if (owner !== undefined)
+        throw pluginError(loaded, `its file ${file.path} is also written by ${owner}`);
+      try {
+        checkParses(file.path, file.code);
+      } catch (error) {
+        throw pluginError(
+          loaded,
+          (error as Error).message
+            .replace(/; nothing was written$/, "")
+            .replace("internal error: ", ""),
+        );
+      }
+      owners.set(file.path, `plugin '${loaded.plugin.name}'`);
+      taken.add(file.path);
+      files.push(file);
+    }
+  }
+  return files;
 }

@@ -24,6 +24,8 @@ export interface GeneratedWith {
   runtimeVersions?: string;
   /** The form of the code (see target.ts); absent for the default, `ts`. */
   target?: Target;
+  /** The names of the plugins run (`--plugin`, config `plugins`); absent when none ran. */
+  plugins?: string[];
 }
 
 export interface Manifest {
@@ -100,6 +102,7 @@ export function parseManifest(text: string): Manifest | undefined {
           ...(TARGETS.includes(w.target as Target) && w.target !== "ts"
             ? { target: w.target as Target }
             : {}),
+          ...(isStrings(w.plugins) && w.plugins.length > 0 ? { plugins: w.plugins } : {}),
         }
       : undefined;
   return { paths, hashes, generatedWith, text };
@@ -125,5 +128,7 @@ export function optionsDifference(was: GeneratedWith, now: GeneratedWith): strin
   if ((was.runtime ?? "vendor") !== (now.runtime ?? "vendor"))
     parts.push(`--runtime ${was.runtime ?? "vendor"}`);
   if ((was.target ?? "ts") !== (now.target ?? "ts")) parts.push(`--target ${was.target ?? "ts"}`);
+  if ((was.plugins ?? []).join(",") !== (now.plugins ?? []).join(","))
+    parts.push(was.plugins?.length ? `the plugins ${was.plugins.join(", ")}` : "no plugins");
   return parts.length > 0 ? parts.join(", ") : undefined;
 }
