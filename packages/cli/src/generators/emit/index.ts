@@ -12,6 +12,7 @@ import { dispatcherGenerator } from "./dispatcher.js";
 import { clientGenerator } from "./client.js";
 import { protocolGenerator } from "./protocol.js";
 import { erasGenerator } from "./eras.js";
+import { jsonSchemaGenerator } from "./json-schema.js";
 import { checkParses } from "../print/parse-check.js";
 import { locateMethodError } from "./names.js";
 import { indexExports } from "./index-exports.js";
@@ -27,9 +28,13 @@ export const GENERATORS: readonly Generator[] = [
   protocolGenerator,
   erasGenerator,
   clientGenerator,
+  jsonSchemaGenerator,
 ];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
+
+/** What runs when no generators are named: every generator but the `optional` ones. */
+export const DEFAULT_GENERATOR_NAMES = GENERATORS.filter((g) => !g.optional).map((g) => g.name);
 
 export { GENERATED_HEADER, headerFor } from "./headers.js";
 export type { OutputFile } from "./plugin.js";
@@ -62,7 +67,7 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
  */
 export function generatedWith(
   revisions: readonly LoadedRevision[],
-  names: readonly string[] = GENERATOR_NAMES,
+  names: readonly string[] = DEFAULT_GENERATOR_NAMES,
   options: GenerateOptions = {},
 ): GeneratedWith {
   const runtime = options.runtime ?? "package";
@@ -91,7 +96,7 @@ export interface GenerateOptions {
 
 export async function generate(
   loaded: LoadedRevision,
-  names: readonly string[] = GENERATOR_NAMES,
+  names: readonly string[] = DEFAULT_GENERATOR_NAMES,
   options: GenerateOptions = {},
 ): Promise<OutputFile[]> {
   const ctx: GeneratorContext = {
@@ -123,14 +128,22 @@ export async function generate(
   }
   const modules = emitted
     .filter(
-      (f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"),
+      (f) =>
+        f.kind === "generated" &&
+        f.path.endsWith(".ts") &&
+        !f.nodeOnly &&
+        !f.peerDependency &&
+        !f.path.includes("/"),
     )
     .map((f) => ({ name: f.path.replace(/\.ts$/, ""), code: f.code }));
   const { lines, notes } = indexExports(modules, loaded.model);
-  // Laid out by indexExports (one export statement a line, as prettier keeps them).
-  const index = new GeneratedFile("index.ts");
-  for (const line of lines) index.laidOut(line);
-  emitted.push(index.emit(ctx.header, { preformatted: true }));
+  // An output of no TypeScript (`--generators json-schema`) has no module to index.
+  if (emitted.some((f) => f.path.endsWith(".ts"))) {
+    // Laid out by indexExports (one export statement a line, as prettier keeps them).
+    const index = new GeneratedFile("index.ts");
+    for (const line of lines) index.laidOut(line);
+    emitted.push(index.emit(ctx.header, { preformatted: true }));
+  }
   // Every file is printed laid out; one outside the layouts the printer matches prettier on
   // (`preformatted` false) is still checked to parse, so a printer bug is never written.
   for (const f of emitted) if (!f.preformatted) checkParses(f.path, f.code);
