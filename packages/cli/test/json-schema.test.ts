@@ -5,7 +5,12 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { describe, expect, it } from "vitest";
 import { buildJsonSchema, JSON_SCHEMA_DIALECT } from "../src/generators/emit/json-schema.js";
-import { DEFAULT_GENERATOR_NAMES, generate, headerFor } from "../src/generators/emit/index.js";
+import {
+  DEFAULT_GENERATOR_NAMES,
+  generate,
+  generatedWith,
+  headerFor,
+} from "../src/generators/emit/index.js";
 import { applyOutput, planOutput } from "../src/generators/output/output.js";
 import { loadRevision } from "../src/schema/index.js";
 import {
@@ -17,6 +22,7 @@ import {
 import { JSON_SCHEMA_DEVIATIONS } from "./json-schema-deviations.js";
 import { DEVIATIONS } from "./schema-json-deviations.js";
 import { SPEC_DIR, SPEC_REVISIONS, tempDir } from "./helpers.js";
+import { runHere } from "./support/run-here.js";
 
 // The json-schema generator: schema.json, JSON Schema 2020-12, equivalent in meaning to the
 // spec's own schema.json for every released revision (but the differences listed in
@@ -179,5 +185,25 @@ describe("json-schema: the output rules for a file without a header line", () =>
     const theirs = tempDir();
     writeFileSync(join(theirs, "schema.json"), "{}\n");
     expect(() => planOutput(theirs, files)).toThrow(/schema\.json/);
+  });
+});
+
+describe("json-schema: the command line", () => {
+  it("generates schema.json alone (no index.ts), and --check finds it up to date", async () => {
+    const cwd = tempDir();
+    const args = ["generate", "--spec", SPEC_DIR, "--revision", "2025-03-26"];
+    const flags = ["--out", join(cwd, "out"), "--generators", "json-schema"];
+    const r = await runHere([...args, ...flags], cwd);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(join(cwd, "out")).sort()).toEqual([".mcp-gen-manifest.json", "schema.json"]);
+    const check = await runHere([...args, ...flags, "--check"], cwd);
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stdout).toMatch(/is up to date with MCP schema 2025-03-26/);
+  });
+
+  it("records no runtime versions for an output that imports no runtime", () => {
+    const revisions = [loaded("2026-07-28")];
+    expect(generatedWith(revisions, ["json-schema"]).runtimeVersions).toBeUndefined();
+    expect(generatedWith(revisions).runtimeVersions).toMatch(/^\^\d+\.\d+\.\d+/);
   });
 });

@@ -58,7 +58,6 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
   return GENERATORS.filter((g) => chosen.has(g.name));
 }
 
-/** Runs the chosen generators (with those they require) over a revision; no formatter runs. */
 /**
  * What an output's manifest records of the run that generated it (manifest.ts): the revisions
  * served, newest first, the generators run once their dependencies are added, and --auth.
@@ -71,12 +70,16 @@ export function generatedWith(
   options: GenerateOptions = {},
 ): GeneratedWith {
   const runtime = options.runtime ?? "package";
+  const chosen = resolveGenerators(names);
+  // The versions the output's imports of the package need: none when nothing chosen imports
+  // it (schema.json alone), so `--check` asks for no runtime the output never loads.
+  const importsRuntime = runtime === "package" && chosen.some((g) => g.runtime !== undefined);
   return {
     revisions: revisions.map((r) => r.revision.name),
-    generators: resolveGenerators(names).map((g) => g.name),
+    generators: chosen.map((g) => g.name),
     auth: options.auth === true,
     runtime,
-    ...(runtime === "package" ? { runtimeVersions: RUNTIME_RANGE } : {}),
+    ...(importsRuntime ? { runtimeVersions: RUNTIME_RANGE } : {}),
     // Recorded only when not the default, so a `ts` output's manifest is as it always was.
     ...(options.target !== undefined && options.target !== "ts" ? { target: options.target } : {}),
   };
@@ -94,6 +97,7 @@ export interface GenerateOptions {
   target?: Target;
 }
 
+/** Runs the chosen generators (with those they require) over a revision; no formatter runs. */
 export async function generate(
   loaded: LoadedRevision,
   names: readonly string[] = DEFAULT_GENERATOR_NAMES,
