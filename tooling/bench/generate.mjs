@@ -8,6 +8,8 @@
 // have filled it), then interleaved rounds.
 // Peak RSS and CPU time (user + system, all threads) come from a probe loaded into each child
 // (process.resourceUsage()): on a machine other work shares, CPU time moves less than wall time.
+// Then one output beside its peer: the json-schema generator beside typescript-json-schema, the
+// zod generator beside ts-to-zod, each with whether it succeeded (generate-peers.mjs).
 // Then the same on Node 22 where the conformance setup installed it; then a scale table: the schema copied 5x and 20x (declarations renamed per copy).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +17,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { ROOT, SPEC, workDir } from "./common.mjs";
+import { benchPeers } from "./generate-peers.mjs";
 
 const REVISION = "2026-07-28";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -160,7 +163,7 @@ function printComparison(ours, theirs) {
   );
 }
 
-export function benchGenerate() {
+export async function benchGenerate() {
   const work = workDir("mcp-gen-bench-");
   try {
     const probe = writeProbe(work);
@@ -172,6 +175,7 @@ export function benchGenerate() {
     );
     const { ours, theirs } = compare(work, probe, SPEC, ROUNDS, true);
     printComparison(ours, theirs);
+    await benchPeers(work, probe, SPEC, REVISION);
     // Node 22 (the conformance setup's binary), where mcp-gen turns on Node's compile cache
     // (module.enableCompileCache): the warm-up round fills it, as any earlier run would.
     if (existsSync(NODE_22)) {
@@ -232,4 +236,4 @@ function loadAverage() {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) benchGenerate();
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await benchGenerate();

@@ -29,6 +29,8 @@ const PRINTERS: Record<string, typeof GeneratedFile> = {
   protocol: GeneratedFile,
   eras: GeneratedFile,
   client: GeneratedFile,
+  // schema.json, printed by GeneratedFile.json (laid out JSON, no header line).
+  "json-schema": GeneratedFile,
 };
 
 /**

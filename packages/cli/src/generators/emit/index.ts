@@ -13,6 +13,7 @@ import { dispatcherGenerator } from "./dispatcher.js";
 import { clientGenerator } from "./client.js";
 import { protocolGenerator } from "./protocol.js";
 import { erasGenerator } from "./eras.js";
+import { jsonSchemaGenerator } from "./json-schema.js";
 import { checkParses } from "../print/parse-check.js";
 import { locateMethodError } from "./names.js";
 import { indexExports } from "./index-exports.js";
@@ -35,6 +36,7 @@ export const GENERATORS: readonly Generator[] = [
   protocolGenerator,
   erasGenerator,
   clientGenerator,
+  jsonSchemaGenerator,
 ];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
@@ -48,6 +50,9 @@ const BUILTIN_PLUGINS: ReadonlyMap<string, LoadedPlugin> = new Map(
 function withRequired(names: readonly string[], plugins: readonly LoadedPlugin[]): string[] {
   return [...new Set([...names, ...plugins.flatMap((p) => p.plugin.requires ?? [])])];
 }
+
+/** What runs when no generators are named: every generator but the `optional` ones. */
+export const DEFAULT_GENERATOR_NAMES = GENERATORS.filter((g) => !g.optional).map((g) => g.name);
 
 export { GENERATED_HEADER, headerFor } from "./headers.js";
 export type { OutputFile } from "./plugin.js";
@@ -71,7 +76,6 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
   return GENERATORS.filter((g) => chosen.has(g.name));
 }
 
-/** Runs the chosen generators (with those they require) over a revision; no formatter runs. */
 /**
  * What an output's manifest records of the run that generated it (manifest.ts): the revisions
  * served, newest first, the generators run once their dependencies are added, and --auth.
@@ -80,17 +84,21 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
  */
 export function generatedWith(
   revisions: readonly LoadedRevision[],
-  names: readonly string[] = GENERATOR_NAMES,
+  names: readonly string[] = DEFAULT_GENERATOR_NAMES,
   options: GenerateOptions = {},
 ): GeneratedWith {
   const runtime = options.runtime ?? "package";
   const plugins = options.plugins ?? [];
+  const chosen = resolveGenerators(withRequired(names, plugins));
+  // The versions the output's imports of the package need: none when nothing chosen imports
+  // it (schema.json alone), so `--check` asks for no runtime the output never loads.
+  const importsRuntime = runtime === "package" && chosen.some((g) => g.runtime !== undefined);
   return {
     revisions: revisions.map((r) => r.revision.name),
-    generators: resolveGenerators(withRequired(names, plugins)).map((g) => g.name),
+    generators: chosen.map((g) => g.name),
     auth: options.auth === true,
     runtime,
-    ...(runtime === "package" ? { runtimeVersions: RUNTIME_RANGE } : {}),
+    ...(importsRuntime ? { runtimeVersions: RUNTIME_RANGE } : {}),
     // Recorded only when not the default, so a `ts` output's manifest is as it always was.
     ...(options.target !== undefined && options.target !== "ts" ? { target: options.target } : {}),
     // Recorded only when there are any, so an output without plugins has the manifest it had.
@@ -112,9 +120,10 @@ export interface GenerateOptions {
   plugins?: readonly LoadedPlugin[];
 }
 
+/** Runs the chosen generators (with those they require) over a revision; no formatter runs. */
 export async function generate(
   loaded: LoadedRevision,
-  names: readonly string[] = GENERATOR_NAMES,
+  names: readonly string[] = DEFAULT_GENERATOR_NAMES,
   options: GenerateOptions = {},
 ): Promise<OutputFile[]> {
   const ctx: GeneratorContext = {
@@ -152,14 +161,22 @@ export async function generate(
   const fromPlugins = await pluginFiles(plugins, pctx, paths);
   const modules = emitted
     .filter(
-      (f) => f.kind === "generated" && !f.nodeOnly && !f.peerDependency && !f.path.includes("/"),
+      (f) =>
+        f.kind === "generated" &&
+        f.path.endsWith(".ts") &&
+        !f.nodeOnly &&
+        !f.peerDependency &&
+        !f.path.includes("/"),
     )
     .map((f) => ({ name: f.path.replace(/\.ts$/, ""), code: f.code }));
   const { lines, notes } = indexExports(modules, loaded.model);
-  // Laid out by indexExports (one export statement a line, as prettier keeps them).
-  const index = new GeneratedFile("index.ts");
-  for (const line of lines) index.laidOut(line);
-  emitted.push(index.emit(ctx.header, { preformatted: true }));
+  // An output of no TypeScript (`--generators json-schema`) has no module to index.
+  if (emitted.some((f) => f.path.endsWith(".ts"))) {
+    // Laid out by indexExports (one export statement a line, as prettier keeps them).
+    const index = new GeneratedFile("index.ts");
+    for (const line of lines) index.laidOut(line);
+    emitted.push(index.emit(ctx.header, { preformatted: true }));
+  }
   // Every file is printed laid out; one outside the layouts the printer matches prettier on
   // (`preformatted` false) is still checked to parse, so a printer bug is never written.
   for (const f of emitted) if (!f.preformatted) checkParses(f.path, f.code);

@@ -39,6 +39,8 @@ export interface OutputFile {
 export interface Generator {
   name: string;
   description: string;
+  /** Run only when named (`--generators`, config `generators`): not part of the default set. */
+  optional?: boolean;
   /** Generators whose files this one's import: selecting it selects them too. */
   requires?: readonly string[];
   /** Serves the revisions of `GeneratorContext.legacy` (through the eras generator): without such a generator, older revisions have no use. */

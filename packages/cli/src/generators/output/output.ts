@@ -258,12 +258,12 @@ export function planOutput(
   const exists = checkOutDir(outDir);
   const manifest = manifestText(files, generatedWith);
   if (!exists) return { ...plan, write: [...files], manifest };
-  // A declaration map (JSON, target js+dts) can carry no header line: it is mcp-gen's when the
-  // manifest lists it, as the one that wrote it did.
+  // JSON (a declaration map of target js+dts, the json-schema generator's schema.json) can
+  // carry no header line: it is mcp-gen's when the manifest lists it, as the one that wrote it did.
   let listed: ReadonlySet<string> | undefined;
   const isOurs = (path: string, target: string) =>
     isGenerated(target) ||
-    (path.endsWith(".map") && (listed ??= new Set(readManifest(outDir)?.paths)).has(path));
+    (/\.(map|json)$/.test(path) && (listed ??= new Set(readManifest(outDir)?.paths)).has(path));
   // The user's files at generated paths: all named in one error, not one a run.
   const theirs: string[] = [];
   for (const file of files) {

@@ -1,5 +1,6 @@
 import type { EmittedFile } from "./emitted-file.js";
 import { CodeWriter, str } from "./printer.js";
+import { layOutJson, type JsonValue } from "./json-layout.js";
 import type { RuntimeEntry, RuntimeImports } from "../emit/runtime.js";
 import type { RuntimeSymbol } from "../emit/runtime-symbols.js";
 
@@ -24,6 +25,21 @@ export class GeneratedFile extends CodeWriter {
     private readonly runtime?: RuntimeFrom,
   ) {
     super();
+  }
+
+  /**
+   * A JSON file (schema.json): laid out as prettier would, with no header line (JSON has no
+   * comments; the manifest says the file is mcp-gen's). Marked as printed here, as `emit` does.
+   */
+  static json(path: string, value: JsonValue, options: EmitOptions = {}): EmittedFile {
+    const file: EmittedFile = {
+      path,
+      kind: "generated",
+      preformatted: true,
+      ...options,
+      code: layOutJson(value),
+    };
+    return Object.defineProperty(file, PRINTED, { value: true, enumerable: true });
   }
 
   /** The module specifier of a runtime entry point, as this file reaches it. */
