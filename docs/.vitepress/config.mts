@@ -46,6 +46,7 @@ export default defineConfig({
           { text: "Writing a transport", link: "/guide/writing-a-transport" },
           { text: "Telemetry (OpenTelemetry)", link: "/guide/telemetry" },
           { text: "Spec bumps", link: "/guide/spec-bumps" },
+          { text: "What generating the spec taught us", link: "/guide/spec-findings" },
           { text: "Migrating from the official SDK", link: "/guide/migration" },
           { text: "mcp-gen and the v2 SDK, side by side", link: "/guide/side-by-side" },
           { text: "Troubleshooting", link: "/guide/troubleshooting" },
@@ -89,6 +90,7 @@ export default defineConfig({
         text: "Reference",
         items: [
           { text: "CLI", link: "/reference/cli" },
+          { text: "Lint rules", link: "/reference/lint" },
           { text: "Config file", link: "/reference/config" },
           { text: "Validators", link: "/reference/validators" },
           { text: "Validators and schema.json", link: "/schema-json-deviations" },
