@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lintRevision, RULES } from "../src/lint/index.js";
 import { loadRevision } from "../src/schema/index.js";
-import { fixture, tempDir } from "./helpers.js";
+import { fixture, ROOT, tempDir } from "./helpers.js";
 
 // Each rule on its fixture (packages/cli/test/fixtures/lint/README.md): the fixture's
 // findings are exactly the places listed here, and the clean fixture has none at all.
@@ -117,6 +117,15 @@ const CASES: { rule: string; places: Place[]; message?: RegExp }[] = [
 describe("lint rules on their fixtures", () => {
   it("covers every rule with a fixture", () => {
     expect(CASES.map((c) => c.rule).sort()).toEqual(RULES.map((r) => r.id).sort());
+  });
+
+  it("documents every rule, with its severity, in docs/reference/lint.md, in the table's order", () => {
+    const page = readFileSync(join(ROOT, "docs", "reference", "lint.md"), "utf8");
+    const documented = [...page.matchAll(/^## ([a-z-]+)\n\n\*\*(\w+)\.\*\*/gm)].map((m) => ({
+      id: m[1],
+      severity: m[2],
+    }));
+    expect(documented).toEqual(RULES.map((r) => ({ id: r.id, severity: r.severity })));
   });
 
   it("finds nothing on the clean fixture", async () => {
