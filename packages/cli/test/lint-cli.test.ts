@@ -72,6 +72,48 @@ describe("mcp-gen lint", () => {
     ]);
   });
 
+  it("reports a schema.json that is not JSON, at its place, as one finding", async () => {
+    const spec = checkout({ "2099-01-01": "clean" });
+    writeFileSync(join(spec, "schema", "2099-01-01", "schema.json"), '{\n  "$defs": {\n    x\n');
+    const { status, out } = await lint(["--spec", spec, "--format", "json"]);
+    expect(status).toBe(1);
+    expect(JSON.parse(out).findings).toEqual([
+      expect.objectContaining({
+        rule: "json-def-missing",
+        file: "schema/2099-01-01/schema.json",
+        line: 3,
+        column: 5,
+        message: expect.stringMatching(/^schema\.json is not JSON: /),
+      }),
+    ]);
+  });
+
+  it("turns a schema the generator refuses into a finding of the rule that needed it", async () => {
+    const spec = checkout({ "2099-01-01": "clean" });
+    const schema = join(spec, "schema", "2099-01-01", "schema.ts");
+    const text = readFileSync(schema, "utf8");
+    writeFileSync(
+      schema,
+      text.replace(
+        "/** What the answer is. */",
+        "/** What the answer is.\n   * @format email\n   */",
+      ),
+    );
+    const { status, out } = await lint(["--spec", spec, "--format", "json"]);
+    expect(status).toBe(1);
+    const refused = JSON.parse(out).findings.filter((f: { message: string }) =>
+      f.message.startsWith("the rule could not run: "),
+    );
+    expect(refused).toEqual([
+      expect.objectContaining({
+        rule: "invalid-example",
+        file: "schema/2099-01-01/schema.ts",
+        message:
+          "the rule could not run: unsupported construct: @format email (supported: uri, byte, uri-template)",
+      }),
+    ]);
+  });
+
   it("lints the newest revision by default", async () => {
     const spec = checkout({ "2098-01-01": "json-fields-mismatch", "2099-01-01": "clean" });
     const { status, out } = await lint(["--spec", spec]);

@@ -1,5 +1,5 @@
 import { relative, sep } from "node:path";
-import { McpGenError } from "../schema/diagnostics.js";
+import { formatLocation, McpGenError } from "../schema/diagnostics.js";
 import type { LoadedRevision } from "../schema/index.js";
 import { lintContext, SEVERITIES, type Finding, type Rule, type Severity } from "./finding.js";
 import { RULES } from "./rules.js";
@@ -29,7 +29,8 @@ export async function lintRevision(
       raw = [
         {
           loc: error.loc ?? { file: loaded.model.file, line: 1, column: 1 },
-          message: `the rule could not run: ${error.message}`,
+          // The message starts with the place when it has one; the finding has it apart.
+          message: `the rule could not run: ${error.loc ? error.message.slice(formatLocation(error.loc).length + 2) : error.message}`,
         },
       ];
     }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { lineColumn } from "../../cli/json-position.js";
+import { jsonErrorOffset, lineColumn } from "../../cli/json-position.js";
 import type { SourceLocation } from "../../schema/model.js";
 import type { LintContext, RawFinding, Rule } from "../finding.js";
 
@@ -16,6 +16,8 @@ interface SchemaJson {
   defs: Record<string, JsonObject>;
   /** Where the definitions start in the text: a def's key is searched from there. */
   defsOffset: number;
+  /** Set when the file is not JSON: json-def-missing reports it, the other rules skip. */
+  problem?: RawFinding;
 }
 
 const loadedJson = new WeakMap<LintContext, SchemaJson | undefined>();
@@ -27,7 +29,15 @@ function schemaJson(ctx: LintContext): SchemaJson | undefined {
   let found: SchemaJson | undefined;
   if (existsSync(file)) {
     const text = readFileSync(file, "utf8");
-    const json = JSON.parse(text) as JsonObject;
+    let json: JsonObject;
+    try {
+      json = JSON.parse(text) as JsonObject;
+    } catch (error) {
+      const loc = { file, ...lineColumn(text, Math.max(0, jsonErrorOffset(text))) };
+      const problem = { loc, message: `schema.json is not JSON: ${(error as Error).message}` };
+      loadedJson.set(ctx, { file, text, defs: {}, defsOffset: 0, problem });
+      return loadedJson.get(ctx);
+    }
     const key = "$defs" in json ? "$defs" : "definitions";
     const defs = (json[key] ?? {}) as Record<string, JsonObject>;
     found = { file, text, defs, defsOffset: Math.max(0, text.indexOf(`"${key}"`)) };
@@ -58,6 +68,7 @@ export const jsonDefMissing: Rule = {
         },
       ];
     }
+    if (json.problem) return [json.problem];
     const out: RawFinding[] = [];
     const declared = new Set<string>();
     for (const d of typeDeclarations(ctx)) {
@@ -79,7 +90,7 @@ export const jsonDefMissing: Rule = {
 /** Each type that is an object on both sides: its fields in schema.ts (flattened) and in schema.json. */
 function objectPairs(ctx: LintContext) {
   const json = schemaJson(ctx);
-  if (!json) return [];
+  if (!json || json.problem) return [];
   return typeDeclarations(ctx).flatMap((d) => {
     const def = json.defs[d.name];
     const properties = def?.["properties"];
