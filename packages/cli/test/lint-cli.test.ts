@@ -124,21 +124,33 @@ describe("mcp-gen lint", () => {
     expect((await lint(["--spec", spec, "--revision", "2098-01-01"])).status).toBe(1);
   });
 
-  it.each([
-    ["a missing checkout", ["--spec", "/nonexistent/spec"], /^mcp-gen: spec folder not found: /],
+  it.each<[string, (spec: string) => string[], RegExp]>([
+    [
+      "a missing checkout",
+      () => ["--spec", "/nonexistent/spec"],
+      /^mcp-gen: spec folder not found: /,
+    ],
     [
       "an unknown revision",
-      ["--revision", "1999-01-01"],
+      (spec) => ["--spec", spec, "--revision", "1999-01-01"],
       /^mcp-gen: unknown revision '1999-01-01' in .*; available: 2099-01-01, latest$/,
     ],
     [
       "an unknown format",
-      ["--format", "yaml"],
+      (spec) => ["--spec", spec, "--format", "yaml"],
       /^mcp-gen: --format must be text or json, not 'yaml'$/,
+    ],
+    [
+      "no checkout (never the revisions an installed mcp-gen ships, which have no schema.json)",
+      () => [],
+      /^mcp-gen: lint reads a spec checkout \(schema\.ts, schema\.json and the examples of each revision\): pass --spec DIR /,
     ],
   ])("says %s in one line and exits 2", async (_what, args, line) => {
     const spec = checkout({ "2099-01-01": "clean" });
-    const { status, out, err } = await lint(["--spec", spec, ...args]);
+    // A config without `spec` stands in for the repository's, which names the spec checkout.
+    const config = join(spec, "mcp-gen.config.json");
+    writeFileSync(config, "{}\n");
+    const { status, out, err } = await lint([...args(spec), "--config", config]);
     expect(status).toBe(2);
     expect(out).toBe("");
     expect(err).toHaveLength(1);

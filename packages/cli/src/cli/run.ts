@@ -161,7 +161,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   addClientCommand(program, io, setExit, [spec, config]);
   addDevCommand(program, io, setExit, [spec, config]);
-  addLintCommand(program, io, setExit, [spec, config]);
+  addLintCommand(program, io, setExit, config);
 
   return program;
 }
@@ -256,14 +256,19 @@ function addLintCommand(
   program: Command,
   io: Io,
   setExit: (code: number) => void,
-  [spec, config]: [() => Option, () => Option],
+  config: () => Option,
 ): void {
   program
     .command("lint")
     .description(
       "what generating a revision reveals about its schema: undocumented types and fields, unions without a discriminant, irregular requests, deprecations without a SEP, examples that do not validate, schema.ts and schema.json disagreeing (exit 1 on an error finding)",
     )
-    .addOption(spec())
+    .addOption(
+      new Option(
+        "--spec <dir>",
+        "spec checkout holding schema/<revision>/ with schema.ts, schema.json and examples/ (config: spec)",
+      ),
+    )
     .addOption(
       new Option("--revision <rev>", "a dated revision, 'latest' or 'draft' (default latest)"),
     )
