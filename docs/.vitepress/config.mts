@@ -47,6 +47,7 @@ export default defineConfig({
           { text: "Plugins: generators of your own", link: "/guide/plugins" },
           { text: "Telemetry (OpenTelemetry)", link: "/guide/telemetry" },
           { text: "Spec bumps", link: "/guide/spec-bumps" },
+          { text: "What generating the spec taught us", link: "/guide/spec-findings" },
           { text: "Migrating from the official SDK", link: "/guide/migration" },
           { text: "mcp-gen and the v2 SDK, side by side", link: "/guide/side-by-side" },
           { text: "Troubleshooting", link: "/guide/troubleshooting" },
@@ -90,6 +91,7 @@ export default defineConfig({
         text: "Reference",
         items: [
           { text: "CLI", link: "/reference/cli" },
+          { text: "Lint rules", link: "/reference/lint" },
           { text: "Config file", link: "/reference/config" },
           { text: "Validators", link: "/reference/validators" },
           { text: "Validators and schema.json", link: "/schema-json-deviations" },

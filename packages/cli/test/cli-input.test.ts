@@ -83,7 +83,7 @@ describe("odd command lines", () => {
     const r = await runHere(["gen", "--spec", SPEC_DIR]);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
-      "mcp-gen: unknown command 'gen' (did you mean generate?); commands: generate, revisions, inspect, init, diff, client, dev\n",
+      "mcp-gen: unknown command 'gen' (did you mean generate?); commands: generate, revisions, inspect, init, diff, client, dev, lint\n",
     );
     expect((await runHere(["--debug", "frobnicate"])).stderr).toMatch(
       /^mcp-gen: unknown command 'frobnicate'; commands: /,

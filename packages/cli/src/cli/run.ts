@@ -166,6 +166,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   addClientCommand(program, io, setExit, [spec, config]);
   addDevCommand(program, io, setExit, [spec, config]);
+  addLintCommand(program, io, setExit, config);
 
   return program;
 }
@@ -252,6 +253,36 @@ function addDevCommand(
     .action(async (opts) => {
       const { devCommand } = await import("./dev.js");
       setExit(await devCommand({ ...opts, debug: program.opts()["debug"] === true }, io));
+    });
+}
+
+/** `mcp-gen lint`: what generating a revision reveals about its schema (packages/cli/src/lint/). */
+function addLintCommand(
+  program: Command,
+  io: Io,
+  setExit: (code: number) => void,
+  config: () => Option,
+): void {
+  program
+    .command("lint")
+    .description(
+      "what generating a revision reveals about its schema: undocumented types and fields, unions without a discriminant, irregular requests, deprecations without a SEP, examples that do not validate, schema.ts and schema.json disagreeing (exit 1 on an error finding)",
+    )
+    .addOption(
+      new Option(
+        "--spec <dir>",
+        "spec checkout holding schema/<revision>/ with schema.ts, schema.json and examples/ (config: spec)",
+      ),
+    )
+    .addOption(
+      new Option("--revision <rev>", "a dated revision, 'latest' or 'draft' (default latest)"),
+    )
+    .option("--format <format>", "text or json (default text)")
+    .addOption(config())
+    .exitOverride()
+    .action(async (opts) => {
+      const { lintCommand } = await import("./lint-command.js");
+      setExit(await lintCommand(opts, io));
     });
 }
 
