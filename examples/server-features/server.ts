@@ -28,6 +28,7 @@ import type {
   ElicitRequestURLParams,
   TextContent,
 } from "./mcp/types.js";
+import { research, researchStraight } from "./research.js";
 
 const ajv = new Ajv2020({ strict: false });
 const validate: SchemaValidator = (schema, value) => {
@@ -380,7 +381,7 @@ export const server = defineServer(
     tools: defineTools(
       [
         ...[tidy, count, greet, connectCalendar, haiku, showRoots, orderPizza, orderPizzaStraight],
-        ...[writeNote, buildReport],
+        ...[writeNote, buildReport, research, researchStraight],
       ],
       { validate, list: { ttlMs: 60_000, cacheScope: "public" } },
     ),
