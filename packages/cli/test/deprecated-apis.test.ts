@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect } from "vitest";
-import { generatedFiles, tempDir, writeFiles } from "./helpers.js";
-import { itCompiles, STRICT_OPTIONS } from "./support/compile.js";
+import { generatedFiles, STRICT_OPTIONS, tempDir, writeFiles } from "./helpers.js";
+import { itCompiles } from "./support/compile.js";
 
 const DEPRECATED_CODES = new Set([6385, 6387]);
 
@@ -50,7 +50,7 @@ export const rootsHandler = handlers["roots/list"]; // inputHandlers["roots/list
 export const elicitHandler = handlers["elicitation/create"]; // inputHandlers["elicitation/create"]
 
 export const dispatcher = createServerDispatcher({
-  "tools/list": () => ({ tools: [] }),
+  "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "private" }),
   "tools/call": async (params, ctx) => {
     if (params.name === "roots")
       return inputRequired(ctx, { inputRequests: { r: { method: "roots/list" } } }); // inputRequired asking roots/list: deprecated
