@@ -64,6 +64,7 @@ export default defineConfig({
           { text: "Progress and cancellation", link: "/guide/server/progress" },
           { text: "Elicitation, sampling and roots", link: "/guide/server/input" },
           { text: "Request state", link: "/guide/server/request-state" },
+          { text: "One tool, every feature", link: "/guide/server/one-tool" },
           { text: "Completions", link: "/guide/server/completions" },
           { text: "Subscriptions and list changes", link: "/guide/server/subscriptions" },
           { text: "Tasks", link: "/guide/server/tasks" },

@@ -110,6 +110,26 @@ console.log(`request state: ${textOf(order)}`);
 const straightOrder = await client.callTool({ name: "order_pizza_straight", arguments: {} });
 console.log(`straight line: ${textOf(straightOrder)}`);
 
+// #region one-tool
+// research and research_straight (research.ts): the same tool in both styles, called alike.
+/** A research tool's answer, the progress it reported and what it logged. */
+async function research(name: string): Promise<string> {
+  const logged: unknown[] = [];
+  client.setNotificationHandler(
+    LoggingMessageNotificationSchema,
+    (n) => void logged.push(n.params.data),
+  );
+  const steps: string[] = [];
+  const args = { topic: "tides", file: "file:///home/ada/project/tides.md" };
+  const result = await client.callTool({ name, arguments: args }, undefined, {
+    onprogress: (p) => void steps.push(`${p.progress}/${p.total}`),
+  });
+  return `${textOf(result)}; progress ${steps.join(" ")}; logs ${logged.join(", ")}`;
+}
+console.log(`one tool: ${await research("research")}`);
+console.log(`one tool, straight: ${await research("research_straight")}`);
+// #endregion one-tool
+
 // Prompts, resources and completions: the same calls in both SDKs (client-common.ts).
 await promptsResourcesCompletions(client);
 

@@ -113,6 +113,25 @@ console.log(`request state: ${textOf(order)}`);
 const straightOrder = await client.callTool({ name: "order_pizza_straight", arguments: {} });
 console.log(`straight line: ${textOf(straightOrder)}`);
 
+// #region one-tool
+// research and research_straight (research.ts): the same tool in both styles, called alike.
+/** A research tool's answer, the progress it reported and what it logged. */
+async function research(name: string): Promise<string> {
+  const logged: unknown[] = [];
+  client.setNotificationHandler("notifications/message", (n) => void logged.push(n.params.data));
+  const steps: string[] = [];
+  const args = { topic: "tides", file: "file:///home/grace/project/tides.md" };
+  const result = await client.callTool(
+    { name, arguments: args, _meta: { [LOG_LEVEL_META_KEY]: "info" } },
+    // The SDK reports each input_required round it fulfils as progress too, without a total.
+    { onprogress: (p) => void (p.total !== undefined && steps.push(`${p.progress}/${p.total}`)) },
+  );
+  return `${textOf(result)}; progress ${steps.join(" ")}; logs ${logged.join(", ")}`;
+}
+console.log(`one tool: ${await research("research")}`);
+console.log(`one tool, straight: ${await research("research_straight")}`);
+// #endregion one-tool
+
 // Prompts, resources and completions: the same calls in both SDKs (client-common.ts).
 await promptsResourcesCompletions(client);
 

@@ -7,6 +7,7 @@ import {
   definePrompts,
   defineResources,
   defineServer,
+  defineTool,
   defineTools,
   inputRequired,
   McpError,
@@ -19,7 +20,6 @@ import {
   withInput,
   type HandlerResult,
   type SchemaValidator,
-  type ToolDefinition,
 } from "./mcp/dispatcher.js";
 import type {
   CallToolResult,
@@ -28,6 +28,7 @@ import type {
   ElicitRequestURLParams,
   TextContent,
 } from "./mcp/types.js";
+import { research, researchStraight } from "./research.js";
 
 const ajv = new Ajv2020({ strict: false });
 const validate: SchemaValidator = (schema, value) => {
@@ -40,7 +41,7 @@ const text = (text: string): TextContent => ({ type: "text", text });
 
 // #region logging
 // Logs go to the client that asked for them, at the level it asked for or above.
-const tidy: ToolDefinition = {
+const tidy = defineTool({
   tool: {
     name: "tidy",
     description: "Tidies up, and logs what it does",
@@ -51,7 +52,7 @@ const tidy: ToolDefinition = {
     await ctx.log("info", { removed: 3 }, "tidy");
     return { content: [text("tidied")] };
   },
-};
+});
 // #endregion logging
 
 // #region cancellation
@@ -67,7 +68,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 // #endregion cancellation
 
 // #region progress
-const count: ToolDefinition = {
+// defineTool types `call`'s arguments from the inputSchema literal: `to` is a number.
+const count = defineTool({
   tool: {
     name: "count",
     description: "Counts slowly, reporting progress",
@@ -77,8 +79,7 @@ const count: ToolDefinition = {
       required: ["to"],
     },
   },
-  call: async (args, ctx) => {
-    const to = Number(args["to"]);
+  call: async ({ to }, ctx) => {
     let counted = 0;
     // Cancelled (by the client, or its connection closing): sleep rejects, the loop ends.
     ctx.signal.addEventListener("abort", () => console.error(`count stopped at ${counted}`));
@@ -89,11 +90,11 @@ const count: ToolDefinition = {
     }
     return { content: [text(`counted to ${to}`)] };
   },
-};
+});
 // #endregion progress
 
 // #region elicitation
-const greet: ToolDefinition = {
+const greet = defineTool({
   tool: {
     name: "greet",
     description: "Asks who you are, then greets you",
@@ -118,11 +119,11 @@ const greet: ToolDefinition = {
     if (answer.action !== "accept") return { content: [text("Hello, stranger")] };
     return { content: [text(`Hello, ${String(answer.content?.["name"])}`)] };
   },
-};
+});
 // #endregion elicitation
 
 // #region url-elicitation
-const connectCalendar: ToolDefinition = {
+const connectCalendar = defineTool({
   tool: {
     name: "connect_calendar",
     description: "Links your calendar",
@@ -144,20 +145,20 @@ const connectCalendar: ToolDefinition = {
     }
     return { content: [text(`calendar link: ${answer.action}`)] };
   },
-};
+});
 // #endregion url-elicitation
 
 // #region sampling
-const haiku: ToolDefinition = {
+const haiku = defineTool({
   tool: {
     name: "haiku",
     description: "Has the client's model write a haiku",
     inputSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
   },
-  call: (args, ctx) => {
+  call: ({ topic }, ctx) => {
     const answer = ctx.inputResponse("poem", "sampling/createMessage");
     if (answer === undefined) {
-      const prompt = text(`Write a haiku about ${String(args["topic"])}`);
+      const prompt = text(`Write a haiku about ${topic}`);
       const params: CreateMessageRequestParams = {
         messages: [{ role: "user", content: prompt }],
         maxTokens: 100,
@@ -171,11 +172,11 @@ const haiku: ToolDefinition = {
       content: [text(first?.type === "text" ? first.text : `(${answer.model} wrote no text)`)],
     };
   },
-};
+});
 // #endregion sampling
 
 // #region roots
-const showRoots: ToolDefinition = {
+const showRoots = defineTool({
   tool: {
     name: "show_roots",
     description: "Lists the client's roots",
@@ -187,7 +188,7 @@ const showRoots: ToolDefinition = {
       return inputRequired(ctx, { inputRequests: { roots: { method: "roots/list" } } });
     return { content: [text(answer.roots.map((root) => root.uri).join(", "))] };
   },
-};
+});
 // #endregion roots
 
 // #region request-state
@@ -210,7 +211,7 @@ const pizzaState = {
 } as const;
 const toppingForm = form("topping", "Which topping?");
 
-const orderPizza: ToolDefinition = {
+const orderPizza = defineTool({
   tool: {
     name: "order_pizza",
     description: "Asks for a size, then a topping",
@@ -243,14 +244,14 @@ const orderPizza: ToolDefinition = {
       });
     return { content: [text(`ordered: ${String(size)} pizza, ${String(topping)}`)] };
   },
-};
+});
 // #endregion request-state
 
 // #region straight-line
 // order_pizza again, with each question awaited where it is needed. withInput replays the
 // handler on each round: the code before an ask runs again (its logs and progress are not
 // sent twice), and answers from earlier rounds ride in requestState, sealed with `secret`.
-const orderPizzaStraight: ToolDefinition = {
+const orderPizzaStraight = defineTool({
   tool: {
     name: "order_pizza_straight",
     description: "Asks for a size, then a topping, in straight-line code",
@@ -268,7 +269,7 @@ const orderPizzaStraight: ToolDefinition = {
     },
     { secret },
   ),
-};
+});
 // #endregion straight-line
 
 // #region completions
@@ -332,7 +333,7 @@ const resources = defineResources(
 // #endregion resources
 
 // #region subscriptions
-const writeNote: ToolDefinition = {
+const writeNote = defineTool({
   tool: {
     name: "write_note",
     description: "Writes a note (a resource)",
@@ -342,17 +343,16 @@ const writeNote: ToolDefinition = {
       required: ["name", "text"],
     },
   },
-  call: (args) => {
-    const name = String(args["name"]);
+  call: ({ name, text: note }) => {
     const added = !notes.has(name);
-    notes.set(name, String(args["text"]));
+    notes.set(name, note);
     // One call per change: legacy sessions hear it on their GET stream (those subscribed to
     // the URI), modern clients on their subscriptions/listen stream (those that asked).
     server.resourceUpdated(`note://${name}`);
     if (added) server.listChanged("resources");
     return { content: [text(`${added ? "added" : "updated"} note://${name}`)] };
   },
-};
+});
 // #endregion subscriptions
 
 // #region tasks
@@ -360,7 +360,7 @@ const writeNote: ToolDefinition = {
 // client polls tasks/get. Clients that do not declare the extension get the result itself.
 const tasks = createTaskStore({ pollIntervalMs: 100 });
 
-const buildReport: ToolDefinition = {
+const buildReport = defineTool({
   tool: {
     name: "build_report",
     description: "Builds a report, as a task",
@@ -372,7 +372,7 @@ const buildReport: ToolDefinition = {
       await sleep(300, task.signal); // tasks/cancel aborts task.signal
       return { content: [text("report: 42 sales")] };
     }),
-};
+});
 // #endregion tasks
 
 // #region dispatcher
@@ -381,7 +381,7 @@ export const server = defineServer(
     tools: defineTools(
       [
         ...[tidy, count, greet, connectCalendar, haiku, showRoots, orderPizza, orderPizzaStraight],
-        ...[writeNote, buildReport],
+        ...[writeNote, buildReport, research, researchStraight],
       ],
       { validate, list: { ttlMs: 60_000, cacheScope: "public" } },
     ),

@@ -145,6 +145,7 @@ describe("examples/server-features", () => {
       "client-v1.ts",
       "client-v2.ts",
       "main.ts",
+      "research.ts",
       "server.ts",
       "tasks-client.ts",
     ]);
@@ -164,6 +165,8 @@ describe("examples/server-features", () => {
       "roots",
       "request state",
       "straight line",
+      "one tool",
+      "one tool, straight",
       "prompts",
       "resources",
       "completions",
@@ -236,6 +239,19 @@ describe("examples/server-features", () => {
       "DeprecationWarning: MCP 2026-07-28 deprecates sampling/createMessage (SEP-2577; removal 2027-07-28 at the earliest); used by an input request (inputRequired)",
       "DeprecationWarning: MCP 2026-07-28 deprecates roots/list (SEP-2577; removal 2027-07-28 at the earliest); used by an input request (inputRequired)",
     ]);
+  });
+
+  it("one tool: logs, progress, sampling and roots, alike in both styles and both eras", () => {
+    for (const [seenBy, user] of [
+      [seen.v1, "ada"],
+      [seen.v2, "grace"],
+    ] as const) {
+      expect(seenBy["one tool"]).toBe(
+        `a haiku for 1 message(s) (notes for file:///home/${user}/project/tides.md, in root ` +
+          "project); progress 20/100 70/100; logs researching tides",
+      );
+      expect(seenBy["one tool, straight"]).toBe(seenBy["one tool"]);
+    }
   });
 
   it("straight line: withInput's tool gets what the branching one gets, in both eras", () => {

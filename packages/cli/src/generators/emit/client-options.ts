@@ -2,6 +2,7 @@ import type { LoadedRevision } from "../../schema/index.js";
 import { Resolver } from "../../schema/resolve.js";
 import type { RuntimeFacts } from "../../schema/runtime-protocol.js";
 import { quote, type CodeWriter } from "../print/printer.js";
+import { deprecatedInputs } from "./deprecated-inputs.js";
 import { schemaType } from "./protocol.js";
 import { RT } from "./runtime-symbols.js";
 
@@ -26,14 +27,14 @@ export function writeClientOptionTypes(
   loaded: LoadedRevision,
   facts: ClientOptionFacts,
 ): void {
-  writeInputHandlerTypes(w);
+  writeInputHandlerTypes(w, loaded);
   writeCallParamsTypes(w, facts.mrtr);
   writeCallOptions(w, loaded, facts);
   w.line();
   writeSenderOptions(w, loaded, facts);
 }
 
-function writeInputHandlerTypes(w: CodeWriter): void {
+function writeInputHandlerTypes(w: CodeWriter, loaded: LoadedRevision): void {
   w.line("/**");
   w.line(" * Answers one kind of input request (elicitation, sampling, roots) for the server.");
   w.line(" * `signal`: the call's on modern servers; on legacy sessions the server request's,");
@@ -47,7 +48,37 @@ function writeInputHandlerTypes(w: CodeWriter): void {
     `) => InputRequestResultMap[M] | typeof ${DECLINE} | Promise<InputRequestResultMap[M] | typeof ${DECLINE}>;`,
   );
   w.line();
-  w.line("export type InputHandlers = { [M in InputRequestMethod]?: InputHandler<M> };");
+  writeInputHandlers(w, loaded);
+}
+
+/**
+ * InputHandlers: one property per input request, each deprecated one tagged (a mapped type's
+ * properties carry no JSDoc); and, when some are, the handlers that answer one of them, which
+ * createClient's deprecated overload takes (deprecated-inputs.ts).
+ */
+function writeInputHandlers(w: CodeWriter, loaded: LoadedRevision): void {
+  const requests = loaded.protocol.inputRequests;
+  if (requests.length === 0) {
+    w.line("export type InputHandlers = { [M in InputRequestMethod]?: InputHandler<M> };");
+    w.line();
+    return;
+  }
+  w.block("export interface InputHandlers {", () => {
+    for (const r of requests) {
+      const what = `Answers \`${r.method}\` (${r.type}).`;
+      if (r.deprecated === undefined) w.doc(what);
+      else w.docLines([what, `@deprecated ${r.deprecated}`]);
+      w.line(`${quote(r.method)}?: InputHandler<${quote(r.method)}>;`);
+    }
+  });
+  w.line();
+  const deprecated = deprecatedInputs(loaded);
+  if (deprecated.length === 0) return;
+  w.doc("Input handlers that answer a request this revision deprecates (see createClient).");
+  w.union(
+    "type DeprecatedInputHandlers =",
+    deprecated.map((r) => `{ ${quote(r.method)}: InputHandler<${quote(r.method)}> }`),
+  );
   w.line();
 }
 

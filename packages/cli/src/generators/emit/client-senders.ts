@@ -11,6 +11,7 @@ import { legacyCalls, writeLegacyCallMembers } from "./client-legacy-calls.js";
 import { prettierKey, type CodeWriter, type Value } from "../print/printer.js";
 import { WELL_KNOWN_METHODS } from "../../schema/runtime-protocol.js";
 import { RT } from "./runtime-symbols.js";
+import { deprecatedInputs, deprecatedInputsTag } from "./deprecated-inputs.js";
 
 // The sending sides of client.ts (a client's requests to servers, a server's to clients):
 // which there are in a revision, and for each its interface, its request map and the factory
@@ -225,7 +226,17 @@ function writeSenderFactory(
       );
     shape["legacy"] = { functions: named("request"), notifications: named("notification") };
   }
-  w.doc(`A typed client for what a ${s.side} sends.`);
+  const what = `A typed client for what a ${s.side} sends.`;
+  const deprecated = s.direction === "client->server" ? deprecatedInputs(ctx.loaded) : [];
+  if (deprecated.length > 0) {
+    // Matches only options whose inputHandlers literal answers a deprecated request.
+    w.docLines([what, deprecatedInputsTag("Answers", deprecated)]);
+    w.line(`export function create${s.name}(`);
+    w.line("  options: SenderOptions & { inputHandlers: DeprecatedInputHandlers },");
+    w.line(`): ${s.name};`);
+    w.doc(what);
+    w.line(`export function create${s.name}(options: SenderOptions): ${s.name};`);
+  } else w.doc(what);
   w.block(`export function create${s.name}(options: SenderOptions): ${s.name} {`, () => {
     w.value("const shape = ", shape as Value, ";");
     const args = [

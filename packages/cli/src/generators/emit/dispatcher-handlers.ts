@@ -3,6 +3,7 @@ import { prettierKey, quote, str, type CodeWriter } from "../print/printer.js";
 import { schemaType } from "./protocol.js";
 import { paramsType, type DispatcherPlan, type ReceivingSide } from "./dispatcher-plan.js";
 import { RT } from "./runtime-symbols.js";
+import { deprecatedInputs, deprecatedInputsTag } from "./deprecated-inputs.js";
 
 // Per receiving side of dispatcher.ts: its handlers interface and the function that routes
 // to them through the runtime; then the helpers handlers call (capability checks and, in
@@ -113,9 +114,10 @@ export function writeHandlerHelpers(w: CodeWriter, plan: DispatcherPlan): void {
   );
   if (!plan.mrtr) return;
   w.line();
-  w.doc(
-    "Builds the interim answer of a multi round-trip request; refuses input the request's client capabilities do not declare.",
-  );
+  const what =
+    "Builds the interim answer of a multi round-trip request; refuses input the request's client capabilities do not declare.";
+  writeDeprecatedInputRequired(w, plan, what);
+  w.doc(what);
   w.block(
     "export function inputRequired(",
     () => {
@@ -128,4 +130,38 @@ export function writeHandlerHelpers(w: CodeWriter, plan: DispatcherPlan): void {
   );
   w.line("  return runtimeInputRequired(PROTOCOL, ctx, input) as T.InputRequiredResult;");
   w.line("}");
+}
+
+/**
+ * inputRequired's `@deprecated` overload (deprecated-inputs.ts): it matches when the
+ * `inputRequests` literal asks a request the revision deprecates; a record of any key (a
+ * value of the wide type) does not, so only code that names such a request is flagged.
+ */
+function writeDeprecatedInputRequired(w: CodeWriter, plan: DispatcherPlan, what: string): void {
+  const deprecated = deprecatedInputs(plan.loaded);
+  if (deprecated.length === 0) return;
+  const methods = deprecated.map((r) => quote(r.method)).join(" | ");
+  const requests = schemaType(plan.loaded, "InputRequests", "{}");
+  w.doc("The input requests this revision deprecates.");
+  w.line(`type DeprecatedInputRequest = Extract<T.InputRequest, { method: ${methods} }>;`);
+  w.line();
+  w.doc(
+    "`unknown` when `R` (written out, not a record of any key) asks a deprecated input request.",
+  );
+  w.line("type AsksDeprecated<R> = string extends keyof R");
+  w.line("  ? never");
+  w.line("  : [Extract<R[keyof R], DeprecatedInputRequest>] extends [never]");
+  w.line("    ? never");
+  w.line("    : unknown;");
+  w.line();
+  w.docLines([what, deprecatedInputsTag("Asks", deprecated)]);
+  w.line(`export function inputRequired<R extends ${requests}>(`);
+  w.line("  ctx: RequestContext,");
+  w.line("  input: { inputRequests: R & AsksDeprecated<R>; requestState?: string },");
+  w.line("): T.InputRequiredResult;");
+  w.doc(what);
+  w.line("export function inputRequired(");
+  w.line("  ctx: RequestContext,");
+  w.line(`  input: { inputRequests?: ${requests}; requestState?: string },`);
+  w.line("): T.InputRequiredResult;");
 }

@@ -41,7 +41,10 @@ export type InputHandler<M extends InputRequestMethod> = (
   context: { key: string; method: M; signal: AbortSignal | undefined },
 ) => InputRequestResultMap[M] | typeof DECLINE | Promise<InputRequestResultMap[M] | typeof DECLINE>;
 
-export type InputHandlers = { [M in InputRequestMethod]?: InputHandler<M> };
+export interface InputHandlers {
+  /** Answers `elicitation/create` (ElicitRequest). */
+  "elicitation/create"?: InputHandler<"elicitation/create">;
+}
 
 /** Params as a caller writes them: the client adds the protocol's `_meta` fields. */
 export type CallParams<P> = P extends object
