@@ -29,6 +29,7 @@ const PRINTERS: Record<string, typeof GeneratedFile> = {
   protocol: GeneratedFile,
   eras: GeneratedFile,
   client: GeneratedFile,
+  zod: GeneratedFile,
 };
 
 /**

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { McpGenError } from "../schema/diagnostics.js";
-import { GENERATOR_NAMES } from "../generators/emit/index.js";
+import { DEFAULT_GENERATOR_NAMES, GENERATOR_NAMES } from "../generators/emit/index.js";
 import { VERSION } from "../generators/emit/package-info.js";
 import type { Io } from "./io.js";
 import { describeFailure, EXIT, exitCodeOf } from "./failure.js";
@@ -65,7 +65,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <dir>", "output folder (config: out; default out)")
     .option(
       "--generators <list>",
-      `comma-separated generators to run (config: generators; default all: ${GENERATOR_NAMES.join(", ")})`,
+      `comma-separated generators to run (config: generators; default: ${DEFAULT_GENERATOR_NAMES.join(", ")}; on request: ${GENERATOR_NAMES.filter((n) => !DEFAULT_GENERATOR_NAMES.includes(n)).join(", ")})`,
     )
     .option(
       "--check",

@@ -1,6 +1,6 @@
 import { McpGenError } from "../schema/diagnostics.js";
 import { findRevision, SPEC_CLONE_HINT } from "../schema/index.js";
-import { GENERATOR_NAMES, resolveGenerators } from "../generators/emit/index.js";
+import { DEFAULT_GENERATOR_NAMES, resolveGenerators } from "../generators/emit/index.js";
 import { BUNDLED_SPEC_DIR, hasBundledSpec } from "../generators/emit/package-info.js";
 import { RUNTIME_MODES, type RuntimeMode } from "../generators/emit/runtime.js";
 import { TARGETS, type Target } from "../generators/output/target.js";
@@ -178,7 +178,7 @@ export function revisionNames(s: Settings): string[] {
         `${name("revisions")} names ${resolved[same]} twice ('${first}' and '${names[same]}')`,
     );
   }
-  const chosen = resolveGenerators(s.generators ?? GENERATOR_NAMES);
+  const chosen = resolveGenerators(s.generators ?? DEFAULT_GENERATOR_NAMES);
   if (!chosen.some((g) => g.eras)) {
     const older = [...resolved].sort().reverse().slice(1);
     throw settingsError(

@@ -12,6 +12,7 @@ import { dispatcherGenerator } from "./dispatcher.js";
 import { clientGenerator } from "./client.js";
 import { protocolGenerator } from "./protocol.js";
 import { erasGenerator } from "./eras.js";
+import { zodGenerator } from "./zod.js";
 import { checkParses } from "../print/parse-check.js";
 import { locateMethodError } from "./names.js";
 import { indexExports } from "./index-exports.js";
@@ -27,9 +28,19 @@ export const GENERATORS: readonly Generator[] = [
   protocolGenerator,
   erasGenerator,
   clientGenerator,
+  zodGenerator,
 ];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
+
+/**
+ * Generators run only when named (`--generators`, the config's `generators`): their files need
+ * a package the output does not otherwise depend on (zod.ts: zod).
+ */
+const ON_REQUEST: readonly string[] = [zodGenerator.name];
+
+/** The generators a run without `--generators` (or the config's `generators`) runs. */
+export const DEFAULT_GENERATOR_NAMES = GENERATOR_NAMES.filter((n) => !ON_REQUEST.includes(n));
 
 export { GENERATED_HEADER, headerFor } from "./headers.js";
 export type { OutputFile } from "./plugin.js";
@@ -62,7 +73,7 @@ export function resolveGenerators(names: readonly string[]): Generator[] {
  */
 export function generatedWith(
   revisions: readonly LoadedRevision[],
-  names: readonly string[] = GENERATOR_NAMES,
+  names: readonly string[] = DEFAULT_GENERATOR_NAMES,
   options: GenerateOptions = {},
 ): GeneratedWith {
   const runtime = options.runtime ?? "package";
@@ -91,7 +102,7 @@ export interface GenerateOptions {
 
 export async function generate(
   loaded: LoadedRevision,
-  names: readonly string[] = GENERATOR_NAMES,
+  names: readonly string[] = DEFAULT_GENERATOR_NAMES,
   options: GenerateOptions = {},
 ): Promise<OutputFile[]> {
   const ctx: GeneratorContext = {
