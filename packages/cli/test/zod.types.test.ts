@@ -1,10 +1,18 @@
-import { writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { generate } from "../src/generators/emit/index.js";
 import { loadRevision } from "../src/schema/index.js";
 import { applyEdits, DRAFT_EDITS } from "./fixtures/draft-schema.js";
-import { fakeSpec, SPEC_DIR, tempDir, typecheck, writeFiles } from "./helpers.js";
+import {
+  fakeSpec,
+  importGenerated,
+  ROOT,
+  SPEC_DIR,
+  tempDir,
+  typecheck,
+  writeFiles,
+} from "./helpers.js";
 import { itCompiles } from "./support/compile.js";
 
 // The inferred type of every schema of zod.ts is the type of types.ts: identical (the
@@ -69,4 +77,41 @@ describe("zod.ts: each schema's inferred type is the type of types.ts", () => {
     const spec = fakeSpec(applyEdits(SPEC_DIR, "2026-07-28", DRAFT_EDITS), "draft");
     expect(await diagnostics(spec, "draft")).toEqual([]);
   });
+});
+
+describe("examples/zod-schemas", () => {
+  itCompiles(
+    "type-checks with its output under the strict flags, and parses tool calls",
+    async () => {
+      const dir = join(tempDir("mcp-gen-example-"), "zod-schemas");
+      cpSync(join(ROOT, "examples", "zod-schemas"), dir, { recursive: true });
+      const config = JSON.parse(readFileSync(join(dir, "mcp-gen.config.json"), "utf8")) as {
+        revisions: [string];
+        out: string;
+        generators: string[];
+      };
+      const files = await generate(loadRevision(SPEC_DIR, config.revisions[0]), config.generators);
+      writeFiles(join(dir, config.out), files);
+      expect(typecheck([join(dir, "tool-call.ts")])).toEqual([]);
+      const source = readFileSync(join(dir, "tool-call.ts"), "utf8");
+      const example = await importGenerated<{ parseToolCall(json: string): unknown }>(
+        [
+          ...files.map((f) => ({ ...f, path: `${config.out}/${f.path}` })),
+          { path: "tool-call.ts", content: source },
+        ],
+        "tool-call.js",
+      );
+      // The spec's own example, with a key its schema does not declare.
+      const examples = join(SPEC_DIR, "schema", config.revisions[0], "examples", "CallToolRequest");
+      const [first] = readdirSync(examples);
+      const call = JSON.parse(readFileSync(join(examples, first!), "utf8")) as {
+        params: Record<string, unknown>;
+      };
+      call.params["extra"] = { kept: true };
+      expect(example.parseToolCall(JSON.stringify(call))).toEqual(call);
+      expect(
+        example.parseToolCall(JSON.stringify({ ...call, params: { ...call.params, name: 7 } })),
+      ).toEqual([expect.stringMatching(/^\/params\/name: /)]);
+    },
+  );
 });
