@@ -149,6 +149,12 @@ describe("zod.ts in a program", () => {
     expect(code).not.toMatch(/looseObject|z\.literal|z\.enum|z\.lazy/);
   });
 
+  it("is TypeScript only: --target js+dts would compile it without zod's types", async () => {
+    await expect(
+      generate(loadRevision(SPEC_DIR, "2026-07-28"), ["zod"], { target: "js+dts" }),
+    ).rejects.toThrow("the zod generator writes TypeScript only (--target ts)");
+  });
+
   it("keeps undeclared keys and types objects by their declared ones", async () => {
     const zod = await importGenerated<Record<string, ZodSchema>>(files, "zod.js");
     const content = { type: "text", text: "hi", extra: { kept: true } };

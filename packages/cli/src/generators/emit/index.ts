@@ -114,6 +114,12 @@ export async function generate(
     runtime: runtimeImports(options.runtime ?? "package"),
   };
   const chosen = resolveGenerators(names);
+  // js+dts compiles the output against the runtime alone: zod's types would be `any` there.
+  if (options.target === "js+dts" && chosen.some((g) => g.name === zodGenerator.name))
+    throw new McpGenError(
+      "config",
+      "the zod generator writes TypeScript only (--target ts): its declarations need zod's types",
+    );
   let emitted: EmittedFile[];
   try {
     emitted = chosen.flatMap((g) => g.emit(ctx));
