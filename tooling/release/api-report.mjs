@@ -1,7 +1,8 @@
-// The runtime package's public API as API Extractor reports it: one report per subpath of its
-// `exports` (API Extractor reads one entry point at a time), checked in under
-// api-report/runtime/, so a change to what the package exports shows in review as a diff of
-// these files. Reads the package's built declarations (dist/*.d.ts: run `npm run build`).
+// The published packages' public API as API Extractor reports it: one report per typed subpath
+// of each package's `exports` (API Extractor reads one entry point at a time), checked in under
+// tooling/api-report/<package>/ (the runtime's subpaths; the CLI's plugin API), so a change to
+// what a package exports shows in review as a diff of these files. Reads the packages' built
+// declarations (dist/*.d.ts: run `npm run build`).
 //
 //   node tooling/release/api-report.mjs           check: exit 1 naming each report that
 //                                                 differs from the package (CI)
@@ -31,10 +32,13 @@ export function typedEntryPoints(pkgDir) {
   });
 }
 
-export async function apiReports({ root = ROOT, update = false, out } = {}) {
-  const pkgDir = join(root, "packages", "runtime");
+/** The packages whose API is reported: folder names under packages/ (and under api-report/). */
+export const REPORTED_PACKAGES = ["runtime", "cli"];
+
+export async function apiReports({ root = ROOT, update = false, out, pkg = "runtime" } = {}) {
+  const pkgDir = join(root, "packages", pkg);
   if (!existsSync(join(pkgDir, "package.json")))
-    throw new Error(`no runtime package at ${pkgDir}: nothing to report yet`);
+    throw new Error(`no ${pkg} package at ${pkgDir}: nothing to report yet`);
   if (!existsSync(join(TOOLS, "node_modules", "@microsoft", "api-extractor"))) {
     const installed = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], {
       cwd: TOOLS,
@@ -46,7 +50,7 @@ export async function apiReports({ root = ROOT, update = false, out } = {}) {
   const { Extractor, ExtractorConfig } = await import(
     join(TOOLS, "node_modules", "@microsoft", "api-extractor", "lib-commonjs", "index.js")
   );
-  const reportFolder = out ?? join(root, "tooling", "api-report", "runtime");
+  const reportFolder = out ?? join(root, "tooling", "api-report", pkg);
   mkdirSync(reportFolder, { recursive: true });
   const temp = mkdtempSync(join(tmpdir(), "mcp-gen-api-"));
   const changed = [];
@@ -113,16 +117,21 @@ export async function apiReports({ root = ROOT, update = false, out } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const update = process.argv.includes("--update");
   try {
-    const { changed, reports, reportFolder } = await apiReports({ update });
-    if (changed.length > 0) {
-      console.error(
-        `api-report: the runtime's public API differs from the checked-in report for:\n  ${changed.join("\n  ")}\nIf the change is intended: npm run api:update, and commit api-report/ (a reviewer sees the change there).`,
+    let failed = false;
+    for (const pkg of REPORTED_PACKAGES) {
+      const { changed, reports, reportFolder } = await apiReports({ update, pkg });
+      if (changed.length > 0) {
+        console.error(
+          `api-report: the ${pkg} package's public API differs from the checked-in report for:\n  ${changed.join("\n  ")}\nIf the change is intended: npm run api:update, and commit tooling/api-report/ (a reviewer sees the change there).`,
+        );
+        failed = true;
+        continue;
+      }
+      console.log(
+        `api-report: ${pkg}: ${reports} entry points ${update ? "written to" : "match"} ${reportFolder}`,
       );
-      process.exit(1);
     }
-    console.log(
-      `api-report: ${reports} entry points ${update ? "written to" : "match"} ${reportFolder}`,
-    );
+    if (failed) process.exit(1);
   } catch (error) {
     console.error(`api-report: ${error.message}`);
     process.exit(1);

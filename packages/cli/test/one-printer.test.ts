@@ -31,6 +31,7 @@ const PRINTERS: Record<string, typeof GeneratedFile> = {
   client: GeneratedFile,
   // schema.json, printed by GeneratedFile.json (laid out JSON, no header line).
   "json-schema": GeneratedFile,
+  zod: GeneratedFile,
 };
 
 /**

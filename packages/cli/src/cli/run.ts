@@ -65,7 +65,7 @@ function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--out <dir>", "output folder (config: out; default out)")
     .option(
       "--generators <list>",
-      `comma-separated generators to run (config: generators; default: ${DEFAULT_GENERATOR_NAMES.join(", ")}; also: ${GENERATOR_NAMES.filter((n) => !DEFAULT_GENERATOR_NAMES.includes(n)).join(", ")})`,
+      `comma-separated generators to run (config: generators; default: ${DEFAULT_GENERATOR_NAMES.join(", ")}; on request: ${GENERATOR_NAMES.filter((n) => !DEFAULT_GENERATOR_NAMES.includes(n)).join(", ")})`,
     )
     .option(
       "--check",

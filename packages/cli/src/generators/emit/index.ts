@@ -14,6 +14,7 @@ import { clientGenerator } from "./client.js";
 import { protocolGenerator } from "./protocol.js";
 import { erasGenerator } from "./eras.js";
 import { jsonSchemaGenerator } from "./json-schema.js";
+import { zodGenerator } from "./zod.js";
 import { checkParses } from "../print/parse-check.js";
 import { locateMethodError } from "./names.js";
 import { indexExports } from "./index-exports.js";
@@ -37,6 +38,7 @@ export const GENERATORS: readonly Generator[] = [
   erasGenerator,
   clientGenerator,
   jsonSchemaGenerator,
+  zodGenerator,
 ];
 
 export const GENERATOR_NAMES = GENERATORS.map((g) => g.name);
@@ -140,6 +142,12 @@ export async function generate(
     ctx,
     chosen.map((g) => g.name),
   );
+  // js+dts compiles the output against the runtime alone: zod's types would be `any` there.
+  if (options.target === "js+dts" && chosen.some((g) => g.name === zodGenerator.name))
+    throw new McpGenError(
+      "config",
+      "the zod generator writes TypeScript only (--target ts): its declarations need zod's types",
+    );
   const emitted: EmittedFile[] = [];
   try {
     for (const g of chosen) emitted.push(...(await runPlugin(BUILTIN_PLUGINS.get(g.name)!, pctx)));
