@@ -14,12 +14,14 @@ import { dualEras, LEGACY_PROTOCOL, PROTOCOL } from "./fixture.js";
 
 type Ctx = any;
 const schema = { type: "object" } as const;
+/** defineTool's type arguments here: results are not this test's subject. */
+type Shape = { name: string; inputSchema: object };
 const secret = "a secret of at least thirty-two characters";
 
 /** One tool per way of using the back-channel, and two that use none. */
 const tools = defineTools(
   [
-    defineTool({
+    defineTool<Shape, Ctx, unknown, any, typeof schema, never>({
       tool: { name: "research", inputSchema: schema },
       call: withInput(
         PROTOCOL,
@@ -46,7 +48,7 @@ const tools = defineTools(
         return { content: [] };
       },
     },
-    defineTool({
+    defineTool<Shape, Ctx, unknown, any, typeof schema, never>({
       tool: { name: "logs", inputSchema: schema },
       call: async (_args, ctx: Ctx) => {
         await ctx.log("info", "started");
@@ -80,7 +82,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-async function start(legacy: ServeHttpOptions["legacy"]) {
+async function start(legacy: NonNullable<ServeHttpOptions["legacy"]>) {
   servers.push(await serveHttp(PROTOCOL, dispatcher(), { legacy }));
 }
 
@@ -111,7 +113,7 @@ describe("the warning at creation", () => {
     await start({ responses: "json" });
     expect(warnings).toHaveLength(1);
     const [first, ...listed] = warnings[0]!.split("\n");
-    expect(first).toMatch(/legacy.responses: "json".*these handlers lose it:$/);
+    expect(first).toMatch(/legacy.responses: "json".*the handlers affected:$/);
     expect(listed).toEqual([
       '  tools/call "research": asks the client for input',
       '  tools/call "branching": asks the client for input',
@@ -124,7 +126,7 @@ describe("the warning at creation", () => {
     await start({ sessions: false });
     expect(warnings).toHaveLength(1);
     const [first, ...listed] = warnings[0]!.split("\n");
-    expect(first).toMatch(/legacy.sessions: false.*these handlers lose it:$/);
+    expect(first).toMatch(/legacy.sessions: false.*the handlers affected:$/);
     expect(listed).toEqual([
       '  tools/call "research": asks the client for input',
       '  tools/call "branching": asks the client for input',

@@ -60,7 +60,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-async function start(legacy: ServeHttpOptions["legacy"]) {
+async function start(legacy: NonNullable<ServeHttpOptions["legacy"]>) {
   const server = await serveHttp(PROTOCOL, dispatcher(), { legacy });
   servers.push(server);
   return server.url;
@@ -79,7 +79,7 @@ async function v2Client(url: string) {
 }
 
 describe("the v2 SDK client (2.4.0, default mode) in each legacy mode", () => {
-  const modes: [string, ServeHttpOptions["legacy"], RegExp][] = [
+  const modes: [string, NonNullable<ServeHttpOptions["legacy"]>, RegExp][] = [
     ["JSON responses", { responses: "json" }, /legacy.responses: "json"/],
     ["stateless", { sessions: false }, /legacy.sessions: false/],
     // Both: the JSON body is the reason given (it could carry no request even with a session).

@@ -58,7 +58,8 @@ function markOf(fn: unknown): Mark | undefined {
   return (fn as unknown as Record<symbol, Mark | undefined>)[USES];
 }
 
-const INPUT = /\binputRequired\s*\(|\.\s*inputResponse\s*\(/;
+// `inputRequired(...)`, or as compiled imports call it: `(0, module.inputRequired)(...)`.
+const INPUT = /\binputRequired\s*\)?\s*\(|\.\s*inputResponse\s*\(/;
 const NOTIFICATIONS =
   /\.\s*(?:sendProgress|notify)\s*\(|\.\s*log\s*\(\s*["'`](?:debug|info|notice|warning|error|critical|alert|emergency)["'`]/;
 

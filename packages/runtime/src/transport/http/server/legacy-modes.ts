@@ -101,7 +101,7 @@ function warningOf(modes: LegacyModes, dispatcher: MessageHandler): string {
     return lost.length === 0 ? [] : [`  ${handler}: ${lost.map((use) => LOST[use]).join(", ")}`];
   });
   if (affected.length === 0) return line;
-  return [`${line}; with ${named} these handlers lose it:`, ...affected].join("\n");
+  return [`${line}; the handlers affected:`, ...affected].join("\n");
 }
 
 /** Whether an Accept header admits `type` (no header: anything; `q=0` excludes). */
