@@ -127,7 +127,7 @@ createServerDispatcher({}, { middleware: [{ before: (call) => void (call.method 
 });
 
 describe("the handlers.ts skeleton", () => {
-  it("serves nothing it has not implemented: placeholders are method not found and advertise no capability", async () => {
+  it("serves nothing it has not implemented: placeholders are method not found and advertise no capability but logging", async () => {
     const files = await generatedFiles("2026-07-28");
     const skeleton = await importGenerated<Any>(files, "handlers.js");
     const { d } = await load("2026-07-28");
@@ -138,7 +138,8 @@ describe("the handlers.ts skeleton", () => {
     const ask = (server: Any, method: string, params: object = {}) =>
       server.handle({ jsonrpc: "2.0", id: 1, method, params: { _meta: meta, ...params } });
     const discovered = await ask(skeleton.serverDispatcher, "server/discover");
-    expect(discovered.result.capabilities).toEqual({});
+    // logging alone: every server declares it (ctx.log is on every context).
+    expect(discovered.result.capabilities).toEqual({ logging: {} });
     expect((await ask(skeleton.serverDispatcher, "tools/call", { name: "x" })).error).toMatchObject(
       { code: -32601 },
     );
@@ -148,7 +149,10 @@ describe("the handlers.ts skeleton", () => {
       "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "private" }),
     };
     const served = d.createServerDispatcher(handlers);
-    expect((await ask(served, "server/discover")).result.capabilities).toEqual({ tools: {} });
+    expect((await ask(served, "server/discover")).result.capabilities).toEqual({
+      tools: {},
+      logging: {},
+    });
     expect((await ask(served, "tools/list")).result).toMatchObject({ tools: [] });
     expect((await ask(served, "prompts/list")).error).toMatchObject({ code: -32601 });
   });

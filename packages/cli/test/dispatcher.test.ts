@@ -323,7 +323,8 @@ describe("dispatcher 2026-07-28", () => {
       const reply = await server.handle(request("server/discover"));
       expect(reply.result).toEqual({
         supportedVersions: [VERSION],
-        capabilities: { completions: {}, prompts: {}, tools: {} },
+        // logging: declared in every era (server-capabilities.ts), ctx.log being everywhere.
+        capabilities: { completions: {}, prompts: {}, tools: {}, logging: {} },
         instructions: "Be nice.",
         ttlMs: 0,
         cacheScope: "public",
@@ -342,10 +343,11 @@ describe("dispatcher 2026-07-28", () => {
       );
       expect((await declared.handle(request("server/discover"))).result.capabilities).toEqual({
         tools: { listChanged: true },
+        logging: {},
       });
     });
 
-    it("lays the declared capabilities over those the handlers imply (logging, which no handler implies)", async () => {
+    it("lays the declared capabilities over those the handlers imply (logging, declared anyway)", async () => {
       const handlers = { ...echoTool, "prompts/list": () => ({ prompts: [], ...cache }) };
       const server = d.createServerDispatcher(handlers, {
         capabilities: { logging: {}, tools: { listChanged: true } },

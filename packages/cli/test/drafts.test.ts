@@ -265,6 +265,7 @@ describe("a spec draft's generated code behaves", () => {
       tools: { validate: true },
       prompts: { render: {} },
       resources: {},
+      logging: {},
     });
     expect(discovered.serverInfo).toEqual(info);
     // A server answering server/discover itself is asked nothing more.
@@ -450,7 +451,11 @@ describe("a draft whose capabilities have required fields", () => {
       clientInfo: info,
       capabilities: { ui: "text" },
     });
-    expect((await client.discover()).capabilities).toEqual({ region: "eu", tools: {} });
+    expect((await client.discover()).capabilities).toEqual({
+      region: "eu",
+      tools: {},
+      logging: {},
+    });
     expect((await client.callTool({ name: "x" })).content).toEqual([
       { type: "text", text: "text" },
     ]);

@@ -23,6 +23,7 @@ export type {
   MessageHandler,
 } from "./transport/http/server/options.js";
 export type { MessageBus } from "./server/message-bus.js";
+export type { BackChannelUse, HandlerBackChannel } from "./server/back-channel-uses.js";
 export * from "./transport/http/server/sessions.js";
 export * from "./stores/memory/sessions.js";
 export {

@@ -37,7 +37,9 @@ const dispatcher = () =>
 const servers: { url: string; close(): Promise<void> }[] = [];
 let warnings: string[] = [];
 beforeAll(() => {
-  vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+  vi.spyOn(process, "emitWarning").mockImplementation(((line: string, o?: { code?: string }) => {
+    if (o?.code === "MCP_LEGACY_MODE") warnings.push(line);
+  }) as typeof process.emitWarning);
 });
 afterEach(() => void (warnings = []));
 afterAll(async () => {

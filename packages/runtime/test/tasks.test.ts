@@ -111,6 +111,7 @@ describe("runtime tasks extension", () => {
     const reply = (await router.handle(request("server/discover"))) as any;
     expect(reply.result.capabilities).toEqual({
       tools: {},
+      logging: {},
       extensions: { "x/y": { a: 1 }, [TASKS_EXTENSION]: {} },
     });
   });

@@ -1,10 +1,10 @@
 import { own, type ProtocolDescriptor } from "./protocol.js";
+import { emitWarning } from "./warning.js";
 
 // One warning per deprecated method and revision, per process, where the user's code touches
 // it (a handler for it, an input request asking it, a client input handler answering it):
-// deprecations otherwise show only as strike-throughs in an editor. Node's warning channel
-// (process.emitWarning, type DeprecationWarning) lets users silence or trace them with
-// --no-deprecation and --trace-deprecation; elsewhere (Workers, browsers) console.warn.
+// deprecations otherwise show only as strike-throughs in an editor. Type DeprecationWarning on
+// Node's warning channel (warning.ts): --no-deprecation and --trace-deprecation apply.
 
 const warned = new Set<string>();
 
@@ -16,11 +16,7 @@ export function warnDeprecated(protocol: ProtocolDescriptor, method: string, use
   if (warned.has(key)) return;
   warned.add(key);
   const message = `MCP ${protocol.revision} deprecates ${method} (${describeDeprecation(text)}); used by ${use}`;
-  const node = (globalThis as { process?: { emitWarning?: (m: string, o: object) => void } })
-    .process;
-  if (typeof node?.emitWarning === "function")
-    node.emitWarning(message, { type: "DeprecationWarning", code: "MCP_DEPRECATED" });
-  else console.warn(`DeprecationWarning: ${message}`);
+  emitWarning(message, "DeprecationWarning", "MCP_DEPRECATED");
 }
 
 const MONTHS: Readonly<Record<string, number>> = {

@@ -109,8 +109,8 @@ export interface RequestContext<X extends ContextTypes = ContextTypes> {
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
   /**
    * Sends notifications/message for this request, if the client asked for this level or a lower
-   * one. A server that logs declares it: the dispatcher's `capabilities: { logging: {} }`
-   * (2026-07-28 server/utilities/logging; legacy sessions always get it).
+   * one. The dispatcher declares the logging capability in every era, since any handler may
+   * log (server-capabilities.ts; 2026-07-28 server/utilities/logging).
    */
   log(level: X["logLevel"], data: unknown, logger?: string): Promise<void>;
   /** This round's answers to the input requests of earlier rounds (multi round-trip). */

@@ -19,6 +19,8 @@ import {
 } from "./legacy-initialize.js";
 import { errorReporter, routeByEra, type EraRouting } from "./era-routing.js";
 import { positiveInteger, timeoutOption } from "../core/options.js";
+import type { MethodEntry } from "../core/protocol.js";
+import { backChannelHandlers, type HandlerBackChannel } from "./back-channel-uses.js";
 
 // One server, written once against the newest revision, serving every era in use
 // (2026-07-28 basic/versioning, "Backward Compatibility with Initialization-Based Versions"):
@@ -70,6 +72,12 @@ export interface EraDispatcher<Answer = Reply> extends Dispatcher<Answer> {
   notifySessions(notification: object, filter?: (session: LegacySession) => boolean): number;
   /** notifications/resources/updated to the legacy sessions subscribed to `uri`. */
   resourceUpdated(uri: string): number;
+  /**
+   * The handlers legacy sessions serve that ask the client for input or send notifications
+   * during a call (see back-channel-uses.ts): what a serving mode without a back-channel
+   * names at start-up.
+   */
+  backChannelHandlers(): readonly HandlerBackChannel[];
 }
 
 /** The protocol versions `eras` speak, in their order. */
@@ -138,6 +146,11 @@ export function createEraDispatcher<Table extends HandlerTable<Table> = Handlers
         params: { uri },
       };
       return dispatcher.notifySessions(notification, (session) => session.subscriptions.has(uri));
+    },
+    backChannelHandlers: () => {
+      const methods: Record<string, MethodEntry> = {};
+      for (const era of eras.legacy) Object.assign(methods, era.protocol.methods);
+      return backChannelHandlers(handlers, methods);
     },
     handle: async (message, context = {}) => routeByEra(message, context, routing),
     async handleText(text, context = {}) {

@@ -19,6 +19,7 @@ export {
   type RequireScopesOptions,
 } from "./require-scopes.js";
 export type { CancellationWatch } from "../core/cancellation.js";
+export type { BackChannelUse, HandlerBackChannel } from "./back-channel-uses.js";
 export * from "./extensions.js";
 export * from "./input-required.js";
 export * from "./request-state.js";

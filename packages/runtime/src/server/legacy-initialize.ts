@@ -1,12 +1,7 @@
 import type { HandleContext } from "./context.js";
 import { JSONRPC_ERRORS, withDetail } from "../core/errors.js";
-import {
-  capabilitiesOf,
-  carriesModernMeta,
-  isObject,
-  mergeCapabilities,
-  type ValidationError,
-} from "../core/protocol.js";
+import { carriesModernMeta, isObject, type ValidationError } from "../core/protocol.js";
+import { serverCapabilities } from "./server-capabilities.js";
 import type { Era, LegacyEra } from "../core/era.js";
 import type { Dispatcher, DispatcherOptions, Handlers, Reply } from "./router-types.js";
 import { LegacySession, type LegacySessionState, type SessionOptions } from "./legacy-session.js";
@@ -69,10 +64,13 @@ export function answerInitialize(
   // On stdio the process's output is the session's stream from the start.
   session.stream = context.notify;
   serving.sessions.open(channelOf(context), session, serving.routerFor(session));
-  const capabilities = {
-    ...mergeCapabilities(derivedCapabilities(era, serving.handlers), serving.options.capabilities),
-    logging: {},
-  };
+  // Decided as server/discover decides them (server-capabilities.ts), with the subscriptions
+  // the session keeps.
+  const capabilities = serverCapabilities(
+    era.protocol,
+    { handlers: serving.handlers, declared: serving.options.capabilities },
+    true,
+  );
   const { serverInfo, instructions } = serving.options;
   const result = {
     protocolVersion: version,
@@ -138,11 +136,4 @@ function invalidParams(id: string | number, errors: ValidationError[]): Reply {
       data: { errors },
     },
   };
-}
-
-/** Capabilities implied by the handlers, for methods the legacy revision has. */
-function derivedCapabilities(era: LegacyEra, handlers: Handlers): Record<string, object> {
-  const capabilities = capabilitiesOf(era.protocol.methods, handlers, "client->server");
-  if (capabilities["resources"]) capabilities["resources"] = { subscribe: true };
-  return capabilities;
 }

@@ -1,7 +1,8 @@
 import type { RouterExtension } from "./extensions.js";
 import type { Handler } from "./router-types.js";
 import type { RouterState } from "./router-state.js";
-import { capabilitiesOf, mergeCapabilities, own, type MethodEntry } from "../core/protocol.js";
+import { own, type MethodEntry } from "../core/protocol.js";
+import { serverCapabilities } from "./server-capabilities.js";
 
 // Which handler serves a method: a registered one, the router's own (ping, server/discover),
 // or an extension's, for the methods the routed side may receive.
@@ -47,11 +48,13 @@ function discoverResult(state: RouterState): Record<string, unknown> {
   return {
     ...options.discoverFields,
     supportedVersions: state.supportedVersions,
+    // Decided as initialize decides them for legacy sessions (server-capabilities.ts).
     capabilities: state.extensions.advertise(
-      mergeCapabilities(
-        capabilitiesOf(protocol.methods, state.handlers, state.direction),
-        options.capabilities,
-      ),
+      serverCapabilities(protocol, {
+        handlers: state.handlers,
+        declared: options.capabilities,
+        direction: state.direction,
+      }),
     ),
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     ...(protocol.features.discoverCacheHints

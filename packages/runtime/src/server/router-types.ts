@@ -29,7 +29,8 @@ export interface DispatcherOptions<
   supportedVersions?: string[];
   /**
    * Advertised by server/discover (and initialize), laid over those the registered handlers
-   * imply, key by key: `{ logging: {} }` for a server whose handlers call `ctx.log`.
+   * imply and `logging` (declared by every server: server-capabilities.ts), key by key:
+   * `{ tools: { listChanged: true } }` adds to the implied `tools`.
    */
   capabilities?: Capabilities;
   instructions?: string;

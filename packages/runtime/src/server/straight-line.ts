@@ -2,6 +2,7 @@ import type { RequestContext } from "./context.js";
 import { inputRequired } from "./input-required.js";
 import { sealStateFor, openStateFor, type StateSecret } from "./request-state.js";
 import { isObject, type ProtocolDescriptor } from "../core/protocol.js";
+import { inheritBackChannel } from "./back-channel-uses.js";
 
 // Straight-line input: a handler awaits its questions to the client (sampling, elicitation,
 // roots) as ordinary calls, in both eras, from one body. The handler is replayed: the round
@@ -119,7 +120,9 @@ export function withInput<
   if (!protocol.features.mrtr)
     throw new TypeError(`revision ${protocol.revision} has no multi round-trip requests`);
   const maxAsks = options.maxAsks ?? DEFAULT_MAX_ASKS;
-  return async (args, ctx) => {
+  // Marked: a legacy serving mode without a back-channel names it at start-up.
+  return inheritBackChannel(serve, handler, ["input"]);
+  async function serve(args: Args, ctx: Ctx): Promise<Result | Interim> {
     const rounds = await openRounds(ctx, options.secret);
     const answered = Object.keys(rounds.answers).map(Number);
     // Only answers to the previous round's asks count (a client's other keys are ignored).
@@ -193,5 +196,5 @@ export function withInput<
     );
     // Interim: the revision's InputRequiredResult, as the generated dispatcher names it.
     return inputRequired(protocol, ctx, { inputRequests, requestState }) as Interim;
-  };
+  }
 }

@@ -1,6 +1,7 @@
 import type { Promisable } from "./context.js";
 import { JSONRPC_ERRORS, McpError } from "../core/errors.js";
 import { isObject } from "../core/protocol.js";
+import { markTableBackChannel } from "./back-channel-uses.js";
 import {
   checkedOutput,
   inputRefusal,
@@ -132,31 +133,37 @@ export function defineTools<
   const tools = [...byName.values()].map((d) => d.tool);
   const listFields = options?.list ?? ({} as ListFields);
 
+  const call: ToolHandlers<Tool, Ctx, Params, Result, ListFields>["tools/call"] = async (
+    params,
+    ctx,
+  ) => {
+    const definition = byName.get(params.name);
+    if (definition === undefined)
+      throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `Tool ${params.name} not found`);
+    const { tool } = definition;
+    const args = params.arguments ?? {};
+    const nonFinite = nonFiniteAt(args);
+    if (nonFinite !== undefined)
+      throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, nonFiniteRefusal(nonFinite));
+    // A definition made by defineTool with a Standard Schema checks that part itself.
+    const self = SELF_CHECKED.get(definition);
+    const byValidate = typeof validate === "function" ? validate : undefined;
+    if (byValidate && !self?.input) {
+      const wrong = quoted(byValidate(tool.inputSchema, args));
+      if (wrong !== undefined) return inputRefusal(tool.name, wrong) as Result;
+    }
+    const result = await definition.call({ ...args }, ctx, params);
+    if (!byValidate || self?.output || tool.outputSchema === undefined) return result;
+    return (await checkedOutput(
+      tool.name,
+      result,
+      schemaCheck(byValidate, tool.outputSchema),
+    )) as Result;
+  };
+  // Each tool's uses by name, for the start-up list of a mode without a back-channel.
+  const calls = [...byName].map(([name, d]) => [name, d.call] as const);
   return {
     "tools/list": () => ({ ...listFields, tools: [...tools] }),
-    "tools/call": async (params, ctx) => {
-      const definition = byName.get(params.name);
-      if (definition === undefined)
-        throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, `Tool ${params.name} not found`);
-      const { tool } = definition;
-      const args = params.arguments ?? {};
-      const nonFinite = nonFiniteAt(args);
-      if (nonFinite !== undefined)
-        throw new McpError(JSONRPC_ERRORS.INVALID_PARAMS, nonFiniteRefusal(nonFinite));
-      // A definition made by defineTool with a Standard Schema checks that part itself.
-      const self = SELF_CHECKED.get(definition);
-      const byValidate = typeof validate === "function" ? validate : undefined;
-      if (byValidate && !self?.input) {
-        const wrong = quoted(byValidate(tool.inputSchema, args));
-        if (wrong !== undefined) return inputRefusal(tool.name, wrong) as Result;
-      }
-      const result = await definition.call({ ...args }, ctx, params);
-      if (!byValidate || self?.output || tool.outputSchema === undefined) return result;
-      return (await checkedOutput(
-        tool.name,
-        result,
-        schemaCheck(byValidate, tool.outputSchema),
-      )) as Result;
-    },
+    "tools/call": markTableBackChannel(call, calls),
   };
 }

@@ -10,6 +10,7 @@ import {
   type StandardToolSchema,
 } from "./standard-schema.js";
 import { checkedOutput, inputRefusal, quoted, SELF_CHECKED } from "./tool-checks.js";
+import { inheritBackChannel } from "./back-channel-uses.js";
 import type { ToolDefinition, ToolShape } from "./tools.js";
 
 // One tool whose types come from its schemas, for defineTools' table: `call` gets arguments
@@ -145,6 +146,8 @@ export function defineTool<Tool extends ToolShape, Ctx, Params, Result, In, Out>
       )) as Result;
     },
   };
+  // What the call asks and sends, for the start-up list of a mode without a back-channel.
+  inheritBackChannel(definition.call, call);
   SELF_CHECKED.set(definition, {
     input: inputStandard !== undefined,
     output: outputStandard !== undefined,

@@ -10,6 +10,8 @@ import {
   type RequestLifetime,
 } from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
+import { emitWarning } from "../../../core/warning.js";
+import type { BackChannelUse } from "../../../server/back-channel-uses.js";
 import type { HttpCoreOptions, MessageHandler } from "./options.js";
 
 // The serving modes of legacy (2025-03-26 .. 2025-11-25) clients (HttpCoreOptions.legacy),
@@ -45,7 +47,8 @@ const SESSION_OPTIONS = [
 
 /**
  * The modes `options.legacy` sets, checked at creation (TypeError for a bad value, or for
- * session options given with `sessions: false`); one warning line when a mode drops features.
+ * session options given with `sessions: false`); one warning when a mode drops features,
+ * naming the handlers that use them.
  */
 export function legacyModes(
   options: HttpCoreOptions<never>,
@@ -68,12 +71,23 @@ export function legacyModes(
       throw new TypeError("legacy.sessions: false needs a dispatcher with restoreSession");
   }
   const modes = { sessions, json: responses === "json" };
-  if (servesLegacy && (modes.json || !modes.sessions)) console.warn(warningOf(modes));
+  if (servesLegacy && (modes.json || !modes.sessions))
+    emitWarning(warningOf(modes, dispatcher), "Warning", "MCP_LEGACY_MODE");
   return modes;
 }
 
-/** The one line said at creation: the mode, and what its handlers lose. */
-function warningOf(modes: LegacyModes): string {
+/** The uses a mode loses: input always, notifications during a call with one JSON body. */
+const LOST: Record<BackChannelUse, string> = {
+  input: "asks the client for input",
+  notifications: "sends notifications during a call",
+};
+
+/**
+ * The warning given once at creation: the mode, what its handlers lose, and the handlers
+ * that use it (as the dispatcher reads them: back-channel-uses.ts), so the loss shows before
+ * a client meets it.
+ */
+function warningOf(modes: LegacyModes, dispatcher: MessageHandler): string {
   const named = [
     ...(modes.sessions ? [] : ["legacy.sessions: false"]),
     ...(modes.json ? ['legacy.responses: "json"'] : []),
@@ -81,7 +95,13 @@ function warningOf(modes: LegacyModes): string {
   const dropped = modes.json
     ? "requests to the client (sampling, elicitation, roots) fail, and progress and log notifications sent during a call are dropped"
     : "requests to the client (sampling, elicitation, roots) fail";
-  return `mcp-gen: legacy clients are served with ${named}: ${dropped} (deployment guide, "Serving modes for legacy clients")`;
+  const line = `mcp-gen: legacy clients are served with ${named}: ${dropped} (deployment guide, "Serving modes for legacy clients")`;
+  const affected = (dispatcher.backChannelHandlers?.() ?? []).flatMap(({ handler, uses }) => {
+    const lost = uses.filter((use) => use === "input" || modes.json);
+    return lost.length === 0 ? [] : [`  ${handler}: ${lost.map((use) => LOST[use]).join(", ")}`];
+  });
+  if (affected.length === 0) return line;
+  return [`${line}; the handlers affected:`, ...affected].join("\n");
 }
 
 /** Whether an Accept header admits `type` (no header: anything; `q=0` excludes). */

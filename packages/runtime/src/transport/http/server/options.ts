@@ -1,5 +1,6 @@
 import type { ResourceServerOptions } from "../../../auth/resource-server.js";
 import type { LegacySessionState } from "../../../server/legacy-session.js";
+import type { HandlerBackChannel } from "../../../server/back-channel-uses.js";
 import type { SessionStore } from "./sessions.js";
 import type { CancellationWatch } from "../../../core/cancellation.js";
 import type { EventStore } from "./event-store.js";
@@ -39,6 +40,11 @@ export interface MessageHandler {
   attachStream?(channel: object, send: (message: object) => unknown): () => void;
   /** The session notices the session on `channel` missed (set by shareSessionNotices with a history). */
   missedNotices?: MissedNotices;
+  /**
+   * Dual-era dispatchers: the handlers that ask the client for input or send notifications
+   * during a call, which a legacy serving mode without a back-channel lists at start-up.
+   */
+  backChannelHandlers?(): readonly HandlerBackChannel[];
   /** The params naming what the dispatcher's extension requests act on (checked as `Mcp-Name`). */
   readonly nameParams?: { readonly [method: string]: string };
 }

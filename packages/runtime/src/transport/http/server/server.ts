@@ -23,6 +23,7 @@ export {
 } from "./node-host.js";
 export type { CorsOptions, LegacyServingOptions, MessageHandler } from "./options.js";
 export type { CancellationWatch } from "../../../core/cancellation.js";
+export type { BackChannelUse, HandlerBackChannel } from "../../../server/back-channel-uses.js";
 export type { MessageBus } from "../../../server/message-bus.js";
 
 /** A node:http request listener serving MCP at `options.path` (default /mcp). */
