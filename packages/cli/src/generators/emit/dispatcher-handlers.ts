@@ -1,5 +1,5 @@
 import type { MethodInfo } from "../../schema/protocol.js";
-import { prettierKey, quote, str, type CodeWriter } from "../print/printer.js";
+import { prettierKey, quote, str, WIDTH, type CodeWriter } from "../print/printer.js";
 import { schemaType } from "./protocol.js";
 import { paramsType, type DispatcherPlan, type ReceivingSide } from "./dispatcher-plan.js";
 import { RT } from "./runtime-symbols.js";
@@ -143,7 +143,15 @@ function writeDeprecatedInputRequired(w: CodeWriter, plan: DispatcherPlan, what:
   const methods = deprecated.map((r) => quote(r.method)).join(" | ");
   const requests = schemaType(plan.loaded, "InputRequests", "{}");
   w.doc("The input requests this revision deprecates.");
-  w.line(`type DeprecatedInputRequest = Extract<T.InputRequest, { method: ${methods} }>;`);
+  const oneLine = `type DeprecatedInputRequest = Extract<T.InputRequest, { method: ${methods} }>;`;
+  // Laid out as prettier lays out a type argument list too wide for one line.
+  if (oneLine.length <= WIDTH) w.line(oneLine);
+  else {
+    w.line("type DeprecatedInputRequest = Extract<");
+    w.line("  T.InputRequest,");
+    w.line(`  { method: ${methods} }`);
+    w.line(">;");
+  }
   w.line();
   w.doc(
     "`unknown` when `R` (written out, not a record of any key) asks a deprecated input request.",
