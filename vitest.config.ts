@@ -10,6 +10,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  */
 const LONGEST = [
   "packages/cli/test/validators.test.ts",
+  "packages/cli/test/zod.test.ts",
   "packages/cli/test/cli.test.ts",
   "packages/cli/test/init.test.ts",
   "packages/cli/test/feature-matrix.test.ts",
