@@ -81,6 +81,8 @@ const INTEROP = [
   "packages/cli/test/side-by-side.test.ts",
   // The v2 SDK server and client in memory, against mcp-gen's typed tools.
   "packages/cli/test/side-by-side.types.test.ts",
+  // examples/sdk-v2-zod: the v2 SDK's low-level Server validating with mcp-gen's zod output.
+  "packages/cli/test/sdk-v2-zod.test.ts",
   "packages/cli/test/spec-bump.test.ts",
   "packages/cli/test/tools-interop.test.ts",
   // examples/middleware: requireScopes over HTTP, the SDK clients with bearer tokens.
