@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../src/fetch.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { inputRequired } from "../src/server/input-required.js";
 import type { FetchHandlerOptions } from "../src/transport/http/server/fetch.js";
 import { dualEras, LEGACY_PROTOCOL, PROTOCOL } from "./fixture.js";
+import { legacyModeWarnings } from "./legacy-mode-warnings.js";
 
 // The legacy serving modes through the web-standard host (createFetchHandler, as Workers,
 // Deno, Bun and Next.js call it), Request in and Response out, in process. Stateless serving
@@ -30,14 +31,7 @@ const dispatcher = () =>
     },
   });
 
-let warnings: string[] = [];
-beforeAll(() => {
-  vi.spyOn(process, "emitWarning").mockImplementation(((line: string, o?: { code?: string }) => {
-    if (o?.code === "MCP_LEGACY_MODE") warnings.push(line);
-  }) as typeof process.emitWarning);
-});
-afterEach(() => void (warnings = []));
-afterAll(() => void vi.restoreAllMocks());
+const warnings = legacyModeWarnings();
 
 const post = (message: Json, headers: Record<string, string> = {}) =>
   new Request(URL_, {

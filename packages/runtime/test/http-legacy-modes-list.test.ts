@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { backChannelHandlers } from "../src/server/back-channel-uses.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
 import { inputRequired } from "../src/server/input-required.js";
@@ -7,6 +7,7 @@ import { defineTools } from "../src/server/tools.js";
 import { defineTool } from "../src/server/typed-tools.js";
 import { serveHttp, type ServeHttpOptions } from "../src/transport/http/server/server.js";
 import { dualEras, LEGACY_PROTOCOL, PROTOCOL } from "./fixture.js";
+import { legacyModeWarnings } from "./legacy-mode-warnings.js";
 
 // The start-up list of a legacy serving mode without a back-channel (HttpCoreOptions.legacy):
 // once, as the server is created, the handlers that ask the client for input or send
@@ -70,15 +71,8 @@ const LEGACY = { ...LEGACY_PROTOCOL, protocolVersion: "2025-11-25" };
 const dispatcher = () => createEraDispatcher(dualEras(LEGACY), { ...tools });
 
 const servers: { close(): Promise<void> }[] = [];
-let warnings: string[] = [];
-beforeAll(() => {
-  vi.spyOn(process, "emitWarning").mockImplementation(((line: string, o?: { code?: string }) => {
-    if (o?.code === "MCP_LEGACY_MODE") warnings.push(line);
-  }) as typeof process.emitWarning);
-});
-afterEach(() => void (warnings = []));
+const warnings = legacyModeWarnings();
 afterAll(async () => {
-  vi.restoreAllMocks();
   await Promise.all(servers.map((s) => s.close()));
 });
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createEraDispatcher } from "../src/server/era-dispatcher.js";
@@ -7,6 +7,7 @@ import { routingHeaders } from "../src/transport/http/headers.js";
 import { serveHttp, type ServeHttpOptions } from "../src/transport/http/server/server.js";
 import { MemorySessionStore } from "../src/stores/memory/sessions.js";
 import { dualEras, LEGACY_PROTOCOL, PROTOCOL, request } from "./fixture.js";
+import { legacyModeWarnings } from "./legacy-mode-warnings.js";
 
 // The serving modes of legacy clients on Streamable HTTP (HttpCoreOptions.legacy): JSON
 // responses and stateless serving, each with what it cannot carry refused by name, and the
@@ -35,15 +36,8 @@ const dispatcher = () =>
   });
 
 const servers: { url: string; close(): Promise<void> }[] = [];
-let warnings: string[] = [];
-beforeAll(() => {
-  vi.spyOn(process, "emitWarning").mockImplementation(((line: string, o?: { code?: string }) => {
-    if (o?.code === "MCP_LEGACY_MODE") warnings.push(line);
-  }) as typeof process.emitWarning);
-});
-afterEach(() => void (warnings = []));
+const warnings = legacyModeWarnings();
 afterAll(async () => {
-  vi.restoreAllMocks();
   await Promise.all(servers.map((s) => s.close()));
 });
 
