@@ -197,3 +197,28 @@ export function mutate(value: Json, pick: number, kind: Mutation, replacement: n
 }
 
 export const mutationKinds: Mutation[] = ["delete", "replace", "extra", "nudge"];
+
+/**
+ * What the differential tests feed a type's validators: generated values of `type` (with the
+ * spec's `examples` among the seeds, when it has some), one in four as they are and three in
+ * four mutated, so both verdicts are exercised.
+ */
+export function differentialCandidates(
+  arbitraries: ArbitraryBuilder,
+  type: string,
+  examples: readonly unknown[] = [],
+): fc.Arbitrary<Json> {
+  const seeds =
+    examples.length > 0
+      ? fc.oneof(arbitraries.named(type), fc.constantFrom(...(examples as Json[])))
+      : arbitraries.named(type);
+  return fc.oneof(
+    { weight: 1, arbitrary: seeds },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(seeds, fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
+        .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement)),
+    },
+  );
+}

@@ -1,8 +1,5 @@
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
-import AjvDraft7 from "ajv";
-import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runtimeImports } from "../src/generators/emit/runtime.js";
@@ -11,7 +8,8 @@ import { validatorsGenerator } from "../src/generators/emit/validators.js";
 import { formatTypeScript } from "../src/generators/print/render.js";
 import { loadRevision } from "../src/schema/index.js";
 import { buildValidationSchemas } from "../src/schema/validation.js";
-import { ArbitraryBuilder, mutate, mutationKinds } from "./arbitraries.js";
+import { ArbitraryBuilder, differentialCandidates, mutate, mutationKinds } from "./arbitraries.js";
+import { schemaJsonOracle, specExamples } from "./support/schema-json-oracle.js";
 import { DEVIATIONS } from "./schema-json-deviations.js";
 import { generatedFiles, importGenerated, SPEC_DIR, SPEC_REVISIONS } from "./helpers.js";
 
@@ -41,20 +39,6 @@ const NEWEST = SPEC_REVISIONS[SPEC_REVISIONS.length - 1];
  * (vitest.config.ts): `npm test` runs the newest revision's, `npm run test:slow` all of them.
  */
 const corpusTags = (revision: string) => ({ tags: revision === NEWEST ? [] : ["corpus"] });
-
-/** ajv + ajv-formats on schema.json, as the spec validates its examples (strict: false). */
-function oracle(revision: string, patched: boolean) {
-  const json = JSON.parse(readFileSync(join(SPEC_DIR, "schema", revision, "schema.json"), "utf8"));
-  const is2020 = "$defs" in json;
-  const defs = is2020 ? json.$defs : json.definitions;
-  if (patched) for (const d of DEVIATIONS) if (d.revision === revision) d.patch(defs);
-  const AjvClass = (is2020 ? Ajv2020 : AjvDraft7) as unknown as typeof Ajv2020.default;
-  const ajv = new AjvClass({ strict: false, allErrors: true });
-  (addFormats as unknown as (a: unknown) => void)(ajv);
-  ajv.addSchema({ ...json, $id: "mcp" });
-  const pointer = is2020 ? "$defs" : "definitions";
-  return { defs, check: (type: string) => ajv.getSchema(`mcp#/${pointer}/${type}`)! };
-}
 
 describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
   let v: Validators;
@@ -136,7 +120,7 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
     `agrees with ajv on schema.json for every type: examples plus ${runsFor(revision)} generated values, valid and mutated`,
     corpusTags(revision),
     () => {
-      const { check, defs } = oracle(revision, true);
+      const { check, defs } = schemaJsonOracle(revision, true);
       const schemas = buildValidationSchemas(loaded.model);
       const arbitraries = new ArbitraryBuilder(schemas);
       const types = loaded.model.declarations
@@ -145,33 +129,14 @@ describe.each(SPEC_REVISIONS)("validators for %s", (revision) => {
       expect(types.every((t) => t in defs)).toBe(true);
       let valid = 0;
       let total = 0;
-      const examplesDir = join(SPEC_DIR, "schema", revision, "examples");
-      const examplesOf = (type: string): unknown[] =>
-        existsSync(join(examplesDir, type))
-          ? readdirSync(join(examplesDir, type)).map((f) =>
-              JSON.parse(readFileSync(join(examplesDir, type, f), "utf8")),
-            )
-          : [];
       for (const type of types) {
         const validate = check(type);
-        const examples = examplesOf(type);
-        // The spec's own examples seed the generator: as they are, and mutated.
-        const seeds =
-          examples.length > 0
-            ? fc.oneof(arbitraries.named(type), fc.constantFrom(...(examples as never[])))
-            : arbitraries.named(type);
+        const examples = specExamples(revision, type);
         for (const example of examples) {
           expect(v[`is${type}`]!(example)).toBe(validate(example));
         }
-        const candidate = fc.oneof(
-          { weight: 1, arbitrary: seeds },
-          {
-            weight: 3,
-            arbitrary: fc
-              .tuple(seeds, fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
-              .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement)),
-          },
-        );
+        // The spec's own examples seed the generator: as they are, and mutated.
+        const candidate = differentialCandidates(arbitraries, type, examples);
         fc.assert(
           fc.property(candidate, (value) => {
             const expected = validate(value) as boolean;
@@ -231,8 +196,8 @@ describe("documented schema.json deviations", () => {
     async (_name, d) => {
       const loaded = loadRevision(SPEC_DIR, d.revision);
       const v = await importGenerated<Validators>(await generate(loaded), "validators.js");
-      expect(oracle(d.revision, false).check(d.type)(d.witness)).toBe(false);
-      expect(oracle(d.revision, true).check(d.type)(d.witness)).toBe(true);
+      expect(schemaJsonOracle(d.revision, false).check(d.type)(d.witness)).toBe(false);
+      expect(schemaJsonOracle(d.revision, true).check(d.type)(d.witness)).toBe(true);
       expect(v[`is${d.type}`]!(d.witness)).toBe(true);
     },
   );
@@ -245,7 +210,7 @@ describe("inputs JSON cannot carry", () => {
   });
 
   it("non-finite numbers: ajv with strict: false accepts them, JSON cannot carry them, the validators reject them", () => {
-    const { check } = oracle("2026-07-28", false);
+    const { check } = schemaJsonOracle("2026-07-28", false);
     const progress = (p: number) => ({ progressToken: 1, progress: p });
     expect(check("ProgressNotificationParams")(progress(NaN))).toBe(true);
     expect(check("ProgressNotificationParams")(progress(Infinity))).toBe(true);
@@ -256,7 +221,7 @@ describe("inputs JSON cannot carry", () => {
   });
 
   it("an own __proto__ key is validated by its value, as ajv does", () => {
-    const { check } = oracle("2026-07-28", false);
+    const { check } = schemaJsonOracle("2026-07-28", false);
     const value = JSON.parse('{"experimental": {"__proto__": 5}}');
     expect(check("ClientCapabilities")(value)).toBe(false);
     expect(v["isClientCapabilities"]!(value)).toBe(false);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../src/generators/emit/index.js";
 import { loadRevision, type LoadedRevision } from "../src/schema/index.js";
 import { buildValidationSchemas } from "../src/schema/validation.js";
-import { ArbitraryBuilder, mutate, mutationKinds } from "./arbitraries.js";
+import { ArbitraryBuilder, differentialCandidates } from "./arbitraries.js";
 import { applyEdits, DRAFT_EDITS } from "./fixtures/draft-schema.js";
 import { fakeSpec, importGenerated, SPEC_DIR } from "./helpers.js";
 
@@ -47,16 +47,7 @@ describe("zod.ts of a draft", () => {
       const schema = zod[`${type}Schema`];
       const validate = validators[`validate${type}`];
       expect(schema && validate, type).toBeTruthy();
-      const seeds = arbitraries.named(type);
-      const candidate = fc.oneof(
-        { weight: 1, arbitrary: seeds },
-        {
-          weight: 3,
-          arbitrary: fc
-            .tuple(seeds, fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
-            .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement)),
-        },
-      );
+      const candidate = differentialCandidates(arbitraries, type);
       fc.assert(
         fc.property(candidate, (value) => {
           const expected = validate!(value).ok;

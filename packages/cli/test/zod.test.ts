@@ -1,9 +1,6 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import Ajv2020 from "ajv/dist/2020.js";
-import AjvDraft7 from "ajv";
-import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { rolldown } from "rolldown";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -12,8 +9,8 @@ import { findRevision, loadRevision, type LoadedRevision } from "../src/schema/i
 import { buildProtocol } from "../src/schema/protocol.js";
 import { readSchemaText } from "../src/schema/reader.js";
 import { buildValidationSchemas } from "../src/schema/validation.js";
-import { ArbitraryBuilder, mutate, mutationKinds } from "./arbitraries.js";
-import { DEVIATIONS } from "./schema-json-deviations.js";
+import { ArbitraryBuilder, differentialCandidates } from "./arbitraries.js";
+import { schemaJsonOracle, specExamples } from "./support/schema-json-oracle.js";
 import {
   importGenerated,
   readFixture,
@@ -35,26 +32,6 @@ const RUNS = Number(process.env["FC_RUNS"] ?? 200);
 const NEWEST = SPEC_REVISIONS[SPEC_REVISIONS.length - 1];
 const runsFor = (revision: string) => (revision === NEWEST ? RUNS : Math.ceil(RUNS / 4));
 const corpusTags = (revision: string) => ({ tags: revision === NEWEST ? [] : ["corpus"] });
-
-/** ajv + ajv-formats on schema.json with the documented deviations patched (as validators.test.ts). */
-function oracle(revision: string) {
-  const json = JSON.parse(readFileSync(join(SPEC_DIR, "schema", revision, "schema.json"), "utf8"));
-  const is2020 = "$defs" in json;
-  const defs = is2020 ? json.$defs : json.definitions;
-  for (const d of DEVIATIONS) if (d.revision === revision) d.patch(defs);
-  const AjvClass = (is2020 ? Ajv2020 : AjvDraft7) as unknown as typeof Ajv2020.default;
-  const ajv = new AjvClass({ strict: false, allErrors: true });
-  (addFormats as unknown as (a: unknown) => void)(ajv);
-  ajv.addSchema({ ...json, $id: "mcp" });
-  const pointer = is2020 ? "$defs" : "definitions";
-  return { defs, check: (type: string) => ajv.getSchema(`mcp#/${pointer}/${type}`)! };
-}
-
-function examplesOf(revision: string, type: string): unknown[] {
-  const dir = join(SPEC_DIR, "schema", revision, "examples", type);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")));
-}
 
 /**
  * Where zod.ts and schema.json disagree (none on the corpus below), each with a value schema.json
@@ -82,7 +59,7 @@ describe.each(SPEC_REVISIONS)("zod.ts for %s", (revision) => {
     `agrees with ajv on schema.json for every type: examples plus ${runsFor(revision)} generated values, valid and mutated; valid values parse to themselves`,
     corpusTags(revision),
     () => {
-      const { check, defs } = oracle(revision);
+      const { check, defs } = schemaJsonOracle(revision, true);
       const arbitraries = new ArbitraryBuilder(buildValidationSchemas(loaded.model));
       const types = loaded.model.declarations
         .filter((d) => d.kind !== "const" && d.exported)
@@ -93,7 +70,7 @@ describe.each(SPEC_REVISIONS)("zod.ts for %s", (revision) => {
       for (const type of types) {
         const validate = check(type);
         const schema = zod[`${type}Schema`]!;
-        const examples = examplesOf(revision, type);
+        const examples = specExamples(revision, type);
         for (const example of examples) {
           expect(validate(example), `${type} example`).toBe(true);
           expect(schema.safeParse(example), `${type} example`).toEqual({
@@ -101,19 +78,7 @@ describe.each(SPEC_REVISIONS)("zod.ts for %s", (revision) => {
             data: example,
           });
         }
-        const seeds =
-          examples.length > 0
-            ? fc.oneof(arbitraries.named(type), fc.constantFrom(...(examples as never[])))
-            : arbitraries.named(type);
-        const candidate = fc.oneof(
-          { weight: 1, arbitrary: seeds },
-          {
-            weight: 3,
-            arbitrary: fc
-              .tuple(seeds, fc.nat(), fc.constantFrom(...mutationKinds), fc.nat())
-              .map(([value, pick, kind, replacement]) => mutate(value, pick, kind, replacement)),
-          },
-        );
+        const candidate = differentialCandidates(arbitraries, type, examples);
         fc.assert(
           fc.property(candidate, (value) => {
             const expected = validate(value) as boolean;
@@ -142,7 +107,7 @@ describe("documented zod.ts deviations from schema.json", () => {
         await generate(loadRevision(SPEC_DIR, d.revision), ["zod"]),
         "zod.js",
       );
-      expect(oracle(d.revision).check(d.type)(d.witness)).toBe(false);
+      expect(schemaJsonOracle(d.revision, true).check(d.type)(d.witness)).toBe(false);
       expect(zod[`${d.type}Schema`]!.safeParse(d.witness).success).toBe(true);
     },
   );
