@@ -1,5 +1,5 @@
 import { fork, spawnSync } from "node:child_process";
-import { mkdtempSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -89,10 +89,12 @@ const DUAL_ERA_REVISIONS = "2026-07-28,2025-11-25,2025-06-18,2025-03-26";
 /** Generates the dual-era output with the mcp-gen of `checkout` and type-strips it into `out`. */
 export function generateWith(checkout, out, transpile) {
   const ts = `${out}-ts`;
+  // The CLI moved into packages/cli after the default baseline (aba262f) was cut.
+  const split = join(checkout, "packages/cli/dist/cli/main.js");
   const r = spawnSync(
     process.execPath,
     [
-      join(checkout, "dist/cli/main.js"),
+      existsSync(split) ? split : join(checkout, "dist/cli/main.js"),
       "generate",
       "--spec",
       SPEC,

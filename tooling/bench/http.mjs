@@ -307,9 +307,11 @@ export async function benchHttp() {
   try {
     const here = generateWith(ROOT, join(work, "js"), transpileDir);
     const checkout = await baselineCheckout();
-    const { transpileDir: transpileThere } = await import(
-      join(checkout, "tooling/transpile-generated.mjs")
-    );
+    // scripts/ became tooling/ after the default baseline (aba262f).
+    const transpiler = ["tooling", "scripts"]
+      .map((folder) => join(checkout, folder, "transpile-generated.mjs"))
+      .find((file) => existsSync(file));
+    const { transpileDir: transpileThere } = await import(transpiler);
     const there = generateWith(checkout, join(work, "baseline-js"), transpileThere);
     const dirs = { "mcp-gen": here, baseline: there };
     for (const kind of Object.keys(SERVERS)) servers.push(await start(kind, dirs[kind]));
