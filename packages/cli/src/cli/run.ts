@@ -5,6 +5,9 @@ import { VERSION } from "../generators/emit/package-info.js";
 import type { Io } from "./io.js";
 import { describeFailure, EXIT, exitCodeOf } from "./failure.js";
 
+// main.js hands in its own import() (src/host/import-module.ts says why).
+export { useImporter } from "../host/import-module.js";
+
 // The commands load the schema reader (TypeScript) on first use, so --help and usage
 // errors answer at once.
 const commands = () => import("./commands.js");

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,6 +11,7 @@ import { MAX_ENTRIES } from "../generators/client-from/server-snapshot.js";
 import { ts } from "../schema/typescript.js";
 import { loadEras } from "./commands.js";
 import { display } from "./check.js";
+import { importModule } from "../host/import-module.js";
 
 // Where `mcp-gen client` reads a server's listing from: a saved file, or the server itself,
 // over Streamable HTTP (a URL) or stdio (a command, spawned without a shell). A server is
@@ -137,7 +139,17 @@ interface StdioModule {
 
 /** A module of the temporary folder. */
 const load = async <M>(dir: string, module: string) =>
-  (await import(pathToFileURL(join(dir, module)).href)) as M;
+  (await importModule(pathToFileURL(join(dir, module)).href)) as M;
+
+/**
+ * The file URL of a module of @mcp-gen/runtime, as this CLI resolves it. Not
+ * `import.meta.resolve`: the CLI also runs as one CommonJS bundle (tooling/build/bundle-cli.mjs),
+ * which has no import.meta; the runtime's exports all have a `default` condition, which
+ * require's resolution honours too.
+ */
+function runtimeModuleUrl(specifier: string): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve(specifier)).href;
+}
 
 /** The generated client for `options.revisions`, written as JavaScript into `dir`. */
 async function writeClient(dir: string, options: ListingOptions): Promise<void> {
@@ -153,7 +165,7 @@ async function writeClient(dir: string, options: ListingOptions): Promise<void> 
       })
       .outputText.replace(
         /(["'])(@mcp-gen\/runtime\/[\w/-]+)\1/g,
-        (_, _q: string, specifier: string) => JSON.stringify(import.meta.resolve(specifier)),
+        (_, _q: string, specifier: string) => JSON.stringify(runtimeModuleUrl(specifier)),
       );
     const target = join(dir, file.path.replace(/\.ts$/, ".js"));
     mkdirSync(dirname(target), { recursive: true });

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { McpGenError } from "../schema/diagnostics.js";
 import { PLUGIN_API_VERSION, type McpGenPlugin } from "./api.js";
 import { pluginError, type LoadedPlugin } from "./run.js";
+import { importModule } from "../host/import-module.js";
 
 // Loading `--plugin <module>` (and the config's `plugins`): a path (starting with `.` or `/`)
 // or a package name, resolved from a folder (the working folder for the flag, the config's
@@ -81,7 +82,7 @@ export async function loadPlugin(spec: string, base: string): Promise<LoadedPlug
   const file = realpathSync(path);
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = (await importModule(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new McpGenError("plugin", `${file}: plugin '${spec}' failed to load: ${reason}`);

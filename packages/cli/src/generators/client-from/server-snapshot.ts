@@ -1,5 +1,6 @@
 import { McpGenError } from "../../schema/diagnostics.js";
 import { lineCommentText } from "../print/printer.js";
+import { importModule } from "../../host/import-module.js";
 
 // What a server lists, as `mcp-gen client` keeps it beside the typed functions it generates
 // (the snapshot): its tools, prompts and resource templates, each cut to the fields the
@@ -217,7 +218,7 @@ export function snapshotOf(listing: unknown, where: string): ServerSnapshot {
  * project's format check passes on it and the same snapshot is always the same bytes.
  */
 export async function snapshotText(snapshot: ServerSnapshot): Promise<string> {
-  const prettier = await import("prettier");
+  const prettier = await importModule<typeof import("prettier")>("prettier");
   return prettier.format(JSON.stringify(snapshot), { parser: "json", printWidth: 100 });
 }
 

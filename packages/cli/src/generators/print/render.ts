@@ -5,6 +5,7 @@ import type HandlebarsModule from "handlebars";
 import type * as Prettier from "prettier";
 
 import { TEMPLATE_DIR } from "../emit/package-info.js";
+import { importModule } from "../../host/import-module.js";
 
 // Handlebars renders the mostly-text files of `mcp-gen init` (templates/project/: README,
 // .gitignore, JSON); generated code and init's TypeScript files (init/scaffolds/) are printed
@@ -51,6 +52,6 @@ const PRETTIER_OPTIONS: Prettier.Options = { parser: "babel-ts", printWidth: 100
  * every file laid out and never need it (loading and warming it up was most of their time).
  */
 export async function formatTypeScript(code: string): Promise<string> {
-  const prettier = await import("prettier");
+  const prettier = await importModule<typeof import("prettier")>("prettier");
   return prettier.format(code, PRETTIER_OPTIONS);
 }

@@ -14,6 +14,7 @@ import ts from "typescript";
 import { generate } from "../../generators/emit/index.js";
 import { jsonErrorOffset, lineColumn } from "../../cli/json-position.js";
 import type { LintContext, RawFinding, Rule } from "../finding.js";
+import { importModule } from "../../host/import-module.js";
 
 // The spec's examples (schema/<revision>/examples/<Type>/*.json) show what each type looks
 // like on the wire. They are checked with mcp-gen's own validators for the revision, generated
@@ -61,7 +62,7 @@ async function generatedValidators(ctx: LintContext): Promise<Record<string, unk
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, js);
     }
-    return (await import(pathToFileURL(join(dir, "validators.js")).href)) as Record<
+    return (await importModule(pathToFileURL(join(dir, "validators.js")).href)) as Record<
       string,
       unknown
     >;
