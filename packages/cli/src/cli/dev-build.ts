@@ -1,4 +1,5 @@
-import ts from "typescript";
+import { ts } from "../schema/typescript.js";
+import type * as TS from "typescript";
 import { McpGenError } from "../schema/diagnostics.js";
 import { display } from "./check.js";
 import type { Io } from "./io.js";
@@ -40,7 +41,7 @@ export function buildLayout(tsconfig: string): BuildLayout {
  * A diagnostic as the CLI says a failure: `file:line:col: error TS2322: message` (the
  * message's further lines, TypeScript's elaboration, indented below it).
  */
-export function diagnosticLines(d: ts.Diagnostic): string[] {
+export function diagnosticLines(d: TS.Diagnostic): string[] {
   const [first = "", ...rest] = ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n");
   const kind = ts.DiagnosticCategory[d.category].toLowerCase();
   let where = "";

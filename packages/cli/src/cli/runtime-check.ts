@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import semver from "semver";
+import satisfies from "semver/functions/satisfies.js";
 import { RUNTIME_PACKAGE } from "../generators/emit/package-info.js";
 
 // Generated code that imports the runtime package runs on whatever version the project has
@@ -21,6 +21,6 @@ export function runtimeProblem(out: string, range: string): string | undefined {
     return `${RUNTIME_PACKAGE} is not installed where the output imports it; install ${RUNTIME_PACKAGE}@${range}`;
   }
   const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
-  if (semver.satisfies(version, range, { includePrerelease: true })) return undefined;
+  if (satisfies(version, range, { includePrerelease: true })) return undefined;
   return `${RUNTIME_PACKAGE} ${version} is installed, but the output was generated for ${range}; install ${RUNTIME_PACKAGE}@${range}, or regenerate with the mcp-gen that matches ${version}`;
 }

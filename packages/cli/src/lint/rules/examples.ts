@@ -10,7 +10,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import ts from "typescript";
+import { ts } from "../../schema/typescript.js";
 import { generate } from "../../generators/emit/index.js";
 import { jsonErrorOffset, lineColumn } from "../../cli/json-position.js";
 import type { LintContext, RawFinding, Rule } from "../finding.js";
