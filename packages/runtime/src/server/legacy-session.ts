@@ -128,14 +128,16 @@ export class LegacySession {
 
   /** The session as data, for a store (see LegacySessionState). */
   state(): LegacySessionState {
-    return {
+    // Built field by field, not spread: the HTTP transport reads it twice per request.
+    const state: LegacySessionState = {
       version: this.version,
       clientCapabilities: this.clientCapabilities,
-      ...(this.clientInfo ? { clientInfo: this.clientInfo } : {}),
-      ...(this.logLevel !== undefined ? { logLevel: this.logLevel } : {}),
       initialized: this.initialized,
-      subscriptions: [...this.subscriptions],
+      subscriptions: this.subscriptions.size === 0 ? [] : [...this.subscriptions],
     };
+    if (this.clientInfo) state.clientInfo = this.clientInfo;
+    if (this.logLevel !== undefined) state.logLevel = this.logLevel;
+    return state;
   }
 
   /**

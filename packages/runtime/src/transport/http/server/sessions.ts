@@ -66,6 +66,21 @@ export interface SessionStore {
   count(principal: string | undefined): Promise<number>;
 }
 
+/**
+ * A session store's sessions read and written in place, with no round trip: the default
+ * store's, which lives in this process and which only the server that made it uses
+ * (store-defaults.ts). Its records hold nothing the sessions open here do not: a request to
+ * a session held here needs no record read.
+ */
+export interface LocalSessions {
+  /** Session `id` (who opened it) if it is live; undefined when unknown or expired. */
+  find(id: string): { readonly principal: string | undefined } | undefined;
+  /** SessionStore.update, done at once. */
+  update(id: string, change: SessionChange): boolean;
+  /** SessionStore.touch, done at once. */
+  touch(id: string): boolean;
+}
+
 /** The bounds of a session store; each a positive integer. */
 export interface SessionLimits {
   /** Most sessions kept at once; a new one beyond it is refused (default 10,000). */
