@@ -350,7 +350,13 @@ interface RequestStream {
 
 /** The ids of the requests in `message` (one, or a batch), as strings. */
 function requestIds(message: unknown): string[] {
-  return (Array.isArray(message) ? message : [message]).flatMap((m) => {
+  if (!Array.isArray(message)) {
+    // One request, the usual case: no batch built to walk.
+    const id =
+      isObject(message) && typeof message["method"] === "string" ? message["id"] : undefined;
+    return typeof id === "string" || typeof id === "number" ? [String(id)] : [];
+  }
+  return message.flatMap((m) => {
     const id = isObject(m) && typeof m["method"] === "string" ? m["id"] : undefined;
     return typeof id === "string" || typeof id === "number" ? [String(id)] : [];
   });

@@ -154,8 +154,11 @@ export function answering(
   if (modes.json) return { jsonResponse: true, backChannelRefusal: JSON_MODE };
   if (!sse) return { jsonResponse: true, backChannelRefusal: JSON_ACCEPT };
   if (!modes.sessions) return { backChannelRefusal: STATELESS };
-  return {};
+  return AS_REQUESTED;
 }
+
+/** A request answered as the client asked: with SSE when it needs a stream. */
+const AS_REQUESTED: Pick<Caller, "jsonResponse" | "backChannelRefusal"> = Object.freeze({});
 
 /**
  * The revision a stateless request is served at when it names none (2025-11-25

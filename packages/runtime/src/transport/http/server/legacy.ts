@@ -1,14 +1,21 @@
 import { JSONRPC_ERRORS } from "../../../core/errors.js";
 import type { LegacySessionState } from "../../../server/legacy-session.js";
 import type { ResourceServer } from "../../../auth/resource-server.js";
-import { answer, callerAuth, type AnswerHost, RequestLifetime, traceHeadersOf } from "./answer.js";
+import {
+  answer,
+  callerAuth,
+  type AnswerHost,
+  type Caller,
+  RequestLifetime,
+  traceHeadersOf,
+} from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import { answering, type LegacyModes } from "./legacy-modes.js";
 import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
 import {
   newSessionId,
+  sessionChange,
   type LocalSessions,
-  type SessionChange,
   type SessionRefusal,
   type SessionStore,
 } from "./sessions.js";
@@ -286,13 +293,6 @@ async function post(
       );
       return sendJson(sink, 400, error);
     }
-    const caller = {
-      channel,
-      principal,
-      sessionId: session.id,
-      traceHeaders: traceHeadersOf(exchange),
-      ...callerAuth(host.auth, exchange.authView(), message),
-    };
     // Notifications, and responses to requests the server sent, are accepted with 202. An
     // answer to a request another instance sent goes there; so does a cancellation of a
     // request no POST here serves, once handled here (session-relay.ts).
@@ -327,7 +327,15 @@ async function post(
       keepOnClose: () => lifetime.keepOnClose(),
     });
     const replySink = !resumable ? sink : "send" in resumable ? resumable : await resumable;
-    await answer(host, replySink, lifetime, message, { ...caller, ...mode }, true);
+    const caller: Caller = {
+      channel,
+      principal,
+      sessionId: session.id,
+      traceHeaders: traceHeadersOf(exchange),
+      ...callerAuth(host.auth, exchange.authView(), message),
+      ...mode,
+    };
+    await answer(host, replySink, lifetime, message, caller, true);
   } finally {
     stopWatchingSession();
     lifetime.end();
@@ -373,29 +381,4 @@ function refuseSession(
         : "Too many sessions for this principal (maxSessionsPerPrincipal); end one with DELETE or let one expire";
   const status = refusal === "store-full" ? 503 : 429;
   sendJson(sink, status, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, message, id));
-}
-
-/** What a request changed of a session's state, or undefined when nothing. */
-function sessionChange(
-  before: LegacySessionState,
-  after: LegacySessionState,
-): SessionChange | undefined {
-  const logLevel = after.logLevel !== before.logLevel && after.logLevel !== undefined;
-  const initialized = after.initialized !== before.initialized;
-  if (!logLevel && !initialized && sameList(before.subscriptions, after.subscriptions))
-    return undefined;
-  const change: SessionChange = {};
-  if (logLevel) change.logLevel = after.logLevel!;
-  if (initialized) change.initialized = after.initialized;
-  const [was, is] = [new Set(before.subscriptions), new Set(after.subscriptions)];
-  const subscribed = after.subscriptions.filter((uri) => !was.has(uri));
-  const unsubscribed = before.subscriptions.filter((uri) => !is.has(uri));
-  if (subscribed.length > 0) change.subscribed = subscribed;
-  if (unsubscribed.length > 0) change.unsubscribed = unsubscribed;
-  return Object.keys(change).length > 0 ? change : undefined;
-}
-
-/** Whether `a` and `b` hold the same items in the same order (most requests change none). */
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -144,3 +144,28 @@ export function parseSessionRecord(value: unknown): SessionRecord | undefined {
 export function newSessionId(): string {
   return globalThis.crypto.randomUUID();
 }
+
+/** What a request changed of a session's state, or undefined when nothing. */
+export function sessionChange(
+  before: LegacySessionState,
+  after: LegacySessionState,
+): SessionChange | undefined {
+  const logLevel = after.logLevel !== before.logLevel && after.logLevel !== undefined;
+  const initialized = after.initialized !== before.initialized;
+  if (!logLevel && !initialized && sameList(before.subscriptions, after.subscriptions))
+    return undefined;
+  const change: SessionChange = {};
+  if (logLevel) change.logLevel = after.logLevel!;
+  if (initialized) change.initialized = after.initialized;
+  const [was, is] = [new Set(before.subscriptions), new Set(after.subscriptions)];
+  const subscribed = after.subscriptions.filter((uri) => !was.has(uri));
+  const unsubscribed = before.subscriptions.filter((uri) => !is.has(uri));
+  if (subscribed.length > 0) change.subscribed = subscribed;
+  if (unsubscribed.length > 0) change.unsubscribed = unsubscribed;
+  return Object.keys(change).length > 0 ? change : undefined;
+}
+
+/** Whether `a` and `b` hold the same items in the same order (most requests change none). */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
