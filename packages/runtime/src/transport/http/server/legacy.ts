@@ -169,7 +169,8 @@ export function legacySessions(host: LegacyHttpHost) {
     const { store } = deadline;
     // An unknown or expired session: 404, and the client starts a new one (2025-11-25
     // transports). A session opened by another principal is just as unknown to this one.
-    const channel = await channelOf(lookup, id, who.principal, deadline);
+    const found = channelOf(lookup, id, who.principal, deadline);
+    const channel = found instanceof Promise ? await found : found;
     const session = channel && dispatcher.session?.(channel);
     if (!channel || !session)
       return sendJson(sink, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
@@ -214,22 +215,30 @@ interface SessionLookup {
 
 /**
  * The channel serving session `id` to `principal`, or undefined when the session is unknown
- * or expired, or another principal's.
+ * or expired, or another principal's. At once, without a promise, for a session held here
+ * whose store this server alone writes (LocalSessions): it is as its record says.
  */
-async function channelOf(
-  { local, live, relay, relayReady }: SessionLookup,
+function channelOf(
+  lookup: SessionLookup,
+  id: string,
+  principal: string | undefined,
+  deadline: RequestDeadline,
+): object | undefined | Promise<object | undefined> {
+  const { local, live } = lookup;
+  if (!local) return storedChannel(lookup, id, principal, deadline);
+  const found = local.find(id);
+  if (!found) return void live.end(id);
+  if (found.principal !== principal) return undefined;
+  return live.servedChannel(id) ?? storedChannel(lookup, id, principal, deadline);
+}
+
+/** channelOf from the session's record: a session this instance does not hold is rebuilt. */
+async function storedChannel(
+  { live, relay, relayReady }: SessionLookup,
   id: string,
   principal: string | undefined,
   { store, settled }: RequestDeadline,
 ): Promise<object | undefined> {
-  if (local) {
-    const found = local.find(id);
-    if (!found) return void live.end(id);
-    if (found.principal !== principal) return undefined;
-    // Held here, it is as its record says: only this server writes the store.
-    const held = live.servedChannel(id);
-    if (held) return held;
-  }
   // Listening on the bus before a request here can ask the client anything (a bus that
   // cannot subscribe yet, Redis away as the server starts, gets 503 within the deadline).
   if (relay && !relayReady()) await settled(relay.ready, "message bus");
