@@ -71,25 +71,39 @@ export class Cancellation implements CancellationWatch {
  * RequestContext's `signal` getter) stays unmade while nobody reads the watch.
  */
 export function watchSignal(signal: AbortSignal | (() => AbortSignal)): CancellationWatch {
-  const current = typeof signal === "function" ? signal : () => signal;
-  return {
-    get aborted() {
-      return current().aborted;
-    },
-    get reason() {
-      return current().reason as unknown;
-    },
-    get signal() {
-      return current();
-    },
-    onAbort(listener) {
-      const signal = current();
-      if (signal.aborted) return NOTHING_TO_UNSUBSCRIBE;
-      const onAbort = () => listener(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      return () => signal.removeEventListener("abort", onAbort);
-    },
-  };
+  return new SignalWatch(typeof signal === "function" ? signal : () => signal);
+}
+
+/**
+ * watchSignal's watch: a class, its getters on the prototype (an object literal with getters
+ * is built on V8's slow path, and a legacy request makes one).
+ */
+class SignalWatch implements CancellationWatch {
+  readonly #current: () => AbortSignal;
+
+  constructor(current: () => AbortSignal) {
+    this.#current = current;
+  }
+
+  get aborted(): boolean {
+    return this.#current().aborted;
+  }
+
+  get reason(): unknown {
+    return this.#current().reason as unknown;
+  }
+
+  get signal(): AbortSignal {
+    return this.#current();
+  }
+
+  onAbort(listener: (reason: unknown) => void): () => void {
+    const signal = this.#current();
+    if (signal.aborted) return NOTHING_TO_UNSUBSCRIBE;
+    const onAbort = () => listener(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    return () => signal.removeEventListener("abort", onAbort);
+  }
 }
 
 /** The cancellation a caller handed over: its `cancellation`, else its `signal`, else none. */

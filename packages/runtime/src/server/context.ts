@@ -182,14 +182,11 @@ export function requestContext(
   const answers = isObject(params["inputResponses"]) ? params["inputResponses"] : {};
   const version = metaValue(keys.protocolVersion);
   const capabilities = metaValue(keys.clientCapabilities);
-  return {
+  const fields: Omit<RequestContext, "signal"> = {
     method,
     id,
     principal: context.principal,
     request: { method, params },
-    get signal() {
-      return cancellation.signal;
-    },
     protocolVersion: typeof version === "string" ? version : undefined,
     clientCapabilities: isObject(capabilities) ? capabilities : {},
     clientInfo: metaValue(keys.clientInfo) as object | undefined,
@@ -242,4 +239,22 @@ export function requestContext(
       return answer.value as never;
     },
   };
+  return Object.assign(new LazySignal(cancellation), fields);
+}
+
+/**
+ * What a request context is built on: `signal` on the prototype, the AbortSignal made when
+ * first read. Not a getter in an object literal: V8 builds such a literal on its slow path,
+ * and every request makes a context.
+ */
+class LazySignal {
+  readonly #cancellation: Pick<CancellationWatch, "signal">;
+
+  constructor(cancellation: Pick<CancellationWatch, "signal">) {
+    this.#cancellation = cancellation;
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
 }

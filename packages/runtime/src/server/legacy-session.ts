@@ -128,14 +128,16 @@ export class LegacySession {
 
   /** The session as data, for a store (see LegacySessionState). */
   state(): LegacySessionState {
-    return {
+    // Built field by field, not spread: the HTTP transport reads it twice per request.
+    const state: LegacySessionState = {
       version: this.version,
       clientCapabilities: this.clientCapabilities,
-      ...(this.clientInfo ? { clientInfo: this.clientInfo } : {}),
-      ...(this.logLevel !== undefined ? { logLevel: this.logLevel } : {}),
       initialized: this.initialized,
-      subscriptions: [...this.subscriptions],
+      subscriptions: this.subscriptions.size === 0 ? [] : [...this.subscriptions],
     };
+    if (this.clientInfo) state.clientInfo = this.clientInfo;
+    if (this.logLevel !== undefined) state.logLevel = this.logLevel;
+    return state;
   }
 
   /**
@@ -348,7 +350,13 @@ interface RequestStream {
 
 /** The ids of the requests in `message` (one, or a batch), as strings. */
 function requestIds(message: unknown): string[] {
-  return (Array.isArray(message) ? message : [message]).flatMap((m) => {
+  if (!Array.isArray(message)) {
+    // One request, the usual case: no batch built to walk.
+    const id =
+      isObject(message) && typeof message["method"] === "string" ? message["id"] : undefined;
+    return typeof id === "string" || typeof id === "number" ? [String(id)] : [];
+  }
+  return message.flatMap((m) => {
     const id = isObject(m) && typeof m["method"] === "string" ? m["id"] : undefined;
     return typeof id === "string" || typeof id === "number" ? [String(id)] : [];
   });

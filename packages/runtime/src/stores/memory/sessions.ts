@@ -2,6 +2,7 @@ import {
   capFor,
   parseSessionRecord,
   sessionLimits,
+  type LocalSessions,
   type SessionChange,
   type SessionLimits,
   type SessionRecord,
@@ -29,7 +30,7 @@ interface MemoryEntry {
   initialized: boolean;
   subscriptions: Set<string>;
   /** Its principal, whose bucket it counts in. */
-  bucket: string | undefined;
+  readonly principal: string | undefined;
   /** When it was last used. */
   seen: number;
 }
@@ -54,6 +55,15 @@ function applyChange(
   for (const uri of change.unsubscribed ?? []) target.subscriptions.delete(uri);
 }
 
+/** Each store's sessions read and written in place (see localSessionsOf). */
+const inPlace = new WeakMap<object, LocalSessions>();
+
+/**
+ * The sessions of `store`, read and written in place when it is a MemorySessionStore: for
+ * the server that made it its default store, and so holds it alone (store-defaults.ts).
+ */
+export const localSessionsOf = (store: object): LocalSessions | undefined => inPlace.get(store);
+
 /** An in-memory store: one instance's sessions; idle ones expire, full means refused. */
 export class MemorySessionStore implements SessionStore {
   /** Least recently used first. */
@@ -65,6 +75,11 @@ export class MemorySessionStore implements SessionStore {
   constructor(options: MemorySessionStoreOptions = {}) {
     this.limits = sessionLimits(options);
     this.now = options.now ?? Date.now;
+    inPlace.set(this, {
+      find: (id) => this.live(id),
+      update: (id, change) => this.updateNow(id, change),
+      touch: (id) => this.touchNow(id),
+    });
   }
 
   /** Live sessions, expired ones not counted. */
@@ -75,8 +90,9 @@ export class MemorySessionStore implements SessionStore {
 
   async create(id: string, record: SessionRecord): Promise<"created" | SessionRefusal> {
     this.sweep();
-    const bucket = record.principal;
-    if ((this.buckets.get(bucket) ?? 0) >= capFor(this.limits, bucket)) return "principal-full";
+    const { principal } = record;
+    if ((this.buckets.get(principal) ?? 0) >= capFor(this.limits, principal))
+      return "principal-full";
     if (this.entries.size >= this.limits.maxSessions) return "store-full";
     const { logLevel, initialized, subscriptions, ...fixed } = record.session;
     this.entries.delete(id);
@@ -85,10 +101,10 @@ export class MemorySessionStore implements SessionStore {
       logLevel,
       initialized,
       subscriptions: new Set(subscriptions),
-      bucket,
+      principal,
       seen: this.now(),
     });
-    this.buckets.set(bucket, (this.buckets.get(bucket) ?? 0) + 1);
+    this.buckets.set(principal, (this.buckets.get(principal) ?? 0) + 1);
     return "created";
   }
 
@@ -98,17 +114,11 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async update(id: string, change: SessionChange): Promise<boolean> {
-    const entry = this.live(id);
-    if (!entry) return false;
-    applyChange(entry, change);
-    this.refresh(id, entry);
-    return true;
+    return this.updateNow(id, change);
   }
 
   async touch(id: string): Promise<boolean> {
-    const entry = this.live(id);
-    if (entry) this.refresh(id, entry);
-    return entry !== undefined;
+    return this.touchNow(id);
   }
 
   async delete(id: string): Promise<boolean> {
@@ -121,6 +131,20 @@ export class MemorySessionStore implements SessionStore {
   async count(principal: string | undefined): Promise<number> {
     this.sweep();
     return this.buckets.get(principal) ?? 0;
+  }
+
+  private updateNow(id: string, change: SessionChange): boolean {
+    const entry = this.live(id);
+    if (!entry) return false;
+    applyChange(entry, change);
+    this.refresh(id, entry);
+    return true;
+  }
+
+  private touchNow(id: string): boolean {
+    const entry = this.live(id);
+    if (entry) this.refresh(id, entry);
+    return entry !== undefined;
   }
 
   /** The entry of `id` unless it expired (then it is dropped). */
@@ -141,9 +165,9 @@ export class MemorySessionStore implements SessionStore {
 
   private remove(id: string, entry: MemoryEntry): void {
     this.entries.delete(id);
-    const left = (this.buckets.get(entry.bucket) ?? 1) - 1;
-    if (left > 0) this.buckets.set(entry.bucket, left);
-    else this.buckets.delete(entry.bucket);
+    const left = (this.buckets.get(entry.principal) ?? 1) - 1;
+    if (left > 0) this.buckets.set(entry.principal, left);
+    else this.buckets.delete(entry.principal);
   }
 
   /** Drops expired sessions from the least recently used end. */

@@ -36,13 +36,27 @@ export function drainTimeout(value: number | undefined, name: string, fallback: 
  */
 export class Drain {
   #closing: Promise<void> | undefined = undefined;
-  readonly #answering = new Set<ServerResponse>();
+  // Counts, not sets of each request: the drain waits for none in particular, and every
+  // request passes here. The responses not closed yet:
+  #answering = 0;
   // The handlers of POSTs still running, whose client may have gone (a resumable stream's
   // client resumes it later): the drain waits for them too.
-  readonly #handling = new Set<Promise<void>>();
-  // Each GET's listeners, told when the drain ends it.
+  #handling = 0;
+  // Each open GET's listeners, told when the drain ends it.
   readonly #streams = new Map<ServerResponse, Set<() => void>>();
   #settled: (() => void) | undefined = undefined;
+  // Shared by every request (a response's "close" listener gets the response as `this`), so
+  // that taking one allocates no closure.
+  readonly #closed = (res: ServerResponse) => {
+    this.#answering--;
+    this.#streams.delete(res);
+    this.#check();
+  };
+  readonly #responseClosed = closeListener((res) => this.#closed(res));
+  readonly #handled = () => {
+    this.#handling--;
+    this.#check();
+  };
 
   /** Whether close() began: a request is then refused. */
   get draining(): boolean {
@@ -62,35 +76,28 @@ export class Drain {
       return false;
     }
     if (this.draining) res.setHeader("connection", "close");
-    this.#answering.add(res);
+    this.#answering++;
     if (method === "GET") this.#streams.set(res, new Set());
-    res.once("close", () => {
-      this.#answering.delete(res);
-      this.#streams.delete(res);
-      this.#check();
-    });
+    // A response closes once ("close" follows "finish", or the client going away).
+    res.on("close", this.#responseClosed);
     return true;
   }
 
   /** Waits for `handled` (the core's work on a request that is no GET) as well. */
   handling(method: string | undefined, handled: Promise<void>): void {
     if (method === "GET") return;
-    const done = handled.catch(() => undefined);
-    this.#handling.add(done);
-    void done.then(() => {
-      this.#handling.delete(done);
-      this.#check();
-    });
+    this.#handling++;
+    handled.then(this.#handled, this.#handled);
   }
 
   #check(): void {
-    if (this.#answering.size === 0 && this.#handling.size === 0) this.#settled?.();
+    if (this.#answering === 0 && this.#handling === 0) this.#settled?.();
   }
 
   /** Tells `listener` when the drain ends `res`'s stream (a GET only); returns the unsubscribe. */
   onStreamEnd(res: ServerResponse, listener: () => void): () => void {
     const listeners = this.#streams.get(res);
-    if (!listeners) return () => undefined;
+    if (!listeners) return ignore;
     listeners.add(listener);
     return () => void listeners.delete(listener);
   }
@@ -116,11 +123,8 @@ export class Drain {
     server.closeIdleConnections();
     // Calls in flight keep their connection's framing (a balancer in front reuses or closes
     // it as it does any other): every connection is closed once they finished.
-    for (const res of this.#answering) {
-      const stream = this.#streams.get(res);
-      if (stream) endStream(res, stream);
-    }
-    if (this.#answering.size > 0 || this.#handling.size > 0) {
+    for (const [res, stream] of this.#streams) endStream(res, stream);
+    if (this.#answering > 0 || this.#handling > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
         this.#settled = resolve;
@@ -132,6 +136,16 @@ export class Drain {
     await closed;
   }
 }
+
+/** A response's "close" listener calling `closed` with the response (the listener's `this`). */
+function closeListener(closed: (res: ServerResponse) => void) {
+  return function (this: ServerResponse) {
+    closed(this);
+  };
+}
+
+/** What stops watching a response that is no GET stream: nothing to stop. */
+const ignore = () => undefined;
 
 /** Ends a GET stream: its listeners first (nothing more is written), then the response. */
 function endStream(res: ServerResponse, listeners: Set<() => void>): void {

@@ -115,6 +115,18 @@ function admits(accept: string | undefined, type: string): boolean {
   });
 }
 
+/** The last Accept header read, and what it admits: a client sends the same one each time. */
+let lastAccept: { header: string | undefined; json: boolean; sse: boolean } | undefined;
+
+/** Whether `accept` admits JSON, and SSE. */
+function acceptedTypes(accept: string | undefined): { json: boolean; sse: boolean } {
+  if (lastAccept !== undefined && lastAccept.header === accept) return lastAccept;
+  const json = admits(accept, "application/json");
+  const sse = admits(accept, "text/event-stream");
+  lastAccept = { header: accept, json, sse };
+  return lastAccept;
+}
+
 /**
  * How one legacy request is answered, from the mode and the client's Accept: the Caller's
  * fields, or undefined after answering 406. The client MUST list both application/json and
@@ -129,9 +141,7 @@ export function answering(
   sink: ReplySink,
   id: unknown,
 ): Pick<Caller, "jsonResponse" | "backChannelRefusal"> | undefined {
-  const accept = exchange.header("accept");
-  const json = admits(accept, "application/json");
-  const sse = admits(accept, "text/event-stream");
+  const { json, sse } = acceptedTypes(exchange.header("accept"));
   if (!json && (modes.json || !sse)) {
     const sends = modes.json ? "application/json" : "application/json or text/event-stream";
     const error = errorBody(
@@ -144,8 +154,11 @@ export function answering(
   if (modes.json) return { jsonResponse: true, backChannelRefusal: JSON_MODE };
   if (!sse) return { jsonResponse: true, backChannelRefusal: JSON_ACCEPT };
   if (!modes.sessions) return { backChannelRefusal: STATELESS };
-  return {};
+  return AS_REQUESTED;
 }
+
+/** A request answered as the client asked: with SSE when it needs a stream. */
+const AS_REQUESTED: Pick<Caller, "jsonResponse" | "backChannelRefusal"> = Object.freeze({});
 
 /**
  * The revision a stateless request is served at when it names none (2025-11-25

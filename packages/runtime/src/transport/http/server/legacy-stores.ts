@@ -4,9 +4,14 @@ import { positiveInteger } from "./event-store.js";
 import { LiveSessions } from "./live-sessions.js";
 import type { HttpCoreOptions } from "./options.js";
 import { resumableStreams, type ResumableStreams } from "./resumable.js";
-import type { SessionStore } from "./sessions.js";
+import type { LocalSessions, SessionChange, SessionStore } from "./sessions.js";
 import type { DefaultStores } from "./store-defaults.js";
-import { boundedEventStore, boundedSessionStore } from "./store-deadline.js";
+import {
+  boundedEventStore,
+  boundedSessionStore,
+  StoreUnavailableError,
+  type RequestDeadline,
+} from "./store-deadline.js";
 
 // The stores and stream machinery a legacy-session host is built on (legacy.ts): the session
 // store and the event store, given or the defaults, each bounded by the request timeout, and
@@ -63,10 +68,44 @@ export function liveSessionsOf(
   });
 }
 
-/** The session store (given or the default), each call bounded by the request timeout. */
+/**
+ * The session store (given or the default), each call bounded by the request timeout; and
+ * `local`, its sessions read and written in place, when it is the default store in memory:
+ * made here, so that this server alone writes it.
+ */
 export function boundedSessionsOf(host: LegacyStoreHost) {
-  const store = sessionStoreOf(host.options, host.defaults);
-  return boundedSessionStore(store, host.timeoutMs, host.report, host.defaults.inProcess(store));
+  const { options, defaults } = host;
+  const store = sessionStoreOf(options, defaults);
+  const bounded = boundedSessionStore(
+    store,
+    host.timeoutMs,
+    host.report,
+    defaults.inProcess(store),
+  );
+  const local = options.sessionStore ? undefined : defaults.localSessions?.(store);
+  if (!local) return { ...bounded, local };
+  // A store in memory cannot stall: its requests have no deadline to keep.
+  const unbounded: RequestDeadline = {
+    store: bounded.store,
+    settled: async (ready) => void (await ready),
+  };
+  return { store: bounded.store, forRequest: () => unbounded, local };
+}
+
+/**
+ * Writes what a request changed of session `id` to the store, or restarts its idle clock
+ * when nothing changed; whether the session is still there. A store that failed counts as
+ * kept (it was reported): the change is lost, and the next request rebuilds the session from
+ * the record as it was. In place for `local` (see LocalSessions), without a round trip.
+ */
+export function sessionWriter(store: SessionStore, local: LocalSessions | undefined) {
+  return (id: string, change: SessionChange | undefined): boolean | Promise<boolean> => {
+    if (local) return change ? local.update(id, change) : local.touch(id);
+    return (change ? store.update(id, change) : store.touch(id)).catch((error: unknown) => {
+      if (error instanceof StoreUnavailableError) return true;
+      throw error;
+    });
+  };
 }
 
 /** The store of `options`, or the default one (in memory) with the bounds they give. */

@@ -1,14 +1,21 @@
 import { JSONRPC_ERRORS } from "../../../core/errors.js";
 import type { LegacySessionState } from "../../../server/legacy-session.js";
 import type { ResourceServer } from "../../../auth/resource-server.js";
-import { answer, callerAuth, type AnswerHost, RequestLifetime, traceHeadersOf } from "./answer.js";
+import {
+  answer,
+  callerAuth,
+  type AnswerHost,
+  type Caller,
+  RequestLifetime,
+  traceHeadersOf,
+} from "./answer.js";
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import { answering, type LegacyModes } from "./legacy-modes.js";
 import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
 import {
   newSessionId,
-  type SessionChange,
-  type SessionRecord,
+  sessionChange,
+  type LocalSessions,
   type SessionRefusal,
   type SessionStore,
 } from "./sessions.js";
@@ -18,6 +25,7 @@ import {
   boundedSessionsOf,
   liveSessionsOf,
   resumableStreamsOf,
+  sessionWriter,
   type LegacyStoreHost,
 } from "./legacy-stores.js";
 import {
@@ -63,6 +71,11 @@ export function legacySessions(host: LegacyHttpHost) {
   const relay = relayFor(options, { dispatcher, report: host.report, live });
   let relayReady = false;
   void relay?.ready.then(() => void (relayReady = true));
+  // The default store, in memory, that this server alone writes, and no bus: every session
+  // lives here, and a request to one costs no store round trip (see LocalSessions).
+  const local = relay ? undefined : sessions.local;
+  const write = sessionWriter(store, local);
+  const lookup: SessionLookup = { local, live, relay, relayReady: () => relayReady };
 
   /** The session open on `channel` as data (minimal when the dispatcher cannot tell more). */
   const stateOf = (channel: object, version: string): LegacySessionState =>
@@ -115,7 +128,7 @@ export function legacySessions(host: LegacyHttpHost) {
     exchange: HttpExchange,
     sink: ReplySink,
     id: string,
-    record: SessionRecord,
+    principal: string | undefined,
     ref: SessionRef,
   ): Promise<void> {
     const { channel } = ref;
@@ -124,7 +137,7 @@ export function legacySessions(host: LegacyHttpHost) {
     const before = stateOf(channel, session.version);
     const tracked = live.track(id, exchange, sink);
     try {
-      await post(host, tracked, ref, record.principal, { streams, relay });
+      await post(host, tracked, ref, principal, { streams, relay });
     } finally {
       tracked.done();
     }
@@ -134,13 +147,8 @@ export function legacySessions(host: LegacyHttpHost) {
     // meanwhile was reported, and the change is lost (the next request rebuilds the session
     // from the record as it was).
     const change = now && sessionChange(before, stateOf(channel, now.version));
-    const kept = await (change ? store.update(id, change) : store.touch(id)).catch(
-      (error: unknown) => {
-        if (error instanceof StoreUnavailableError) return true;
-        throw error;
-      },
-    );
-    if (!kept) live.end(id);
+    const kept = write(id, change || undefined);
+    if (!(kept === true || (kept !== false && (await kept)))) live.end(id);
   }
 
   /**
@@ -154,23 +162,17 @@ export function legacySessions(host: LegacyHttpHost) {
     exchange: HttpExchange,
     sink: ReplySink,
     id: string,
-    { store, settled }: RequestDeadline,
+    deadline: RequestDeadline,
   ): Promise<void> {
     const who = await host.principalOf(exchange, sink);
     if (!who) return;
-    // Listening on the bus before a request here can ask the client anything (a bus that
-    // cannot subscribe yet, Redis away as the server starts, gets 503 within the deadline).
-    if (relay && !relayReady) await settled(relay.ready, "message bus");
-    const found = await store.get(id);
-    if (!found) live.end(id);
+    const { store } = deadline;
     // An unknown or expired session: 404, and the client starts a new one (2025-11-25
     // transports). A session opened by another principal is just as unknown to this one.
-    const record = found?.principal === who.principal ? found : undefined;
-    // A session this instance did not open is rebuilt from its record (sessions leave the
-    // instance that created them when the store is shared).
-    const channel = record && live.channelFor(id, record.session);
+    const found = channelOf(lookup, id, who.principal, deadline);
+    const channel = found instanceof Promise ? await found : found;
     const session = channel && dispatcher.session?.(channel);
-    if (!record || !channel || !session)
+    if (!channel || !session)
       return sendJson(sink, 404, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, "Session not found"));
     if (exchange.method === "DELETE") {
       await store.delete(id);
@@ -196,10 +198,56 @@ export function legacySessions(host: LegacyHttpHost) {
       );
       return sendJson(sink, 405, error, { allow: "POST, GET, DELETE" });
     }
-    return postAndStore(exchange, sink, id, record, ref);
+    return postAndStore(exchange, sink, id, who.principal, ref);
   }
 
   return { initialize, serve };
+}
+
+/** What finding a request's session takes (see channelOf). */
+interface SessionLookup {
+  /** The store's sessions in place, when this server alone writes it (LocalSessions). */
+  readonly local: LocalSessions | undefined;
+  readonly live: LiveSessions;
+  readonly relay: SessionRelay | undefined;
+  relayReady(): boolean;
+}
+
+/**
+ * The channel serving session `id` to `principal`, or undefined when the session is unknown
+ * or expired, or another principal's. At once, without a promise, for a session held here
+ * whose store this server alone writes (LocalSessions): it is as its record says.
+ */
+function channelOf(
+  lookup: SessionLookup,
+  id: string,
+  principal: string | undefined,
+  deadline: RequestDeadline,
+): object | undefined | Promise<object | undefined> {
+  const { local, live } = lookup;
+  if (!local) return storedChannel(lookup, id, principal, deadline);
+  const found = local.find(id);
+  if (!found) return void live.end(id);
+  if (found.principal !== principal) return undefined;
+  return live.servedChannel(id) ?? storedChannel(lookup, id, principal, deadline);
+}
+
+/** channelOf from the session's record: a session this instance does not hold is rebuilt. */
+async function storedChannel(
+  { live, relay, relayReady }: SessionLookup,
+  id: string,
+  principal: string | undefined,
+  { store, settled }: RequestDeadline,
+): Promise<object | undefined> {
+  // Listening on the bus before a request here can ask the client anything (a bus that
+  // cannot subscribe yet, Redis away as the server starts, gets 503 within the deadline).
+  if (relay && !relayReady()) await settled(relay.ready, "message bus");
+  const found = await store.get(id);
+  if (!found) return void live.end(id);
+  if (found.principal !== principal) return undefined;
+  // A session this instance did not open is rebuilt from its record (sessions leave the
+  // instance that created them when the store is shared).
+  return live.channelFor(id, found.session);
 }
 
 /**
@@ -254,13 +302,6 @@ async function post(
       );
       return sendJson(sink, 400, error);
     }
-    const caller = {
-      channel,
-      principal,
-      sessionId: session.id,
-      traceHeaders: traceHeadersOf(exchange),
-      ...callerAuth(host.auth, exchange.authView(), message),
-    };
     // Notifications, and responses to requests the server sent, are accepted with 202. An
     // answer to a request another instance sent goes there; so does a cancellation of a
     // request no POST here serves, once handled here (session-relay.ts).
@@ -287,10 +328,23 @@ async function post(
     // and clients MUST initialize again). The SDK servers answer them so.
     // With resumable streams, once the client holds an event id its going away is not a
     // cancellation: it resumes (2025-11-25 transports, "Sending Messages to the Server").
-    const replySink = streams
-      ? await streams.postSink(sink, exchange, session, message["id"], () => lifetime.keepOnClose())
-      : sink;
-    await answer(host, replySink, lifetime, message, { ...caller, ...mode }, true);
+    const resumable = streams?.postSink({
+      sink,
+      exchange,
+      session,
+      requestId: message["id"],
+      keepOnClose: () => lifetime.keepOnClose(),
+    });
+    const replySink = !resumable ? sink : "send" in resumable ? resumable : await resumable;
+    const caller: Caller = {
+      channel,
+      principal,
+      sessionId: session.id,
+      traceHeaders: traceHeadersOf(exchange),
+      ...callerAuth(host.auth, exchange.authView(), message),
+      ...mode,
+    };
+    await answer(host, replySink, lifetime, message, caller, true);
   } finally {
     stopWatchingSession();
     lifetime.end();
@@ -336,21 +390,4 @@ function refuseSession(
         : "Too many sessions for this principal (maxSessionsPerPrincipal); end one with DELETE or let one expire";
   const status = refusal === "store-full" ? 503 : 429;
   sendJson(sink, status, errorBody(JSONRPC_ERRORS.INVALID_REQUEST, message, id));
-}
-
-/** What a request changed of a session's state, or undefined when nothing. */
-function sessionChange(
-  before: LegacySessionState,
-  after: LegacySessionState,
-): SessionChange | undefined {
-  const change: SessionChange = {};
-  if (after.logLevel !== before.logLevel && after.logLevel !== undefined)
-    change.logLevel = after.logLevel;
-  if (after.initialized !== before.initialized) change.initialized = after.initialized;
-  const [was, is] = [new Set(before.subscriptions), new Set(after.subscriptions)];
-  const subscribed = after.subscriptions.filter((uri) => !was.has(uri));
-  const unsubscribed = before.subscriptions.filter((uri) => !is.has(uri));
-  if (subscribed.length > 0) change.subscribed = subscribed;
-  if (unsubscribed.length > 0) change.unsubscribed = unsubscribed;
-  return Object.keys(change).length > 0 ? change : undefined;
 }

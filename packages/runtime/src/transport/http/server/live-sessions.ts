@@ -5,6 +5,14 @@ import {
   type HttpExchange,
   type ReplySink,
 } from "./exchange.js";
+import {
+  requestKey,
+  TrackedPost,
+  type HeldRequests,
+  type TrackedRequest,
+} from "./live-requests.js";
+
+export type { TrackedRequest };
 import type { MessageHandler } from "./options.js";
 import type { SessionStore } from "./sessions.js";
 
@@ -61,34 +69,14 @@ const plainStandalone: StandaloneOpener = (_exchange, sink, attach) => {
   return attach((message) => stream.event(message));
 };
 
-/** A session's POST while this instance answers it. */
-export interface TrackedRequest {
-  /** The exchange and sink to answer through: the session's end closes them. */
-  readonly exchange: HttpExchange;
-  readonly sink: ReplySink;
-  /**
-   * Calls `listener` when the session ends first, even when the request no longer watches
-   * its client going away (a resumable stream's client resumes; the ended session does not).
-   */
-  onSessionEnd(listener: () => void): () => void;
-  /**
-   * Records that this POST serves the client's request `requestId`, cancelled through
-   * `cancel` when the client's notifications/cancelled for it reaches another instance and
-   * comes over the message bus (see cancelServed). Forgotten at `done`.
-   */
-  serves(requestId: unknown, cancel: (reason: unknown) => void): void;
-  done(): void;
-}
-
 /** A session held here. */
 interface HeldSession {
   readonly channel: object;
   /** The standalone GET stream, while open: closing it ends it. */
   standalone: { close(): void } | undefined;
-  /** The POSTs being answered: each closer ends its stream and aborts its request. */
-  readonly requests: Set<() => void>;
-  /** The client requests those POSTs serve, by requestKey: what cancels each. */
-  readonly serving: Map<string, (reason: unknown) => void>;
+  /** The POSTs being answered, and the client requests they serve (live-requests.ts). */
+  readonly requests: HeldRequests["requests"];
+  readonly serving: HeldRequests["serving"];
   /** When this instance last served it. */
   seen: number;
 }
@@ -161,7 +149,7 @@ export class LiveSessions {
     if (!held) return;
     this.held.delete(id);
     held.standalone?.close();
-    for (const close of [...held.requests]) close();
+    for (const request of [...held.requests]) request.close();
     this.options.onEnd?.(held.channel);
     this.options.dispatcher.endSession?.(held.channel);
   }
@@ -253,56 +241,21 @@ export class LiveSessions {
         onSessionEnd: () => () => undefined,
         serves: () => undefined,
       };
-    const listeners = new Set<() => void>();
-    const endListeners = new Set<() => void>();
-    let stream: EventStream | undefined;
-    let ended = false;
-    const close = () => {
-      if (ended) return;
-      ended = true;
-      for (const listener of [...endListeners, ...listeners]) listener();
-      stream?.end();
-    };
-    held.requests.add(close);
-    const tracked: HttpExchange = {
-      ...exchange,
-      onClose(listener) {
-        listeners.add(listener);
-        const stop = exchange.onClose(listener);
-        return () => (listeners.delete(listener), stop());
-      },
-    };
-    const trackedSink: ReplySink = {
-      send: (status, headers, body) => sink.send(status, headers, body),
-      openStream(headers) {
-        const opened = sink.openStream(headers);
-        stream = opened;
-        // Once the session ended, nothing more is written (a handler may still answer).
-        return {
-          event: (message, eventId) => !ended && opened.event(message, eventId),
-          mark: (fields) => void (!ended && opened.mark(fields)),
-          comment: (text) => void (!ended && opened.comment(text)),
-          end: () => void (ended || ((ended = true), opened.end())),
-        };
-      },
-    };
-    const served = new Map<string, (reason: unknown) => void>();
-    return {
-      exchange: tracked,
-      sink: trackedSink,
-      done: () => {
-        held.requests.delete(close);
-        // A later POST reusing the id holds the key now: its entry stays.
-        for (const [key, cancel] of served)
-          if (held.serving.get(key) === cancel) held.serving.delete(key);
-      },
-      onSessionEnd: (listener) => (endListeners.add(listener), () => endListeners.delete(listener)),
-      serves(requestId, cancel) {
-        const key = requestKey(requestId);
-        served.set(key, cancel);
-        held.serving.set(key, cancel);
-      },
-    };
+    const tracked = new TrackedPost(held, exchange, sink);
+    held.requests.add(tracked);
+    return tracked;
+  }
+
+  /**
+   * The channel of session `id` if this instance holds it, marked served now; undefined when
+   * it holds none. For a store only this instance writes (LocalSessions): the session held
+   * is as its record says, and needs no update from it.
+   */
+  servedChannel(id: string): object | undefined {
+    const held = this.held.get(id);
+    if (!held || !this.options.dispatcher.session?.(held.channel)) return undefined;
+    this.markServed(id, held);
+    return held.channel;
   }
 
   private markServed(id: string, held: HeldSession): void {
@@ -326,6 +279,3 @@ export class LiveSessions {
     }
   }
 }
-
-/** A JSON-RPC id as a map key: the number 1 and the string "1" are different ids. */
-const requestKey = (id: unknown): string => JSON.stringify(id) ?? "";

@@ -73,9 +73,15 @@ export function resumableStreams(host: ResumableHost) {
   /** Each session's standalone stream on this instance, by session channel. */
   const standalone = new WeakMap<object, { stream: LiveStream; detach: () => void }>();
   const tags = new WeakMap<object, Promise<string>>();
+  /** The tags computed, so that a session's later requests need not wait for the digest. */
+  const knownTags = new WeakMap<object, string>();
   const tagOf = (session: SessionRef) => {
     let tag = tags.get(session.channel);
-    if (!tag) tags.set(session.channel, (tag = sessionTag(session.id)));
+    if (!tag) {
+      tag = sessionTag(session.id);
+      tags.set(session.channel, tag);
+      void tag.then((value) => knownTags.set(session.channel, value));
+    }
     return tag;
   };
   const primes = (session: SessionRef) => session.version >= PRIMING_SINCE;
@@ -94,37 +100,13 @@ export function resumableStreams(host: ResumableHost) {
 
   /**
    * The sink a session's request is answered through: a response stream it opens is
-   * resumable. `keepOnClose` is called once the client holds an event id: from then on its
-   * going away is not a cancellation (2025-11-25 transports, "Sending Messages to the
-   * Server": disconnection SHOULD NOT be interpreted as cancelling; the client resumes).
+   * resumable (see resumableSink).
    */
-  async function postSink(
-    sink: ReplySink,
-    exchange: HttpExchange,
-    session: SessionRef,
-    requestId: unknown,
-    keepOnClose: () => void,
-  ): Promise<ReplySink> {
-    const tag = await tagOf(session);
-    return {
-      send: (status, headers, body) => sink.send(status, headers, body),
-      openStream(headers) {
-        const connection = sink.openStream(headers);
-        const id = `p.${tag}.${randomHex(16)}`;
-        const stream = new LiveStream(id, host, () => posts.delete(id));
-        posts.set(id, stream);
-        stream.hold(instanceStopped(requestId));
-        stream.onIdWritten = keepOnClose;
-        stream.attach(connection, exchange);
-        if (primes(session)) stream.prime();
-        return {
-          event: (message) => (stream.send(message as object), true),
-          mark: (fields) => connection.mark(fields),
-          comment: (text) => connection.comment(text),
-          end: () => stream.end(),
-        };
-      },
-    };
+  function postSink(request: PostRequest): ReplySink | Promise<ReplySink> {
+    const { channel } = request.session;
+    const known = knownTags.get(channel);
+    if (known !== undefined) return resumableSink(host, posts, request, known);
+    return tagOf(request.session).then((tag) => resumableSink(host, posts, request, tag));
   }
 
   /** A GET without Last-Event-ID: a new standalone stream, replacing the session's last one. */
@@ -196,6 +178,50 @@ export function resumableStreams(host: ResumableHost) {
   }
 
   return { postSink, openStandalone, resume, forget };
+}
+
+/** A session's request, answered through postSink. */
+export interface PostRequest {
+  readonly sink: ReplySink;
+  readonly exchange: HttpExchange;
+  readonly session: SessionRef;
+  readonly requestId: unknown;
+  /** Called once the client holds an event id (see resumableSink). */
+  readonly keepOnClose: () => void;
+}
+
+/**
+ * The sink `request` is answered through, its session's stream ids tagged `tag`: a response
+ * stream it opens is recorded in `posts` while written, and resumable. `keepOnClose` is
+ * called once the client holds an event id: from then on its going away is not a
+ * cancellation (2025-11-25 transports, "Sending Messages to the Server": disconnection SHOULD
+ * NOT be interpreted as cancelling; the client resumes).
+ */
+function resumableSink(
+  host: ResumableHost,
+  posts: Map<string, LiveStream>,
+  { sink, exchange, session, requestId, keepOnClose }: PostRequest,
+  tag: string,
+): ReplySink {
+  return {
+    send: (status, headers, body) => sink.send(status, headers, body),
+    openStream(headers) {
+      const connection = sink.openStream(headers);
+      const id = `p.${tag}.${randomHex(16)}`;
+      const stream = new LiveStream(id, host, () => posts.delete(id));
+      posts.set(id, stream);
+      stream.hold(instanceStopped(requestId));
+      stream.onIdWritten = keepOnClose;
+      stream.attach(connection, exchange);
+      if (session.version >= PRIMING_SINCE) stream.prime();
+      return {
+        event: (message) => (stream.send(message as object), true),
+        mark: (fields) => connection.mark(fields),
+        comment: (text) => connection.comment(text),
+        end: () => stream.end(),
+      };
+    },
+  };
 }
 
 /**

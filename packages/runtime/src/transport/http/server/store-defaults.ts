@@ -1,5 +1,5 @@
 import type { EventStore } from "./event-store.js";
-import type { SessionLimits, SessionStore } from "./sessions.js";
+import type { LocalSessions, SessionLimits, SessionStore } from "./sessions.js";
 
 // The stores the HTTP server keeps legacy sessions and stream events in when its options give
 // none. They sit above the transport (stores/memory/), so the server takes them as this
@@ -17,4 +17,9 @@ export interface DefaultStores {
    * bounded by the request timeout (store-deadline.ts).
    */
   inProcess(store: object): boolean;
+  /**
+   * The sessions of a store `sessionStore` made, read and written in place; asked only for
+   * the server's own default store, which nothing else holds (legacy-stores.ts).
+   */
+  localSessions?(store: SessionStore): LocalSessions | undefined;
 }
