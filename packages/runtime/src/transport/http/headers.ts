@@ -12,9 +12,15 @@ const LOCAL_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * rebinding page controls the name, so only the plain spellings pass.
  */
 export function isLocalHost(host: string): boolean {
+  // Every request of a server names the same Host: the last answer is kept.
+  if (host === lastHost.host) return lastHost.local;
   const match = /^(\[[^\]]*\]|[^:]*)(:\d{1,5})?$/.exec(host.toLowerCase());
-  return match !== null && LOCAL_HOSTNAMES.has(match[1]!);
+  const local = match !== null && LOCAL_HOSTNAMES.has(match[1]!);
+  lastHost = { host, local };
+  return local;
 }
+
+let lastHost = { host: "", local: false };
 
 export function isLocalOrigin(origin: string): boolean {
   const match = /^https?:\/\/(.*)$/i.exec(origin);

@@ -24,26 +24,38 @@ const TIMED_OUT = Symbol("timed out");
 
 /**
  * One request's clock and cancellation: `cancellation` fires when the timeout fires or the
- * client goes away; `timedOut` resolves when the timeout fires (the answer does not wait for
- * a handler that ignores its signal).
+ * client goes away; `race` settles with TIMED_OUT when the timeout fires first (the answer
+ * does not wait for a handler that ignores its signal).
  */
 export class RequestLifetime {
   readonly cancellation = new Cancellation();
   readonly #timer: ReturnType<typeof setTimeout>;
-  readonly timedOut: Promise<typeof TIMED_OUT>;
+  #timedOut = false;
+  #onTimeout: ((value: typeof TIMED_OUT) => void) | undefined = undefined;
   #stopWatching: () => void;
 
   constructor(timeoutMs: number, exchange: HttpExchange) {
-    let fire!: (value: typeof TIMED_OUT) => void;
-    this.timedOut = new Promise((resolve) => (fire = resolve));
     this.#timer = setTimeout(() => {
       this.cancellation.abort(new Error("request timed out"));
-      fire(TIMED_OUT);
+      this.#timedOut = true;
+      this.#onTimeout?.(TIMED_OUT);
     }, timeoutMs);
     // Closing the response stream is the cancellation on Streamable HTTP.
     this.#stopWatching = exchange.onClose(() =>
       this.cancellation.abort(new Error("client went away")),
     );
+  }
+
+  /**
+   * What `work` settles with, or TIMED_OUT when the timeout fires first. One promise, made
+   * here: no Promise.race, and no timeout promise made for the requests that never wait on one.
+   */
+  race<T>(work: Promise<T>): Promise<T | typeof TIMED_OUT> {
+    if (this.#timedOut) return Promise.resolve(TIMED_OUT);
+    return new Promise((resolve, reject) => {
+      this.#onTimeout = resolve;
+      work.then(resolve, reject);
+    });
   }
 
   /** The cancellation as an AbortSignal (made when first read). */
@@ -174,7 +186,7 @@ export async function answer(
     message,
     new RequestHandleContext(notify, cancellation, caller),
   );
-  const reply = await Promise.race([handled, lifetime.timedOut]);
+  const reply = await lifetime.race(handled);
   if (reply === TIMED_OUT) {
     const timeout = errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Request timed out", message["id"]);
     if (stream) return void (stream.event(timeout), stream.end());
