@@ -73,6 +73,10 @@ export function routingHeaders(
   return headers;
 }
 
+/** A header's value, repeated ones joined as HTTP joins them. */
+const joined = (value: string | string[] | undefined) =>
+  Array.isArray(value) ? value.join(",") : value;
+
 /**
  * Checks the routing headers against the body: each must be present and equal to what the
  * body says. Returns what is wrong, or undefined.
@@ -83,11 +87,7 @@ export function checkRoutingHeaders(
   message: Record<string, unknown>,
 ): string | undefined {
   const { http } = protocol;
-  const get = (name: string) => {
-    const value = header(name);
-    return Array.isArray(value) ? value.join(",") : value;
-  };
-  const method = get(http.methodHeader);
+  const method = joined(header(http.methodHeader));
   if (method === undefined) return `missing ${http.methodHeader} header`;
   if (method !== message["method"])
     return `${http.methodHeader} header "${method}" does not match the body's method "${String(message["method"])}"`;
@@ -96,7 +96,7 @@ export function checkRoutingHeaders(
   if (versionKey !== null && message["id"] !== undefined) {
     const meta = isObject(params["_meta"]) ? params["_meta"] : {};
     const version = own(meta, versionKey);
-    const versionHeader = get(http.versionHeader);
+    const versionHeader = joined(header(http.versionHeader));
     if (versionHeader === undefined) return `missing ${http.versionHeader} header`;
     if (typeof version === "string" && versionHeader !== version) {
       return `${http.versionHeader} header "${versionHeader}" does not match the body's protocol version "${version}"`;
@@ -104,7 +104,7 @@ export function checkRoutingHeaders(
   }
   const nameParam = own(http.nameParams, String(message["method"]));
   if (nameParam !== undefined) {
-    const raw = get(http.nameHeader);
+    const raw = joined(header(http.nameHeader));
     const expected = params[nameParam];
     if (raw === undefined) return `missing ${http.nameHeader} header`;
     const name = decodeHeaderValue(raw);

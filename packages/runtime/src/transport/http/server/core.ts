@@ -116,12 +116,15 @@ export function createHttpCore<R>(
       const problem = checked instanceof Promise ? await checked : checked;
       if (problem) return sendJson(sink, 400, problem);
       // Each POST is its own channel: a notification in another POST cancels nothing here.
-      const caller = {
-        principal,
-        channel: {},
-        traceHeaders: traceHeadersOf(exchange),
-        ...callerAuth(auth, exchange.authView(), message),
-      };
+      const traceHeaders = traceHeadersOf(exchange);
+      const caller = auth
+        ? {
+            principal,
+            channel: {},
+            traceHeaders,
+            ...callerAuth(auth, exchange.authView(), message),
+          }
+        : { principal, channel: {}, traceHeaders };
       if (message["id"] === undefined) {
         await dispatcher.handle(message, {
           channel: caller.channel,
