@@ -15,6 +15,7 @@ import {
 } from "./exchange.js";
 import type { MessageHandler } from "./options.js";
 import type { TraceHeaders } from "../../../core/tracing.js";
+import { startDeadline, type Expiring } from "./deadlines.js";
 
 // Running one JSON-RPC request and answering it: a JSON body when the handler answers
 // before notifying, an SSE stream otherwise; the request's lifetime bounds the whole of it,
@@ -27,23 +28,26 @@ const TIMED_OUT = Symbol("timed out");
  * client goes away; `race` settles with TIMED_OUT when the timeout fires first (the answer
  * does not wait for a handler that ignores its signal).
  */
-export class RequestLifetime {
+export class RequestLifetime implements Expiring {
   readonly cancellation = new Cancellation();
-  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #stopClock: () => void;
   #timedOut = false;
   #onTimeout: ((value: typeof TIMED_OUT) => void) | undefined = undefined;
   #stopWatching: () => void;
 
   constructor(timeoutMs: number, exchange: HttpExchange) {
-    this.#timer = setTimeout(() => {
-      this.cancellation.abort(new Error("request timed out"));
-      this.#timedOut = true;
-      this.#onTimeout?.(TIMED_OUT);
-    }, timeoutMs);
+    this.#stopClock = startDeadline(timeoutMs, this);
     // Closing the response stream is the cancellation on Streamable HTTP.
     this.#stopWatching = exchange.onClose(() =>
       this.cancellation.abort(new Error("client went away")),
     );
+  }
+
+  /** The timeout fired (see deadlines.ts). */
+  expire(): void {
+    this.cancellation.abort(new Error("request timed out"));
+    this.#timedOut = true;
+    this.#onTimeout?.(TIMED_OUT);
   }
 
   /**
@@ -75,7 +79,7 @@ export class RequestLifetime {
 
   /** The answer is complete: no timeout, and a later close cancels nothing. */
   end(): void {
-    clearTimeout(this.#timer);
+    this.#stopClock();
     this.#stopWatching();
     this.#stopWatching = () => undefined;
   }
