@@ -189,9 +189,10 @@ function pipelined(
       socket.on("data", (chunk: Buffer) => {
         const lines = (rest + chunk.toString("latin1")).split("\r\n");
         rest = lines.pop()!;
-        // Status lines; the JSON bodies start with "{".
+        // Status lines: at a line's start, or right after the body before them (a body sent
+        // with Content-Length ends without a line break).
         for (const line of lines) {
-          const status = /^HTTP\/1\.1 (\d{3}) /.exec(line)?.[1];
+          const status = /(?:^|\})HTTP\/1\.1 (\d{3}) /.exec(line)?.[1];
           if (status) statuses.push(Number(status));
         }
         if (statuses.length === count) resolve((socket.end(), statuses));

@@ -152,7 +152,8 @@ export function createEraDispatcher<Table extends HandlerTable<Table> = Handlers
       for (const era of eras.legacy) Object.assign(methods, era.protocol.methods);
       return backChannelHandlers(handlers, methods);
     },
-    handle: async (message, context = {}) => routeByEra(message, context, routing),
+    // routeByEra is async (it never throws): its promise is handed back as it is.
+    handle: (message, context = {}) => routeByEra(message, context, routing),
     async handleText(text, context = {}) {
       let message: unknown;
       try {

@@ -75,5 +75,6 @@ export async function routeByEra(
     return open.session.serving(message, context, () => open.router.handle(message, context));
   }
   if (routing.isInitialize(message)) return routing.initialize(message, context);
-  return routing.modern.handle(message, context);
+  // Awaited, not returned: a promise returned from an async function costs two turns more.
+  return await routing.modern.handle(message, context);
 }

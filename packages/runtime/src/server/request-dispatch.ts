@@ -28,10 +28,10 @@ export function handleRequest(
   state: RouterState,
   message: Record<string, unknown>,
   context: HandleContext,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<Record<string, unknown> | undefined> | Record<string, unknown> {
   const tracer = state.options.traceRequest;
   if (tracer === undefined) return answerRequest(state, message, context);
-  return tracer(tracedRequest(state, message, context), () =>
+  return tracer(tracedRequest(state, message, context), async () =>
     answerRequest(state, message, context),
   );
 }
@@ -56,11 +56,12 @@ function tracedRequest(
   };
 }
 
-async function answerRequest(
+/** The refusal of a request, at once, or the promise of its handler's answer. */
+function answerRequest(
   state: RouterState,
   message: Record<string, unknown>,
   context: HandleContext,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<Record<string, unknown> | undefined> | Record<string, unknown> {
   const id = message["id"] as string | number;
   const method = message["method"] as string;
   const route = requestRoute(state, method);

@@ -65,6 +65,7 @@ export function checkResult(
     result = sent;
   }
   if (method === protocol.wellKnown.complete) result = capCompletion(result);
+  let completed = false;
   if (protocol.resultType && !owner) {
     const problem = resultTypeProblem(
       protocol,
@@ -73,13 +74,16 @@ export function checkResult(
       request?.mayAskInput ?? false,
     );
     if (problem) return refuse(new TypeError(problem));
-    if (result["resultType"] === undefined) result = { ...result, resultType: "complete" };
+    completed = result["resultType"] === undefined;
   }
   const serverInfo = state.options.serverInfo;
+  // resultType and the server info are added in one copy of the result (the handler's own
+  // object is left as it is).
   if (request && protocol.serverInfoKey !== null && serverInfo !== undefined) {
     const meta = isObject(result["_meta"]) ? result["_meta"] : {};
-    result = { ...result, _meta: { ...meta, [protocol.serverInfoKey]: serverInfo } };
-  }
+    const _meta = { ...meta, [protocol.serverInfoKey]: serverInfo };
+    result = completed ? { ...result, resultType: "complete", _meta } : { ...result, _meta };
+  } else if (completed) result = { ...result, resultType: "complete" };
   const problems = validate ? resultErrors(state, method, result, owner) : undefined;
   // For onError only (the client gets a generic -32603): the first error in the message,
   // since logging the error prints data.errors as [Object].

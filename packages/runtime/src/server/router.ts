@@ -96,12 +96,16 @@ async function handleBatch(
   return sent.length > 0 ? sent : undefined;
 }
 
-/** Answers one message (not a batch): a request's reply; nothing for a notification or response. */
-async function handleMessage(
+/**
+ * Answers one message (not a batch): a request's reply; nothing for a notification or
+ * response. Not async itself: the request's promise is handed back as it is (a promise
+ * and its turns fewer per request), and what it throws is the caller's to catch.
+ */
+function handleMessage(
   state: RouterState,
   message: unknown,
   context: HandleContext,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined {
   const { validators } = state;
   const info = validators.classifyMessage(message);
   if (info?.kind === "notification")

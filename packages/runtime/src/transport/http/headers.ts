@@ -12,9 +12,15 @@ const LOCAL_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * rebinding page controls the name, so only the plain spellings pass.
  */
 export function isLocalHost(host: string): boolean {
+  // Every request of a server names the same Host: the last answer is kept.
+  if (host === lastHost.host) return lastHost.local;
   const match = /^(\[[^\]]*\]|[^:]*)(:\d{1,5})?$/.exec(host.toLowerCase());
-  return match !== null && LOCAL_HOSTNAMES.has(match[1]!);
+  const local = match !== null && LOCAL_HOSTNAMES.has(match[1]!);
+  lastHost = { host, local };
+  return local;
 }
+
+let lastHost = { host: "", local: false };
 
 export function isLocalOrigin(origin: string): boolean {
   const match = /^https?:\/\/(.*)$/i.exec(origin);
@@ -67,6 +73,10 @@ export function routingHeaders(
   return headers;
 }
 
+/** A header's value, repeated ones joined as HTTP joins them. */
+const joined = (value: string | string[] | undefined) =>
+  Array.isArray(value) ? value.join(",") : value;
+
 /**
  * Checks the routing headers against the body: each must be present and equal to what the
  * body says. Returns what is wrong, or undefined.
@@ -77,11 +87,7 @@ export function checkRoutingHeaders(
   message: Record<string, unknown>,
 ): string | undefined {
   const { http } = protocol;
-  const get = (name: string) => {
-    const value = header(name);
-    return Array.isArray(value) ? value.join(",") : value;
-  };
-  const method = get(http.methodHeader);
+  const method = joined(header(http.methodHeader));
   if (method === undefined) return `missing ${http.methodHeader} header`;
   if (method !== message["method"])
     return `${http.methodHeader} header "${method}" does not match the body's method "${String(message["method"])}"`;
@@ -90,7 +96,7 @@ export function checkRoutingHeaders(
   if (versionKey !== null && message["id"] !== undefined) {
     const meta = isObject(params["_meta"]) ? params["_meta"] : {};
     const version = own(meta, versionKey);
-    const versionHeader = get(http.versionHeader);
+    const versionHeader = joined(header(http.versionHeader));
     if (versionHeader === undefined) return `missing ${http.versionHeader} header`;
     if (typeof version === "string" && versionHeader !== version) {
       return `${http.versionHeader} header "${versionHeader}" does not match the body's protocol version "${version}"`;
@@ -98,7 +104,7 @@ export function checkRoutingHeaders(
   }
   const nameParam = own(http.nameParams, String(message["method"]));
   if (nameParam !== undefined) {
-    const raw = get(http.nameHeader);
+    const raw = joined(header(http.nameHeader));
     const expected = params[nameParam];
     if (raw === undefined) return `missing ${http.nameHeader} header`;
     const name = decodeHeaderValue(raw);

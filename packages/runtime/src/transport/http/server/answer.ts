@@ -15,6 +15,7 @@ import {
 } from "./exchange.js";
 import type { MessageHandler } from "./options.js";
 import type { TraceHeaders } from "../../../core/tracing.js";
+import { startDeadline, type Expiring } from "./deadlines.js";
 
 // Running one JSON-RPC request and answering it: a JSON body when the handler answers
 // before notifying, an SSE stream otherwise; the request's lifetime bounds the whole of it,
@@ -24,26 +25,41 @@ const TIMED_OUT = Symbol("timed out");
 
 /**
  * One request's clock and cancellation: `cancellation` fires when the timeout fires or the
- * client goes away; `timedOut` resolves when the timeout fires (the answer does not wait for
- * a handler that ignores its signal).
+ * client goes away; `race` settles with TIMED_OUT when the timeout fires first (the answer
+ * does not wait for a handler that ignores its signal).
  */
-export class RequestLifetime {
+export class RequestLifetime implements Expiring {
   readonly cancellation = new Cancellation();
-  readonly #timer: ReturnType<typeof setTimeout>;
-  readonly timedOut: Promise<typeof TIMED_OUT>;
+  readonly #stopClock: () => void;
+  #timedOut = false;
+  #onTimeout: ((value: typeof TIMED_OUT) => void) | undefined = undefined;
   #stopWatching: () => void;
 
   constructor(timeoutMs: number, exchange: HttpExchange) {
-    let fire!: (value: typeof TIMED_OUT) => void;
-    this.timedOut = new Promise((resolve) => (fire = resolve));
-    this.#timer = setTimeout(() => {
-      this.cancellation.abort(new Error("request timed out"));
-      fire(TIMED_OUT);
-    }, timeoutMs);
+    this.#stopClock = startDeadline(timeoutMs, this);
     // Closing the response stream is the cancellation on Streamable HTTP.
     this.#stopWatching = exchange.onClose(() =>
       this.cancellation.abort(new Error("client went away")),
     );
+  }
+
+  /** The timeout fired (see deadlines.ts). */
+  expire(): void {
+    this.cancellation.abort(new Error("request timed out"));
+    this.#timedOut = true;
+    this.#onTimeout?.(TIMED_OUT);
+  }
+
+  /**
+   * What `work` settles with, or TIMED_OUT when the timeout fires first. One promise, made
+   * here: no Promise.race, and no timeout promise made for the requests that never wait on one.
+   */
+  race<T>(work: Promise<T>): Promise<T | typeof TIMED_OUT> {
+    if (this.#timedOut) return Promise.resolve(TIMED_OUT);
+    return new Promise((resolve, reject) => {
+      this.#onTimeout = resolve;
+      work.then(resolve, reject);
+    });
   }
 
   /** The cancellation as an AbortSignal (made when first read). */
@@ -63,7 +79,7 @@ export class RequestLifetime {
 
   /** The answer is complete: no timeout, and a later close cancels nothing. */
   end(): void {
-    clearTimeout(this.#timer);
+    this.#stopClock();
     this.#stopWatching();
     this.#stopWatching = () => undefined;
   }
@@ -174,7 +190,7 @@ export async function answer(
     message,
     new RequestHandleContext(notify, cancellation, caller),
   );
-  const reply = await Promise.race([handled, lifetime.timedOut]);
+  const reply = await lifetime.race(handled);
   if (reply === TIMED_OUT) {
     const timeout = errorBody(JSONRPC_ERRORS.INTERNAL_ERROR, "Request timed out", message["id"]);
     if (stream) return void (stream.event(timeout), stream.end());

@@ -57,26 +57,30 @@ export function createHttpCore<R>(
     timeoutMs,
     auth,
     statusOf: replyStatus(protocol.http.badRequestCodes),
-    principalOf,
+    principalOf: async (exchange, sink) => principalOf(exchange, sink),
     refuse,
     report,
-    readMessage: (exchange, sink, lifetime) =>
-      readMessage(exchange, sink, limit, lifetime.cancellation, () =>
-        report(`mcp-gen: ${exchange.method} ${exchange.pathname}: 500, ${BODY_CONSUMED}`),
-      ),
+    readMessage: async (exchange, sink, lifetime) => messageOf(exchange, sink, lifetime),
   };
+  /** A POST's message; at once (no promise) when the host has the body already. */
+  const messageOf = (exchange: HttpExchange, sink: ReplySink, lifetime: RequestLifetime) =>
+    readMessage(exchange, sink, limit, lifetime.cancellation, () =>
+      report(`mcp-gen: ${exchange.method} ${exchange.pathname}: 500, ${BODY_CONSUMED}`),
+    );
   // Without sessions, no session store, event store or bus is made (legacy-modes.ts).
   const legacy = modes.sessions ? legacySessions(host) : undefined;
   const stateless = modes.sessions ? undefined : statelessLegacy(host);
 
   /** A POST without a session: a modern request or notification, or a legacy initialize. */
   async function post(exchange: HttpExchange, sink: ReplySink): Promise<void> {
-    const who = await principalOf(exchange, sink);
+    const identified = principalOf(exchange, sink);
+    const who = identified instanceof Promise ? await identified : identified;
     if (!who) return;
     const { principal } = who;
     const lifetime = new RequestLifetime(timeoutMs, exchange);
     try {
-      const message = await host.readMessage(exchange, sink, lifetime);
+      const read = messageOf(exchange, sink, lifetime);
+      const message = read instanceof Promise ? await read : read;
       if (!message) return;
       const refusal = auth?.authorize(exchange.authView() as never, message);
       if (refusal) return refuse(sink, refusal, message["id"]);
@@ -112,12 +116,15 @@ export function createHttpCore<R>(
       const problem = checked instanceof Promise ? await checked : checked;
       if (problem) return sendJson(sink, 400, problem);
       // Each POST is its own channel: a notification in another POST cancels nothing here.
-      const caller = {
-        principal,
-        channel: {},
-        traceHeaders: traceHeadersOf(exchange),
-        ...callerAuth(auth, exchange.authView(), message),
-      };
+      const traceHeaders = traceHeadersOf(exchange);
+      const caller = auth
+        ? {
+            principal,
+            channel: {},
+            traceHeaders,
+            ...callerAuth(auth, exchange.authView(), message),
+          }
+        : { principal, channel: {}, traceHeaders };
       if (message["id"] === undefined) {
         await dispatcher.handle(message, {
           channel: caller.channel,
@@ -172,7 +179,12 @@ export function createHttpCore<R>(
 }
 
 /** The request's principal (`authenticate`, or `auth`'s token), or false after answering 401. */
-function principals<R>(options: HttpCoreOptions<R>, auth: ResourceServer | undefined) {
+function principals<R>(
+  options: HttpCoreOptions<R>,
+  auth: ResourceServer | undefined,
+): (exchange: HttpExchange, sink: ReplySink) => Principal | Promise<Principal> {
+  // Without authentication there is no one to wait for: answered at once (the hot path).
+  if (!auth && !options.authenticate) return () => NOBODY;
   // A POST's scopes are checked once its message is read (auth.authorize, on every POST
   // path that serves one), so that a 403 names the required scopes with the method's and the
   // tool's: one challenge with every scope the operation needs (2026-07-28 authorization,
@@ -192,6 +204,10 @@ function principals<R>(options: HttpCoreOptions<R>, auth: ResourceServer | undef
     }
   };
 }
+
+/** A request's principal, or false once it was answered 401/403. */
+type Principal = { principal: string | undefined } | false;
+const NOBODY: Principal = { principal: undefined };
 
 /** Answers a refused request: an AuthChallenge with its status and challenge, else 401. */
 function refuse(sink: ReplySink, error: unknown, id?: unknown) {

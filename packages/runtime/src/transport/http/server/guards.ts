@@ -8,16 +8,21 @@ import type { CorsOptions, HttpCoreOptions } from "./options.js";
 
 type Rule = string[] | ((value: string) => boolean) | undefined;
 
-const allow = (rule: Rule, value: string, fallback: (value: string) => boolean, alt?: string) =>
+const allow = (
+  rule: Rule,
+  value: string,
+  fallback: (value: string) => boolean,
+  alt?: (value: string) => string,
+) =>
   typeof rule === "function"
     ? rule(value)
     : rule
-      ? rule.includes(value) || (alt !== undefined && rule.includes(alt))
+      ? rule.includes(value) || (alt !== undefined && rule.includes(alt(value)))
       : fallback(value);
 
 /** Whether the Host header is one this server answers to (a list names hostname or hostname:port). */
 export function hostAllowed(options: HttpCoreOptions<never>, host: string | undefined): boolean {
-  return host !== undefined && allow(options.allowedHosts, host, isLocalHost, stripPort(host));
+  return host !== undefined && allow(options.allowedHosts, host, isLocalHost, stripPort);
 }
 
 const stripPort = (host: string) => host.replace(/:\d+$/, "");

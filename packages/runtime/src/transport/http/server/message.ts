@@ -1,13 +1,20 @@
 import { JSONRPC_ERRORS } from "../../../core/errors.js";
 import { isObject } from "../../../core/protocol.js";
 import type { CancellationWatch } from "../../../core/cancellation.js";
-import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
+import {
+  errorBody,
+  sendJson,
+  type BodyRead,
+  type HttpExchange,
+  type ReplySink,
+} from "./exchange.js";
 
 // A POST's JSON-RPC message: JSON by Content-Type, at most `limit` bytes, one object. The
 // body comes from the host (read from the stream, or parsed already by a framework).
 
 /** `application/json`, with parameters or not, and nothing else (`application/jsonfoo` is not JSON). */
-const isJsonType = (type: string) => /^application\/json\s*(;|$)/i.test(type);
+const isJsonType = (type: string) =>
+  type === "application/json" || /^application\/json\s*(;|$)/i.test(type);
 
 /** Why a POST's message could not be read, answered once the host is told (see core.ts). */
 export const BODY_CONSUMED =
@@ -18,13 +25,13 @@ export const BODY_CONSUMED =
  * reports a body some middleware read without leaving it parsed (a server bug, not the
  * client's): 500 at once, never a wait for bytes that will not come.
  */
-export async function readMessage(
+export function readMessage(
   exchange: HttpExchange,
   sink: ReplySink,
   limit: number,
   cancellation: CancellationWatch,
   onConsumed: () => void,
-): Promise<Record<string, unknown> | undefined> {
+): MessageRead | Promise<MessageRead> {
   if (!isJsonType(exchange.header("content-type") ?? "")) {
     const error = errorBody(
       JSONRPC_ERRORS.INVALID_REQUEST,
@@ -32,7 +39,23 @@ export async function readMessage(
     );
     return void sendJson(sink, 415, error);
   }
-  const body = await exchange.body(limit, cancellation);
+  const body = exchange.body(limit, cancellation);
+  // A body the host holds already is parsed at once: no promise, no turn of the event loop.
+  return body instanceof Promise
+    ? body.then((read) => messageOf(read, sink, limit, onConsumed))
+    : messageOf(body, sink, limit, onConsumed);
+}
+
+/** A POST's message, or undefined once the error was answered. */
+type MessageRead = Record<string, unknown> | undefined;
+
+/** The message of a body read, or undefined after answering why there is none. */
+function messageOf(
+  body: BodyRead,
+  sink: ReplySink,
+  limit: number,
+  onConsumed: () => void,
+): MessageRead {
   let message: unknown;
   switch (body.kind) {
     case "aborted":

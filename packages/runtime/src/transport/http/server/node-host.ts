@@ -6,6 +6,7 @@ import {
   eventText,
   markText,
   type BodyRead,
+  type EventStream,
   type HttpExchange,
   type ReplySink,
 } from "./exchange.js";
@@ -48,7 +49,7 @@ function nodeHandler(core: ReturnType<typeof createHttpCore>, drain: Drain | und
   return (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
     if (drain && !drain.admit(req.method, res)) return Promise.resolve();
     const parsed = typeof parsedBody === "function" ? undefined : parsedBody;
-    const handled = core(nodeExchange(req, res, parsed, drain), nodeSink(res));
+    const handled = core(nodeExchange(req, res, parsed, drain), new NodeSink(res));
     drain?.handling(req.method, handled);
     return handled;
   };
@@ -66,6 +67,8 @@ export function pathnameOf(url: string): string {
   return PLAIN_PATH.test(raw) ? raw : new URL(url, "http://localhost").pathname;
 }
 
+// An object of its own per request, not a class instance: the legacy path spreads it
+// (live-sessions.ts), which would drop a prototype's methods.
 function nodeExchange(
   req: FrameworkRequest,
   res: ServerResponse,
@@ -73,9 +76,10 @@ function nodeExchange(
   drain: Drain | undefined,
 ): HttpExchange<IncomingMessage> {
   const url = typeof req.originalUrl === "string" ? req.originalUrl : (req.url ?? "/");
+  const method = req.method ?? "GET";
   return {
     native: req,
-    method: req.method ?? "GET",
+    method,
     pathname: pathnameOf(url),
     header(name) {
       const value = req.headers[name];
@@ -87,8 +91,9 @@ function nodeExchange(
         if (!res.writableEnded) listener();
       };
       res.on("close", onClose);
-      // The server shutting down ends a GET stream as if its client went away.
-      const stopDrain = drain?.onStreamEnd(res, listener);
+      // The server shutting down ends a GET stream as if its client went away (only a GET
+      // has a stream the drain ends).
+      const stopDrain = method === "GET" ? drain?.onStreamEnd(res, listener) : undefined;
       return () => (res.off("close", onClose), stopDrain?.());
     },
     authView: () => req,
@@ -119,10 +124,13 @@ function readStream(
   req: IncomingMessage,
   limit: number,
   cancellation: CancellationWatch,
-): Promise<BodyRead> {
+): Promise<BodyRead> | BodyRead {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return { kind: "too-large" };
+  // The parser had the whole message (a small POST comes in the request's first packet): its
+  // body sits in the stream's buffer, taken at once, without listeners or a promise.
+  if (req.complete && !cancellation.aborted) return readBuffered(req, limit);
   return new Promise((resolve) => {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) return resolve({ kind: "too-large" });
     const chunks: Buffer[] = [];
     let size = 0;
     let stopWatching = (): void => undefined;
@@ -150,25 +158,56 @@ function readStream(
   });
 }
 
-function nodeSink(res: ServerResponse): ReplySink {
-  return {
-    send(status, headers, body) {
-      if (res.headersSent) return void res.end();
-      res.writeHead(status, headers).end(body);
-    },
-    openStream(headers) {
-      if (!res.headersSent) res.writeHead(200, { ...headers, connection: "keep-alive" });
-      // Nothing is written once the response ended (the server's close() may end a stream
-      // its writer still holds): a write after the end would be an 'error' event.
-      const write = (text: string) => !res.writableEnded && res.write(text);
-      return {
-        event: (message, id) => write(eventText(message, id)),
-        mark: (fields) => void write(markText(fields)),
-        comment: (text) => void write(`: ${text}\n\n`),
-        end: () => void res.end(),
-      };
-    },
-  };
+/** The body of a request the parser has read whole (`req.complete`): in the stream's buffer. */
+function readBuffered(req: IncomingMessage, limit: number): BodyRead {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (
+    let chunk = req.read() as Buffer | null;
+    chunk !== null;
+    chunk = req.read() as Buffer | null
+  ) {
+    size += chunk.length;
+    if (size > limit) {
+      // Drop what is left: the answer does not wait for it.
+      req.resume();
+      return { kind: "too-large" };
+    }
+    chunks.push(chunk);
+  }
+  const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  return { kind: "text", text: body.toString("utf8") };
+}
+
+/** The answers of one node:http request (a class, as NodeExchange is). */
+class NodeSink implements ReplySink {
+  constructor(private readonly res: ServerResponse) {}
+
+  send(status: number, headers: Record<string, string>, body?: string): void {
+    const { res } = this;
+    if (res.headersSent) return void res.end();
+    // A declared length lets node:http write head and body in one write, where chunked
+    // encoding costs three more pieces per response (a writev and a longer parse for the client).
+    const sized =
+      body === undefined || headers["content-length"] !== undefined
+        ? headers
+        : { ...headers, "content-length": String(Buffer.byteLength(body)) };
+    res.writeHead(status, sized).end(body);
+  }
+
+  openStream(headers: Record<string, string>): EventStream {
+    const { res } = this;
+    if (!res.headersSent) res.writeHead(200, { ...headers, connection: "keep-alive" });
+    // Nothing is written once the response ended (the server's close() may end a stream
+    // its writer still holds): a write after the end would be an 'error' event.
+    const write = (text: string) => !res.writableEnded && res.write(text);
+    return {
+      event: (message, id) => write(eventText(message, id)),
+      mark: (fields) => void write(markText(fields)),
+      comment: (text) => void write(`: ${text}\n\n`),
+      end: () => void res.end(),
+    };
+  }
 }
 
 export interface ServeHttpOptions extends HttpHandlerOptions {
