@@ -20,7 +20,7 @@ export interface GeneratedWith {
   auth: boolean;
   /** How the output reaches the runtime; absent in manifests from before the runtime package ("vendor"). */
   runtime?: RuntimeMode;
-  /** Package mode: the versions of @mcp-gen/runtime the output works with (`^1.0.0-rc.1`). */
+  /** Package mode: the versions of @mcp-gen/runtime the output works with (`^1.0.0`). */
   runtimeVersions?: string;
   /** The form of the code (see target.ts); absent for the default, `ts`. */
   target?: Target;
