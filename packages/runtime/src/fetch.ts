@@ -25,7 +25,7 @@ export type {
 export type { MessageBus } from "./server/message-bus.js";
 export type { BackChannelUse, HandlerBackChannel } from "./server/back-channel-uses.js";
 export * from "./transport/http/server/sessions.js";
-export * from "./stores/memory/sessions.js";
+export { MemorySessionStore, type MemorySessionStoreOptions } from "./stores/memory/sessions.js";
 export {
   DEFAULT_RETENTION,
   DEFAULT_STORE_BOUNDS,

@@ -4,7 +4,7 @@
 export * from "./transport/stdio/stdio.js";
 export * from "./transport/http/server/server.js";
 export * from "./transport/http/server/sessions.js";
-export * from "./stores/memory/sessions.js";
+export { MemorySessionStore, type MemorySessionStoreOptions } from "./stores/memory/sessions.js";
 export {
   DEFAULT_RETENTION,
   DEFAULT_STORE_BOUNDS,

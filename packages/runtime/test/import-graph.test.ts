@@ -91,6 +91,7 @@ describe("the runtime's import graph", () => {
     const contracts = [
       "transport/http/server/sessions.ts",
       "transport/http/server/event-store.ts",
+      "transport/http/server/local-sessions.ts",
       "transport/http/server/store-defaults.ts",
     ];
     const memory = files.filter((f) => f.startsWith("stores/memory/"));

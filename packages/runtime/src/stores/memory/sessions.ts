@@ -2,13 +2,13 @@ import {
   capFor,
   parseSessionRecord,
   sessionLimits,
-  type LocalSessions,
   type SessionChange,
   type SessionLimits,
   type SessionRecord,
   type SessionRefusal,
   type SessionStore,
 } from "../../transport/http/server/sessions.js";
+import type { LocalSessions } from "../../transport/http/server/local-sessions.js";
 
 // The HTTP server's default session store: one instance's legacy sessions in memory, behind
 // the SessionStore contract of transport/http/server/sessions.ts (RedisSessionStore,

@@ -4,7 +4,8 @@ import { positiveInteger } from "./event-store.js";
 import { LiveSessions } from "./live-sessions.js";
 import type { HttpCoreOptions } from "./options.js";
 import { resumableStreams, type ResumableStreams } from "./resumable.js";
-import type { LocalSessions, SessionChange, SessionStore } from "./sessions.js";
+import type { SessionChange, SessionStore } from "./sessions.js";
+import type { LocalSessions } from "./local-sessions.js";
 import type { DefaultStores } from "./store-defaults.js";
 import {
   boundedEventStore,

@@ -12,13 +12,8 @@ import {
 import { errorBody, sendJson, type HttpExchange, type ReplySink } from "./exchange.js";
 import { answering, type LegacyModes } from "./legacy-modes.js";
 import { LiveSessions, type TrackedRequest } from "./live-sessions.js";
-import {
-  newSessionId,
-  sessionChange,
-  type LocalSessions,
-  type SessionRefusal,
-  type SessionStore,
-} from "./sessions.js";
+import { newSessionId, type SessionRefusal, type SessionStore } from "./sessions.js";
+import { sessionChange, type LocalSessions } from "./local-sessions.js";
 import { namesStandaloneStream, type ResumableStreams, type SessionRef } from "./resumable.js";
 import { relayFor, routeAnswer, type SessionRelay } from "./session-relay.js";
 import {

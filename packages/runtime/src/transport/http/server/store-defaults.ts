@@ -1,5 +1,6 @@
 import type { EventStore } from "./event-store.js";
-import type { LocalSessions, SessionLimits, SessionStore } from "./sessions.js";
+import type { SessionLimits, SessionStore } from "./sessions.js";
+import type { LocalSessions } from "./local-sessions.js";
 
 // The stores the HTTP server keeps legacy sessions and stream events in when its options give
 // none. They sit above the transport (stores/memory/), so the server takes them as this
