@@ -252,7 +252,9 @@ function $is_Result(v: any, d: number): boolean {
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  if (p0 !== undefined) {
+    if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) return false;
+  }
   return true;
 }
 
@@ -313,7 +315,10 @@ function $va_Error(v: any, e: $Errors, d: number): void {
 
 function $is_JSONRPCRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_Request(v, d)) return false;
+  const b0 = v.method;
+  if (!(typeof b0 === "string")) return false;
+  const b1 = v.params;
+  if (b1 !== undefined && !$is$5(b1, d)) return false;
   const p0 = v.jsonrpc;
   if (!(p0 === "2.0")) return false;
   const p1 = v.id;
@@ -352,7 +357,10 @@ function $va_JSONRPCRequest(v: any, e: $Errors, d: number): void {
 
 function $is_JSONRPCNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_Notification(v, d)) return false;
+  const b0 = v.method;
+  if (!(typeof b0 === "string")) return false;
+  const b1 = v.params;
+  if (b1 !== undefined && !$is$7(b1, d)) return false;
   const p0 = v.jsonrpc;
   if (!(p0 === "2.0")) return false;
   return true;
@@ -382,7 +390,13 @@ function $is_JSONRPCResultResponse(v: any, d: number): boolean {
   const p1 = v.id;
   if (!$is_RequestId(p1, d + 1)) return false;
   const p2 = v.result;
-  if (!$is_Result(p2, d + 1)) return false;
+  if (typeof p2 !== "object" || p2 === null || Array.isArray(p2)) return false;
+  const c0 = p2.resultType;
+  if (c0 !== undefined && !(typeof c0 === "string")) return false;
+  const c1 = p2._meta;
+  if (c1 !== undefined) {
+    if (typeof c1 !== "object" || c1 === null || Array.isArray(c1)) return false;
+  }
   return true;
 }
 
@@ -459,7 +473,12 @@ function $is_JSONRPCErrorResponse(v: any, d: number): boolean {
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) return false;
   const p2 = v.error;
-  if (!$is_Error(p2, d + 1)) return false;
+  if (typeof p2 !== "object" || p2 === null || Array.isArray(p2)) return false;
+  const c0 = p2.code;
+  if (!Number.isInteger(c0)) return false;
+  const c1 = p2.message;
+  if (!(typeof c1 === "string")) return false;
+  const c2 = p2.data;
   return true;
 }
 
@@ -578,7 +597,7 @@ function $va_NeedsCapabilityError(v: any, e: $Errors, d: number): void {
       if (e.length >= $limit) return;
     }
     const n2 = e.length;
-    $va$12(p2, e, d);
+    $va$15(p2, e, d);
     if (e.length > n2) {
       $at(e, n2, "/error");
       if (e.length >= $limit) return;
@@ -597,11 +616,11 @@ function $va_EmptyResult(v: any, e: $Errors, d: number): void {
 function $is_ClientCapabilities(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.experimental;
-  if (p0 !== undefined && !$is$14(p0, d)) return false;
+  if (p0 !== undefined && !$is$12(p0, d)) return false;
   const p1 = v.elicitation;
-  if (p1 !== undefined && !$is$15(p1, d)) return false;
+  if (p1 !== undefined && !$is$13(p1, d)) return false;
   const p2 = v.roots;
-  if (p2 !== undefined && !$is$16(p2, d)) return false;
+  if (p2 !== undefined && !$is$14(p2, d)) return false;
   return true;
 }
 
@@ -664,7 +683,8 @@ function $va_ServerCapabilities(v: any, e: $Errors, d: number): void {
 
 function $is_InputResponseRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_RequestParams(v, d)) return false;
+  const b0 = v._meta;
+  if (b0 !== undefined && !($is_MetaObject(b0, d + 1) && $is$3(b0, d))) return false;
   const p1 = v.requestState;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p0 = v.inputResponses;
@@ -697,7 +717,12 @@ function $va_InputResponseRequestParams(v: any, e: $Errors, d: number): void {
 
 function $is_InputRequiredResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_Result(v, d)) return false;
+  const b1 = v.resultType;
+  if (b1 !== undefined && !(typeof b1 === "string")) return false;
+  const b0 = v._meta;
+  if (b0 !== undefined) {
+    if (typeof b0 !== "object" || b0 === null || Array.isArray(b0)) return false;
+  }
   const p1 = v.requestState;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p0 = v.inputRequests;
@@ -737,7 +762,11 @@ function $is_PingRequest(v: any, d: number): boolean {
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_RequestParams(p1, d + 1)) return false;
+  if (p1 !== undefined) {
+    if (typeof p1 !== "object" || p1 === null || Array.isArray(p1)) return false;
+    const c0 = p1._meta;
+    if (c0 !== undefined && !($is_MetaObject(c0, d + 2) && $is$3(c0, d + 1))) return false;
+  }
   return true;
 }
 
@@ -787,7 +816,12 @@ function $va_PingRequest(v: any, e: $Errors, d: number): void {
 
 function $is_CallToolRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_InputResponseRequestParams(v, d)) return false;
+  const b0 = v._meta;
+  if (b0 !== undefined && !($is_MetaObject(b0, d + 1) && $is$3(b0, d))) return false;
+  const b2 = v.requestState;
+  if (b2 !== undefined && !(typeof b2 === "string")) return false;
+  const b1 = v.inputResponses;
+  if (b1 !== undefined && !$is$22(b1, d)) return false;
   const p0 = v.name;
   if (!(typeof p0 === "string")) return false;
   const p1 = v.weight;
@@ -843,7 +877,19 @@ function $is_CallToolRequest(v: any, d: number): boolean {
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   const p1 = v.params;
-  if (!$is_CallToolRequestParams(p1, d + 1)) return false;
+  if (typeof p1 !== "object" || p1 === null || Array.isArray(p1)) return false;
+  const c0 = p1._meta;
+  if (c0 !== undefined && !($is_MetaObject(c0, d + 2) && $is$3(c0, d + 1))) return false;
+  const c1 = p1.requestState;
+  if (c1 !== undefined && !(typeof c1 === "string")) return false;
+  const c2 = p1.inputResponses;
+  if (c2 !== undefined && !$is$22(c2, d + 1)) return false;
+  const c3 = p1.name;
+  if (!(typeof c3 === "string")) return false;
+  const c4 = p1.weight;
+  if (c4 !== undefined && !(Number.isFinite(c4) && c4 >= 0)) return false;
+  const c5 = p1.arguments;
+  if (c5 !== undefined && !$is$26(c5, d + 1)) return false;
   return true;
 }
 
@@ -896,7 +942,12 @@ function $va_CallToolRequest(v: any, e: $Errors, d: number): void {
 
 function $is_CallToolResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_Result(v, d)) return false;
+  const b1 = v.resultType;
+  if (b1 !== undefined && !(typeof b1 === "string")) return false;
+  const b0 = v._meta;
+  if (b0 !== undefined) {
+    if (typeof b0 !== "object" || b0 === null || Array.isArray(b0)) return false;
+  }
   const p1 = v.isError;
   if (p1 !== undefined && !(typeof p1 === "boolean")) return false;
   const p0 = v.content;
@@ -1379,11 +1430,39 @@ function $is$10(v: any, d: number): boolean {
 function $is$11(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.required;
-  if (!$is_ClientCapabilities(p0, d + 1)) return false;
+  if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) return false;
+  const c0 = p0.experimental;
+  if (c0 !== undefined && !$is$12(c0, d + 1)) return false;
+  const c1 = p0.elicitation;
+  if (c1 !== undefined && !$is$13(c1, d + 1)) return false;
+  const c2 = p0.roots;
+  if (c2 !== undefined && !$is$14(c2, d + 1)) return false;
   return true;
 }
 
-function $va$12(v: any, e: $Errors, d: number): void {
+function $is$12(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  for (const k in v) {
+    if (!$own(v, k)) continue;
+    const x = v[k];
+    if (!$is_JSONObject(x, d + 1)) return false;
+  }
+  return true;
+}
+
+function $is$13(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const p0 = v.form;
+  if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
+  return true;
+}
+
+function $is$14(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  return true;
+}
+
+function $va$15(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1402,7 +1481,7 @@ function $va$12(v: any, e: $Errors, d: number): void {
     if (e.length >= $limit) return;
   } else {
     const n0 = e.length;
-    $va$13(p1, e, d);
+    $va$16(p1, e, d);
     if (e.length > n0) {
       $at(e, n0, "/data");
       if (e.length >= $limit) return;
@@ -1410,7 +1489,7 @@ function $va$12(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $va$13(v: any, e: $Errors, d: number): void {
+function $va$16(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1427,28 +1506,6 @@ function $va$13(v: any, e: $Errors, d: number): void {
       if (e.length >= $limit) return;
     }
   }
-}
-
-function $is$14(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    if (!$own(v, k)) continue;
-    const x = v[k];
-    if (!$is_JSONObject(x, d + 1)) return false;
-  }
-  return true;
-}
-
-function $is$15(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.form;
-  if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
-  return true;
-}
-
-function $is$16(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
 }
 
 function $va$17(v: any, e: $Errors, d: number): void {
@@ -1637,7 +1694,9 @@ function $va$31(v: any, e: $Errors, d: number): void {
 function $is$32(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  if (p0 !== undefined) {
+    if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) return false;
+  }
   return true;
 }
 
