@@ -76,7 +76,8 @@ describe("an extends chain", () => {
     const [at0, at100, at200] = [0, 100, 200].map((d) => validatorsSize(chain(d)));
     // Before: 2.0 MB at 100 levels, 7.7 MB at 200 (the second hundred cost three times the first).
     expect(at200! - at100!).toBeLessThan(1.1 * (at100! - at0!));
-    expect(at200! - at0!).toBeLessThan(200 * 2_000);
+    // About 2 kB a level (the first few levels' `$is` also write in their small bases' checks).
+    expect(at200! - at0!).toBeLessThan(200 * 2_100);
   });
 
   itCompiles("compiles at depth 40", async () => {
@@ -115,11 +116,13 @@ export interface Right extends Base { r?: string }
 export interface Both extends Left, Right {}`;
     const files = await generate(loaded(schema), GENERATORS);
     const code = files.find((f) => f.path === "validators.ts")!.content;
-    const body = (name: string) =>
-      /function \$is_\w+[^]*?\n}\n/.exec(code.slice(code.indexOf(`function $is_${name}(`)))![0];
+    const body = (name: string, kind = "is") =>
+      /function \$\w+[^]*?\n}\n/.exec(code.slice(code.indexOf(`function $${kind}_${name}(`)))![0];
     expect(body("Narrowed")).not.toContain("$is_Base(");
     expect(body("MoreKeys")).not.toContain("$is_Keyed(");
-    expect(body("Left")).toContain("$is_Base(v, d)");
+    // Base is small: its checks are written into Left's check and collector (same errors).
+    expect(body("Left")).not.toContain("$is_Base(");
+    expect(body("Left", "va")).not.toContain("$va_Base(");
     expect(body("Both")).not.toMatch(/\$is_(Left|Right)\(/);
     const v = await importGenerated<Validators>(files, "validators.js");
     expect(v["isNarrowed"]!({ a: 1 })).toBe(false);

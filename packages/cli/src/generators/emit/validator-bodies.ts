@@ -1,40 +1,39 @@
 import type { Constraints, VSchema } from "../../schema/validation.js";
 import { num, quote, type Call, type Statement } from "../print/printer.js";
 import {
-  and,
   call,
-  checkOrder,
-  cmp,
   lines,
   lit,
   litText,
   stop,
   not,
   NOT_OBJECT,
-  ownProperties,
   pointerEscape,
   read,
   returns,
-  skipDeclared,
   type Discriminant,
   type Expr,
   type Stmt,
 } from "./validator-expr.js";
 import type { ValidationNames } from "./runtime-symbols.js";
 
-// The bodies of the functions validator-code.ts hoists for objects, arrays and unions told
-// apart by one property: each as a boolean check (`$is`, the fast path) and as an error
-// collector (`$va`). They are the longest statements the compiler writes; what they need of
-// the writer (a child's check or collector, a named schema) comes through BodyWriter.
+// The bodies of the functions validator-code.ts hoists for arrays and unions told apart by
+// one property (objects': validator-objects.ts): each as a boolean check (`$is`, the fast
+// path) and as an error collector (`$va`). What they need of the writer (a child's check or
+// collector, a named schema) comes through BodyWriter.
 
 /** What the bodies need of the ValidatorWriter compiling them. */
 export interface BodyWriter {
-  /** A boolean expression testing `v` against `s`. */
-  isExpr(s: VSchema, v: string): Expr;
+  /** A boolean expression testing `v` against `s`, `depth` levels below the function's `v`. */
+  isExpr(s: VSchema, v: string, depth?: number): Expr;
   /** Statements collecting the errors of `v` against `s`, at path expression `p`. */
-  vaStatements(s: VSchema, v: string, p: string): Stmt[];
+  vaStatements(s: VSchema, v: string, p: string, depth?: number): Stmt[];
+  /** A call into a child's collector, whose errors then get the child's path `p` in front. */
+  descend(collect: Call, p: string): Stmt[];
   /** A schema type by name (to order an object's property checks). */
   schemaNamed(name: string): VSchema | undefined;
+  /** The object type `name`, if a check that uses it may write its checks in place. */
+  smallObject(name: string): Extract<VSchema, { kind: "object" }> | undefined;
   /** The runtime's validation helpers, each recorded as used when named. */
   readonly rt: ValidationNames;
 }
@@ -47,45 +46,11 @@ export function expectedCall(rt: ValidationNames, p: string, expected: string, v
   return call(rt.$expected, ["e", p, quote(expected), quote(`expected ${expected}, found `), v]);
 }
 
-function missingCall(rt: ValidationNames, path: string, name: string): Call {
+export function missingCall(rt: ValidationNames, path: string, name: string): Call {
   return call(rt.$missing, ["e", path, quote(`required property "${name}" is missing`)]);
 }
 
 // ---- the boolean fast path -------------------------------------------------------
-
-export function objectCheckBody(
-  w: BodyWriter,
-  s: Extract<VSchema, { kind: "object" }>,
-): Statement[] {
-  const out: Statement[] = [`if (${NOT_OBJECT}) return false;`];
-  for (const base of s.bases ?? []) out.push(`if (!$is_${base}(v, d)) return false;`);
-  checkOrder(ownProperties(s), (name) => w.schemaNamed(name)).forEach(([p, i]) => {
-    const x = `p${i}`;
-    out.push(`const ${x} = ${read(w.rt, "v", p.name)};`);
-    const check = w.isExpr(p.schema, x);
-    if (p.required)
-      out.push({
-        if: check.code === "true" ? `${x} === undefined` : not(check).code,
-        then: "return false;",
-      });
-    else if (check.code !== "true")
-      out.push({ if: and([cmp(`${x} !== undefined`), not(check)]).code, then: "return false;" });
-  });
-  if (s.additional) {
-    const check = w.isExpr(s.additional, "x");
-    if (check.code !== "true") {
-      out.push(
-        "for (const k in v) {",
-        ...skipDeclared(w.rt, s.properties),
-        "const x = v[k];",
-        { if: not(check).code, then: "return false;" },
-        "}",
-      );
-    }
-  }
-  out.push("return true;");
-  return out;
-}
 
 export function arrayCheckBody(
   w: BodyWriter,
@@ -122,54 +87,6 @@ export function discriminatedCheckBody(w: BodyWriter, disc: Discriminant): State
 }
 
 // ---- the error collector -----------------------------------------------------------
-
-export function objectCollectorBody(
-  w: BodyWriter,
-  s: Extract<VSchema, { kind: "object" }>,
-): Statement[] {
-  const out: Statement[] = [
-    `if (${NOT_OBJECT}) {`,
-    expectedCall(w.rt, HERE, "object", "v"),
-    "return;",
-    "}",
-  ];
-  for (const base of s.bases ?? []) out.push(call(`$va_${base}`, ["v", "e", "d"]), stop(w.rt));
-  checkOrder(ownProperties(s), (name) => w.schemaNamed(name)).forEach(([p, i]) => {
-    const x = `p${i}`;
-    const path = quote("/" + pointerEscape(p.name));
-    const checks = w.vaStatements(p.schema, x, path);
-    out.push(`const ${x} = ${read(w.rt, "v", p.name)};`);
-    const missing = missingCall(w.rt, path, p.name);
-    const single = checks.length === 1 && "cond" in checks[0]! ? checks[0] : undefined;
-    if (p.required) {
-      out.push(`if (${x} === undefined) {`, missing, stop(w.rt));
-      if (single) out.push(`} else if (${single.cond.code}) {`, single.action, stop(w.rt), "}");
-      else if (checks.length > 0) out.push("} else {", ...lines(w.rt, checks), "}");
-      else out.push("}");
-    } else if (single) {
-      out.push(
-        ...lines(w.rt, [
-          { cond: and([cmp(`${x} !== undefined`), single.cond]), action: single.action },
-        ]),
-      );
-    } else if (checks.length > 0) {
-      out.push(`if (${x} !== undefined) {`, ...lines(w.rt, checks), "}");
-    }
-  });
-  if (s.additional) {
-    const checks = w.vaStatements(s.additional, "x", `"/" + ${w.rt.$escape}(k)`);
-    if (checks.length > 0) {
-      out.push(
-        "for (const k in v) {",
-        ...skipDeclared(w.rt, s.properties),
-        "const x = v[k];",
-        ...lines(w.rt, checks),
-        "}",
-      );
-    }
-  }
-  return out;
-}
 
 export function arrayCollectorBody(
   w: BodyWriter,

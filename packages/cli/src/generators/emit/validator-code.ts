@@ -1,5 +1,6 @@
 import type { Literal, VSchema } from "../../schema/validation.js";
 import { constraintChecks } from "./validator-constraints.js";
+import { objectCheckBody, objectCollectorBody } from "./validator-objects.js";
 import { CodeWriter, quote, type Call, type Statement } from "../print/printer.js";
 import {
   arrayCheckBody,
@@ -8,8 +9,6 @@ import {
   discriminatedCollectorBody,
   expectedCall,
   HERE,
-  objectCheckBody,
-  objectCollectorBody,
   type BodyWriter,
 } from "./validator-bodies.js";
 import {
@@ -17,6 +16,7 @@ import {
   call,
   callExpr,
   cmp,
+  depthArg,
   describeSchema,
   FALSE,
   INLINE_MAX,
@@ -48,6 +48,9 @@ import { ValidationUses, type ValidationNames } from "./runtime-symbols.js";
 // helpers hoisted out of types are `$is$<n>` / `$va$<n>` and pattern constants `$re$<n>`
 // (a `$` in that place), so no schema type name can produce a helper's name. Each schema
 // node gets at most one helper of each kind, so output grows linearly with nesting.
+
+/** The most properties an object type may have to have its checks written into its users' `$is`. */
+const INLINE_OBJECT_PROPERTIES = 8;
 
 /** A function's text, its statements laid out by the printer. */
 const laidOut = (statements: Statement[]) => new CodeWriter().statements(statements).text();
@@ -82,11 +85,24 @@ export class ValidatorWriter implements BodyWriter {
     this.rt = uses.names;
   }
 
-  /** The object schema behind refs, if the schema is (an alias of) an object. */
   /** A schema type by name (BodyWriter). */
   schemaNamed(name: string): VSchema | undefined {
     return this.schemas.get(name);
   }
+
+  /**
+   * The object type `name` if a check or collector that uses it (extends it, or holds one in
+   * a property) may write its property checks in place of a call (BodyWriter;
+   * validator-objects.ts): at most INLINE_OBJECT_PROPERTIES of them, inherited ones included;
+   * no undeclared keys to check; never a recursive type, whose depth guard the call keeps.
+   */
+  smallObject(name: string): Extract<VSchema, { kind: "object" }> | undefined {
+    const s = this.schemas.get(name);
+    if (s?.kind !== "object" || s.additional || this.recursive.has(name)) return undefined;
+    return s.properties.length <= INLINE_OBJECT_PROPERTIES ? s : undefined;
+  }
+
+  /** The object schema behind refs, if the schema is (an alias of) an object. */
 
   private objectOf(
     s: VSchema,
@@ -194,53 +210,54 @@ export class ValidatorWriter implements BodyWriter {
   }
 
   /** A boolean expression testing `v` (an identifier). Objects, arrays and long checks are hoisted. */
-  isExpr(s: VSchema, v: string): Expr {
+  isExpr(s: VSchema, v: string, depth = 0): Expr {
     switch (s.kind) {
       case "any":
         return TRUE;
       case "never":
         return FALSE;
       case "ref":
-        return callExpr(`$is_${s.name}`, [v, "d + 1"]);
+        return callExpr(`$is_${s.name}`, [v, depthArg(depth + 1)]);
       case "types":
         return or(s.types.map((t) => typeCheck(t, v)));
       case "const":
         return cmp(`${v} === ${lit(s.value)}`);
       case "enum":
-        return this.short(s, v, or(s.values.map((x) => cmp(`${v} === ${lit(x)}`))));
+        return this.short(s, v, depth, or(s.values.map((x) => cmp(`${v} === ${lit(x)}`))));
       case "anyOf":
-        if (this.discriminant(s.members)) return this.hoistIs(s, v);
-        return this.short(s, v, or(s.members.map((m) => this.isExpr(m, v))));
+        if (this.discriminant(s.members)) return this.hoistIs(s, v, depth);
+        return this.short(s, v, depth, or(s.members.map((m) => this.isExpr(m, v, depth))));
       case "allOf":
-        return this.short(s, v, and(s.members.map((m) => this.isExpr(m, v))));
+        return this.short(s, v, depth, and(s.members.map((m) => this.isExpr(m, v, depth))));
       case "object":
       case "array":
-        return this.hoistIs(s, v);
+        return this.hoistIs(s, v, depth);
       case "constrained":
-        if (s.schema.kind === "array") return this.hoistIs(s, v);
+        if (s.schema.kind === "array") return this.hoistIs(s, v, depth);
         return this.short(
           s,
           v,
+          depth,
           and([
-            this.isExpr(s.schema, v),
+            this.isExpr(s.schema, v, depth),
             ...constraintChecks(this.rt, s, v, false, this.pattern).map((c) => c.pass),
           ]),
         );
     }
   }
 
-  private short(s: VSchema, v: string, inline: Expr): Expr {
-    return inline.code.length <= INLINE_MAX ? inline : this.hoistIs(s, v);
+  private short(s: VSchema, v: string, depth: number, inline: Expr): Expr {
+    return inline.code.length <= INLINE_MAX ? inline : this.hoistIs(s, v, depth);
   }
 
-  private hoistIs(s: VSchema, v: string): Expr {
+  private hoistIs(s: VSchema, v: string, depth: number): Expr {
     let name = this.isHelpers.get(s);
     if (!name) {
       name = `$is$${++this.counter}`;
       this.isHelpers.set(s, name);
       this.pending.push({ kind: "is", schema: s, name });
     }
-    return callExpr(name, [v, "d"]);
+    return callExpr(name, [v, depthArg(depth)]);
   }
 
   // ---- the error collector -----------------------------------------------------------
@@ -280,8 +297,11 @@ export class ValidatorWriter implements BodyWriter {
     }
   }
 
-  /** Statements that validate `v` at path expression `p` (relative to the collector's value), pushing into `e`. */
-  vaStatements(s: VSchema, v: string, p: string): Stmt[] {
+  /**
+   * Statements that validate `v` at path expression `p` (relative to the collector's value),
+   * pushing into `e`; `v` is `depth` levels below the collector's own value.
+   */
+  vaStatements(s: VSchema, v: string, p: string, depth = 0): Stmt[] {
     switch (s.kind) {
       case "any":
         return [];
@@ -290,35 +310,39 @@ export class ValidatorWriter implements BodyWriter {
           { lines: [call(this.rt.$fail, ["e", p, '"no value is allowed here"', "undefined"])] },
         ];
       case "ref":
-        return this.descend(call(`$va_${s.name}`, [v, "e", "d + 1"]), p);
+        return this.descend(call(`$va_${s.name}`, [v, "e", depthArg(depth + 1)]), p);
       case "types":
       case "const":
       case "enum":
         return [
-          { cond: not(this.isExpr(s, v)), action: expectedCall(this.rt, p, describeSchema(s), v) },
+          {
+            cond: not(this.isExpr(s, v, depth)),
+            action: expectedCall(this.rt, p, describeSchema(s), v),
+          },
         ];
       case "allOf":
-        return s.members.flatMap((m) => this.vaStatements(m, v, p));
+        return s.members.flatMap((m) => this.vaStatements(m, v, p, depth));
       case "anyOf": {
-        if (this.discriminant(s.members)) return this.hoistVa(s, v, p);
+        if (this.discriminant(s.members)) return this.hoistVa(s, v, p, depth);
         const members = s.members.map((m) => this.hoistVaFunction(m));
+        const d = depthArg(depth);
         return [
           {
-            cond: not(this.isExpr(s, v)),
-            action: call(this.rt.$anyOf, ["e", p, v, "d", members, quote(describeSchema(s))]),
+            cond: not(this.isExpr(s, v, depth)),
+            action: call(this.rt.$anyOf, ["e", p, v, d, members, quote(describeSchema(s))]),
           },
         ];
       }
       case "object":
       case "array":
-        return this.hoistVa(s, v, p);
+        return this.hoistVa(s, v, p, depth);
       case "constrained": {
-        if (s.schema.kind === "array") return this.hoistVa(s, v, p);
+        if (s.schema.kind === "array") return this.hoistVa(s, v, p, depth);
         const checks = constraintChecks(this.rt, s, v, true, this.pattern).map((c) => ({
           cond: not(c.pass),
           action: call(this.rt.$fail, ["e", p, c.message, quote(`${c.keyword} ${c.value}`)]),
         }));
-        return [...this.vaStatements(s.schema, v, p), ...checks];
+        return [...this.vaStatements(s.schema, v, p, depth), ...checks];
       }
     }
   }
@@ -334,15 +358,15 @@ export class ValidatorWriter implements BodyWriter {
     return name;
   }
 
-  private hoistVa(s: VSchema, v: string, p: string): Stmt[] {
-    return this.descend(call(this.hoistVaFunction(s), [v, "e", "d"]), p);
+  private hoistVa(s: VSchema, v: string, p: string, depth: number): Stmt[] {
+    return this.descend(call(this.hoistVaFunction(s), [v, "e", depthArg(depth)]), p);
   }
 
   /** Locals named by `descend` in the function being written (`n0`, `n1`...). */
   private descents = 0;
 
-  /** A call into a child's collector, whose errors then get the child's path `p` in front. */
-  private descend(collect: Call, p: string): Stmt[] {
+  /** A call into a child's collector, whose errors then get the child's path `p` in front (BodyWriter). */
+  descend(collect: Call, p: string): Stmt[] {
     if (p === HERE) return [{ lines: [collect] }];
     const n = `n${this.descents++}`;
     return [

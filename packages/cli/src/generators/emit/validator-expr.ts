@@ -116,6 +116,11 @@ export interface Discriminant {
 }
 
 export const NOT_OBJECT = 'typeof v !== "object" || v === null || Array.isArray(v)';
+/** NOT_OBJECT of the local `x`. */
+export const notObject = (x: string): string =>
+  `typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})`;
+/** The depth argument of a check `depth` levels below the function's own value: `d`, `d + 1`... */
+export const depthArg = (depth: number): string => (depth === 0 ? "d" : `d + ${depth}`);
 
 export function typeCheck(t: string, v: string): Expr {
   switch (t) {

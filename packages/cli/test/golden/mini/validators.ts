@@ -252,7 +252,9 @@ function $is_Result(v: any, d: number): boolean {
   const p1 = v.resultType;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  if (p0 !== undefined) {
+    if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) return false;
+  }
   return true;
 }
 
@@ -268,10 +270,8 @@ function $va_Result(v: any, e: $Errors, d: number): void {
   }
   const p0 = v._meta;
   if (p0 !== undefined) {
-    const n0 = e.length;
-    $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) {
-      $at(e, n0, "/_meta");
+    if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) {
+      $expected(e, "/_meta", "object", "expected object, found ", p0);
       if (e.length >= $limit) return;
     }
   }
@@ -313,7 +313,10 @@ function $va_Error(v: any, e: $Errors, d: number): void {
 
 function $is_JSONRPCRequest(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_Request(v, d)) return false;
+  const b0 = v.method;
+  if (!(typeof b0 === "string")) return false;
+  const b1 = v.params;
+  if (b1 !== undefined && !$is$5(b1, d)) return false;
   const p0 = v.jsonrpc;
   if (!(p0 === "2.0")) return false;
   const p1 = v.id;
@@ -326,8 +329,23 @@ function $va_JSONRPCRequest(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  $va_Request(v, e, d);
-  if (e.length >= $limit) return;
+  const b0 = v.method;
+  if (b0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof b0 === "string")) {
+    $expected(e, "/method", "string", "expected string, found ", b0);
+    if (e.length >= $limit) return;
+  }
+  const b1 = v.params;
+  if (b1 !== undefined) {
+    const n0 = e.length;
+    $va$6(b1, e, d);
+    if (e.length > n0) {
+      $at(e, n0, "/params");
+      if (e.length >= $limit) return;
+    }
+  }
   const p0 = v.jsonrpc;
   if (p0 === undefined) {
     $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
@@ -341,10 +359,10 @@ function $va_JSONRPCRequest(v: any, e: $Errors, d: number): void {
     $missing(e, "/id", 'required property "id" is missing');
     if (e.length >= $limit) return;
   } else {
-    const n0 = e.length;
+    const n1 = e.length;
     $va_RequestId(p1, e, d + 1);
-    if (e.length > n0) {
-      $at(e, n0, "/id");
+    if (e.length > n1) {
+      $at(e, n1, "/id");
       if (e.length >= $limit) return;
     }
   }
@@ -352,7 +370,10 @@ function $va_JSONRPCRequest(v: any, e: $Errors, d: number): void {
 
 function $is_JSONRPCNotification(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_Notification(v, d)) return false;
+  const b0 = v.method;
+  if (!(typeof b0 === "string")) return false;
+  const b1 = v.params;
+  if (b1 !== undefined && !$is$7(b1, d)) return false;
   const p0 = v.jsonrpc;
   if (!(p0 === "2.0")) return false;
   return true;
@@ -363,8 +384,23 @@ function $va_JSONRPCNotification(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  $va_Notification(v, e, d);
-  if (e.length >= $limit) return;
+  const b0 = v.method;
+  if (b0 === undefined) {
+    $missing(e, "/method", 'required property "method" is missing');
+    if (e.length >= $limit) return;
+  } else if (!(typeof b0 === "string")) {
+    $expected(e, "/method", "string", "expected string, found ", b0);
+    if (e.length >= $limit) return;
+  }
+  const b1 = v.params;
+  if (b1 !== undefined) {
+    const n0 = e.length;
+    $va$8(b1, e, d);
+    if (e.length > n0) {
+      $at(e, n0, "/params");
+      if (e.length >= $limit) return;
+    }
+  }
   const p0 = v.jsonrpc;
   if (p0 === undefined) {
     $missing(e, "/jsonrpc", 'required property "jsonrpc" is missing');
@@ -382,7 +418,13 @@ function $is_JSONRPCResultResponse(v: any, d: number): boolean {
   const p1 = v.id;
   if (!$is_RequestId(p1, d + 1)) return false;
   const p2 = v.result;
-  if (!$is_Result(p2, d + 1)) return false;
+  if (typeof p2 !== "object" || p2 === null || Array.isArray(p2)) return false;
+  const c0 = p2.resultType;
+  if (c0 !== undefined && !(typeof c0 === "string")) return false;
+  const c1 = p2._meta;
+  if (c1 !== undefined) {
+    if (typeof c1 !== "object" || c1 === null || Array.isArray(c1)) return false;
+  }
   return true;
 }
 
@@ -415,12 +457,21 @@ function $va_JSONRPCResultResponse(v: any, e: $Errors, d: number): void {
   if (p2 === undefined) {
     $missing(e, "/result", 'required property "result" is missing');
     if (e.length >= $limit) return;
+  } else if (typeof p2 !== "object" || p2 === null || Array.isArray(p2)) {
+    $expected(e, "/result", "object", "expected object, found ", p2);
+    if (e.length >= $limit) return;
   } else {
-    const n1 = e.length;
-    $va_Result(p2, e, d + 1);
-    if (e.length > n1) {
-      $at(e, n1, "/result");
+    const c0 = p2.resultType;
+    if (c0 !== undefined && !(typeof c0 === "string")) {
+      $expected(e, "/result/resultType", "string", "expected string, found ", c0);
       if (e.length >= $limit) return;
+    }
+    const c1 = p2._meta;
+    if (c1 !== undefined) {
+      if (typeof c1 !== "object" || c1 === null || Array.isArray(c1)) {
+        $expected(e, "/result/_meta", "object", "expected object, found ", c1);
+        if (e.length >= $limit) return;
+      }
     }
   }
 }
@@ -459,7 +510,12 @@ function $is_JSONRPCErrorResponse(v: any, d: number): boolean {
   const p1 = v.id;
   if (p1 !== undefined && !$is_RequestId(p1, d + 1)) return false;
   const p2 = v.error;
-  if (!$is_Error(p2, d + 1)) return false;
+  if (typeof p2 !== "object" || p2 === null || Array.isArray(p2)) return false;
+  const c0 = p2.code;
+  if (!Number.isInteger(c0)) return false;
+  const c1 = p2.message;
+  if (!(typeof c1 === "string")) return false;
+  const c2 = p2.data;
   return true;
 }
 
@@ -489,13 +545,27 @@ function $va_JSONRPCErrorResponse(v: any, e: $Errors, d: number): void {
   if (p2 === undefined) {
     $missing(e, "/error", 'required property "error" is missing');
     if (e.length >= $limit) return;
+  } else if (typeof p2 !== "object" || p2 === null || Array.isArray(p2)) {
+    $expected(e, "/error", "object", "expected object, found ", p2);
+    if (e.length >= $limit) return;
   } else {
-    const n1 = e.length;
-    $va_Error(p2, e, d + 1);
-    if (e.length > n1) {
-      $at(e, n1, "/error");
+    const c0 = p2.code;
+    if (c0 === undefined) {
+      $missing(e, "/error/code", 'required property "code" is missing');
+      if (e.length >= $limit) return;
+    } else if (!Number.isInteger(c0)) {
+      $expected(e, "/error/code", "integer", "expected integer, found ", c0);
       if (e.length >= $limit) return;
     }
+    const c1 = p2.message;
+    if (c1 === undefined) {
+      $missing(e, "/error/message", 'required property "message" is missing');
+      if (e.length >= $limit) return;
+    } else if (!(typeof c1 === "string")) {
+      $expected(e, "/error/message", "string", "expected string, found ", c1);
+      if (e.length >= $limit) return;
+    }
+    const c2 = p2.data;
   }
 }
 
@@ -578,7 +648,7 @@ function $va_NeedsCapabilityError(v: any, e: $Errors, d: number): void {
       if (e.length >= $limit) return;
     }
     const n2 = e.length;
-    $va$12(p2, e, d);
+    $va$15(p2, e, d);
     if (e.length > n2) {
       $at(e, n2, "/error");
       if (e.length >= $limit) return;
@@ -597,11 +667,11 @@ function $va_EmptyResult(v: any, e: $Errors, d: number): void {
 function $is_ClientCapabilities(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.experimental;
-  if (p0 !== undefined && !$is$14(p0, d)) return false;
+  if (p0 !== undefined && !$is$12(p0, d)) return false;
   const p1 = v.elicitation;
-  if (p1 !== undefined && !$is$15(p1, d)) return false;
+  if (p1 !== undefined && !$is$13(p1, d)) return false;
   const p2 = v.roots;
-  if (p2 !== undefined && !$is$16(p2, d)) return false;
+  if (p2 !== undefined && !$is$14(p2, d)) return false;
   return true;
 }
 
@@ -664,7 +734,8 @@ function $va_ServerCapabilities(v: any, e: $Errors, d: number): void {
 
 function $is_InputResponseRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_RequestParams(v, d)) return false;
+  const b0 = v._meta;
+  if (b0 !== undefined && !($is_MetaObject(b0, d + 1) && $is$3(b0, d))) return false;
   const p1 = v.requestState;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p0 = v.inputResponses;
@@ -677,8 +748,21 @@ function $va_InputResponseRequestParams(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  $va_RequestParams(v, e, d);
-  if (e.length >= $limit) return;
+  const b0 = v._meta;
+  if (b0 !== undefined) {
+    const n0 = e.length;
+    $va_MetaObject(b0, e, d + 1);
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
+    const n1 = e.length;
+    $va$4(b0, e, d);
+    if (e.length > n1) {
+      $at(e, n1, "/_meta");
+      if (e.length >= $limit) return;
+    }
+  }
   const p1 = v.requestState;
   if (p1 !== undefined && !(typeof p1 === "string")) {
     $expected(e, "/requestState", "string", "expected string, found ", p1);
@@ -686,10 +770,10 @@ function $va_InputResponseRequestParams(v: any, e: $Errors, d: number): void {
   }
   const p0 = v.inputResponses;
   if (p0 !== undefined) {
-    const n0 = e.length;
+    const n2 = e.length;
     $va$23(p0, e, d);
-    if (e.length > n0) {
-      $at(e, n0, "/inputResponses");
+    if (e.length > n2) {
+      $at(e, n2, "/inputResponses");
       if (e.length >= $limit) return;
     }
   }
@@ -697,7 +781,12 @@ function $va_InputResponseRequestParams(v: any, e: $Errors, d: number): void {
 
 function $is_InputRequiredResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_Result(v, d)) return false;
+  const b1 = v.resultType;
+  if (b1 !== undefined && !(typeof b1 === "string")) return false;
+  const b0 = v._meta;
+  if (b0 !== undefined) {
+    if (typeof b0 !== "object" || b0 === null || Array.isArray(b0)) return false;
+  }
   const p1 = v.requestState;
   if (p1 !== undefined && !(typeof p1 === "string")) return false;
   const p0 = v.inputRequests;
@@ -710,8 +799,18 @@ function $va_InputRequiredResult(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  $va_Result(v, e, d);
-  if (e.length >= $limit) return;
+  const b1 = v.resultType;
+  if (b1 !== undefined && !(typeof b1 === "string")) {
+    $expected(e, "/resultType", "string", "expected string, found ", b1);
+    if (e.length >= $limit) return;
+  }
+  const b0 = v._meta;
+  if (b0 !== undefined) {
+    if (typeof b0 !== "object" || b0 === null || Array.isArray(b0)) {
+      $expected(e, "/_meta", "object", "expected object, found ", b0);
+      if (e.length >= $limit) return;
+    }
+  }
   const p1 = v.requestState;
   if (p1 !== undefined && !(typeof p1 === "string")) {
     $expected(e, "/requestState", "string", "expected string, found ", p1);
@@ -737,7 +836,11 @@ function $is_PingRequest(v: any, d: number): boolean {
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   const p1 = v.params;
-  if (p1 !== undefined && !$is_RequestParams(p1, d + 1)) return false;
+  if (p1 !== undefined) {
+    if (typeof p1 !== "object" || p1 === null || Array.isArray(p1)) return false;
+    const c0 = p1._meta;
+    if (c0 !== undefined && !($is_MetaObject(c0, d + 2) && $is$3(c0, d + 1))) return false;
+  }
   return true;
 }
 
@@ -776,18 +879,37 @@ function $va_PingRequest(v: any, e: $Errors, d: number): void {
   }
   const p1 = v.params;
   if (p1 !== undefined) {
-    const n1 = e.length;
-    $va_RequestParams(p1, e, d + 1);
-    if (e.length > n1) {
-      $at(e, n1, "/params");
+    if (typeof p1 !== "object" || p1 === null || Array.isArray(p1)) {
+      $expected(e, "/params", "object", "expected object, found ", p1);
       if (e.length >= $limit) return;
+    } else {
+      const c0 = p1._meta;
+      if (c0 !== undefined) {
+        const n1 = e.length;
+        $va_MetaObject(c0, e, d + 2);
+        if (e.length > n1) {
+          $at(e, n1, "/params/_meta");
+          if (e.length >= $limit) return;
+        }
+        const n2 = e.length;
+        $va$4(c0, e, d + 1);
+        if (e.length > n2) {
+          $at(e, n2, "/params/_meta");
+          if (e.length >= $limit) return;
+        }
+      }
     }
   }
 }
 
 function $is_CallToolRequestParams(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_InputResponseRequestParams(v, d)) return false;
+  const b0 = v._meta;
+  if (b0 !== undefined && !($is_MetaObject(b0, d + 1) && $is$3(b0, d))) return false;
+  const b2 = v.requestState;
+  if (b2 !== undefined && !(typeof b2 === "string")) return false;
+  const b1 = v.inputResponses;
+  if (b1 !== undefined && !$is$22(b1, d)) return false;
   const p0 = v.name;
   if (!(typeof p0 === "string")) return false;
   const p1 = v.weight;
@@ -802,8 +924,35 @@ function $va_CallToolRequestParams(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  $va_InputResponseRequestParams(v, e, d);
-  if (e.length >= $limit) return;
+  const b0 = v._meta;
+  if (b0 !== undefined) {
+    const n0 = e.length;
+    $va_MetaObject(b0, e, d + 1);
+    if (e.length > n0) {
+      $at(e, n0, "/_meta");
+      if (e.length >= $limit) return;
+    }
+    const n1 = e.length;
+    $va$4(b0, e, d);
+    if (e.length > n1) {
+      $at(e, n1, "/_meta");
+      if (e.length >= $limit) return;
+    }
+  }
+  const b2 = v.requestState;
+  if (b2 !== undefined && !(typeof b2 === "string")) {
+    $expected(e, "/requestState", "string", "expected string, found ", b2);
+    if (e.length >= $limit) return;
+  }
+  const b1 = v.inputResponses;
+  if (b1 !== undefined) {
+    const n2 = e.length;
+    $va$23(b1, e, d);
+    if (e.length > n2) {
+      $at(e, n2, "/inputResponses");
+      if (e.length >= $limit) return;
+    }
+  }
   const p0 = v.name;
   if (p0 === undefined) {
     $missing(e, "/name", 'required property "name" is missing');
@@ -825,10 +974,10 @@ function $va_CallToolRequestParams(v: any, e: $Errors, d: number): void {
   }
   const p2 = v.arguments;
   if (p2 !== undefined) {
-    const n0 = e.length;
+    const n3 = e.length;
     $va$27(p2, e, d);
-    if (e.length > n0) {
-      $at(e, n0, "/arguments");
+    if (e.length > n3) {
+      $at(e, n3, "/arguments");
       if (e.length >= $limit) return;
     }
   }
@@ -843,7 +992,19 @@ function $is_CallToolRequest(v: any, d: number): boolean {
   const p3 = v.id;
   if (!$is_RequestId(p3, d + 1)) return false;
   const p1 = v.params;
-  if (!$is_CallToolRequestParams(p1, d + 1)) return false;
+  if (typeof p1 !== "object" || p1 === null || Array.isArray(p1)) return false;
+  const c0 = p1._meta;
+  if (c0 !== undefined && !($is_MetaObject(c0, d + 2) && $is$3(c0, d + 1))) return false;
+  const c1 = p1.requestState;
+  if (c1 !== undefined && !(typeof c1 === "string")) return false;
+  const c2 = p1.inputResponses;
+  if (c2 !== undefined && !$is$22(c2, d + 1)) return false;
+  const c3 = p1.name;
+  if (!(typeof c3 === "string")) return false;
+  const c4 = p1.weight;
+  if (c4 !== undefined && !(Number.isFinite(c4) && c4 >= 0)) return false;
+  const c5 = p1.arguments;
+  if (c5 !== undefined && !$is$26(c5, d + 1)) return false;
   return true;
 }
 
@@ -884,19 +1045,78 @@ function $va_CallToolRequest(v: any, e: $Errors, d: number): void {
   if (p1 === undefined) {
     $missing(e, "/params", 'required property "params" is missing');
     if (e.length >= $limit) return;
+  } else if (typeof p1 !== "object" || p1 === null || Array.isArray(p1)) {
+    $expected(e, "/params", "object", "expected object, found ", p1);
+    if (e.length >= $limit) return;
   } else {
-    const n1 = e.length;
-    $va_CallToolRequestParams(p1, e, d + 1);
-    if (e.length > n1) {
-      $at(e, n1, "/params");
+    const c0 = p1._meta;
+    if (c0 !== undefined) {
+      const n1 = e.length;
+      $va_MetaObject(c0, e, d + 2);
+      if (e.length > n1) {
+        $at(e, n1, "/params/_meta");
+        if (e.length >= $limit) return;
+      }
+      const n2 = e.length;
+      $va$4(c0, e, d + 1);
+      if (e.length > n2) {
+        $at(e, n2, "/params/_meta");
+        if (e.length >= $limit) return;
+      }
+    }
+    const c1 = p1.requestState;
+    if (c1 !== undefined && !(typeof c1 === "string")) {
+      $expected(e, "/params/requestState", "string", "expected string, found ", c1);
       if (e.length >= $limit) return;
+    }
+    const c2 = p1.inputResponses;
+    if (c2 !== undefined) {
+      const n3 = e.length;
+      $va$23(c2, e, d + 1);
+      if (e.length > n3) {
+        $at(e, n3, "/params/inputResponses");
+        if (e.length >= $limit) return;
+      }
+    }
+    const c3 = p1.name;
+    if (c3 === undefined) {
+      $missing(e, "/params/name", 'required property "name" is missing');
+      if (e.length >= $limit) return;
+    } else if (!(typeof c3 === "string")) {
+      $expected(e, "/params/name", "string", "expected string, found ", c3);
+      if (e.length >= $limit) return;
+    }
+    const c4 = p1.weight;
+    if (c4 !== undefined) {
+      if (!Number.isFinite(c4)) {
+        $expected(e, "/params/weight", "number", "expected number, found ", c4);
+        if (e.length >= $limit) return;
+      }
+      if (!(typeof c4 !== "number" || c4 >= 0)) {
+        $fail(e, "/params/weight", "must be >= 0, found " + c4, "minimum 0");
+        if (e.length >= $limit) return;
+      }
+    }
+    const c5 = p1.arguments;
+    if (c5 !== undefined) {
+      const n4 = e.length;
+      $va$27(c5, e, d + 1);
+      if (e.length > n4) {
+        $at(e, n4, "/params/arguments");
+        if (e.length >= $limit) return;
+      }
     }
   }
 }
 
 function $is_CallToolResult(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  if (!$is_Result(v, d)) return false;
+  const b1 = v.resultType;
+  if (b1 !== undefined && !(typeof b1 === "string")) return false;
+  const b0 = v._meta;
+  if (b0 !== undefined) {
+    if (typeof b0 !== "object" || b0 === null || Array.isArray(b0)) return false;
+  }
   const p1 = v.isError;
   if (p1 !== undefined && !(typeof p1 === "boolean")) return false;
   const p0 = v.content;
@@ -909,8 +1129,18 @@ function $va_CallToolResult(v: any, e: $Errors, d: number): void {
     $expected(e, "", "object", "expected object, found ", v);
     return;
   }
-  $va_Result(v, e, d);
-  if (e.length >= $limit) return;
+  const b1 = v.resultType;
+  if (b1 !== undefined && !(typeof b1 === "string")) {
+    $expected(e, "/resultType", "string", "expected string, found ", b1);
+    if (e.length >= $limit) return;
+  }
+  const b0 = v._meta;
+  if (b0 !== undefined) {
+    if (typeof b0 !== "object" || b0 === null || Array.isArray(b0)) {
+      $expected(e, "/_meta", "object", "expected object, found ", b0);
+      if (e.length >= $limit) return;
+    }
+  }
   const p1 = v.isError;
   if (p1 !== undefined && !(typeof p1 === "boolean")) {
     $expected(e, "/isError", "boolean", "expected boolean, found ", p1);
@@ -1379,11 +1609,39 @@ function $is$10(v: any, d: number): boolean {
 function $is$11(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v.required;
-  if (!$is_ClientCapabilities(p0, d + 1)) return false;
+  if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) return false;
+  const c0 = p0.experimental;
+  if (c0 !== undefined && !$is$12(c0, d + 1)) return false;
+  const c1 = p0.elicitation;
+  if (c1 !== undefined && !$is$13(c1, d + 1)) return false;
+  const c2 = p0.roots;
+  if (c2 !== undefined && !$is$14(c2, d + 1)) return false;
   return true;
 }
 
-function $va$12(v: any, e: $Errors, d: number): void {
+function $is$12(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  for (const k in v) {
+    if (!$own(v, k)) continue;
+    const x = v[k];
+    if (!$is_JSONObject(x, d + 1)) return false;
+  }
+  return true;
+}
+
+function $is$13(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const p0 = v.form;
+  if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
+  return true;
+}
+
+function $is$14(v: any, d: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  return true;
+}
+
+function $va$15(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1402,7 +1660,7 @@ function $va$12(v: any, e: $Errors, d: number): void {
     if (e.length >= $limit) return;
   } else {
     const n0 = e.length;
-    $va$13(p1, e, d);
+    $va$16(p1, e, d);
     if (e.length > n0) {
       $at(e, n0, "/data");
       if (e.length >= $limit) return;
@@ -1410,7 +1668,7 @@ function $va$12(v: any, e: $Errors, d: number): void {
   }
 }
 
-function $va$13(v: any, e: $Errors, d: number): void {
+function $va$16(v: any, e: $Errors, d: number): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     $expected(e, "", "object", "expected object, found ", v);
     return;
@@ -1419,36 +1677,38 @@ function $va$13(v: any, e: $Errors, d: number): void {
   if (p0 === undefined) {
     $missing(e, "/required", 'required property "required" is missing');
     if (e.length >= $limit) return;
+  } else if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) {
+    $expected(e, "/required", "object", "expected object, found ", p0);
+    if (e.length >= $limit) return;
   } else {
-    const n0 = e.length;
-    $va_ClientCapabilities(p0, e, d + 1);
-    if (e.length > n0) {
-      $at(e, n0, "/required");
-      if (e.length >= $limit) return;
+    const c0 = p0.experimental;
+    if (c0 !== undefined) {
+      const n0 = e.length;
+      $va$17(c0, e, d + 1);
+      if (e.length > n0) {
+        $at(e, n0, "/required/experimental");
+        if (e.length >= $limit) return;
+      }
+    }
+    const c1 = p0.elicitation;
+    if (c1 !== undefined) {
+      const n1 = e.length;
+      $va$18(c1, e, d + 1);
+      if (e.length > n1) {
+        $at(e, n1, "/required/elicitation");
+        if (e.length >= $limit) return;
+      }
+    }
+    const c2 = p0.roots;
+    if (c2 !== undefined) {
+      const n2 = e.length;
+      $va$19(c2, e, d + 1);
+      if (e.length > n2) {
+        $at(e, n2, "/required/roots");
+        if (e.length >= $limit) return;
+      }
     }
   }
-}
-
-function $is$14(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    if (!$own(v, k)) continue;
-    const x = v[k];
-    if (!$is_JSONObject(x, d + 1)) return false;
-  }
-  return true;
-}
-
-function $is$15(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p0 = v.form;
-  if (p0 !== undefined && !$is_JSONObject(p0, d + 1)) return false;
-  return true;
-}
-
-function $is$16(v: any, d: number): boolean {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  return true;
 }
 
 function $va$17(v: any, e: $Errors, d: number): void {
@@ -1637,7 +1897,9 @@ function $va$31(v: any, e: $Errors, d: number): void {
 function $is$32(v: any, d: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const p0 = v._meta;
-  if (p0 !== undefined && !$is_MetaObject(p0, d + 1)) return false;
+  if (p0 !== undefined) {
+    if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) return false;
+  }
   return true;
 }
 
@@ -1648,10 +1910,8 @@ function $va$33(v: any, e: $Errors, d: number): void {
   }
   const p0 = v._meta;
   if (p0 !== undefined) {
-    const n0 = e.length;
-    $va_MetaObject(p0, e, d + 1);
-    if (e.length > n0) {
-      $at(e, n0, "/_meta");
+    if (typeof p0 !== "object" || p0 === null || Array.isArray(p0)) {
+      $expected(e, "/_meta", "object", "expected object, found ", p0);
       if (e.length >= $limit) return;
     }
   }
