@@ -145,6 +145,13 @@ function flat(v: Value): string {
  * whose width prettier measures differently): that file is written as printed, valid but
  * not prettier's layout, once it is checked to parse (packages/cli/src/generators/print/parse-check.ts).
  */
+const INDENTS: string[] = [];
+
+/** Two spaces a level, made once per depth (a generated file has tens of thousands of lines). */
+function indent(depth: number): string {
+  return (INDENTS[depth] ??= "  ".repeat(depth));
+}
+
 export class CodeWriter {
   private readonly lines: string[] = [];
   private readonly imports = new Map<
@@ -202,9 +209,10 @@ export class CodeWriter {
   }
 
   line(text = ""): this {
-    const line = text === "" ? "" : "  ".repeat(this.depth) + text;
-    // Comments are never reflowed by prettier: only code lines must fit.
-    if (!/^\s*(\/\/|\/\*|\*)/.test(line) && (line.length > WIDTH || /[^\x20-\x7e]/.test(line)))
+    const line = text === "" || this.depth === 0 ? text : indent(this.depth) + text;
+    // Comments are never reflowed by prettier: only code lines must fit. (The comment test
+    // last: it is needed only for a line that would not fit, and a file has many lines.)
+    if ((line.length > WIDTH || /[^\x20-\x7e]/.test(line)) && !/^\s*(\/\/|\/\*|\*)/.test(line))
       this.exact = false;
     this.lines.push(line);
     return this;
