@@ -21,11 +21,11 @@ export interface IndexModule {
 export function exportedNames(code: string): Map<string, boolean> {
   const out = new Map<string, boolean>();
   // Generated files are laid out as prettier prints them: every top-level statement starts
-  // a line, and only those start a line with `export`.
-  const lines = code.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (!line.startsWith("export ")) continue;
+  // a line, and only those start a line with `export`. Only those lines are read (the
+  // validators file is tens of thousands of lines, a few hundred of them exports).
+  for (const start of exportLineStarts(code)) {
+    const end = code.indexOf("\n", start);
+    const line = code.slice(start, end < 0 ? code.length : end);
     const declared =
       /^export (?:declare )?(?:async )?(function\*?|const|let|var|class|enum|interface|type|namespace) ([A-Za-z_$][\w$]*)/.exec(
         line,
@@ -39,8 +39,9 @@ export function exportedNames(code: string): Map<string, boolean> {
     else if (line.startsWith("export *"))
       throw new Error(`internal: index.ts cannot tell what \`${line}\` exports`);
     else if (/^export (type )?\{/.test(line)) {
-      let statement = line;
-      while (!statement.includes("}") && i + 1 < lines.length) statement += ` ${lines[++i]}`;
+      // A list over several lines: up to its closing brace.
+      const close = code.indexOf("}", start);
+      const statement = code.slice(start, close < 0 ? code.length : close + 1);
       const typeOnly = statement.startsWith("export type");
       const list = statement.slice(statement.indexOf("{") + 1, statement.indexOf("}"));
       for (const item of list
@@ -53,6 +54,13 @@ export function exportedNames(code: string): Map<string, boolean> {
     }
   }
   return out;
+}
+
+/** Where each line of `code` that starts with `export ` starts. */
+function* exportLineStarts(code: string): Generator<number> {
+  if (code.startsWith("export ")) yield 0;
+  for (let at = code.indexOf("\nexport "); at >= 0; at = code.indexOf("\nexport ", at + 1))
+    yield at + 1;
 }
 
 /** `Schema<Name>`, or with `_2`, `_3`... when that is taken too. */
