@@ -11,9 +11,9 @@ const LINE_TERMINATORS = /[\n\r\u2028\u2029]/g;
 
 /** A JavaScript string literal for any string (JSON.stringify, plus the two line separators). */
 export function str(value: string): string {
-  return JSON.stringify(value)
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  const text = JSON.stringify(value);
+  if (!/[\u2028\u2029]/.test(text)) return text;
+  return text.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
 /** Any JSON value as a JavaScript expression (strings escaped as `str` does). */
@@ -424,6 +424,8 @@ function breaksAlways(v: Value): boolean {
  */
 export function quote(value: string): string {
   const doubled = str(value);
+  // Most strings hold no double quote: double quotes, then, whatever the single ones.
+  if (!value.includes('"')) return doubled;
   const doubles = value.split('"').length - 1;
   const singles = value.split("'").length - 1;
   if (doubles <= singles) return doubled;
