@@ -1,5 +1,4 @@
 import { McpGenError } from "../schema/diagnostics.js";
-import { stackOverflowError } from "../schema/nesting.js";
 import { join } from "node:path";
 import { hasDraft, listRevisions, loadRevision, type LoadedRevision } from "../schema/index.js";
 import {
@@ -33,8 +32,6 @@ import { deprecatedUseLines } from "../generators/output/deprecated-uses.js";
 import { isInitializeBased, isStateless, runtimeFacts } from "../schema/runtime-protocol.js";
 import { collectAfterReading } from "./memory.js";
 import { loadPlugins } from "../plugin/load.js";
-import type { TypeCheckElsewhere } from "../schema/type-check.js";
-import { typeCheckInThread } from "./type-check-thread.js";
 
 export type { Io } from "./io.js";
 
@@ -46,19 +43,10 @@ export async function generateCommand(
   const names = revisionNames(s);
   // Plugins load before the schema is read: a missing one fails at once.
   const plugins = await loadPlugins(s.plugins, GENERATOR_NAMES);
-  // tsc checks the schemas in a worker thread meanwhile; nothing is written before its verdict.
-  const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names, typeCheckInThread));
-  const typeChecked = Promise.all([loaded, ...legacy].map((l) => l.typeChecked));
+  const { loaded, legacy } = blameConfig(s, () => loadEras(s.spec, names));
   collectAfterReading([loaded, ...legacy]);
   const chosen = { legacy, auth: s.auth, runtime: s.runtime, target: s.target, plugins };
-  let emitted: OutputFile[];
-  try {
-    emitted = await generate(loaded, s.generators, chosen);
-  } catch (error) {
-    await typeChecked; // tsc's error first, as when the check ran while reading
-    throw stackOverflowError(error, loaded.revision.schemaTs, "generating code");
-  }
-  await typeChecked;
+  const emitted = await generate(loaded, s.generators, chosen);
   const record = generatedWith([loaded, ...legacy], s.generators, chosen);
   // Handlers kept outside the output folder (the config's `handlers`, as in init projects):
   // that file stands in for the skeleton, which is then not written into the output.
@@ -106,23 +94,10 @@ function deprecationNotes(s: ReturnType<typeof settings>, loaded: LoadedRevision
 export function loadEras(
   spec: string,
   names: readonly string[],
-  typeCheckElsewhere?: TypeCheckElsewhere,
 ): { loaded: LoadedRevision; legacy: LoadedRevision[] } {
   if (names.length === 0)
     throw new McpGenError("config", "'revisions' is empty; name at least one revision");
-  const all: LoadedRevision[] = [];
-  try {
-    for (const name of names) all.push(loadRevision(spec, name, typeCheckElsewhere));
-    return erasOf(all);
-  } catch (error) {
-    // Found while a revision's type check ran elsewhere: tsc's error first, as in place.
-    for (const l of all) l.checkTypesNow?.();
-    throw error;
-  }
-}
-
-/** The revisions loaded, as loadEras returns them, once checked to make one output. */
-function erasOf(all: LoadedRevision[]): { loaded: LoadedRevision; legacy: LoadedRevision[] } {
+  const all = names.map((name) => loadRevision(spec, name));
   const unique = all.filter(
     (l, i) => all.findIndex((x) => x.revision.name === l.revision.name) === i,
   );

@@ -11,7 +11,6 @@ import nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
-import { isMainThread } from "node:worker_threads";
 import { crc32 } from "node:zlib";
 
 // Most of a cold `mcp-gen generate` is V8 compiling the TypeScript compiler (9 MB of
@@ -38,7 +37,6 @@ type ModuleStatics = typeof nodeModule & {
   _resolveFilename(request: string, parent: unknown, isMain: boolean, options?: unknown): string;
   _cache: Record<string, unknown>;
   enableCompileCache?: () => unknown;
-  flushCompileCache?: () => void;
 };
 
 /** Turns on a cache of compiled code for the modules loaded after it; never fails a run. */
@@ -51,14 +49,12 @@ export function enableCompileCache(): void {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
   const dir = cacheDir();
   if (!dir) return;
+  const toWrite: { file: string; script: Script }[] = [];
   const proto = (Module as unknown as { prototype: Compilable }).prototype;
   const compile = proto._compile;
   proto._compile = function (this: Compilable, content: string, filename: string) {
     if (content.length < MIN_SOURCE) return compile.call(this, content, filename);
-    // A worker thread runs other functions of a module than the main thread (the type-check
-    // thread runs TypeScript's checker, the main thread its parser): each keeps its own code.
-    const thread = isMainThread ? "" : "-worker";
-    const file = join(dir, `${crc32(filename)}-${sourceVersion(filename, content)}${thread}.bin`);
+    const file = join(dir, `${crc32(filename)}-${sourceVersion(filename, content)}.bin`);
     const cachedData = readCache(file);
     const script = new Script(Module.wrap(content), { filename, cachedData });
     if (!cachedData || script.cachedDataRejected) toWrite.push({ file, script });
@@ -72,29 +68,15 @@ export function enableCompileCache(): void {
       dirname(filename),
     );
   };
-  process.once("exit", flushCompileCache);
-}
-
-/** The compiled code still to be written: that of modules with no cache, or a refused one. */
-const toWrite: { file: string; script: Script }[] = [];
-
-/**
- * Writes the compiled code of the modules loaded so far, now rather than at exit (a worker
- * thread is ended with its process, before its exit handlers run).
- */
-export function flushCompileCache(): void {
-  const Module = nodeModule as ModuleStatics;
-  if (Module.enableCompileCache) {
-    Module.flushCompileCache?.();
-    return;
-  }
-  for (const { file, script } of toWrite.splice(0)) {
-    try {
-      writeFileSync(file, script.createCachedData(), { mode: 0o600 });
-    } catch {
-      // A cache that cannot be written costs the next run time, nothing else.
+  process.once("exit", () => {
+    for (const { file, script } of toWrite) {
+      try {
+        writeFileSync(file, script.createCachedData(), { mode: 0o600 });
+      } catch {
+        // A cache that cannot be written costs the next run time, nothing else.
+      }
     }
-  }
+  });
 }
 
 /** The `require` a module's code gets: what Node passes a CommonJS module, for what bundles use. */

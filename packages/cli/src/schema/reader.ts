@@ -5,15 +5,13 @@ import { ts } from "./typescript.js";
 import { McpGenError } from "./diagnostics.js";
 import { parseDoc } from "./jsdoc.js";
 import { mergeDeclarations } from "./merge.js";
-import { checkReferences } from "./references.js";
 import {
   checkBracketNesting,
   checkInheritanceDepth,
   checkTypeNesting,
   stackOverflowError,
 } from "./nesting.js";
-import { schemaProgram } from "./tsc-check.js";
-import { typeCheck, type ReadSchema, type TypeCheckElsewhere } from "./type-check.js";
+import { checkSchemaWithTsc, schemaProgram } from "./tsc-check.js";
 import type {
   Declaration,
   Doc,
@@ -41,12 +39,9 @@ const KEYWORDS: Partial<Record<TS.SyntaxKind, KeywordName>> = {
 
 /** Reads a schema.ts file into a SchemaModel. */
 export function readSchemaFile(file: string): SchemaModel {
-  return readSchemaText(file, readSchemaSource(file));
-}
-
-function readSchemaSource(file: string): string {
+  let text: string;
   try {
-    return readFileSync(file, "utf8");
+    text = readFileSync(file, "utf8");
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     throw new McpGenError(
@@ -54,6 +49,7 @@ function readSchemaSource(file: string): string {
       `cannot read ${file}: ${e.code ?? ""}${e.code ? ": " : ""}${e.message.replace(/^E[A-Z]+: /, "")}`,
     );
   }
+  return readSchemaText(file, text);
 }
 
 /**
@@ -63,43 +59,31 @@ function readSchemaSource(file: string): string {
  */
 export function readSchemaText(file: string, text: string): SchemaModel {
   try {
-    return readChecked(file, text).model;
+    return readChecked(file, text);
   } catch (error) {
     throw stackOverflowError(error, file, "reading the schema");
   }
 }
 
-/** readSchemaFile, with tsc's check run by `elsewhere` when it takes it. */
-export function readSchemaFileCheckedBy(file: string, elsewhere: TypeCheckElsewhere): ReadSchema {
-  const text = readSchemaSource(file);
-  try {
-    return readChecked(file, text, elsewhere);
-  } catch (error) {
-    throw stackOverflowError(error, file, "reading the schema");
-  }
-}
-
-function readChecked(file: string, text: string, elsewhere?: TypeCheckElsewhere): ReadSchema {
+function readChecked(file: string, text: string): SchemaModel {
   checkBracketNesting(file, text);
   const { program, sourceFile } = schemaProgram(text);
   const reader = new SchemaReader(file, sourceFile);
   reader.checkSyntax(program);
-  const locate = (pos: number) => reader.position(pos);
-  checkTypeNesting(sourceFile, locate);
+  checkTypeNesting(sourceFile, (pos) => reader.position(pos));
   // Constructs mcp-gen does not support are named as such before tsc would (for a lib
   // generic such as Partial) complain about them in its own words.
   const read = reader.readDeclarations();
   checkInheritanceDepth(read);
-  const check = typeCheck(text, elsewhere, program, sourceFile, locate);
-  try {
-    const { declarations, byName } = mergeDeclarations(read);
-    checkReferences(declarations, byName);
-    const sha256 = createHash("sha256").update(text).digest("hex").slice(0, 12);
-    return { model: { file, sha256, declarations, byName }, ...check };
-  } catch (error) {
-    check.checkTypesNow();
-    throw error;
-  }
+  checkSchemaWithTsc(program, sourceFile, (pos) => reader.position(pos));
+  const { declarations, byName } = mergeDeclarations(read);
+  checkReferences(declarations, byName);
+  return {
+    file,
+    sha256: createHash("sha256").update(text).digest("hex").slice(0, 12),
+    declarations,
+    byName,
+  };
 }
 
 class SchemaReader {
@@ -387,4 +371,65 @@ function describeKind(kind: TS.SyntaxKind): string {
     [SyntaxKind.InferType]: "infer type",
   };
   return names[kind] ?? kindName(kind);
+}
+
+/** Every `ref` and `typeof` must name a declaration of the right kind. */
+function checkReferences(
+  declarations: Declaration[],
+  byName: ReadonlyMap<string, Declaration>,
+): void {
+  const visit = (t: TypeExpr): void => {
+    switch (t.kind) {
+      case "ref": {
+        const target = byName.get(t.name);
+        if (!target)
+          throw new McpGenError(
+            "unknown-type",
+            `unknown type '${t.name}' (not declared in the schema)`,
+            t.loc,
+          );
+        if (target.kind === "const")
+          throw new McpGenError(
+            "unknown-type",
+            `'${t.name}' is a const; write 'typeof ${t.name}'`,
+            t.loc,
+          );
+        return;
+      }
+      case "typeof": {
+        const target = byName.get(t.name);
+        if (target?.kind !== "const")
+          throw new McpGenError(
+            "unknown-type",
+            `'typeof ${t.name}' does not name a const of the schema`,
+            t.loc,
+          );
+        return;
+      }
+      case "array":
+        return visit(t.element);
+      case "object":
+        return visitMembers(t.members);
+      case "union":
+      case "intersection":
+        return t.members.forEach(visit);
+      case "omit":
+        return visit(t.base);
+      case "record":
+        visit(t.key);
+        return visit(t.value);
+      default:
+        return;
+    }
+  };
+  const visitMembers = (m: ObjectMembers): void => {
+    m.properties.forEach((p) => visit(p.type));
+    if (m.indexSignature) visit(m.indexSignature.type);
+  };
+  for (const d of declarations) {
+    if (d.kind === "interface") {
+      d.extends.forEach(visit);
+      visitMembers(d.members);
+    } else if (d.kind === "alias") visit(d.type);
+  }
 }

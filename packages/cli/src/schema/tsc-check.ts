@@ -75,43 +75,6 @@ export function schemaProgram(text: string): { program: TS.Program; sourceFile: 
   return { program, sourceFile: files.get(SCHEMA_PATH)! };
 }
 
-/** tsc's first error in the schema: what checkSchemaWithTsc throws, as data a worker can send. */
-export interface TscError {
-  code: number;
-  message: string;
-  /** Offset in the schema's text. */
-  start: number;
-}
-
-/** The schema's first type error (its own semantic diagnostics only), or undefined. */
-export function firstTscError(
-  program: TS.Program,
-  sourceFile: TS.SourceFile,
-): TscError | undefined {
-  const semantic = [...program.getSemanticDiagnostics(sourceFile)].filter(
-    (d) => d.category === ts.DiagnosticCategory.Error,
-  );
-  const first = semantic.sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
-  if (!first) return undefined;
-  const message = ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\s+/g, " ");
-  return { code: first.code, message, start: first.start ?? 0 };
-}
-
-/** The schema text's first type error, from a program of its own (what a worker thread runs). */
-export function schemaTextTscError(text: string): TscError | undefined {
-  const { program, sourceFile } = schemaProgram(text);
-  return firstTscError(program, sourceFile);
-}
-
-/** The error mcp-gen reports for tsc's: tsc's code and message, at tsc's location. */
-export function tscFailure(error: TscError, locate: (pos: number) => SourceLocation): McpGenError {
-  return new McpGenError(
-    "type-error",
-    `error TS${error.code}: ${error.message}`,
-    locate(error.start),
-  );
-}
-
 /**
  * Type-checks the schema file (its own semantic diagnostics only; the reader checked its
  * syntax first) and throws the first error, at tsc's location, with tsc's message.
@@ -121,6 +84,15 @@ export function checkSchemaWithTsc(
   sourceFile: TS.SourceFile,
   locate: (pos: number) => SourceLocation,
 ): void {
-  const error = firstTscError(program, sourceFile);
-  if (error) throw tscFailure(error, locate);
+  const semantic = [...program.getSemanticDiagnostics(sourceFile)].filter(
+    (d) => d.category === ts.DiagnosticCategory.Error,
+  );
+  const first = semantic.sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
+  if (!first) return;
+  const message = ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\s+/g, " ");
+  throw new McpGenError(
+    "type-error",
+    `error TS${first.code}: ${message}`,
+    locate(first.start ?? 0),
+  );
 }
