@@ -7,6 +7,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { isAscii } from "node:buffer";
 import nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -49,6 +50,7 @@ export function enableCompileCache(): void {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
   const dir = cacheDir();
   if (!dir) return;
+  readLargeModulesAsLatin1(Module);
   const toWrite: { file: string; script: Script }[] = [];
   const proto = (Module as unknown as { prototype: Compilable }).prototype;
   const compile = proto._compile;
@@ -77,6 +79,56 @@ export function enableCompileCache(): void {
       }
     }
   });
+}
+
+type LoadModule = (module: Compilable, filename: string) => void;
+
+/**
+ * Has Node read each large CommonJS module as Latin-1 when it is ASCII, as the TypeScript
+ * compiler is: the same string without UTF-8 decoding, which for its 9 MB cost Node 20
+ * about 30 ms of a cold run (V8 needs the source even when the compiled code is cached).
+ * A module that is not certainly CommonJS (a .js file in a "type": "module" package), or
+ * not large, is read by Node as before.
+ */
+function readLargeModulesAsLatin1(Module: ModuleStatics): void {
+  const extensions = (Module as unknown as { _extensions: Record<string, LoadModule> })._extensions;
+  for (const ext of [".js", ".cjs"]) {
+    const load = extensions[ext];
+    if (!load) continue;
+    extensions[ext] = function (this: unknown, module: Compilable, filename: string) {
+      const bytes = largeCommonJs(filename, ext);
+      if (!bytes) return load.call(this, module, filename);
+      module._compile(bytes.toString(isAscii(bytes) ? "latin1" : "utf8"), filename);
+    };
+  }
+}
+
+/** The bytes of `filename` when it is large and certainly CommonJS, else undefined. */
+function largeCommonJs(filename: string, ext: string): Buffer | undefined {
+  try {
+    if (statSync(filename).size < MIN_SOURCE) return undefined;
+    if (ext === ".js" && packageType(filename) !== "commonjs") return undefined;
+    return readFileSync(filename);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `type` of the package.json nearest `filename`, as Node reads it for a .js file. */
+function packageType(filename: string): string {
+  for (let dir = dirname(filename); ; dir = dirname(dir)) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(join(dir, "package.json"), "utf8");
+    } catch {
+      // no package.json here: look further up
+    }
+    if (text !== undefined) {
+      const type = (JSON.parse(text) as { type?: unknown }).type;
+      return type === undefined ? "commonjs" : String(type);
+    }
+    if (dirname(dir) === dir) return "commonjs";
+  }
 }
 
 /** The `require` a module's code gets: what Node passes a CommonJS module, for what bundles use. */
