@@ -1,6 +1,7 @@
 import type * as TS from "typescript";
 import { describeDeprecation } from "@mcp-gen/runtime/core";
 import { ts } from "../../schema/typescript.js";
+import { parseHandlersSource } from "./handlers-source.js";
 import { servedMethods } from "./served-methods.js";
 
 // generate's note on what the user's handlers use that the revision deprecates: the methods
@@ -11,7 +12,7 @@ import { servedMethods } from "./served-methods.js";
 
 /** Every string literal's text in `code` (property names written as strings included). */
 function stringsIn(code: string, fileName: string): Set<string> {
-  const file = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const file = parseHandlersSource(fileName, code);
   const strings = new Set<string>();
   const visit = (node: TS.Node): void => {
     if (ts.isStringLiteralLike(node)) strings.add(node.text);

@@ -1,5 +1,6 @@
 import type * as TS from "typescript";
 import { ts } from "../../schema/typescript.js";
+import { parseHandlersSource } from "./handlers-source.js";
 
 // Which request methods a handlers module serves, read from its code with the TypeScript
 // parser: comments and strings never count, so a note about a method is never silenced by a
@@ -79,7 +80,7 @@ function serverPartMethods(parts: TS.ObjectLiteralExpression, served: Set<string
  * flow the parser does not follow. Handlers brought from another module are not seen.
  */
 export function servedMethods(code: string, fileName = "handlers.ts"): Set<string> {
-  const file = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const file = parseHandlersSource(fileName, code);
   const served = new Set<string>();
   let completes = false;
   let server = false;
