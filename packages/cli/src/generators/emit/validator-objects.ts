@@ -88,11 +88,70 @@ const below = (site: Site, p: ObjectProperty, x: string): Site => ({
   fn: site.fn,
 });
 
+/**
+ * What one kind of body writes as it walks an object type: the call of a base interface
+ * not written in, and the checks (or collectors) of a list of properties.
+ */
+interface ObjectWriter {
+  baseCall(w: BodyWriter, name: string, site: Site, out: Statement[]): void;
+  properties(
+    w: BodyWriter,
+    properties: ObjectProperty[],
+    site: Site,
+    local: (index: number) => string,
+    out: Statement[],
+  ): void;
+}
+
+/** What `kind` writes for the properties of `s` on `site.v` (an object already), inherited first. */
+function writeObject(
+  kind: ObjectWriter,
+  w: BodyWriter,
+  s: ObjectSchema,
+  site: Site,
+  out: Statement[],
+): void {
+  writeBases(kind, w, s, site, { count: 0 }, out);
+  const own = ownProperties(s);
+  site.fn.budget -= own.length;
+  kind.properties(w, own, site, namer(site, "p", 0), out);
+}
+
+/** The bases of `s`, each written in (its own bases first) or called. */
+function writeBases(
+  kind: ObjectWriter,
+  w: BodyWriter,
+  s: ObjectSchema,
+  site: Site,
+  inherited: { count: number },
+  out: Statement[],
+): void {
+  for (const name of s.bases ?? []) {
+    const base = inlinableBase(w, name, site);
+    if (!base) {
+      kind.baseCall(w, name, site, out);
+      continue;
+    }
+    writeBases(kind, w, base, site, inherited, out);
+    const own = ownProperties(base);
+    const local = namer(site, "b", inherited.count);
+    inherited.count += own.length;
+    site.fn.budget -= own.length;
+    kind.properties(w, own, site, local, out);
+  }
+}
+
 // ---- the boolean fast path -------------------------------------------------------
+
+const CHECKS: ObjectWriter = {
+  baseCall: (_w, name, site, out) =>
+    void out.push(`if (!$is_${name}(${site.v}, ${depthArg(site.depth)})) return false;`),
+  properties: propertyChecks,
+};
 
 export function objectCheckBody(w: BodyWriter, s: ObjectSchema): Statement[] {
   const out: Statement[] = [`if (${NOT_OBJECT}) return false;`];
-  objectChecks(w, s, top(CHECK_INLINING), out);
+  writeObject(CHECKS, w, s, top(CHECK_INLINING), out);
   if (s.additional) {
     const check = w.isExpr(s.additional, "x");
     if (check.code !== "true") {
@@ -109,36 +168,6 @@ export function objectCheckBody(w: BodyWriter, s: ObjectSchema): Statement[] {
   return out;
 }
 
-/** The checks of the properties of `s` on `site.v` (an object already), inherited first. */
-function objectChecks(w: BodyWriter, s: ObjectSchema, site: Site, out: Statement[]): void {
-  inheritedChecks(w, s, site, { count: 0 }, out);
-  const own = ownProperties(s);
-  site.fn.budget -= own.length;
-  propertyChecks(w, own, site, namer(site, "p", 0), out);
-}
-
-function inheritedChecks(
-  w: BodyWriter,
-  s: ObjectSchema,
-  site: Site,
-  inherited: { count: number },
-  out: Statement[],
-): void {
-  for (const name of s.bases ?? []) {
-    const base = inlinableBase(w, name, site);
-    if (!base) {
-      out.push(`if (!$is_${name}(${site.v}, ${depthArg(site.depth)})) return false;`);
-      continue;
-    }
-    inheritedChecks(w, base, site, inherited, out);
-    const own = ownProperties(base);
-    const local = namer(site, "b", inherited.count);
-    inherited.count += own.length;
-    site.fn.budget -= own.length;
-    propertyChecks(w, own, site, local, out);
-  }
-}
-
 /** `const <local> = <object>.<name>;` and its check, for each property in checking order. */
 function propertyChecks(
   w: BodyWriter,
@@ -153,7 +182,7 @@ function propertyChecks(
     const target = inlinable(w, p, site);
     if (target) {
       const nested: Statement[] = [{ if: notObject(x), then: "return false;" }];
-      objectChecks(w, target, below(site, p, x), nested);
+      writeObject(CHECKS, w, target, below(site, p, x), nested);
       if (p.required) out.push(...nested);
       else out.push(`if (${x} !== undefined) {`, ...nested, "}");
       return;
@@ -171,6 +200,15 @@ function propertyChecks(
 
 // ---- the error collector -----------------------------------------------------------
 
+const COLLECTORS: ObjectWriter = {
+  baseCall(w, name, site, out) {
+    const collect = call(`$va_${name}`, [site.v, "e", depthArg(site.depth)]);
+    if (site.path === "") out.push(collect, stop(w.rt));
+    else out.push(...lines(w.rt, w.descend(collect, quote(site.path))));
+  },
+  properties: propertyCollectors,
+};
+
 export function objectCollectorBody(w: BodyWriter, s: ObjectSchema): Statement[] {
   const out: Statement[] = [
     `if (${NOT_OBJECT}) {`,
@@ -178,7 +216,7 @@ export function objectCollectorBody(w: BodyWriter, s: ObjectSchema): Statement[]
     "return;",
     "}",
   ];
-  objectCollectors(w, s, top(COLLECTOR_INLINING), out);
+  writeObject(COLLECTORS, w, s, top(COLLECTOR_INLINING), out);
   if (s.additional) {
     const checks = w.vaStatements(s.additional, "x", `"/" + ${w.rt.$escape}(k)`);
     if (checks.length > 0) {
@@ -192,38 +230,6 @@ export function objectCollectorBody(w: BodyWriter, s: ObjectSchema): Statement[]
     }
   }
   return out;
-}
-
-/** The collectors of the properties of `s` on `site.v` (an object already), inherited first. */
-function objectCollectors(w: BodyWriter, s: ObjectSchema, site: Site, out: Statement[]): void {
-  inheritedCollectors(w, s, site, { count: 0 }, out);
-  const own = ownProperties(s);
-  site.fn.budget -= own.length;
-  propertyCollectors(w, own, site, namer(site, "p", 0), out);
-}
-
-function inheritedCollectors(
-  w: BodyWriter,
-  s: ObjectSchema,
-  site: Site,
-  inherited: { count: number },
-  out: Statement[],
-): void {
-  for (const name of s.bases ?? []) {
-    const base = inlinableBase(w, name, site);
-    if (!base) {
-      const collect = call(`$va_${name}`, [site.v, "e", depthArg(site.depth)]);
-      if (site.path === "") out.push(collect, stop(w.rt));
-      else out.push(...lines(w.rt, w.descend(collect, quote(site.path))));
-      continue;
-    }
-    inheritedCollectors(w, base, site, inherited, out);
-    const own = ownProperties(base);
-    const local = namer(site, "b", inherited.count);
-    inherited.count += own.length;
-    site.fn.budget -= own.length;
-    propertyCollectors(w, own, site, local, out);
-  }
 }
 
 /** `const <local> = <object>.<name>;` and its collector, for each property in checking order. */
@@ -242,7 +248,7 @@ function propertyCollectors(
     const target = inlinable(w, p, site);
     if (target) {
       const nested: Statement[] = [];
-      objectCollectors(w, target, below(site, p, x), nested);
+      writeObject(COLLECTORS, w, target, below(site, p, x), nested);
       const notAnObject = expectedCall(w.rt, path, "object", x);
       const rest = nested.length > 0 ? ["} else {", ...nested, "}"] : ["}"];
       if (p.required)
