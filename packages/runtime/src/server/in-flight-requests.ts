@@ -51,9 +51,10 @@ export class InFlightRequests {
   private untrack(channel: object, key: string, controller: Abortable, tracked?: Tracked): void {
     const held = this.byChannel.get(channel);
     if (held === undefined) return;
+    // A channel's one request is tracked by its own entry; once a second came, the channel
+    // holds a Map for good.
     if (!(held instanceof Map)) {
-      if (held === tracked || (held.key === key && held.controller === controller))
-        this.byChannel.delete(channel);
+      if (held === tracked) this.byChannel.delete(channel);
       return;
     }
     if (held.get(key) === controller) held.delete(key);

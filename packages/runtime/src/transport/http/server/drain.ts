@@ -52,7 +52,7 @@ export class Drain {
     this.#streams.delete(res);
     this.#check();
   };
-  readonly #responseClosed = closeListener((res) => this.#closed(res));
+  readonly #responseClosed = closeListener(this.#closed);
   readonly #handled = () => {
     this.#handling--;
     this.#check();

@@ -142,8 +142,9 @@ export function legacySessions(host: LegacyHttpHost) {
     // meanwhile was reported, and the change is lost (the next request rebuilds the session
     // from the record as it was).
     const change = now && sessionChange(before, stateOf(channel, now.version));
-    const kept = write(id, change || undefined);
-    if (!(kept === true || (kept !== false && (await kept)))) live.end(id);
+    const written = write(id, change || undefined);
+    const kept = typeof written === "boolean" ? written : await written;
+    if (!kept) live.end(id);
   }
 
   /**

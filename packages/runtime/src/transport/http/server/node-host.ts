@@ -67,8 +67,6 @@ export function pathnameOf(url: string): string {
   return PLAIN_PATH.test(raw) ? raw : new URL(url, "http://localhost").pathname;
 }
 
-// An object of its own per request, not a class instance: the legacy path spreads it
-// (live-sessions.ts), which would drop a prototype's methods.
 function nodeExchange(
   req: FrameworkRequest,
   res: ServerResponse,
@@ -179,7 +177,7 @@ function readBuffered(req: IncomingMessage, limit: number): BodyRead {
   return { kind: "text", text: body.toString("utf8") };
 }
 
-/** The answers of one node:http request (a class, as NodeExchange is). */
+/** The answers of one node:http request: a class, so a request makes one object, not a closure per method. */
 class NodeSink implements ReplySink {
   constructor(private readonly res: ServerResponse) {}
 

@@ -26,6 +26,9 @@ export type { ResumableHost };
 /** Priming events (an id and empty data first) come with 2025-11-25 (transports, "Sending Messages to the Server"). */
 const PRIMING_SINCE = "2025-11-25";
 
+/** Whether `session` primes its streams (an empty event with an id first). */
+const primes = (session: SessionRef) => session.version >= PRIMING_SINCE;
+
 /** What legacy.ts tells the resumable streams about the session a request names. */
 export interface SessionRef {
   readonly channel: object;
@@ -72,19 +75,20 @@ export function resumableStreams(host: ResumableHost) {
   const posts = new Map<string, LiveStream>();
   /** Each session's standalone stream on this instance, by session channel. */
   const standalone = new WeakMap<object, { stream: LiveStream; detach: () => void }>();
-  const tags = new WeakMap<object, Promise<string>>();
-  /** The tags computed, so that a session's later requests need not wait for the digest. */
-  const knownTags = new WeakMap<object, string>();
-  const tagOf = (session: SessionRef) => {
-    let tag = tags.get(session.channel);
-    if (!tag) {
-      tag = sessionTag(session.id);
-      tags.set(session.channel, tag);
-      void tag.then((value) => knownTags.set(session.channel, value));
-    }
-    return tag;
+  /**
+   * Each session's stream-id tag: the digest's promise while it is computed, then the tag
+   * itself, so that a session's later requests need not wait for it.
+   */
+  const tags = new WeakMap<object, string | Promise<string>>();
+  const tagOf = (session: SessionRef): string | Promise<string> => {
+    const { channel } = session;
+    const known = tags.get(channel);
+    if (known !== undefined) return known;
+    const computing = sessionTag(session.id);
+    tags.set(channel, computing);
+    void computing.then((tag) => tags.get(channel) === computing && tags.set(channel, tag));
+    return computing;
   };
-  const primes = (session: SessionRef) => session.version >= PRIMING_SINCE;
 
   /**
    * Makes `stream` the session's standalone stream here through `session.attach` (again, when
@@ -103,10 +107,10 @@ export function resumableStreams(host: ResumableHost) {
    * resumable (see resumableSink).
    */
   function postSink(request: PostRequest): ReplySink | Promise<ReplySink> {
-    const { channel } = request.session;
-    const known = knownTags.get(channel);
-    if (known !== undefined) return resumableSink(host, posts, request, known);
-    return tagOf(request.session).then((tag) => resumableSink(host, posts, request, tag));
+    const tag = tagOf(request.session);
+    return typeof tag === "string"
+      ? resumableSink(host, posts, request, tag)
+      : tag.then((known) => resumableSink(host, posts, request, known));
   }
 
   /** A GET without Last-Event-ID: a new standalone stream, replacing the session's last one. */
@@ -213,7 +217,7 @@ function resumableSink(
       stream.hold(instanceStopped(requestId));
       stream.onIdWritten = keepOnClose;
       stream.attach(connection, exchange);
-      if (session.version >= PRIMING_SINCE) stream.prime();
+      if (primes(session)) stream.prime();
       return {
         event: (message) => (stream.send(message as object), true),
         mark: (fields) => connection.mark(fields),
