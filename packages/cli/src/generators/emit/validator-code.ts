@@ -103,7 +103,6 @@ export class ValidatorWriter implements BodyWriter {
   }
 
   /** The object schema behind refs, if the schema is (an alias of) an object. */
-
   private objectOf(
     s: VSchema,
     seen = new Set<string>(),
